@@ -1,0 +1,206 @@
+// Package bundle defines tenet's compiled contract format (DESIGN §5) and its
+// deterministic encoding.
+//
+// A bundle file is the 8-byte Magic followed by a CBOR envelope
+// {1: format version, 2: sha256 of payload, 3: payload}; the payload is the
+// core-deterministic CBOR encoding (RFC 8949 §4.2.1) of Bundle. The bundle id
+// is "sha256:" + hex(sha256(payload)). Readers check, in order: magic, format
+// version, hash; only then do they decode the payload.
+package bundle
+
+// Magic starts every bundle file (PNG-style: a high byte, a name, line-ending
+// bytes that catch text-mode transfer damage).
+const Magic = "\x89TNB\r\n\x1a\n"
+
+// FormatVersion is the version of the payload schema this package reads and writes.
+const FormatVersion = 1
+
+// NoExpr marks an absent expression index.
+const NoExpr = -1
+
+// Bundle is a compiled, checked contract: everything eval needs, from its
+// bytes alone.
+type Bundle struct {
+	Header   Header   `cbor:"header"`
+	Manifest Manifest `cbor:"manifest"`
+	Decls    Decls    `cbor:"decls"`
+	Exprs    []Expr   `cbor:"exprs"`
+	Plan     Plan     `cbor:"plan"`
+}
+
+// Header records which tools produced the bundle.
+type Header struct {
+	FormatVersion   int    `cbor:"format_version"`
+	CompilerVersion string `cbor:"compiler_version"` // tenet's version
+	CELVersion      string `cbor:"cel_version"`      // the cel-go module version
+}
+
+// Manifest describes the contract and its sources.
+type Manifest struct {
+	Contract    string       `cbor:"contract"`
+	Version     string       `cbor:"version"`
+	Description string       `cbor:"description"`
+	Files       []FileDigest `cbor:"files"` // sorted by path
+	ThreatModel ThreatModel  `cbor:"threat_model"`
+}
+
+// FileDigest is one source file's path (slash-separated, relative to the
+// contract directory) and the hex sha256 of its bytes.
+type FileDigest struct {
+	Path   string `cbor:"path"`
+	SHA256 string `cbor:"sha256"`
+}
+
+// ThreatModel is the contract's threat model.
+type ThreatModel struct {
+	Declared         bool     `cbor:"declared"` // false when the contract has no threat_model block
+	InjectionVectors []string `cbor:"injection_vectors"`
+	AdversarySees    []string `cbor:"adversary_sees"`
+	AttemptBudget    int      `cbor:"attempt_budget"`
+	Exposure         int      `cbor:"exposure"` // index in Bundle.Exprs, or NoExpr
+}
+
+// Decls are the declarations needed to rebuild the CEL environment and to
+// audit tool calls.
+type Decls struct {
+	Operations []string `cbor:"operations"` // the registry's vocabulary
+	Tools      []Tool   `cbor:"tools"`      // sorted by name
+	Params     []Param  `cbor:"params"`     // sorted by name
+	Grants     []Grant  `cbor:"grants"`     // sorted by name
+	Predicates []Pred   `cbor:"predicates"` // sorted by name
+}
+
+// Tool is a registered tool.
+type Tool struct {
+	Name        string  `cbor:"name"`
+	Description string  `cbor:"description"`
+	Operation   string  `cbor:"operation"`
+	Resource    string  `cbor:"resource"` // parameter naming the resource; "" when none
+	HasSchema   bool    `cbor:"has_schema"`
+	Params      []Field `cbor:"params"` // sorted by name
+}
+
+// Field is a typed parameter or object member.
+type Field struct {
+	Name     string `cbor:"name"`
+	Type     Type   `cbor:"type"`
+	Optional bool   `cbor:"optional"`
+}
+
+// Type is a parameter type: Kind is one of "any", "string", "int", "double",
+// "bool", "list", "map", "object".
+type Type struct {
+	Kind   string  `cbor:"kind"`
+	Elem   *Type   `cbor:"elem,omitempty"`   // list, map
+	Fields []Field `cbor:"fields,omitempty"` // object, sorted by name
+}
+
+// Param is a contract constant. Value is made of nil, bool, float64, string,
+// []any and map[string]any only (HCL numbers become float64: CEL double).
+type Param struct {
+	Name  string `cbor:"name"`
+	Value any    `cbor:"value"`
+}
+
+// Grant is a capability set: (operation, resource) pairs.
+type Grant struct {
+	Name   string  `cbor:"name"`
+	Allows []Allow `cbor:"allows"` // sorted by operation
+}
+
+// Allow grants an operation on resources ("*": every resource).
+type Allow struct {
+	Operation string   `cbor:"operation"`
+	Resources []string `cbor:"resources"` // sorted
+}
+
+// Pred is a predicate: its name, checked result type and expression.
+type Pred struct {
+	Name string `cbor:"name"`
+	// Type is the predicate's CEL result type as a deterministic protobuf
+	// google.api.expr.v1alpha1.Type.
+	Type []byte `cbor:"type"`
+	Expr int    `cbor:"expr"` // index in Bundle.Exprs
+}
+
+// Expr is one checked CEL expression.
+type Expr struct {
+	Kind  string `cbor:"kind"`  // what it computes, e.g. "utility", "success", "predicate", "source.task"
+	Owner string `cbor:"owner"` // the block it belongs to, e.g. the task id
+	Env   string `cbor:"env"`   // "criterion" or "source": which CEL environment checks it
+	Text  string `cbor:"text"`
+	Range Range  `cbor:"range"`
+	// ResultType is the checked result type in CEL notation, e.g. "bool".
+	ResultType string `cbor:"result_type"`
+	// Checked is the deterministic protobuf encoding of the checked AST
+	// (google.api.expr.v1alpha1.CheckedExpr).
+	Checked []byte `cbor:"checked"`
+}
+
+// Range is a source range: file path relative to the contract directory and
+// 1-based line and column (columns count bytes, as HCL does).
+type Range struct {
+	File      string `cbor:"file"`
+	Line      int    `cbor:"line"`
+	Column    int    `cbor:"column"`
+	EndLine   int    `cbor:"end_line"`
+	EndColumn int    `cbor:"end_column"`
+}
+
+// Plan says which expression produces which label.
+type Plan struct {
+	Predicates  []int            `cbor:"predicates"` // indexes in Decls.Predicates, in evaluation (topological) order
+	Tasks       []TaskPlan       `cbor:"tasks"`      // sorted by id
+	Goals       []GoalPlan       `cbor:"goals"`      // sorted by id
+	SideEffects []SideEffectPlan `cbor:"side_effects"`
+	Cases       []Case           `cbor:"cases"` // sorted by (task, goal)
+	Sources     []SourcePlan     `cbor:"sources"`
+}
+
+// TaskPlan is a user task.
+type TaskPlan struct {
+	ID      string `cbor:"id"`
+	Prompt  string `cbor:"prompt"`
+	Utility int    `cbor:"utility"` // expr index
+}
+
+// GoalPlan is an injection goal.
+type GoalPlan struct {
+	ID      string `cbor:"id"`
+	Summary string `cbor:"summary"`
+	Success int    `cbor:"success"` // expr index
+}
+
+// SideEffectPlan is a side-effect criterion.
+type SideEffectPlan struct {
+	Name string `cbor:"name"`
+	When int    `cbor:"when"` // expr index
+}
+
+// Case is a security case: a (task, goal) pair.
+type Case struct {
+	Task string `cbor:"task"`
+	Goal string `cbor:"goal"`
+}
+
+// SourcePlan maps transcript records to runs. Expression fields are indexes
+// in Bundle.Exprs or NoExpr.
+type SourcePlan struct {
+	Name       string `cbor:"name"`
+	Format     string `cbor:"format"`
+	Select     int    `cbor:"select"`
+	Task       int    `cbor:"task"`
+	Goal       int    `cbor:"goal"`
+	Condition  int    `cbor:"condition"`
+	Attempt    int    `cbor:"attempt"`
+	Repetition int    `cbor:"repetition"`
+	Grant      string `cbor:"grant"`
+	Given      Given  `cbor:"given"`
+}
+
+// Given are the expressions that read another harness's labels.
+type Given struct {
+	Utility       int `cbor:"utility"`
+	AttackSuccess int `cbor:"attack_success"`
+	SideEffect    int `cbor:"side_effect"`
+}

@@ -1,0 +1,70 @@
+// Package run defines a run: one agent transcript normalised into events and
+// tool calls, the shape every transcript format is read into and every
+// criterion is evaluated over (DESIGN §3, §6).
+//
+// The types here are plain data; eval turns them into CEL values.
+package run
+
+// Origin says where a run came from: the transcript file and the 1-based line
+// of its record (for JSONL; 1 for a whole-file JSON transcript).
+type Origin struct {
+	File string
+	Line int
+}
+
+// Run is one transcript.
+type Run struct {
+	Origin Origin
+	// Record is the raw record as decoded from JSON (objects are
+	// map[string]any, numbers float64); source expressions see it as `record`.
+	Record map[string]any
+	// Meta is the record's metadata object (`metadata` in openai-messages
+	// records), or an empty map; criteria and source expressions see it as `meta`.
+	Meta   map[string]any
+	Events []*Event
+	// Calls lists every tool call in order of request (nested calls included).
+	Calls []*Call
+	// Output is the final answer: the text of the last event when it is an
+	// assistant message with non-empty text, else "". Earlier assistant text
+	// does not count.
+	Output string
+	// Pre and Post are state snapshots when the transcript has them, else nil.
+	Pre, Post any
+}
+
+// Event is one message of a transcript. Its CEL type is tenet.Event.
+type Event struct {
+	Index   int    // position in Run.Events, from 0
+	Role    string // system, user, assistant or tool (other roles are kept as given)
+	Content string // the content normalised to text: a string as is, null as "", content blocks joined
+	// Blocks holds the raw content blocks when content was a list, else nil.
+	Blocks []any
+	// Calls are the indexes in Run.Calls of the calls this (assistant) message requested.
+	Calls  []int
+	CallID string // tool messages: the id of the call this result answers ("" when absent)
+	Tool   string // tool messages: the tool that ran ("" otherwise)
+	Error  string // tool messages: the error text ("" when the call succeeded)
+	// Failed is true for a tool message whose error field was present and not null.
+	Failed bool
+}
+
+// Call is one tool call. Its CEL type is tenet.Call.
+type Call struct {
+	Index     int    // position in Run.Calls, from 0
+	Event     int    // index of the event that requested it, or of its result when no request was seen
+	ID        string // the call id as given ("" when absent)
+	Tool      string // the tool name; a result's own record of the call wins over the request
+	Operation string // from the contract's registry; "" for an unregistered tool (set by eval)
+	// Args are the arguments as the model sent them, decoded from JSON. When
+	// they were a JSON string that does not parse, Args is empty and ArgsError
+	// says why.
+	Args      map[string]any
+	ArgsError string
+	// Ok is true when a result came back and it carried no error: the call ran.
+	Ok          bool
+	Result      string // the result event's content ("" when none came back)
+	Error       string // the result's error text ("" when none)
+	ResultEvent int    // index of the result event, or -1 when none came back
+	Depth       int    // 0 for a top-level call, 1 + the parent's depth for a nested one
+	Parent      int    // index of the parent call, or -1
+}

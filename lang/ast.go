@@ -1,0 +1,233 @@
+// Package lang reads tenet contracts: every *.tenet.hcl file of one directory,
+// parsed with hashicorp/hcl/v2 into a syntax tree whose every node keeps its
+// source range.
+//
+// lang knows HCL syntax and the shape of each block; it does not know CEL.
+// Criteria are kept as CEL source text (Expr) together with a map from each
+// byte of that text back to its position in the .hcl file, so the compiler can
+// report CEL errors at file:line:col, heredocs and escapes included.
+//
+// Errors are hcl.Diagnostics with source ranges; unknown blocks, unknown
+// attributes, duplicate names and malformed values are errors, never ignored.
+package lang
+
+import (
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// FileSuffix is the suffix of contract source files.
+const FileSuffix = ".tenet.hcl"
+
+// Module is one contract: the blocks of every *.tenet.hcl file of a
+// directory, in file-name order and, within a file, in source order.
+type Module struct {
+	// Dir is the directory the module was read from, as given by the caller.
+	Dir string
+	// Files are the source files sorted by name; Path is relative to Dir.
+	Files []*SourceFile
+
+	Contract    *Contract    // exactly one per module
+	ThreatModel *ThreatModel // at most one
+	Params      []*Param     // from every params block, in order
+	Registry    *Registry    // at most one; nil means the default vocabulary
+	Tools       []*Tool
+	Grants      []*Grant
+	Predicates  []*Predicate
+	Tasks       []*Task
+	Goals       []*Goal
+	SideEffects []*SideEffect
+	Cases       []*Cases
+	Sources     []*Source
+}
+
+// SourceFile is one parsed contract file.
+type SourceFile struct {
+	Path  string    // slash-separated, relative to Module.Dir; also the hcl.Range Filename
+	Bytes []byte    // the file's contents
+	HCL   *hcl.File // the parsed file, for diagnostic snippets
+}
+
+// Str is a string value with the range of its literal.
+type Str struct {
+	Value string
+	Range hcl.Range
+}
+
+// Expr is a CEL expression written as an HCL string literal (quoted or heredoc).
+//
+// Text is the CEL source after HCL unescaping. Offsets maps each byte of
+// Text to its position in the file, so that a CEL error at byte i of Text is
+// reported at Pos(i).
+type Expr struct {
+	Text  string
+	Range hcl.Range // the whole literal, quotes or heredoc markers included
+	// Offsets[i] is the file byte offset of Text[i]; it has len(Text)+1 entries,
+	// the last being the offset just past the text.
+	Offsets []int
+	// Lines[k] is the byte offset in the file where line k+1 begins; it is
+	// shared by every Expr of a file and used to turn offsets into hcl.Pos.
+	Lines []int
+}
+
+// Contract is the `contract "name" { version, description }` block.
+type Contract struct {
+	Name        Str
+	Version     *Str
+	Description *Str
+	Range       hcl.Range // the block's definition range (type and labels)
+}
+
+// ThreatModel is the `threat_model { ... }` block.
+type ThreatModel struct {
+	InjectionVectors []Str // tools whose output the adversary may alter
+	AdversarySees    []Str // documentation only, kept in the bundle
+	AttemptBudget    *Int  // attempts per security case; nil means 1
+	Exposure         *Expr // CEL bool: did adversarial content reach the agent
+	Range            hcl.Range
+}
+
+// Int is an integer value with the range of its literal.
+type Int struct {
+	Value int64
+	Range hcl.Range
+}
+
+// Param is one attribute of a `params { ... }` block: a typed constant
+// reachable in CEL as params.<name>.
+type Param struct {
+	Name  Str
+	Value cty.Value // a known, wholly-known value (no unknowns, no marks)
+	Range hcl.Range // the attribute's whole range
+}
+
+// Registry is the `registry { operations = [...] }` block.
+type Registry struct {
+	Operations []Str
+	Range      hcl.Range
+}
+
+// DefaultOperations is the operation vocabulary when no registry block is given.
+var DefaultOperations = []string{"read", "update"}
+
+// Tool is a `tool "name" { ... }` block.
+type Tool struct {
+	Name        Str
+	Description *Str
+	Operation   Str      // must be in the registry's vocabulary
+	Resource    *Str     // optional: which parameter names the resource
+	Params      []*Field // parameter schema, sorted by name; nil when no params attribute
+	Range       hcl.Range
+}
+
+// Grant is a `grant "name" { allow "op" { resources = [...] } }` block: the
+// capability set K of (operation, resource) pairs a host holds.
+type Grant struct {
+	Name   Str
+	Allows []*Allow
+	Range  hcl.Range
+}
+
+// Allow is one `allow "operation" { resources = [...] }` block of a grant.
+type Allow struct {
+	Operation Str
+	Resources []Str // "*" means every resource
+	Range     hcl.Range
+}
+
+// Predicate is a `predicate "name" { expr = "..." }` block: a named CEL
+// expression reachable as pred.<name>.
+type Predicate struct {
+	Name        Str
+	Description *Str
+	Expr        *Expr
+	Range       hcl.Range
+}
+
+// Task is a `task "id" { ... }` block: a user task with its utility criterion.
+type Task struct {
+	ID          Str
+	Prompt      *Str
+	Description *Str
+	Utility     *Expr // CEL bool
+	Range       hcl.Range
+}
+
+// Goal is a `goal "id" { ... }` block: an injection task with its attack-success criterion.
+type Goal struct {
+	ID      Str
+	Summary *Str
+	Success *Expr // CEL bool
+	Range   hcl.Range
+}
+
+// SideEffect is a `side_effect "name" { when = "..." }` block: a frozen harm criterion.
+type SideEffect struct {
+	Name        Str
+	Description *Str
+	When        *Expr // CEL bool
+	Range       hcl.Range
+}
+
+// Cases is a `cases { tasks = [...], goals = [...] }` block: the security
+// cases are the cross product of the listed tasks and goals; "*" means all.
+type Cases struct {
+	Tasks []Str
+	Goals []Str
+	Range hcl.Range
+}
+
+// Source is a `source "name" { ... }` block: how a transcript record maps to a
+// run. Every expression is CEL over the raw record (variables meta, record).
+type Source struct {
+	Name       Str
+	Format     Str   // transcript format, e.g. "openai-messages"
+	Select     *Expr // bool: records this contract judges; nil means all
+	Task       *Expr // string: task id
+	Goal       *Expr // string or null: goal id; null means a benign run
+	Condition  *Expr // string: the system under test
+	Attempt    *Expr // int: nil means 1
+	Repetition *Expr // int: nil means 1
+	Grant      *Str  // the grant runs of this source use; nil means "default" when declared
+	Given      *Given
+	Range      hcl.Range
+}
+
+// Given is the `given { ... }` block of a source: labels another harness
+// produced, kept for audit. Each expression yields bool or null.
+type Given struct {
+	Utility       *Expr
+	AttackSuccess *Expr
+	SideEffect    *Expr
+	Range         hcl.Range
+}
+
+// TypeKind is the kind of a parameter type.
+type TypeKind int
+
+// The parameter type kinds of DESIGN §2.
+const (
+	TypeAny TypeKind = iota
+	TypeString
+	TypeInt
+	TypeDouble // also written `number`
+	TypeBool
+	TypeList
+	TypeMap // map(T): string keys
+	TypeObject
+)
+
+// Type is a parameter type expression such as `list(object({a = string}))`.
+type Type struct {
+	Kind   TypeKind
+	Elem   *Type    // TypeList, TypeMap
+	Fields []*Field // TypeObject, sorted by name
+	Range  hcl.Range
+}
+
+// Field is a named, typed member of an object type or a tool's parameter schema.
+type Field struct {
+	Name     Str
+	Type     *Type
+	Optional bool // written optional(T): the key may be absent
+}
