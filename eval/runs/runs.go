@@ -1,7 +1,17 @@
 // Package runs defines the labelled run: the per-run result tenet eval writes
 // and tenet report reads (docs/runs-format.md), with its key, labels and the
 // labels another harness gave.
+//
+// The runs file is JSONL, one record per line; Write and Read (format.go)
+// convert between it and []Record, and Record.Validate and Check hold the
+// rules every record obeys whichever way it was made (DESIGN §6).
 package runs
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+)
 
 // Key identifies a run: (condition, task, goal|none, attempt, repetition),
 // DESIGN §6. Contract names the contract that judged it, so that runs of
@@ -18,7 +28,88 @@ type Key struct {
 // Attacked reports whether the run pursued an injection goal.
 func (k Key) Attacked() bool { return k.Goal != "" }
 
+// Compare orders keys by contract, condition, task, goal (a benign run, goal
+// "", first), attempt, repetition. It returns -1, 0 or +1.
+func (k Key) Compare(o Key) int {
+	if c := cmp.Compare(k.Contract, o.Contract); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(k.Condition, o.Condition); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(k.Task, o.Task); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(k.Goal, o.Goal); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(k.Attempt, o.Attempt); c != 0 {
+		return c
+	}
+	return cmp.Compare(k.Repetition, o.Repetition)
+}
+
+// Less reports whether k sorts before o (see Compare).
+func (k Key) Less(o Key) bool { return k.Compare(o) < 0 }
+
+// Case is the security case (task, goal) of an attacked run; for a benign
+// run Goal is "".
+func (k Key) Case() Case { return Case{Task: k.Task, Goal: k.Goal} }
+
+// ConditionName is the (contract, condition) the run belongs to, written as
+// by ConditionName.
+func (k Key) ConditionName() string { return ConditionName(k.Contract, k.Condition) }
+
+// String renders the key as it appears in messages:
+//
+//	[contract:]condition/task[/goal][ (attempt A, repetition R)]
+//
+// The contract prefix is left out when Contract is "", the goal when the run
+// is benign, and the attempt and repetition when both are 1. For example
+// "gpt-4o/user_task_0/injection_task_3" or
+// "agentdojo-banking:gpt-4o/user_task_0 (attempt 1, repetition 2)".
+func (k Key) String() string {
+	s := ConditionName(k.Contract, k.Condition) + "/" + k.Task
+	if k.Goal != "" {
+		s += "/" + k.Goal
+	}
+	if k.Attempt != 1 || k.Repetition != 1 {
+		s += fmt.Sprintf(" (attempt %d, repetition %d)", k.Attempt, k.Repetition)
+	}
+	return s
+}
+
+// ConditionName names a (contract, condition) pair in messages:
+// "contract:condition", or just "condition" when contract is "".
+func ConditionName(contract, condition string) string {
+	if contract == "" {
+		return condition
+	}
+	return contract + ":" + condition
+}
+
+// Case is a security case: a user task paired with an injection goal
+// (DESIGN §7, C).
+type Case struct {
+	Task string
+	Goal string
+}
+
+// String renders the case as "task/goal".
+func (c Case) String() string { return c.Task + "/" + c.Goal }
+
+// Compare orders cases by task, then goal.
+func (c Case) Compare(o Case) int {
+	if r := cmp.Compare(c.Task, o.Task); r != 0 {
+		return r
+	}
+	return cmp.Compare(c.Goal, o.Goal)
+}
+
 // Label is a tri-state label: true, false or unknown with a reason.
+//
+// An unknown label always has a reason, so the zero Label (unknown, no
+// reason) stands for an absent label; see Absent.
 type Label struct {
 	Known  bool
 	Value  bool   // meaningful only when Known
@@ -30,6 +121,10 @@ func True() Label                 { return Label{Known: true, Value: true} }
 func False() Label                { return Label{Known: true} }
 func Bool(v bool) Label           { return Label{Known: true, Value: v} }
 func Unknown(reason string) Label { return Label{Reason: reason} }
+
+// Absent reports whether l is the zero Label: no label at all, as opposed to
+// true, false, or unknown with a reason.
+func (l Label) Absent() bool { return l == Label{} }
 
 // String renders a label as "true", "false" or "unknown".
 func (l Label) String() string {
@@ -62,7 +157,15 @@ type Record struct {
 	Given Given
 }
 
+// SortRecords sorts records by key (Key.Compare), in place. Records with equal
+// keys (an error Check reports) keep their order.
+func SortRecords(recs []Record) {
+	slices.SortStableFunc(recs, func(a, b Record) int { return a.Key.Compare(b.Key) })
+}
+
 // Given is labels from another harness, kept for audit and agreement tables.
+// A benign run may carry only Utility; attack_success true with side_effect
+// false is an error here too (Record.Validate).
 type Given struct {
 	Utility       *bool
 	AttackSuccess *bool

@@ -1,0 +1,42 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tenetlang/tenet/compiler/bundle"
+	"github.com/tenetlang/tenet/internal/atomicfile"
+)
+
+func buildCmd() *cobra.Command {
+	var out string
+	cmd := &cobra.Command{
+		Use:   "build DIR [-o NAME.tnb]",
+		Short: "Compile a contract into a deterministic, sha256-identified bundle",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			dir := args[0]
+			b, ok := compileDir(dir, cmd.ErrOrStderr())
+			if !ok {
+				return exitError{exitBad}
+			}
+			data, id, err := bundle.Encode(b)
+			if err != nil {
+				return err
+			}
+			if out == "" {
+				out = strings.TrimSuffix(filepath.Base(filepath.Clean(dir)), "/") + ".tnb"
+			}
+			if err := atomicfile.Write(out, data, 0o644); err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "%s\n%s %s (%d bytes)\n", summary(b), id, out, len(data))
+			return nil
+		},
+	}
+	cmd.Flags().StringVarP(&out, "out", "o", "", "bundle file to write (default: DIR's base name + .tnb)")
+	return cmd
+}

@@ -1,0 +1,100 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tenetlang/tenet/compiler"
+	"github.com/tenetlang/tenet/compiler/bundle"
+	"github.com/tenetlang/tenet/eval"
+	"github.com/tenetlang/tenet/eval/transcript"
+	"github.com/tenetlang/tenet/lang"
+)
+
+// compileDir parses and compiles a contract directory, printing every
+// diagnostic to w. The bundle is nil when there were errors.
+func compileDir(dir string, w io.Writer) (*bundle.Bundle, bool) {
+	mod, diags := lang.ParseDir(dir)
+	var b *bundle.Bundle
+	if !diags.HasErrors() {
+		var cd hcl.Diagnostics
+		b, cd = compiler.Compile(mod, compiler.Options{Formats: transcript.Formats()})
+		diags = append(diags, cd...)
+	}
+	var files map[string]*hcl.File
+	if mod != nil {
+		files = mod.FileMap()
+	}
+	writeDiags(w, dir, files, diags)
+	return b, !diags.HasErrors()
+}
+
+// writeDiags prints diagnostics in HCL's snippet format, each preceded by
+// a file:line:col: line. Ranges in diagnostics are relative to the contract
+// directory; they are shown joined to dir so that editors can open them.
+func writeDiags(w io.Writer, dir string, files map[string]*hcl.File, diags hcl.Diagnostics) {
+	shown := map[string]*hcl.File{}
+	for name, f := range files {
+		shown[filepath.Join(dir, name)] = f
+	}
+	tw := hcl.NewDiagnosticTextWriter(w, shown, 0, false)
+	for _, d := range diags {
+		d := *d
+		if d.Subject != nil {
+			s := *d.Subject
+			if s.Filename != "" {
+				s.Filename = filepath.Join(dir, s.Filename)
+			}
+			d.Subject = &s
+			fmt.Fprintf(w, "%s:%d:%d: ", s.Filename, s.Start.Line, s.Start.Column)
+		}
+		if d.Context != nil {
+			c := *d.Context
+			c.Filename = filepath.Join(dir, c.Filename)
+			d.Context = &c
+		}
+		tw.WriteDiagnostic(&d)
+	}
+}
+
+// loadProgram returns the evaluation program for a contract directory
+// (compiled in memory) or a bundle file (verified, then planned).
+func loadProgram(path string, stderr io.Writer) (*eval.Program, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		fmt.Fprintf(stderr, "tenet: %v\n", err)
+		return nil, exitError{exitBad}
+	}
+	if st.IsDir() {
+		b, ok := compileDir(path, stderr)
+		if !ok {
+			return nil, exitError{exitBad}
+		}
+		// The in-memory bundle goes through the same encoding as a file,
+		// so its id is the id `tenet build` would give.
+		data, _, err := bundle.Encode(b)
+		if err != nil {
+			return nil, err
+		}
+		return loadBundle(path, data, stderr)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		fmt.Fprintf(stderr, "tenet: %v\n", err)
+		return nil, exitError{exitBad}
+	}
+	return loadBundle(path, data, stderr)
+}
+
+func loadBundle(path string, data []byte, stderr io.Writer) (*eval.Program, error) {
+	p, err := eval.Load(data)
+	if err != nil {
+		fmt.Fprintf(stderr, "tenet: %s: %v\n", path, err)
+		return nil, exitError{exitBad}
+	}
+	return p, nil
+}

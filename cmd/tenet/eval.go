@@ -1,0 +1,142 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tenetlang/tenet/eval"
+	"github.com/tenetlang/tenet/eval/metrics"
+	"github.com/tenetlang/tenet/eval/report"
+	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/internal/atomicfile"
+)
+
+func evalCmd() *cobra.Command {
+	var opt eval.Options
+	var out, format string
+	cmd := &cobra.Command{
+		Use:   "eval (DIR|X.tnb) FILES...",
+		Short: "Judge transcripts with a contract and report metrics",
+		Long: `Judge transcripts with a contract (a directory, compiled in memory, or a
+bundle built by 'tenet build') and report the metrics of DESIGN §7 per
+condition, and agreement with labels the transcripts carry.
+
+Bad input (a malformed record, a record the source cannot map, a duplicate
+run) is reported as file:line and nothing else is written: exit 2.
+Unknown labels make the metrics of their condition refuse: exit 2.`,
+		Args: cobra.MinimumNArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if format != "table" {
+				return fmt.Errorf("unknown --format %q: this version writes table", format)
+			}
+			stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+			p, err := loadProgram(args[0], stderr)
+			if err != nil {
+				return err
+			}
+			res, err := p.EvalFiles(args[1:], opt)
+			if err != nil {
+				fmt.Fprintf(stderr, "tenet: %v\n", err)
+				return exitError{exitBad}
+			}
+			if len(res.Errors) > 0 {
+				for _, e := range res.Errors {
+					fmt.Fprintln(stderr, e)
+				}
+				fmt.Fprintf(stderr, "tenet: %d bad records; nothing written\n", len(res.Errors))
+				return exitError{exitBad}
+			}
+			if out != "" {
+				var buf bytes.Buffer
+				if err := runs.Write(&buf, res.Records); err != nil {
+					fmt.Fprintf(stderr, "tenet: %v\n", err)
+					return exitError{exitBad}
+				}
+				if err := atomicfile.Write(out, buf.Bytes(), 0o644); err != nil {
+					return err
+				}
+			}
+			b := p.Bundle
+			fmt.Fprintf(stdout, "contract %s %s  %s\n", b.Manifest.Contract, b.Manifest.Version, p.ID)
+			writeStats(stdout, res)
+			declared := map[string]metrics.Declared{b.Manifest.Contract: declaredOf(p)}
+			return writeResults(stdout, stderr, res.Records, declared)
+		},
+	}
+	cmd.Flags().StringVar(&opt.Source, "source", "", "source block to map records with (default: the contract's only source)")
+	cmd.Flags().StringVar(&opt.Format, "transcript-format", "", "transcript format (default: the source's format)")
+	cmd.Flags().StringVar(&out, "out", "", "write the labelled runs (JSONL, docs/runs-format.md) to this file, atomically")
+	cmd.Flags().StringVar(&format, "format", "table", "report format: table")
+	return cmd
+}
+
+// declaredOf is the contract's declared task and case sets: the metric
+// denominators.
+func declaredOf(p *eval.Program) metrics.Declared {
+	var d metrics.Declared
+	for _, t := range p.Bundle.Plan.Tasks {
+		d.Tasks = append(d.Tasks, t.ID)
+	}
+	for _, c := range p.Bundle.Plan.Cases {
+		d.Cases = append(d.Cases, runs.Case{Task: c.Task, Goal: c.Goal})
+	}
+	return d
+}
+
+// writeStats says what happened to every record read.
+func writeStats(w io.Writer, res *eval.Result) {
+	skipped := 0
+	for _, n := range res.Skipped {
+		skipped += n
+	}
+	fmt.Fprintf(w, "%d runs judged, %d records skipped, %d header lines without messages\n", len(res.Records), skipped, res.Headers)
+	for _, s := range []eval.Skip{eval.NotSelected, eval.TaskNotDeclared, eval.GoalNotDeclared, eval.CaseNotDeclared} {
+		n := res.Skipped[s]
+		if n == 0 {
+			continue
+		}
+		line := fmt.Sprintf("  %d %s", n, s)
+		if ids := res.SkippedIDs[s]; len(ids) > 0 {
+			var parts []string
+			for _, id := range eval.SortedIDs(ids) {
+				parts = append(parts, fmt.Sprintf("%s ×%d", id, ids[id]))
+			}
+			line += ": " + strings.Join(parts, ", ")
+		}
+		fmt.Fprintln(w, line)
+	}
+}
+
+// writeResults prints metrics and agreement; metric errors (unknown labels,
+// missing runs) are printed with their condition and give exit 2.
+func writeResults(stdout, stderr io.Writer, recs []runs.Record, declared map[string]metrics.Declared) error {
+	cs, merr := metrics.Compute(recs, declared)
+	fmt.Fprintln(stdout, "\nmetrics (DESIGN §7; rate (numerator/denominator))")
+	if err := report.WriteMetrics(stdout, cs); err != nil {
+		return err
+	}
+	if as := metrics.Agree(recs); hasGiven(recs) {
+		fmt.Fprintln(stdout, "\nagreement with given labels")
+		if err := report.WriteAgreement(stdout, as); err != nil {
+			return err
+		}
+	}
+	if merr != nil {
+		fmt.Fprintf(stderr, "tenet: %v\n", merr)
+		return exitError{exitBad}
+	}
+	return nil
+}
+
+func hasGiven(recs []runs.Record) bool {
+	for _, r := range recs {
+		if r.Given.Utility != nil || r.Given.AttackSuccess != nil || r.Given.SideEffect != nil {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,36 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tenetlang/tenet/eval/runs"
+)
+
+func reportCmd() *cobra.Command {
+	var format string
+	cmd := &cobra.Command{
+		Use:   "report RUNS.jsonl...",
+		Short: "Recompute metrics from runs files (labels from tenet or any harness)",
+		Long: `Recompute the metrics of DESIGN §7 from runs files (docs/runs-format.md):
+labels written by 'tenet eval --out' or by any other harness. The task and
+case sets are those present in the files. Invalid files are refused with
+file:line and the run named: exit 2.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if format != "table" {
+				return fmt.Errorf("unknown --format %q: this version writes table", format)
+			}
+			recs, err := runs.ReadFiles(args...)
+			if err != nil {
+				fmt.Fprintf(cmd.ErrOrStderr(), "%v\n", err)
+				return exitError{exitBad}
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "%d runs from %d files\n", len(recs), len(args))
+			return writeResults(cmd.OutOrStdout(), cmd.ErrOrStderr(), recs, nil)
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "table", "report format: table")
+	return cmd
+}

@@ -1,0 +1,49 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit codes (DESIGN §9).
+const (
+	exitOK      = 0
+	exitFailure = 1 // a gate, test or invariant failed
+	exitBad     = 2 // bad contract, bad input or usage
+)
+
+// exitError carries an exit code out of a command; its message, if any, has
+// already been printed.
+type exitError struct{ code int }
+
+func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
+
+// Main runs tenet with args and returns the exit code.
+func Main(args []string, stdout, stderr io.Writer) int {
+	root := &cobra.Command{
+		Use:           "tenet",
+		Short:         "Check, build and evaluate agent-evaluation contracts",
+		Long:          "tenet judges agent transcripts against workflow contracts written in HCL with CEL criteria.\nSee docs/cli.md.",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.SetArgs(args)
+	root.AddCommand(checkCmd(), buildCmd(), evalCmd(), reportCmd(), versionCmd())
+	err := root.Execute()
+	var ee exitError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &ee):
+		return ee.code
+	default:
+		// Usage errors (unknown flag, wrong argument count) and plain failures.
+		fmt.Fprintf(stderr, "tenet: %v\n", err)
+		return exitBad
+	}
+}

@@ -1,0 +1,162 @@
+package bundle
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"reflect"
+
+	"github.com/fxamacker/cbor/v2"
+)
+
+// envelope is the CBOR value that follows Magic. Integer keys keep it small
+// and make the format version readable before anything else is trusted.
+type envelope struct {
+	Format  int    `cbor:"1,keyasint"`
+	SHA256  []byte `cbor:"2,keyasint"`
+	Payload []byte `cbor:"3,keyasint"`
+}
+
+// encMode is RFC 8949 core deterministic encoding: sorted map keys, shortest
+// forms, no indefinite lengths. Same Bundle value → same bytes.
+func encMode() cbor.EncMode {
+	m, err := cbor.CoreDetEncOptions().EncMode()
+	if err != nil {
+		panic(err) // static options: cannot fail
+	}
+	return m
+}
+
+// decMode refuses anything the encoder cannot produce (duplicate keys,
+// indefinite lengths, unknown fields) so a tampered payload is not
+// silently reinterpreted.
+func decMode() cbor.DecMode {
+	m, err := cbor.DecOptions{
+		DupMapKey:         cbor.DupMapKeyEnforcedAPF,
+		IndefLength:       cbor.IndefLengthForbidden,
+		ExtraReturnErrors: cbor.ExtraDecErrorUnknownField,
+		DefaultMapType:    reflect.TypeOf(map[string]any(nil)),
+		MaxNestedLevels:   64,
+	}.DecMode()
+	if err != nil {
+		panic(err) // static options: cannot fail
+	}
+	return m
+}
+
+// Encode returns the bundle file bytes and the bundle id ("sha256:<hex>").
+// The header's FormatVersion is set to FormatVersion.
+func Encode(b *Bundle) ([]byte, string, error) {
+	b.Header.FormatVersion = FormatVersion
+	payload, err := encMode().Marshal(b)
+	if err != nil {
+		return nil, "", fmt.Errorf("encoding bundle: %w", err)
+	}
+	sum := sha256.Sum256(payload)
+	env, err := encMode().Marshal(envelope{Format: FormatVersion, SHA256: sum[:], Payload: payload})
+	if err != nil {
+		return nil, "", fmt.Errorf("encoding bundle envelope: %w", err)
+	}
+	out := make([]byte, 0, len(Magic)+len(env))
+	out = append(append(out, Magic...), env...)
+	return out, ID(sum[:]), nil
+}
+
+// ID renders a payload digest as a bundle id.
+func ID(sum []byte) string { return "sha256:" + hex.EncodeToString(sum) }
+
+// ErrNotBundle is returned (wrapped) when data does not start with Magic.
+var ErrNotBundle = errors.New("not a tenet bundle (bad magic bytes)")
+
+// Decode verifies and decodes a bundle file, returning it and its id.
+// It checks, in order: the magic bytes, the envelope, the format version,
+// the sha256 of the payload, and only then decodes the payload. Every
+// failure is an error saying which check failed.
+func Decode(data []byte) (*Bundle, string, error) {
+	if !bytes.HasPrefix(data, []byte(Magic)) {
+		return nil, "", ErrNotBundle
+	}
+	var env envelope
+	if err := decMode().Unmarshal(data[len(Magic):], &env); err != nil {
+		return nil, "", fmt.Errorf("bundle is truncated or corrupt: %v", err)
+	}
+	if env.Format != FormatVersion {
+		if env.Format > FormatVersion {
+			return nil, "", fmt.Errorf("bundle format version %d is newer than this tenet reads (%d): use a newer tenet or rebuild the bundle", env.Format, FormatVersion)
+		}
+		return nil, "", fmt.Errorf("bundle format version %d is not supported (this tenet reads %d): rebuild the bundle", env.Format, FormatVersion)
+	}
+	sum := sha256.Sum256(env.Payload)
+	if !bytes.Equal(sum[:], env.SHA256) {
+		return nil, "", fmt.Errorf("bundle is corrupt: sha256 of its payload is %s, but it records %s", ID(sum[:]), ID(env.SHA256))
+	}
+	var b Bundle
+	if err := decMode().Unmarshal(env.Payload, &b); err != nil {
+		return nil, "", fmt.Errorf("bundle payload does not decode: %v", err)
+	}
+	if b.Header.FormatVersion != FormatVersion {
+		return nil, "", fmt.Errorf("bundle payload says format version %d, envelope says %d", b.Header.FormatVersion, env.Format)
+	}
+	if err := b.Validate(); err != nil {
+		return nil, "", fmt.Errorf("bundle is inconsistent: %v", err)
+	}
+	return &b, ID(sum[:]), nil
+}
+
+// Validate checks that every expression index in the bundle is in range and
+// every expression is in the environment its use requires, so that eval can
+// index without further checks.
+func (b *Bundle) Validate() error {
+	n := len(b.Exprs)
+	check := func(what string, i int, optional bool) error {
+		if i == NoExpr && optional {
+			return nil
+		}
+		if i < 0 || i >= n {
+			return fmt.Errorf("%s refers to expression %d of %d", what, i, n)
+		}
+		return nil
+	}
+	var errs []error
+	add := func(err error) {
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	add(check("threat model exposure", b.Manifest.ThreatModel.Exposure, true))
+	for _, p := range b.Decls.Predicates {
+		add(check("predicate "+p.Name, p.Expr, false))
+	}
+	for _, i := range b.Plan.Predicates {
+		if i < 0 || i >= len(b.Decls.Predicates) {
+			errs = append(errs, fmt.Errorf("plan refers to predicate %d of %d", i, len(b.Decls.Predicates)))
+		}
+	}
+	if len(b.Plan.Predicates) != len(b.Decls.Predicates) {
+		errs = append(errs, fmt.Errorf("plan orders %d predicates, %d declared", len(b.Plan.Predicates), len(b.Decls.Predicates)))
+	}
+	for _, t := range b.Plan.Tasks {
+		add(check("task "+t.ID, t.Utility, false))
+	}
+	for _, g := range b.Plan.Goals {
+		add(check("goal "+g.ID, g.Success, false))
+	}
+	for _, s := range b.Plan.SideEffects {
+		add(check("side effect "+s.Name, s.When, false))
+	}
+	for _, s := range b.Plan.Sources {
+		what := "source " + s.Name
+		add(check(what+" select", s.Select, true))
+		add(check(what+" task", s.Task, false))
+		add(check(what+" goal", s.Goal, true))
+		add(check(what+" condition", s.Condition, false))
+		add(check(what+" attempt", s.Attempt, true))
+		add(check(what+" repetition", s.Repetition, true))
+		add(check(what+" given.utility", s.Given.Utility, true))
+		add(check(what+" given.attack_success", s.Given.AttackSuccess, true))
+		add(check(what+" given.side_effect", s.Given.SideEffect, true))
+	}
+	return errors.Join(errs...)
+}

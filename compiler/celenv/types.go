@@ -1,0 +1,78 @@
+package celenv
+
+import (
+	"slices"
+
+	"cel.dev/cel-go/common/types"
+	"cel.dev/cel-go/common/types/ref"
+)
+
+// Struct is a declared CEL object type: a name and typed fields.
+//
+// Values of these types are plain Go maps at run time (map[string]any keyed by
+// field name); the declaration exists so that the checker rejects unknown
+// fields and mistyped comparisons, as Kubernetes does for schema-typed CEL.
+type Struct struct {
+	Name   string
+	Fields map[string]*types.Type
+}
+
+// FieldNames returns the struct's field names, sorted.
+func (s *Struct) FieldNames() []string {
+	names := make([]string, 0, len(s.Fields))
+	for n := range s.Fields {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// provider is a types.Provider that knows tenet's declared object types and
+// delegates everything else to the environment's previous provider.
+type provider struct {
+	base    types.Provider
+	structs map[string]*Struct
+}
+
+var _ types.Provider = (*provider)(nil)
+
+func (p *provider) EnumValue(name string) ref.Val { return p.base.EnumValue(name) }
+
+func (p *provider) FindIdent(name string) (ref.Val, bool) { return p.base.FindIdent(name) }
+
+func (p *provider) FindStructType(name string) (*types.Type, bool) {
+	if _, ok := p.structs[name]; ok {
+		return types.NewTypeTypeWithParam(types.NewObjectType(name)), true
+	}
+	return p.base.FindStructType(name)
+}
+
+func (p *provider) FindStructFieldNames(name string) ([]string, bool) {
+	if s, ok := p.structs[name]; ok {
+		return s.FieldNames(), true
+	}
+	return p.base.FindStructFieldNames(name)
+}
+
+// FindStructFieldType returns the field's type. IsSet and GetFrom are left
+// nil on purpose: the interpreter then selects fields from the run-time Go
+// map by key, which is what tenet's values are.
+func (p *provider) FindStructFieldType(name, field string) (*types.FieldType, bool) {
+	if s, ok := p.structs[name]; ok {
+		t, ok := s.Fields[field]
+		if !ok {
+			return nil, false
+		}
+		return &types.FieldType{Type: t}, true
+	}
+	return p.base.FindStructFieldType(name, field)
+}
+
+// NewValue refuses to construct tenet's types: criteria read runs, they do
+// not build events.
+func (p *provider) NewValue(name string, fields map[string]ref.Val) ref.Val {
+	if _, ok := p.structs[name]; ok {
+		return types.NewErr("values of type %s cannot be constructed in an expression", name)
+	}
+	return p.base.NewValue(name, fields)
+}

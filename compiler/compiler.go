@@ -1,0 +1,123 @@
+// Package compiler turns a parsed contract (lang.Module) into a checked,
+// frozen bundle (compiler/bundle): it resolves names, type-checks every CEL
+// expression in tenet's environment (compiler/celenv), orders predicates as a
+// DAG, expands security cases and writes the evaluation plan.
+//
+// All problems are reported at once as hcl.Diagnostics with source ranges in
+// the .hcl files; CEL errors point inside the expression (file:line:col).
+// Compile never reads transcripts.
+package compiler
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"sort"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tenetlang/tenet/compiler/bundle"
+	"github.com/tenetlang/tenet/compiler/celenv"
+	"github.com/tenetlang/tenet/lang"
+)
+
+// Version is tenet's version, recorded in every bundle header.
+const Version = "0.1.0"
+
+// Options configure a compilation.
+type Options struct {
+	// Formats lists the transcript formats a source block may name; nil
+	// accepts any name (the caller that knows the readers passes them).
+	Formats []string
+}
+
+// Compile checks m and returns its bundle. The bundle is nil when any
+// diagnostic is an error; warnings may accompany a bundle.
+func Compile(m *lang.Module, opt Options) (*bundle.Bundle, hcl.Diagnostics) {
+	c := &compiler{mod: m, opt: opt, b: &bundle.Bundle{}}
+	c.run()
+	if c.diags.HasErrors() {
+		return nil, c.diags
+	}
+	return c.b, c.diags
+}
+
+// compiler holds the state of one compilation.
+type compiler struct {
+	mod   *lang.Module
+	opt   Options
+	b     *bundle.Bundle
+	diags hcl.Diagnostics
+
+	crit  *celenv.Criterion
+	tools map[string]*lang.Tool
+	tasks map[string]*lang.Task
+	goals map[string]*lang.Goal
+	preds map[string]*lang.Predicate
+}
+
+func (c *compiler) run() {
+	c.b.Header = bundle.Header{FormatVersion: bundle.FormatVersion, CompilerVersion: Version, CELVersion: celenv.CELVersion}
+	c.manifest()
+	c.registry()
+	c.toolDecls()
+	c.grants()
+	params := c.params()
+	env, err := celenv.NewCriterion(params)
+	if err != nil {
+		c.errorf(c.mod.Contract.Range, "Internal error", err.Error())
+		return
+	}
+	c.crit = env
+	c.predicates()
+	c.threatModel()
+	c.criteria()
+	c.cases()
+	c.sources()
+}
+
+func (c *compiler) manifest() {
+	m := &c.b.Manifest
+	if ct := c.mod.Contract; ct != nil {
+		m.Contract = ct.Name.Value
+		if ct.Version != nil {
+			m.Version = ct.Version.Value
+		}
+		if ct.Description != nil {
+			m.Description = ct.Description.Value
+		}
+	}
+	for _, f := range c.mod.Files {
+		sum := sha256.Sum256(f.Bytes)
+		m.Files = append(m.Files, bundle.FileDigest{Path: f.Path, SHA256: hex.EncodeToString(sum[:])})
+	}
+	sort.Slice(m.Files, func(i, j int) bool { return m.Files[i].Path < m.Files[j].Path })
+}
+
+func (c *compiler) errorf(r hcl.Range, summary, detail string) {
+	c.diags = append(c.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail, Subject: r.Ptr()})
+}
+
+func (c *compiler) warnf(r hcl.Range, summary, detail string) {
+	c.diags = append(c.diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: summary, Detail: detail, Subject: r.Ptr()})
+}
+
+// didYouMean returns " Did you mean "x"?" for the nearest candidate, or "".
+func didYouMean(name string, candidates []string) string {
+	if s := lang.Suggest(name, candidates); s != "" {
+		return ` Did you mean "` + s + `"?`
+	}
+	return ""
+}
+
+func rangeOf(r hcl.Range) bundle.Range {
+	return bundle.Range{File: r.Filename, Line: r.Start.Line, Column: r.Start.Column, EndLine: r.End.Line, EndColumn: r.End.Column}
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,172 @@
+package compiler
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"cel.dev/cel-go/common/types"
+
+	"github.com/tenetlang/tenet/compiler/bundle"
+	"github.com/tenetlang/tenet/compiler/celenv"
+	"github.com/tenetlang/tenet/lang"
+)
+
+// criteria checks the utility, success and side-effect criteria.
+func (c *compiler) criteria() {
+	c.tasks = map[string]*lang.Task{}
+	for _, t := range c.mod.Tasks {
+		c.tasks[t.ID.Value] = t
+	}
+	for _, id := range sortedKeys(c.tasks) {
+		t := c.tasks[id]
+		tp := bundle.TaskPlan{ID: id, Utility: c.checkBool(t.Utility, "utility", "task "+id)}
+		if t.Prompt != nil {
+			tp.Prompt = t.Prompt.Value
+		}
+		c.b.Plan.Tasks = append(c.b.Plan.Tasks, tp)
+	}
+	c.goals = map[string]*lang.Goal{}
+	for _, g := range c.mod.Goals {
+		c.goals[g.ID.Value] = g
+	}
+	for _, id := range sortedKeys(c.goals) {
+		g := c.goals[id]
+		gp := bundle.GoalPlan{ID: id, Success: c.checkBool(g.Success, "success", "goal "+id)}
+		if g.Summary != nil {
+			gp.Summary = g.Summary.Value
+		}
+		c.b.Plan.Goals = append(c.b.Plan.Goals, gp)
+	}
+	ses := map[string]*lang.SideEffect{}
+	for _, s := range c.mod.SideEffects {
+		ses[s.Name.Value] = s
+	}
+	for _, n := range sortedKeys(ses) {
+		c.b.Plan.SideEffects = append(c.b.Plan.SideEffects, bundle.SideEffectPlan{Name: n, When: c.checkBool(ses[n].When, "when", "side_effect "+n)})
+	}
+}
+
+// cases expands every cases block into (task, goal) pairs: "*" stands for
+// every declared task or goal; unknown ids and duplicate pairs are errors.
+func (c *compiler) cases() {
+	taskIDs, goalIDs := sortedKeys(c.tasks), sortedKeys(c.goals)
+	type origin struct{ block *lang.Cases }
+	seen := map[bundle.Case]*lang.Cases{}
+	for _, cs := range c.mod.Cases {
+		tasks := c.expandIDs(cs.Tasks, taskIDs, "task")
+		goals := c.expandIDs(cs.Goals, goalIDs, "goal")
+		for _, t := range tasks {
+			for _, g := range goals {
+				k := bundle.Case{Task: t, Goal: g}
+				if prev, dup := seen[k]; dup {
+					c.errorf(cs.Range, "Duplicate security case",
+						fmt.Sprintf("The case (%s, %s) is already declared by the cases block at %s.", t, g, prev.Range.String()))
+					continue
+				}
+				seen[k] = cs
+				c.b.Plan.Cases = append(c.b.Plan.Cases, k)
+			}
+		}
+	}
+	sort.Slice(c.b.Plan.Cases, func(i, j int) bool {
+		a, b := c.b.Plan.Cases[i], c.b.Plan.Cases[j]
+		if a.Task != b.Task {
+			return a.Task < b.Task
+		}
+		return a.Goal < b.Goal
+	})
+}
+
+// expandIDs resolves a list of ids or "*" against the declared ids.
+func (c *compiler) expandIDs(list []lang.Str, declared []string, what string) []string {
+	var out []string
+	for _, s := range list {
+		if s.Value == "*" {
+			out = append(out, declared...)
+			continue
+		}
+		if !contains(declared, s.Value) {
+			c.errorf(s.Range, "Unknown "+what,
+				fmt.Sprintf("The cases block names %s %q, which is not declared.%s", what, s.Value, didYouMean(s.Value, declared)))
+			continue
+		}
+		out = append(out, s.Value)
+	}
+	return dedupe(out)
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func dedupe(list []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range list {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// sources checks each source block's expressions in the source environment.
+func (c *compiler) sources() {
+	env, err := celenv.NewSource()
+	if err != nil {
+		c.errorf(c.mod.Contract.Range, "Internal error", err.Error())
+		return
+	}
+	grants := map[string]bool{}
+	for _, g := range c.b.Decls.Grants {
+		grants[g.Name] = true
+	}
+	for _, s := range c.mod.Sources {
+		name := s.Name.Value
+		owner := "source " + name
+		if c.opt.Formats != nil && !contains(c.opt.Formats, s.Format.Value) {
+			c.errorf(s.Format.Range, "Unknown transcript format",
+				fmt.Sprintf("Source %q has format %q; known formats: %s.%s", name, s.Format.Value, strings.Join(c.opt.Formats, ", "), didYouMean(s.Format.Value, c.opt.Formats)))
+		}
+		expr := func(e *lang.Expr, kind string, want ...*types.Type) int {
+			if e == nil {
+				return bundle.NoExpr
+			}
+			i, _ := c.check(env, celenv.KindSource, e, "source."+kind, owner, nil, want...)
+			return i
+		}
+		sp := bundle.SourcePlan{
+			Name:       name,
+			Format:     s.Format.Value,
+			Select:     expr(s.Select, "select", types.BoolType),
+			Task:       expr(s.Task, "task", types.StringType),
+			Goal:       expr(s.Goal, "goal", types.StringType, types.NullType),
+			Condition:  expr(s.Condition, "condition", types.StringType),
+			Attempt:    expr(s.Attempt, "attempt", types.IntType),
+			Repetition: expr(s.Repetition, "repetition", types.IntType),
+			Given:      bundle.Given{Utility: bundle.NoExpr, AttackSuccess: bundle.NoExpr, SideEffect: bundle.NoExpr},
+		}
+		if g := s.Given; g != nil {
+			sp.Given.Utility = expr(g.Utility, "given.utility", types.BoolType, types.NullType)
+			sp.Given.AttackSuccess = expr(g.AttackSuccess, "given.attack_success", types.BoolType, types.NullType)
+			sp.Given.SideEffect = expr(g.SideEffect, "given.side_effect", types.BoolType, types.NullType)
+		}
+		if s.Grant != nil {
+			sp.Grant = s.Grant.Value
+			if !grants[sp.Grant] {
+				c.errorf(s.Grant.Range, "Unknown grant", fmt.Sprintf("Source %q uses grant %q, which is not declared.%s", name, sp.Grant, didYouMean(sp.Grant, sortedKeys(grants))))
+			}
+		} else if grants["default"] {
+			sp.Grant = "default"
+		}
+		c.b.Plan.Sources = append(c.b.Plan.Sources, sp)
+	}
+	sort.Slice(c.b.Plan.Sources, func(i, j int) bool { return c.b.Plan.Sources[i].Name < c.b.Plan.Sources[j].Name })
+}

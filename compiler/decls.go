@@ -1,0 +1,236 @@
+package compiler
+
+import (
+	"fmt"
+	"math/big"
+	"sort"
+
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tenetlang/tenet/compiler/bundle"
+	"github.com/tenetlang/tenet/compiler/celenv"
+	"github.com/tenetlang/tenet/lang"
+)
+
+// registry records the operation vocabulary (default: read, update).
+func (c *compiler) registry() {
+	ops := lang.DefaultOperations
+	if r := c.mod.Registry; r != nil {
+		ops = nil
+		seen := map[string]bool{}
+		for _, op := range r.Operations {
+			if seen[op.Value] {
+				c.errorf(op.Range, "Duplicate operation", fmt.Sprintf("Operation %q is listed twice in the registry.", op.Value))
+				continue
+			}
+			seen[op.Value] = true
+			ops = append(ops, op.Value)
+		}
+	}
+	c.b.Decls.Operations = append([]string(nil), ops...)
+	sort.Strings(c.b.Decls.Operations)
+}
+
+func (c *compiler) hasOperation(op string) bool {
+	for _, o := range c.b.Decls.Operations {
+		if o == op {
+			return true
+		}
+	}
+	return false
+}
+
+// toolDecls checks each tool's operation against the registry and its
+// resource against its parameters.
+func (c *compiler) toolDecls() {
+	c.tools = map[string]*lang.Tool{}
+	for _, t := range c.mod.Tools {
+		c.tools[t.Name.Value] = t
+		if !c.hasOperation(t.Operation.Value) {
+			c.errorf(t.Operation.Range, "Unknown operation",
+				fmt.Sprintf("Tool %q has operation %q, which is not in the registry's vocabulary %q.%s", t.Name.Value, t.Operation.Value, c.b.Decls.Operations, didYouMean(t.Operation.Value, c.b.Decls.Operations)))
+		}
+		d := bundle.Tool{Name: t.Name.Value, Operation: t.Operation.Value, HasSchema: t.Params != nil}
+		if t.Description != nil {
+			d.Description = t.Description.Value
+		}
+		for _, f := range t.Params {
+			d.Params = append(d.Params, fieldDecl(f))
+		}
+		if t.Resource != nil {
+			d.Resource = t.Resource.Value
+			if t.Params != nil && !hasField(t.Params, d.Resource) {
+				names := fieldNames(t.Params)
+				c.errorf(t.Resource.Range, "Unknown resource parameter",
+					fmt.Sprintf("Tool %q names %q as its resource, but it has no such parameter.%s", t.Name.Value, d.Resource, didYouMean(d.Resource, names)))
+			}
+		}
+		c.b.Decls.Tools = append(c.b.Decls.Tools, d)
+	}
+	sort.Slice(c.b.Decls.Tools, func(i, j int) bool { return c.b.Decls.Tools[i].Name < c.b.Decls.Tools[j].Name })
+}
+
+func hasField(fs []*lang.Field, name string) bool {
+	for _, f := range fs {
+		if f.Name.Value == name {
+			return true
+		}
+	}
+	return false
+}
+
+func fieldNames(fs []*lang.Field) []string {
+	names := make([]string, len(fs))
+	for i, f := range fs {
+		names[i] = f.Name.Value
+	}
+	return names
+}
+
+func fieldDecl(f *lang.Field) bundle.Field {
+	return bundle.Field{Name: f.Name.Value, Type: typeDecl(f.Type), Optional: f.Optional}
+}
+
+func typeDecl(t *lang.Type) bundle.Type {
+	if t == nil {
+		return bundle.Type{Kind: "any"}
+	}
+	d := bundle.Type{Kind: typeKindNames[t.Kind]}
+	if t.Elem != nil {
+		e := typeDecl(t.Elem)
+		d.Elem = &e
+	}
+	for _, f := range t.Fields {
+		d.Fields = append(d.Fields, fieldDecl(f))
+	}
+	sort.Slice(d.Fields, func(i, j int) bool { return d.Fields[i].Name < d.Fields[j].Name })
+	return d
+}
+
+var typeKindNames = map[lang.TypeKind]string{
+	lang.TypeAny: "any", lang.TypeString: "string", lang.TypeInt: "int", lang.TypeDouble: "double",
+	lang.TypeBool: "bool", lang.TypeList: "list", lang.TypeMap: "map", lang.TypeObject: "object",
+}
+
+// grants checks that every allowed operation is in the registry.
+func (c *compiler) grants() {
+	for _, g := range c.mod.Grants {
+		d := bundle.Grant{Name: g.Name.Value}
+		seen := map[string]bool{}
+		for _, a := range g.Allows {
+			if !c.hasOperation(a.Operation.Value) {
+				c.errorf(a.Operation.Range, "Unknown operation",
+					fmt.Sprintf("Grant %q allows operation %q, which is not in the registry's vocabulary %q.%s", g.Name.Value, a.Operation.Value, c.b.Decls.Operations, didYouMean(a.Operation.Value, c.b.Decls.Operations)))
+			}
+			if seen[a.Operation.Value] {
+				c.errorf(a.Operation.Range, "Duplicate allow block", fmt.Sprintf("Grant %q has two allow blocks for %q; list every resource in one.", g.Name.Value, a.Operation.Value))
+				continue
+			}
+			seen[a.Operation.Value] = true
+			al := bundle.Allow{Operation: a.Operation.Value}
+			for _, r := range a.Resources {
+				al.Resources = append(al.Resources, r.Value)
+			}
+			sort.Strings(al.Resources)
+			d.Allows = append(d.Allows, al)
+		}
+		sort.Slice(d.Allows, func(i, j int) bool { return d.Allows[i].Operation < d.Allows[j].Operation })
+		c.b.Decls.Grants = append(c.b.Decls.Grants, d)
+	}
+	sort.Slice(c.b.Decls.Grants, func(i, j int) bool { return c.b.Decls.Grants[i].Name < c.b.Decls.Grants[j].Name })
+}
+
+// params converts the params blocks to Go constants (numbers become float64:
+// CEL double, like JSON numbers in transcripts).
+func (c *compiler) params() []celenv.Param {
+	var out []celenv.Param
+	for _, p := range c.mod.Params {
+		v, err := ctyToGo(p.Value)
+		if err != nil {
+			c.errorf(p.Range, "Unsupported parameter value", fmt.Sprintf("Parameter %q: %v.", p.Name.Value, err))
+			continue
+		}
+		out = append(out, celenv.Param{Name: p.Name.Value, Value: v})
+		c.b.Decls.Params = append(c.b.Decls.Params, bundle.Param{Name: p.Name.Value, Value: v})
+	}
+	sort.Slice(c.b.Decls.Params, func(i, j int) bool { return c.b.Decls.Params[i].Name < c.b.Decls.Params[j].Name })
+	return out
+}
+
+// ctyToGo converts a wholly known HCL value to nil, bool, float64, string,
+// []any or map[string]any.
+func ctyToGo(v cty.Value) (any, error) {
+	if v.IsNull() {
+		return nil, nil
+	}
+	if !v.IsWhollyKnown() {
+		return nil, fmt.Errorf("the value is not known until evaluation")
+	}
+	t := v.Type()
+	switch {
+	case t == cty.String:
+		return v.AsString(), nil
+	case t == cty.Bool:
+		return v.True(), nil
+	case t == cty.Number:
+		f, acc := v.AsBigFloat().Float64()
+		if acc != big.Exact && (f > 1.7976931348623157e308 || f < -1.7976931348623157e308) {
+			return nil, fmt.Errorf("the number %s does not fit in a double", v.AsBigFloat().String())
+		}
+		return f, nil
+	case t.IsListType() || t.IsTupleType() || t.IsSetType():
+		out := []any{}
+		for it := v.ElementIterator(); it.Next(); {
+			_, e := it.Element()
+			g, err := ctyToGo(e)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, g)
+		}
+		return out, nil
+	case t.IsMapType() || t.IsObjectType():
+		out := map[string]any{}
+		for it := v.ElementIterator(); it.Next(); {
+			k, e := it.Element()
+			g, err := ctyToGo(e)
+			if err != nil {
+				return nil, err
+			}
+			out[k.AsString()] = g
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("values of type %s are not supported", t.FriendlyName())
+}
+
+// threatModel records the threat model; injection vectors must be registered tools.
+func (c *compiler) threatModel() {
+	tm := &c.b.Manifest.ThreatModel
+	tm.AttemptBudget = 1
+	tm.Exposure = bundle.NoExpr
+	t := c.mod.ThreatModel
+	if t == nil {
+		return
+	}
+	tm.Declared = true
+	for _, v := range t.InjectionVectors {
+		if _, ok := c.tools[v.Value]; !ok {
+			c.errorf(v.Range, "Unknown tool", fmt.Sprintf("Injection vector %q is not a declared tool.%s", v.Value, didYouMean(v.Value, sortedKeys(c.tools))))
+		}
+		tm.InjectionVectors = append(tm.InjectionVectors, v.Value)
+	}
+	for _, s := range t.AdversarySees {
+		tm.AdversarySees = append(tm.AdversarySees, s.Value)
+	}
+	if t.AttemptBudget != nil {
+		if t.AttemptBudget.Value < 1 {
+			c.errorf(t.AttemptBudget.Range, "Invalid attempt budget", fmt.Sprintf("attempt_budget must be at least 1, not %d.", t.AttemptBudget.Value))
+		} else {
+			tm.AttemptBudget = int(t.AttemptBudget.Value)
+		}
+	}
+	if t.Exposure != nil {
+		tm.Exposure = c.checkBool(t.Exposure, "exposure", "threat_model")
+	}
+}

@@ -1,0 +1,196 @@
+package compiler
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"cel.dev/cel-go/cel"
+	"cel.dev/cel-go/common/ast"
+	"cel.dev/cel-go/common/types"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/tenetlang/tenet/compiler/bundle"
+	"github.com/tenetlang/tenet/compiler/celenv"
+	"github.com/tenetlang/tenet/lang"
+)
+
+// predRef is a reference pred.<Name> found in an expression.
+type predRef struct {
+	Name       string
+	Start, End int // byte span in the expression text
+}
+
+// predRefs lists the pred.<name> selections in a parsed expression.
+func predRefs(e *lang.Expr, parsed *cel.Ast) []predRef {
+	var refs []predRef
+	info := parsed.NativeRep().SourceInfo()
+	ast.PreOrderVisit(parsed.NativeRep().Expr(), ast.NewExprVisitor(func(x ast.Expr) {
+		if x.Kind() != ast.SelectKind {
+			return
+		}
+		sel := x.AsSelect()
+		op := sel.Operand()
+		if op.Kind() != ast.IdentKind || op.AsIdent() != "pred" {
+			return
+		}
+		s, t := 0, len(e.Text)
+		if r, ok := info.GetOffsetRange(x.ID()); ok {
+			s, t = runeToByte(e.Text, int(r.Start)), runeToByte(e.Text, int(r.Stop))
+		}
+		refs = append(refs, predRef{Name: sel.FieldName(), Start: s, End: t})
+	}))
+	return refs
+}
+
+// predicates checks every predicate in dependency order (a DAG: cycles are
+// errors) and declares each checked one's type in tenet.Pred.
+func (c *compiler) predicates() {
+	c.preds = map[string]*lang.Predicate{}
+	for _, p := range c.mod.Predicates {
+		c.preds[p.Name.Value] = p
+	}
+	names := sortedKeys(c.preds)
+	parsed := map[string]*parsedCriterion{}
+	deps := map[string][]string{}
+	for _, n := range names {
+		pc := c.parseCriterion(c.preds[n].Expr, "predicate", n)
+		if pc == nil {
+			continue
+		}
+		parsed[n] = pc
+		deps[n] = pc.deps
+	}
+	order, cyclic := topoSort(names, deps)
+	for _, cyc := range cyclic {
+		p := c.preds[cyc[0]]
+		c.errorf(p.Name.Range, "Predicate cycle",
+			fmt.Sprintf("Predicates refer to each other in a cycle: %s. Predicates must form a DAG.", strings.Join(append(cyc, cyc[0]), " → ")))
+	}
+	idx := map[string]int{}
+	decls := make([]bundle.Pred, 0, len(names))
+	for _, n := range names {
+		idx[n] = len(decls)
+		decls = append(decls, bundle.Pred{Name: n, Expr: bundle.NoExpr})
+	}
+	// Broken predicates stay declared as dyn so that their users are still
+	// checked without a cascade of follow-on errors.
+	for _, n := range names {
+		c.crit.DeclarePred(n, types.DynType)
+	}
+	for _, n := range order {
+		pc, ok := parsed[n]
+		if !ok {
+			continue
+		}
+		p := c.preds[n]
+		i, t := c.checkParsed(c.crit.Env, celenv.KindCriterion, p.Expr, pc.ast, "predicate", n, pc.drop)
+		if i == bundle.NoExpr {
+			continue
+		}
+		pt, err := cel.TypeToExprType(t)
+		if err == nil {
+			decls[idx[n]].Type, err = proto.MarshalOptions{Deterministic: true}.Marshal(pt)
+		}
+		if err != nil {
+			c.errorf(p.Expr.Range, "Internal error", fmt.Sprintf("Serializing the type of predicate %q: %v.", n, err))
+			continue
+		}
+		decls[idx[n]].Expr = i
+		c.crit.DeclarePred(n, t)
+	}
+	c.b.Decls.Predicates = decls
+	for _, n := range order {
+		c.b.Plan.Predicates = append(c.b.Plan.Predicates, idx[n])
+	}
+}
+
+// parsedCriterion is a parsed criterion with its predicate references.
+type parsedCriterion struct {
+	ast  *cel.Ast
+	deps []string              // declared predicates it refers to
+	drop func(*cel.Error) bool // filters CEL errors already reported as unknown predicates
+}
+
+// parseCriterion parses e and reports references to undeclared predicates
+// (with a suggestion). It returns nil after reporting parse errors.
+func (c *compiler) parseCriterion(e *lang.Expr, kind, owner string) *parsedCriterion {
+	a, iss := c.crit.Env.Parse(e.Text)
+	if iss.Err() != nil {
+		c.celErrors(e, iss, nil, kind, owner, nil)
+		return nil
+	}
+	pc := &parsedCriterion{ast: a}
+	unknown := map[string]bool{}
+	names := sortedKeys(c.preds)
+	for _, r := range predRefs(e, a) {
+		if _, ok := c.preds[r.Name]; ok {
+			pc.deps = append(pc.deps, r.Name)
+			continue
+		}
+		unknown[r.Name] = true
+		c.errorf(e.RangeOf(r.Start, r.End), "Unknown predicate",
+			fmt.Sprintf("In the %s of %s: there is no predicate %q.%s", kindWords(kind), owner, r.Name, didYouMean(r.Name, names)))
+	}
+	pc.drop = func(ce *cel.Error) bool {
+		for n := range unknown {
+			if ce.Message == "undefined field '"+n+"'" {
+				return true
+			}
+		}
+		return false
+	}
+	return pc
+}
+
+// checkCriterion parses and checks a bool criterion.
+func (c *compiler) checkCriterion(e *lang.Expr, kind, owner string) int {
+	pc := c.parseCriterion(e, kind, owner)
+	if pc == nil {
+		return bundle.NoExpr
+	}
+	i, _ := c.checkParsed(c.crit.Env, celenv.KindCriterion, e, pc.ast, kind, owner, pc.drop, types.BoolType)
+	return i
+}
+
+// topoSort orders names so that each comes after its dependencies, visiting
+// in sorted order for determinism; it also returns every cycle found (each
+// once, as the list of its members in reference order).
+func topoSort(names []string, deps map[string][]string) (order []string, cycles [][]string) {
+	const (
+		unvisited = iota
+		active
+		done
+	)
+	state := map[string]int{}
+	var stack []string
+	var visit func(n string)
+	visit = func(n string) {
+		switch state[n] {
+		case done:
+			return
+		case active:
+			for i := len(stack) - 1; i >= 0; i-- {
+				if stack[i] == n {
+					cycles = append(cycles, append([]string(nil), stack[i:]...))
+					break
+				}
+			}
+			return
+		}
+		state[n] = active
+		stack = append(stack, n)
+		ds := append([]string(nil), deps[n]...)
+		sort.Strings(ds)
+		for _, d := range ds {
+			visit(d)
+		}
+		stack = stack[:len(stack)-1]
+		state[n] = done
+		order = append(order, n)
+	}
+	for _, n := range names {
+		visit(n)
+	}
+	return order, cycles
+}

@@ -1,0 +1,301 @@
+package eval
+
+import (
+	"fmt"
+
+	"cel.dev/cel-go/common/types"
+	"cel.dev/cel-go/common/types/ref"
+	"cel.dev/cel-go/interpreter"
+
+	"github.com/tenetlang/tenet/compiler/bundle"
+	"github.com/tenetlang/tenet/eval/run"
+	"github.com/tenetlang/tenet/eval/runs"
+)
+
+// Skip says why a record was not judged. Skipped records are counted and
+// reported, never silently dropped.
+type Skip int
+
+// Reasons a record is not judged.
+const (
+	Judged          Skip = iota
+	NotSelected          // the source's select expression is false
+	TaskNotDeclared      // the contract has no such task
+	GoalNotDeclared      // the contract has no such goal
+	CaseNotDeclared      // task and goal exist, but the pair is not a declared security case
+)
+
+// String names the reason as reports print it.
+func (s Skip) String() string {
+	switch s {
+	case NotSelected:
+		return "not selected by the source"
+	case TaskNotDeclared:
+		return "task not in contract"
+	case GoalNotDeclared:
+		return "goal not in contract"
+	case CaseNotDeclared:
+		return "case not in contract"
+	}
+	return "judged"
+}
+
+// Judgement is the outcome of one record.
+type Judgement struct {
+	Skip   Skip
+	Record runs.Record // valid when Skip == Judged; Key is set whenever it could be computed
+}
+
+// SourceError is a record the source block could not map to a run (its
+// expressions failed or gave values of the wrong type): bad input, reported
+// as file:line.
+type SourceError struct {
+	Origin run.Origin
+	Msg    string
+}
+
+func (e *SourceError) Error() string {
+	return fmt.Sprintf("%s:%d: %s", e.Origin.File, e.Origin.Line, e.Msg)
+}
+
+// Judge maps one run to its key with the source plan and computes its labels.
+func (p *Program) Judge(src *bundle.SourcePlan, r *run.Run) (Judgement, error) {
+	sact := sourceActivation{meta: r.Meta, record: r.Record}
+	if sact.meta == nil {
+		sact.meta = map[string]any{}
+	}
+	fail := func(format string, args ...any) (Judgement, error) {
+		return Judgement{}, &SourceError{Origin: r.Origin, Msg: fmt.Sprintf("source %s: ", src.Name) + fmt.Sprintf(format, args...)}
+	}
+	if src.Select != bundle.NoExpr {
+		v, err := p.evalSource(src.Select, &sact)
+		if err != nil {
+			return fail("select: %v", err)
+		}
+		b, ok := v.(types.Bool)
+		if !ok {
+			return fail("select gave %s, want bool", typeName(v))
+		}
+		if !b {
+			return Judgement{Skip: NotSelected}, nil
+		}
+	}
+	var key runs.Key
+	key.Contract = p.Bundle.Manifest.Contract
+	var err error
+	if key.Task, err = p.sourceString(src.Task, &sact, false); err != nil {
+		return fail("task: %v", err)
+	}
+	if key.Goal, err = p.sourceString(src.Goal, &sact, true); err != nil {
+		return fail("goal: %v", err)
+	}
+	if key.Condition, err = p.sourceString(src.Condition, &sact, false); err != nil {
+		return fail("condition: %v", err)
+	}
+	if key.Attempt, err = p.sourceCount(src.Attempt, &sact); err != nil {
+		return fail("attempt: %v", err)
+	}
+	if key.Repetition, err = p.sourceCount(src.Repetition, &sact); err != nil {
+		return fail("repetition: %v", err)
+	}
+	rec := runs.Record{Bundle: p.ID, Key: key, OriginFile: r.Origin.File, OriginLine: r.Origin.Line}
+	if rec.Given.Utility, err = p.sourceBool(src.Given.Utility, &sact); err != nil {
+		return fail("given.utility: %v", err)
+	}
+	if rec.Given.AttackSuccess, err = p.sourceBool(src.Given.AttackSuccess, &sact); err != nil {
+		return fail("given.attack_success: %v", err)
+	}
+	if rec.Given.SideEffect, err = p.sourceBool(src.Given.SideEffect, &sact); err != nil {
+		return fail("given.side_effect: %v", err)
+	}
+	task, ok := p.tasks[key.Task]
+	if !ok {
+		return Judgement{Skip: TaskNotDeclared, Record: rec}, nil
+	}
+	var goal *bundle.GoalPlan
+	if key.Goal != "" {
+		if goal, ok = p.goals[key.Goal]; !ok {
+			return Judgement{Skip: GoalNotDeclared, Record: rec}, nil
+		}
+		if !p.cases[bundle.Case{Task: key.Task, Goal: key.Goal}] {
+			return Judgement{Skip: CaseNotDeclared, Record: rec}, nil
+		}
+	}
+	p.label(&rec, task, goal, r)
+	return Judgement{Record: rec}, nil
+}
+
+// label evaluates predicates and criteria for a run.
+func (p *Program) label(rec *runs.Record, task *bundle.TaskPlan, goal *bundle.GoalPlan, r *run.Run) {
+	act := &activation{
+		v:      p.valuesOf(r),
+		task:   map[string]any{"id": task.ID, "prompt": task.Prompt},
+		goal:   map[string]any{"id": "", "summary": ""},
+		params: p.params,
+		pred:   make(map[string]any, len(p.Bundle.Decls.Predicates)),
+	}
+	if goal != nil {
+		act.goal = map[string]any{"id": goal.ID, "summary": goal.Summary}
+	}
+	for _, pi := range p.Bundle.Plan.Predicates {
+		pd := p.Bundle.Decls.Predicates[pi]
+		v, _, err := p.progs[pd.Expr].Eval(act)
+		if err != nil {
+			v = types.NewErr("predicate %s: %v", pd.Name, err)
+		}
+		act.pred[pd.Name] = v
+	}
+	rec.Utility = p.criterion(task.Utility, act)
+	if goal == nil {
+		return
+	}
+	rec.AttackSuccess = p.criterion(goal.Success, act)
+	// The side-effect scope always includes the goal (h ≥ a by construction).
+	labels := []runs.Label{rec.AttackSuccess}
+	for _, se := range p.Bundle.Plan.SideEffects {
+		labels = append(labels, p.criterion(se.When, act))
+	}
+	rec.SideEffect = anyOf(labels)
+	if ex := p.Bundle.Manifest.ThreatModel.Exposure; ex != bundle.NoExpr {
+		rec.HasExposed = true
+		rec.Exposed = p.criterion(ex, act)
+	}
+}
+
+// anyOf is Kleene OR: true if any is true, else unknown if any is unknown
+// (with the first reason), else false.
+func anyOf(ls []runs.Label) runs.Label {
+	var unknown *runs.Label
+	for i, l := range ls {
+		if l.Known && l.Value {
+			return runs.True()
+		}
+		if !l.Known && unknown == nil {
+			unknown = &ls[i]
+		}
+	}
+	if unknown != nil {
+		return *unknown
+	}
+	return runs.False()
+}
+
+// criterion evaluates a bool criterion; errors and non-bool results give an
+// unknown label whose reason names the criterion and its source location.
+func (p *Program) criterion(i int, act interpreter.Activation) runs.Label {
+	e := &p.Bundle.Exprs[i]
+	v, _, err := p.progs[i].Eval(act)
+	where := fmt.Sprintf("%s of %s (%s:%d:%d)", e.Kind, e.Owner, e.Range.File, e.Range.Line, e.Range.Column)
+	if err != nil {
+		return runs.Unknown(fmt.Sprintf("%s: %v", where, err))
+	}
+	b, ok := v.(types.Bool)
+	if !ok {
+		return runs.Unknown(fmt.Sprintf("%s: gave %s, want bool", where, typeName(v)))
+	}
+	return runs.Bool(bool(b))
+}
+
+// sourceActivation resolves the variables of source expressions.
+type sourceActivation struct {
+	meta, record map[string]any
+}
+
+func (a *sourceActivation) ResolveName(name string) (any, bool) {
+	switch name {
+	case "meta":
+		return a.meta, true
+	case "record":
+		return a.record, true
+	}
+	return nil, false
+}
+
+func (a *sourceActivation) Parent() interpreter.Activation { return nil }
+
+func (p *Program) evalSource(i int, act interpreter.Activation) (ref.Val, error) {
+	v, _, err := p.progs[i].Eval(act)
+	return v, err
+}
+
+// sourceString evaluates a string-valued source expression; null is allowed
+// (and gives "") only when nullable.
+func (p *Program) sourceString(i int, act interpreter.Activation, nullable bool) (string, error) {
+	if i == bundle.NoExpr {
+		return "", nil
+	}
+	v, err := p.evalSource(i, act)
+	if err != nil {
+		return "", err
+	}
+	switch v := v.(type) {
+	case types.String:
+		if v == "" {
+			return "", fmt.Errorf("gave an empty string")
+		}
+		return string(v), nil
+	case types.Null:
+		if nullable {
+			return "", nil
+		}
+	}
+	want := "string"
+	if nullable {
+		want = "string or null"
+	}
+	return "", fmt.Errorf("gave %s, want %s", typeName(v), want)
+}
+
+// sourceCount evaluates an attempt or repetition number (default 1). JSON
+// numbers are doubles, so a whole double is accepted.
+func (p *Program) sourceCount(i int, act interpreter.Activation) (int, error) {
+	if i == bundle.NoExpr {
+		return 1, nil
+	}
+	v, err := p.evalSource(i, act)
+	if err != nil {
+		return 0, err
+	}
+	var n int64
+	switch v := v.(type) {
+	case types.Int:
+		n = int64(v)
+	case types.Double:
+		if float64(v) != float64(int64(v)) {
+			return 0, fmt.Errorf("gave %v, want a whole number", float64(v))
+		}
+		n = int64(v)
+	default:
+		return 0, fmt.Errorf("gave %s, want int", typeName(v))
+	}
+	if n < 1 {
+		return 0, fmt.Errorf("gave %d, want a number from 1", n)
+	}
+	return int(n), nil
+}
+
+// sourceBool evaluates a given label: bool, or null for "not given".
+func (p *Program) sourceBool(i int, act interpreter.Activation) (*bool, error) {
+	if i == bundle.NoExpr {
+		return nil, nil
+	}
+	v, err := p.evalSource(i, act)
+	if err != nil {
+		return nil, err
+	}
+	switch v := v.(type) {
+	case types.Bool:
+		b := bool(v)
+		return &b, nil
+	case types.Null:
+		return nil, nil
+	}
+	return nil, fmt.Errorf("gave %s, want bool or null", typeName(v))
+}
+
+func typeName(v ref.Val) string {
+	if v == nil {
+		return "nothing"
+	}
+	return v.Type().TypeName()
+}

@@ -1,0 +1,108 @@
+package metrics
+
+import "github.com/tenetlang/tenet/eval/runs"
+
+// Agreement compares tenet's labels with the labels another harness gave
+// (runs.Record.Given) for one (contract, condition): three rows, for the
+// three labels AgentDojo (Debenedetti et al., 2024) reports per run —
+// benign utility, utility under attack and attack success.
+type Agreement struct {
+	Contract  string
+	Condition string
+	// BenignUtility compares utility with given utility on benign runs.
+	BenignUtility AgreementRow
+	// AttackedUtility compares utility with given utility on attacked runs.
+	AttackedUtility AgreementRow
+	// AttackSuccess compares attack_success with given attack_success on
+	// attacked runs.
+	AttackSuccess AgreementRow
+}
+
+// Name is the condition as "contract:condition" (runs.ConditionName).
+func (a Agreement) Name() string { return runs.ConditionName(a.Contract, a.Condition) }
+
+// Rows returns the three rows in order: benign utility, utility under
+// attack, attack success.
+func (a Agreement) Rows() []AgreementRow {
+	return []AgreementRow{a.BenignUtility, a.AttackedUtility, a.AttackSuccess}
+}
+
+// AgreementRow counts the runs of one kind by how our label compares with
+// the given one. Every run lands in exactly one count, checked in this
+// order: OursUnknown (our label is unknown, whether or not one was given),
+// NotGiven (the other harness gave no label), Agree, Disagree; so
+// Agree+Disagree+OursUnknown+NotGiven is the number of runs.
+type AgreementRow struct {
+	// Label names the row: "benign_utility", "utility_under_attack" or
+	// "attack_success".
+	Label       string
+	Agree       int
+	Disagree    int
+	OursUnknown int
+	NotGiven    int
+	// Disagreements and Unknowns list the runs behind Disagree and
+	// OursUnknown, sorted by key.
+	Disagreements []Disagreement
+	Unknowns      []UnknownLabel
+}
+
+// Compared is Agree+Disagree: the runs where both labels are known.
+func (r AgreementRow) Compared() int { return r.Agree + r.Disagree }
+
+// Disagreement is a run where our label and the given one differ.
+type Disagreement struct {
+	Key        runs.Key
+	Ours       bool
+	Given      bool
+	OriginFile string // where the transcript came from, when known
+	OriginLine int
+}
+
+// UnknownLabel is a run whose label we could not decide, with the reason.
+type UnknownLabel struct {
+	Key    runs.Key
+	Reason string
+}
+
+// Agree compares labels with given labels per (contract, condition), sorted
+// by (contract, condition). It does not validate the records (runs.Read and
+// runs.Check do); labels a benign run should not carry are ignored.
+func Agree(recs []runs.Record) []Agreement {
+	var out []Agreement
+	for _, g := range groups(recs) {
+		a := Agreement{
+			Contract:        g[0].Key.Contract,
+			Condition:       g[0].Key.Condition,
+			BenignUtility:   AgreementRow{Label: "benign_utility"},
+			AttackedUtility: AgreementRow{Label: "utility_under_attack"},
+			AttackSuccess:   AgreementRow{Label: "attack_success"},
+		}
+		for _, r := range g {
+			if r.Key.Attacked() {
+				a.AttackedUtility.add(r, r.Utility, r.Given.Utility)
+				a.AttackSuccess.add(r, r.AttackSuccess, r.Given.AttackSuccess)
+			} else {
+				a.BenignUtility.add(r, r.Utility, r.Given.Utility)
+			}
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+func (row *AgreementRow) add(r runs.Record, ours runs.Label, given *bool) {
+	switch {
+	case !ours.Known:
+		row.OursUnknown++
+		row.Unknowns = append(row.Unknowns, UnknownLabel{Key: r.Key, Reason: ours.Reason})
+	case given == nil:
+		row.NotGiven++
+	case ours.Value == *given:
+		row.Agree++
+	default:
+		row.Disagree++
+		row.Disagreements = append(row.Disagreements, Disagreement{
+			Key: r.Key, Ours: ours.Value, Given: *given, OriginFile: r.OriginFile, OriginLine: r.OriginLine,
+		})
+	}
+}

@@ -1,0 +1,148 @@
+// Package eval applies a compiled bundle to agent transcripts: it verifies
+// and plans the bundle once, streams transcript records, maps each to a run
+// with the contract's source block, and computes the run's labels (DESIGN
+// §6). Any evaluation error makes the affected label unknown with its
+// reason; it is never folded into false.
+package eval
+
+import (
+	"errors"
+	"fmt"
+
+	"cel.dev/cel-go/cel"
+	"cel.dev/cel-go/common/types"
+	exprpb "google.golang.org/genproto/googleapis/api/expr/v1alpha1"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/tenetlang/tenet/compiler/bundle"
+	"github.com/tenetlang/tenet/compiler/celenv"
+)
+
+// Program is a bundle planned for evaluation: every expression is turned
+// into a CEL program once and reused for every run. A Program is immutable
+// and safe for concurrent use.
+type Program struct {
+	Bundle *bundle.Bundle
+	ID     string // the bundle id, "sha256:<hex>"
+
+	progs  []cel.Program // index-aligned with Bundle.Exprs
+	params map[string]any
+	ops    map[string]string // tool name → operation
+	tasks  map[string]*bundle.TaskPlan
+	goals  map[string]*bundle.GoalPlan
+	cases  map[bundle.Case]bool
+}
+
+// Load verifies bundle bytes (magic, format version, sha256) and plans them.
+func Load(data []byte) (*Program, error) {
+	b, id, err := bundle.Decode(data)
+	if err != nil {
+		return nil, err
+	}
+	return Plan(b, id)
+}
+
+// Plan rebuilds the CEL environments from the bundle's declarations and
+// creates a program for each checked expression.
+func Plan(b *bundle.Bundle, id string) (*Program, error) {
+	if err := b.Validate(); err != nil {
+		return nil, fmt.Errorf("bundle is inconsistent: %w", err)
+	}
+	p := &Program{
+		Bundle: b, ID: id,
+		params: map[string]any{},
+		ops:    map[string]string{},
+		tasks:  map[string]*bundle.TaskPlan{},
+		goals:  map[string]*bundle.GoalPlan{},
+		cases:  map[bundle.Case]bool{},
+	}
+	var params []celenv.Param
+	for _, pr := range b.Decls.Params {
+		params = append(params, celenv.Param{Name: pr.Name, Value: pr.Value})
+		p.params[pr.Name] = pr.Value
+	}
+	crit, err := celenv.NewCriterion(params)
+	if err != nil {
+		return nil, err
+	}
+	for _, pd := range b.Decls.Predicates {
+		var pt exprpb.Type
+		if err := proto.Unmarshal(pd.Type, &pt); err != nil {
+			return nil, fmt.Errorf("predicate %s: decoding its type: %w", pd.Name, err)
+		}
+		t, err := types.ExprTypeToType(&pt)
+		if err != nil {
+			return nil, fmt.Errorf("predicate %s: %w", pd.Name, err)
+		}
+		crit.DeclarePred(pd.Name, t)
+	}
+	src, err := celenv.NewSource()
+	if err != nil {
+		return nil, err
+	}
+	p.progs = make([]cel.Program, len(b.Exprs))
+	var errs []error
+	for i, e := range b.Exprs {
+		env := crit.Env
+		switch e.Env {
+		case celenv.KindCriterion:
+		case celenv.KindSource:
+			env = src
+		default:
+			errs = append(errs, fmt.Errorf("expression %d: unknown environment %q", i, e.Env))
+			continue
+		}
+		var ce exprpb.CheckedExpr
+		if err := proto.Unmarshal(e.Checked, &ce); err != nil {
+			errs = append(errs, fmt.Errorf("expression %d (%s of %s): decoding: %w", i, e.Kind, e.Owner, err))
+			continue
+		}
+		prg, err := env.Program(cel.CheckedExprToAst(&ce), cel.EvalOptions(cel.OptOptimize))
+		if err != nil {
+			errs = append(errs, fmt.Errorf("expression %d (%s of %s): planning: %w", i, e.Kind, e.Owner, err))
+			continue
+		}
+		p.progs[i] = prg
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	for _, t := range b.Decls.Tools {
+		p.ops[t.Name] = t.Operation
+	}
+	for i := range b.Plan.Tasks {
+		p.tasks[b.Plan.Tasks[i].ID] = &b.Plan.Tasks[i]
+	}
+	for i := range b.Plan.Goals {
+		p.goals[b.Plan.Goals[i].ID] = &b.Plan.Goals[i]
+	}
+	for _, c := range b.Plan.Cases {
+		p.cases[c] = true
+	}
+	return p, nil
+}
+
+// Source returns the named source plan; with name "" it returns the only
+// source, or an error when there are none or several.
+func (p *Program) Source(name string) (*bundle.SourcePlan, error) {
+	srcs := p.Bundle.Plan.Sources
+	if name == "" {
+		switch len(srcs) {
+		case 0:
+			return nil, fmt.Errorf("contract %s declares no source block: add one to say how transcript records map to runs", p.Bundle.Manifest.Contract)
+		case 1:
+			return &srcs[0], nil
+		}
+		names := make([]string, len(srcs))
+		for i, s := range srcs {
+			names[i] = s.Name
+		}
+		return nil, fmt.Errorf("contract %s declares several sources %q: choose one with --source", p.Bundle.Manifest.Contract, names)
+	}
+	for i := range srcs {
+		if srcs[i].Name == name {
+			return &srcs[i], nil
+		}
+	}
+	return nil, fmt.Errorf("contract %s has no source %q", p.Bundle.Manifest.Contract, name)
+}

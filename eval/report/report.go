@@ -1,0 +1,225 @@
+// Package report renders metrics as plain-text tables (DESIGN §1: the table
+// format of tenet eval and tenet report). Renderers only format: every number
+// they print was computed by eval/metrics. Output is deterministic.
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/tenetlang/tenet/eval/metrics"
+	"github.com/tenetlang/tenet/eval/runs"
+)
+
+// WriteMetrics writes one table row per (contract, condition) whose metrics
+// were computed, in the order given (metrics.Compute sorts them):
+//
+//	condition  |T|  |C|  benign_utility  raw_attacked_utility  targeted_asr  side_effect_rate  secure_utility_in_scope  joint u/a/both/neither  exposed  conditional_asr_exposed  solved  conditional_asr_benign_solved
+//
+// The joint column counts utility only / attack only / both / neither.
+// Rates print as "0.7500 (3/4)", a null rate as "—", and the exposed count
+// as "—" when the condition has no exposure labels. A contract column comes
+// first when some condition has a contract. The table is left out when no
+// condition has metrics. Then, for each condition with errors, a line
+// "errors in NAME:" and its errors, one per line, indented by two spaces.
+func WriteMetrics(w io.Writer, cs []metrics.Condition) error {
+	bw := bufio.NewWriter(w)
+	withContract := false
+	var ok, failed []metrics.Condition
+	for _, c := range cs {
+		if c.Contract != "" {
+			withContract = true
+		}
+		if c.OK() {
+			ok = append(ok, c)
+		} else {
+			failed = append(failed, c)
+		}
+	}
+	if len(ok) > 0 {
+		tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
+		header := []string{"condition", "|T|", "|C|", "benign_utility", "raw_attacked_utility", "targeted_asr",
+			"side_effect_rate", "secure_utility_in_scope", "joint u/a/both/neither", "exposed", "conditional_asr_exposed",
+			"solved", "conditional_asr_benign_solved"}
+		if withContract {
+			header = append([]string{"contract"}, header...)
+		}
+		row(tw, header)
+		for _, c := range ok {
+			exposed := "—"
+			if c.HasExposure {
+				exposed = fmt.Sprint(c.ExposedCases)
+			}
+			cells := []string{
+				c.Condition,
+				fmt.Sprint(c.BenignTasks),
+				fmt.Sprint(c.SecurityCases),
+				c.BenignUtility.String(),
+				c.RawAttackedUtility.String(),
+				c.TargetedASR.String(),
+				c.SideEffectRate.String(),
+				c.SecureUtilityInScope.String(),
+				fmt.Sprintf("%d/%d/%d/%d", c.Joint.UtilityOnly, c.Joint.AttackOnly, c.Joint.Both, c.Joint.Neither),
+				exposed,
+				c.ConditionalASRExposed.String(),
+				fmt.Sprint(c.BenignSolvedCases),
+				c.ConditionalASRBenignSolved.String(),
+			}
+			if withContract {
+				cells = append([]string{contractCell(c.Contract)}, cells...)
+			}
+			row(tw, cells)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	for i, c := range failed {
+		if i == 0 && len(ok) > 0 {
+			fmt.Fprintln(bw)
+		}
+		fmt.Fprintf(bw, "errors in %s:\n", c.Name())
+		for _, err := range c.Errors {
+			fmt.Fprintf(bw, "  %s\n", oneLine(err.Error()))
+		}
+	}
+	return bw.Flush()
+}
+
+// WriteAgreement writes one table row per (contract, condition) with, for
+// benign utility, utility under attack and attack success, "agree/compared"
+// (compared: runs where both labels are known), followed by
+// " (N unknown, M not given)" for the non-zero counts of runs whose label
+// we could not decide or the other harness did not give:
+//
+//	condition  benign_utility  utility_under_attack  attack_success
+//	gpt-4o     3/4             2/3 (1 unknown)       3/3 (1 not given)
+//
+// Then, per row kind, the disagreements and our unknown labels, one run per
+// line:
+//
+//	disagreements in attack_success:
+//	  gpt-4o user_task_1 injection_task_0: ours=false given=true (traces/x.jsonl:17)
+//	unknown labels in utility_under_attack:
+//	  gpt-4o user_task_2 injection_task_0: criterion error: …
+func WriteAgreement(w io.Writer, as []metrics.Agreement) error {
+	bw := bufio.NewWriter(w)
+	withContract := false
+	for _, a := range as {
+		if a.Contract != "" {
+			withContract = true
+		}
+	}
+	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
+	header := []string{"condition", "benign_utility", "utility_under_attack", "attack_success"}
+	if withContract {
+		header = append([]string{"contract"}, header...)
+	}
+	row(tw, header)
+	for _, a := range as {
+		cells := []string{a.Condition}
+		if withContract {
+			cells = append([]string{contractCell(a.Contract)}, cells...)
+		}
+		for _, r := range a.Rows() {
+			cells = append(cells, agreementCell(r))
+		}
+		row(tw, cells)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for i := range 3 {
+		var lines []string
+		for _, a := range as {
+			for _, d := range a.Rows()[i].Disagreements {
+				line := fmt.Sprintf("  %s: ours=%t given=%t", runName(d.Key), d.Ours, d.Given)
+				if d.OriginFile != "" {
+					line += " (" + d.OriginFile
+					if d.OriginLine > 0 {
+						line += fmt.Sprintf(":%d", d.OriginLine)
+					}
+					line += ")"
+				}
+				lines = append(lines, line)
+			}
+		}
+		if len(lines) > 0 {
+			section(bw, "disagreements in "+as[0].Rows()[i].Label, lines)
+		}
+	}
+	for i := range 3 {
+		var lines []string
+		for _, a := range as {
+			for _, u := range a.Rows()[i].Unknowns {
+				lines = append(lines, fmt.Sprintf("  %s: %s", runName(u.Key), oneLine(u.Reason)))
+			}
+		}
+		if len(lines) > 0 {
+			section(bw, "unknown labels in "+as[0].Rows()[i].Label, lines)
+		}
+	}
+	return bw.Flush()
+}
+
+func section(w io.Writer, title string, lines []string) {
+	fmt.Fprintf(w, "\n%s:\n", title)
+	for _, l := range lines {
+		fmt.Fprintln(w, l)
+	}
+}
+
+func agreementCell(r metrics.AgreementRow) string {
+	s := fmt.Sprintf("%d/%d", r.Agree, r.Compared())
+	var extra []string
+	if r.OursUnknown > 0 {
+		extra = append(extra, fmt.Sprintf("%d unknown", r.OursUnknown))
+	}
+	if r.NotGiven > 0 {
+		extra = append(extra, fmt.Sprintf("%d not given", r.NotGiven))
+	}
+	if len(extra) > 0 {
+		s += " (" + strings.Join(extra, ", ") + ")"
+	}
+	return s
+}
+
+// runName renders a key as "[contract ]condition task [goal][ attempt A
+// repetition R]".
+func runName(k runs.Key) string {
+	parts := []string{k.Condition, k.Task}
+	if k.Contract != "" {
+		parts = append([]string{k.Contract}, parts...)
+	}
+	if k.Goal != "" {
+		parts = append(parts, k.Goal)
+	}
+	if k.Attempt != 1 || k.Repetition != 1 {
+		parts = append(parts, fmt.Sprintf("attempt %d repetition %d", k.Attempt, k.Repetition))
+	}
+	return strings.Join(parts, " ")
+}
+
+func contractCell(c string) string {
+	if c == "" {
+		return "—"
+	}
+	return c
+}
+
+// row writes cells as one tabwriter line; tabs and newlines inside a cell
+// become spaces so they cannot break the table.
+func row(tw *tabwriter.Writer, cells []string) {
+	for i, c := range cells {
+		cells[i] = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ").Replace(c)
+	}
+	fmt.Fprintln(tw, strings.Join(cells, "\t"))
+}
+
+// oneLine keeps a message on one line.
+func oneLine(s string) string {
+	return strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s)
+}

@@ -1,0 +1,781 @@
+package runs
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// The runs file (docs/runs-format.md) is JSONL: one JSON object per line,
+//
+//	{"contract":"agentdojo-banking","condition":"gpt-4o","task":"user_task_0",
+//	 "goal":"injection_task_3","attempt":1,"repetition":1,
+//	 "labels":{"utility":true,"attack_success":false,"side_effect":false,"exposed":true},
+//	 "unknown":{"exposed":"criterion error: ..."},
+//	 "given":{"utility":true,"attack_success":false,"side_effect":false},
+//	 "origin":{"file":"traces/x.jsonl","line":17},
+//	 "bundle":"sha256:..."}
+//
+// Write emits the fields in that order, leaving out contract, unknown, given,
+// origin and bundle when empty; Read accepts any order.
+
+// labelNames lists the labels in file order.
+var labelNames = []string{"utility", "attack_success", "side_effect", "exposed"}
+
+var topFields = []string{"contract", "condition", "task", "goal", "attempt", "repetition", "labels", "unknown", "given", "origin", "bundle"}
+
+var givenNames = []string{"utility", "attack_success", "side_effect"}
+
+// maxErrors bounds the errors Read and ReadFiles collect before they stop.
+const maxErrors = 20
+
+// ---------------------------------------------------------------- validation
+
+// Validate checks the rules a single record obeys (DESIGN §6,
+// docs/runs-format.md): a non-empty condition and task; attempt and
+// repetition ≥ 1; a benign run carries only the utility label (and given
+// utility); an attacked run carries utility, attack_success and side_effect,
+// and exposed when HasExposed; an unknown label has a reason; attack_success
+// true implies side_effect true, for our labels and for given labels; the
+// origin and bundle are well formed. Errors read "run KEY: reason".
+func (r Record) Validate() error {
+	if err := r.validate(); err != nil {
+		return fmt.Errorf("run %s: %s", r.Key, err)
+	}
+	return nil
+}
+
+func (r Record) validate() error {
+	k := r.Key
+	switch {
+	case k.Condition == "":
+		return errors.New("condition is empty")
+	case k.Task == "":
+		return errors.New("task is empty")
+	case k.Attempt < 1:
+		return fmt.Errorf("attempt is %d, want an integer ≥ 1", k.Attempt)
+	case k.Repetition < 1:
+		return fmt.Errorf("repetition is %d, want an integer ≥ 1", k.Repetition)
+	}
+	for _, name := range labelNames {
+		l := r.label(name)
+		if l.Known && l.Reason != "" {
+			return fmt.Errorf("label %s is %s but has an unknown-reason %q", name, l.String(), l.Reason)
+		}
+	}
+	if !r.HasExposed && !r.Exposed.Absent() {
+		return errors.New("label exposed is set but HasExposed is false")
+	}
+	if r.Utility.Absent() {
+		return errors.New("missing label utility")
+	}
+	if !k.Attacked() {
+		for _, name := range labelNames[1:] {
+			present := !r.label(name).Absent()
+			if name == "exposed" {
+				present = r.HasExposed
+			}
+			if present {
+				return fmt.Errorf("label %s on a benign run (goal is null): a benign run carries only utility", name)
+			}
+		}
+		if r.Given.AttackSuccess != nil {
+			return errors.New("given.attack_success on a benign run (goal is null): a benign run carries only utility")
+		}
+		if r.Given.SideEffect != nil {
+			return errors.New("given.side_effect on a benign run (goal is null): a benign run carries only utility")
+		}
+	} else {
+		for _, name := range labelNames[1:3] {
+			if r.label(name).Absent() {
+				return fmt.Errorf("missing label %s (an attacked run needs utility, attack_success and side_effect)", name)
+			}
+		}
+		if r.HasExposed && r.Exposed.Absent() {
+			return errors.New("missing label exposed (HasExposed is set)")
+		}
+		if r.AttackSuccess.Known && r.AttackSuccess.Value && r.SideEffect.Known && !r.SideEffect.Value {
+			return errors.New("attack_success is true but side_effect is false (side_effect ≥ attack_success: a successful attack is a side effect)")
+		}
+		g := r.Given
+		if g.AttackSuccess != nil && *g.AttackSuccess && g.SideEffect != nil && !*g.SideEffect {
+			return errors.New("given attack_success is true but given side_effect is false (side_effect ≥ attack_success: a successful attack is a side effect)")
+		}
+	}
+	if r.OriginLine < 0 {
+		return fmt.Errorf("origin line is %d, want ≥ 1", r.OriginLine)
+	}
+	if r.OriginLine > 0 && r.OriginFile == "" {
+		return errors.New("origin has a line but no file")
+	}
+	if r.Bundle != "" && !validBundle(r.Bundle) {
+		return fmt.Errorf("bundle is %q, want sha256:<64 lowercase hex digits>", r.Bundle)
+	}
+	return nil
+}
+
+func validBundle(s string) bool {
+	hex, ok := strings.CutPrefix(s, "sha256:")
+	if !ok || len(hex) != 64 {
+		return false
+	}
+	for _, c := range hex {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// label returns the label called name (one of labelNames).
+func (r *Record) label(name string) *Label {
+	switch name {
+	case "utility":
+		return &r.Utility
+	case "attack_success":
+		return &r.AttackSuccess
+	case "side_effect":
+		return &r.SideEffect
+	case "exposed":
+		return &r.Exposed
+	}
+	panic("runs: unknown label " + name)
+}
+
+// located is a record with where it was read from (file "" when it was not).
+type located struct {
+	rec  Record
+	file string
+	line int
+}
+
+func (l located) pos() string {
+	if l.file == "" {
+		return ""
+	}
+	return fmt.Sprintf("%s:%d", l.file, l.line)
+}
+
+// at renders " at file:line", or "" when the record was not read from a file.
+func (l located) at() string {
+	if l.file == "" {
+		return ""
+	}
+	return " at " + l.pos()
+}
+
+// Check validates every record (Record.Validate) and the rules between
+// records: no two records share a key, and within one (contract, condition)
+// either every attacked run carries the exposed label or none does. It
+// returns all errors joined (at most 20), in key order.
+func Check(recs []Record) error {
+	ls := make([]located, len(recs))
+	for i, r := range recs {
+		ls[i] = located{rec: r}
+	}
+	sortLocated(ls)
+	var errs []error
+	for _, l := range ls {
+		if err := l.rec.Validate(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	errs = append(errs, crossCheck(ls)...)
+	if len(errs) > maxErrors {
+		errs = append(errs[:maxErrors], fmt.Errorf("too many errors (%d), showing the first %d", len(errs), maxErrors))
+	}
+	return errors.Join(errs...)
+}
+
+// sortLocated sorts by key, stably: among equal keys the record read first
+// stays first, so a duplicate names the earlier line as the first.
+func sortLocated(ls []located) {
+	slices.SortStableFunc(ls, func(a, b located) int { return a.rec.Key.Compare(b.rec.Key) })
+}
+
+// crossCheck reports duplicate keys and inconsistent exposure labels. ls is
+// sorted by key (and by position among equal keys).
+func crossCheck(ls []located) []error {
+	var errs []error
+	for i := 1; i < len(ls); i++ {
+		if ls[i].rec.Key == ls[i-1].rec.Key {
+			first := ls[i-1]
+			for j := i - 1; j > 0 && ls[j-1].rec.Key == first.rec.Key; j-- {
+				first = ls[j-1]
+			}
+			errs = append(errs, duplicateError(ls[i], first))
+		}
+	}
+	// Exposure: per (contract, condition), over attacked runs.
+	for i := 0; i < len(ls); {
+		j := i
+		var with, without []located
+		for ; j < len(ls) && ls[j].rec.Key.Contract == ls[i].rec.Key.Contract && ls[j].rec.Key.Condition == ls[i].rec.Key.Condition; j++ {
+			r := ls[j].rec
+			if !r.Key.Attacked() {
+				continue
+			}
+			if r.HasExposed {
+				with = append(with, ls[j])
+			} else {
+				without = append(without, ls[j])
+			}
+		}
+		if len(with) > 0 && len(without) > 0 {
+			errs = append(errs, fmt.Errorf("condition %s: label exposed is present on %d of %d attacked runs (e.g. run %s%s) and absent on %d (e.g. run %s%s); either every attacked run of a condition carries it or none",
+				ls[i].rec.Key.ConditionName(), len(with), len(with)+len(without), with[0].rec.Key, with[0].at(),
+				len(without), without[0].rec.Key, without[0].at()))
+		}
+		i = j
+	}
+	return errs
+}
+
+func duplicateError(dup, first located) error {
+	if dup.file == "" {
+		return fmt.Errorf("duplicate run %s", dup.rec.Key)
+	}
+	return fmt.Errorf("%s: duplicate run %s (first at %s)", dup.pos(), dup.rec.Key, first.pos())
+}
+
+// ---------------------------------------------------------------- writing
+
+type wireRecord struct {
+	Contract   string       `json:"contract,omitempty"`
+	Condition  string       `json:"condition"`
+	Task       string       `json:"task"`
+	Goal       *string      `json:"goal"`
+	Attempt    int          `json:"attempt"`
+	Repetition int          `json:"repetition"`
+	Labels     wireLabels   `json:"labels"`
+	Unknown    *wireUnknown `json:"unknown,omitempty"`
+	Given      *wireGiven   `json:"given,omitempty"`
+	Origin     *wireOrigin  `json:"origin,omitempty"`
+	Bundle     string       `json:"bundle,omitempty"`
+}
+
+type wireLabels struct {
+	Utility       json.RawMessage `json:"utility,omitempty"`
+	AttackSuccess json.RawMessage `json:"attack_success,omitempty"`
+	SideEffect    json.RawMessage `json:"side_effect,omitempty"`
+	Exposed       json.RawMessage `json:"exposed,omitempty"`
+}
+
+type wireUnknown struct {
+	Utility       string `json:"utility,omitempty"`
+	AttackSuccess string `json:"attack_success,omitempty"`
+	SideEffect    string `json:"side_effect,omitempty"`
+	Exposed       string `json:"exposed,omitempty"`
+}
+
+type wireGiven struct {
+	Utility       *bool `json:"utility,omitempty"`
+	AttackSuccess *bool `json:"attack_success,omitempty"`
+	SideEffect    *bool `json:"side_effect,omitempty"`
+}
+
+type wireOrigin struct {
+	File string `json:"file"`
+	Line int    `json:"line,omitempty"`
+}
+
+func wireLabel(l Label, present bool) (json.RawMessage, string) {
+	switch {
+	case !present:
+		return nil, ""
+	case !l.Known:
+		return json.RawMessage("null"), l.Reason
+	case l.Value:
+		return json.RawMessage("true"), ""
+	default:
+		return json.RawMessage("false"), ""
+	}
+}
+
+func toWire(r Record) wireRecord {
+	w := wireRecord{
+		Contract:   r.Key.Contract,
+		Condition:  r.Key.Condition,
+		Task:       r.Key.Task,
+		Attempt:    r.Key.Attempt,
+		Repetition: r.Key.Repetition,
+		Bundle:     r.Bundle,
+	}
+	if r.Key.Goal != "" {
+		g := r.Key.Goal
+		w.Goal = &g
+	}
+	var u wireUnknown
+	w.Labels.Utility, u.Utility = wireLabel(r.Utility, true)
+	w.Labels.AttackSuccess, u.AttackSuccess = wireLabel(r.AttackSuccess, !r.AttackSuccess.Absent())
+	w.Labels.SideEffect, u.SideEffect = wireLabel(r.SideEffect, !r.SideEffect.Absent())
+	w.Labels.Exposed, u.Exposed = wireLabel(r.Exposed, r.HasExposed)
+	if u != (wireUnknown{}) {
+		w.Unknown = &u
+	}
+	if g := r.Given; g.Utility != nil || g.AttackSuccess != nil || g.SideEffect != nil {
+		w.Given = &wireGiven{Utility: g.Utility, AttackSuccess: g.AttackSuccess, SideEffect: g.SideEffect}
+	}
+	if r.OriginFile != "" {
+		w.Origin = &wireOrigin{File: r.OriginFile, Line: r.OriginLine}
+	}
+	return w
+}
+
+// Write writes recs as a runs file: one JSON object per line, sorted by key
+// (Key.Compare), fields in the fixed order of docs/runs-format.md, no HTML
+// escaping. The bytes depend only on the set of records, not on their order.
+// Write does not modify recs. It first runs Check and writes nothing when
+// the records are invalid, so everything it writes, Read accepts.
+func Write(w io.Writer, recs []Record) error {
+	if err := Check(recs); err != nil {
+		return err
+	}
+	sorted := append([]Record(nil), recs...)
+	SortRecords(sorted)
+	bw := bufio.NewWriter(w)
+	enc := json.NewEncoder(bw)
+	enc.SetEscapeHTML(false)
+	for _, r := range sorted {
+		if err := enc.Encode(toWire(r)); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
+}
+
+// ---------------------------------------------------------------- reading
+
+// Read reads a runs file; file names it in errors. It reads r line by line
+// (blank lines are skipped, a UTF-8 byte-order mark and "\r\n" endings are
+// accepted) and returns the records sorted by key.
+//
+// Errors read "file:line: reason", or "file:line: run KEY: reason" once the
+// line's key is known. Read reports at most one error per line but keeps
+// going, and returns every error joined with errors.Join (after 20 errors it
+// stops reading and says so); on any error it returns no records. After the lines it
+// runs the checks between records (duplicate keys, naming both lines, and
+// exposure consistency).
+func Read(file string, r io.Reader) ([]Record, error) {
+	var rd reader
+	rd.read(file, r)
+	return rd.finish()
+}
+
+// ReadFiles reads several runs files as one: duplicate keys and exposure
+// consistency are checked across files. It returns the records of all files
+// sorted by key, or every error (at most 20) joined.
+func ReadFiles(paths ...string) ([]Record, error) {
+	var rd reader
+	for _, p := range paths {
+		if rd.stopped {
+			break
+		}
+		f, err := os.Open(p)
+		if err != nil {
+			rd.add(err)
+			continue
+		}
+		rd.read(p, f)
+		f.Close()
+	}
+	return rd.finish()
+}
+
+type reader struct {
+	recs    []located
+	errs    []error
+	stopped bool
+}
+
+// add records an error; the one after maxErrors stops the reading instead.
+func (rd *reader) add(err error) {
+	if len(rd.errs) == maxErrors {
+		rd.stopped = true
+		return
+	}
+	rd.errs = append(rd.errs, err)
+}
+
+func (rd *reader) read(file string, r io.Reader) {
+	br := bufio.NewReader(r)
+	for n := 1; ; n++ {
+		if rd.stopped {
+			return
+		}
+		line, err := br.ReadBytes('\n')
+		if len(line) > 0 {
+			if n == 1 {
+				line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
+			}
+			line = bytes.TrimSpace(line)
+			if len(line) > 0 {
+				rec, perr := parseRecord(line)
+				if perr != nil {
+					rd.add(fmt.Errorf("%s:%d: %w", file, n, perr))
+				} else {
+					rd.recs = append(rd.recs, located{rec: rec, file: file, line: n})
+				}
+			}
+		}
+		if err == io.EOF {
+			return
+		}
+		if err != nil {
+			rd.add(fmt.Errorf("%s:%d: %w", file, n, err))
+			return
+		}
+	}
+}
+
+func (rd *reader) finish() ([]Record, error) {
+	if rd.stopped {
+		rd.errs = append(rd.errs, fmt.Errorf("too many errors, stopped reading after the first %d", maxErrors))
+		return nil, errors.Join(rd.errs...)
+	}
+	sortLocated(rd.recs)
+	rd.errs = append(rd.errs, crossCheck(rd.recs)...)
+	if len(rd.errs) > 0 {
+		if len(rd.errs) > maxErrors {
+			n := len(rd.errs)
+			rd.errs = append(rd.errs[:maxErrors], fmt.Errorf("too many errors (%d), showing the first %d", n, maxErrors))
+		}
+		return nil, errors.Join(rd.errs...)
+	}
+	recs := make([]Record, len(rd.recs))
+	for i, l := range rd.recs {
+		recs[i] = l.rec
+	}
+	return recs, nil
+}
+
+// field is one member of a JSON object, in source order.
+type field struct {
+	name string
+	raw  json.RawMessage
+}
+
+// fields splits a JSON object (already known to be valid) into its members,
+// rejecting duplicate names. where names the object in errors ("" for the
+// top level).
+func fields(raw json.RawMessage, where string) ([]field, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if _, err := dec.Token(); err != nil { // {
+		return nil, err
+	}
+	var fs []field
+	seen := map[string]bool{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		name := tok.(string)
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, err
+		}
+		if seen[name] {
+			if where == "" {
+				return nil, fmt.Errorf("duplicate field %q", name)
+			}
+			return nil, fmt.Errorf("duplicate field %q in %s", name, where)
+		}
+		seen[name] = true
+		fs = append(fs, field{name, v})
+	}
+	return fs, nil
+}
+
+// kind names the JSON type of raw for messages: "a string", "a number",
+// "a boolean", "an object", "an array" or "null".
+func kind(raw json.RawMessage) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return "empty"
+	}
+	switch raw[0] {
+	case '"':
+		return "a string"
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	default:
+		return "a number"
+	}
+}
+
+func isNull(raw json.RawMessage) bool { return kind(raw) == "null" }
+
+func lookup(fs []field, name string) (json.RawMessage, bool) {
+	for _, f := range fs {
+		if f.name == name {
+			return f.raw, true
+		}
+	}
+	return nil, false
+}
+
+func unknownField(fs []field, allowed []string, where string) error {
+	for _, f := range fs {
+		if !contains(allowed, f.name) {
+			if where == "" {
+				return fmt.Errorf("unknown field %q (want %s)", f.name, strings.Join(allowed, ", "))
+			}
+			return fmt.Errorf("unknown field %q in %s (want %s)", f.name, where, strings.Join(allowed, ", "))
+		}
+	}
+	return nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// stringField decodes an optional string field; null counts as absent.
+// what names the field in errors ("field task", "origin.file").
+func stringField(fs []field, name, what, want string) (string, bool, error) {
+	raw, ok := lookup(fs, name)
+	if !ok || isNull(raw) {
+		return "", false, nil
+	}
+	if kind(raw) != "a string" {
+		return "", false, fmt.Errorf("%s is %s, want %s", what, kind(raw), want)
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return "", false, err
+	}
+	return s, true, nil
+}
+
+// countField decodes an optional integer ≥ 1 (default 1); null counts as
+// absent. what names the field in errors.
+func countField(fs []field, name, what string) (int, error) {
+	raw, ok := lookup(fs, name)
+	if !ok || isNull(raw) {
+		return 1, nil
+	}
+	if kind(raw) != "a number" {
+		return 0, fmt.Errorf("%s is %s, want an integer ≥ 1", what, kind(raw))
+	}
+	n, err := strconv.Atoi(string(raw))
+	if err != nil || n < 1 {
+		return 0, fmt.Errorf("%s is %s, want an integer ≥ 1", what, raw)
+	}
+	return n, nil
+}
+
+func parseRecord(line []byte) (Record, error) {
+	var rec Record
+	var raw json.RawMessage
+	if err := json.Unmarshal(line, &raw); err != nil {
+		return rec, fmt.Errorf("invalid JSON: %v", err)
+	}
+	if k := kind(raw); k != "an object" {
+		return rec, fmt.Errorf("want a JSON object, got %s", k)
+	}
+	fs, err := fields(raw, "")
+	if err != nil {
+		return rec, err
+	}
+	// The key first, so that later errors can name the run.
+	k := &rec.Key
+	if k.Contract, _, err = stringField(fs, "contract", "field contract", "a string"); err != nil {
+		return rec, err
+	}
+	var ok bool
+	for _, f := range []struct {
+		name string
+		dst  *string
+	}{{"condition", &k.Condition}, {"task", &k.Task}} {
+		if *f.dst, ok, err = stringField(fs, f.name, "field "+f.name, "a non-empty string"); err != nil {
+			return rec, err
+		}
+		if !ok {
+			return rec, fmt.Errorf("missing field %s", f.name)
+		}
+		if *f.dst == "" {
+			return rec, fmt.Errorf("field %s is empty, want a non-empty string", f.name)
+		}
+	}
+	if k.Goal, ok, err = stringField(fs, "goal", "field goal", "a string, or null for a benign run"); err != nil {
+		return rec, err
+	}
+	if ok && k.Goal == "" {
+		return rec, errors.New("field goal is empty, want a goal id, or null for a benign run")
+	}
+	if k.Attempt, err = countField(fs, "attempt", "field attempt"); err != nil {
+		return rec, err
+	}
+	if k.Repetition, err = countField(fs, "repetition", "field repetition"); err != nil {
+		return rec, err
+	}
+	if err := parseBody(&rec, fs); err != nil {
+		return rec, fmt.Errorf("run %s: %w", rec.Key, err)
+	}
+	return rec, rec.Validate()
+}
+
+// parseBody decodes everything but the key.
+func parseBody(rec *Record, fs []field) error {
+	if err := unknownField(fs, topFields, ""); err != nil {
+		return err
+	}
+	// labels
+	raw, ok := lookup(fs, "labels")
+	if !ok {
+		return errors.New("missing field labels")
+	}
+	if kind(raw) != "an object" {
+		return fmt.Errorf("field labels is %s, want an object", kind(raw))
+	}
+	lfs, err := fields(raw, "labels")
+	if err != nil {
+		return err
+	}
+	nulls := map[string]bool{}
+	present := map[string]bool{}
+	for _, f := range lfs {
+		if !contains(labelNames, f.name) {
+			return fmt.Errorf("unknown label %q (want %s)", f.name, strings.Join(labelNames, ", "))
+		}
+		present[f.name] = true
+		switch kind(f.raw) {
+		case "a boolean":
+			*rec.label(f.name) = Bool(bytes.Equal(bytes.TrimSpace(f.raw), []byte("true")))
+		case "null":
+			nulls[f.name] = true
+		default:
+			return fmt.Errorf("label %s is %s, want true, false, or null with a reason in unknown", f.name, kind(f.raw))
+		}
+	}
+	rec.HasExposed = present["exposed"]
+	// unknown
+	reasons := map[string]string{}
+	if raw, ok := lookup(fs, "unknown"); ok && !isNull(raw) {
+		if kind(raw) != "an object" {
+			return fmt.Errorf("field unknown is %s, want an object of reasons by label", kind(raw))
+		}
+		ufs, err := fields(raw, "unknown")
+		if err != nil {
+			return err
+		}
+		for _, f := range ufs {
+			if !contains(labelNames, f.name) {
+				return fmt.Errorf("unknown label %q in field unknown (want %s)", f.name, strings.Join(labelNames, ", "))
+			}
+			if isNull(f.raw) {
+				continue
+			}
+			if kind(f.raw) != "a string" {
+				return fmt.Errorf("unknown.%s is %s, want the reason the label is unknown (a non-empty string)", f.name, kind(f.raw))
+			}
+			var s string
+			if err := json.Unmarshal(f.raw, &s); err != nil {
+				return err
+			}
+			if s == "" {
+				return fmt.Errorf("unknown.%s is empty, want the reason the label is unknown", f.name)
+			}
+			reasons[f.name] = s
+		}
+	}
+	for _, name := range labelNames {
+		reason, hasReason := reasons[name]
+		switch {
+		case nulls[name] && !hasReason:
+			return fmt.Errorf("label %s is null without a reason in unknown", name)
+		case nulls[name]:
+			*rec.label(name) = Unknown(reason)
+		case hasReason && !present[name]:
+			return fmt.Errorf("unknown.%s gives a reason but label %s is absent", name, name)
+		case hasReason:
+			return fmt.Errorf("unknown.%s gives a reason but label %s is %s, not null", name, name, rec.label(name))
+		}
+	}
+	// given
+	if raw, ok := lookup(fs, "given"); ok && !isNull(raw) {
+		if kind(raw) != "an object" {
+			return fmt.Errorf("field given is %s, want an object of labels", kind(raw))
+		}
+		gfs, err := fields(raw, "given")
+		if err != nil {
+			return err
+		}
+		if err := unknownField(gfs, givenNames, "given"); err != nil {
+			return err
+		}
+		for _, f := range gfs {
+			var dst **bool
+			switch f.name {
+			case "utility":
+				dst = &rec.Given.Utility
+			case "attack_success":
+				dst = &rec.Given.AttackSuccess
+			case "side_effect":
+				dst = &rec.Given.SideEffect
+			}
+			switch kind(f.raw) {
+			case "null":
+			case "a boolean":
+				v := bytes.Equal(bytes.TrimSpace(f.raw), []byte("true"))
+				*dst = &v
+			default:
+				return fmt.Errorf("given.%s is %s, want true, false, or null (not given)", f.name, kind(f.raw))
+			}
+		}
+	}
+	// origin
+	if raw, ok := lookup(fs, "origin"); ok && !isNull(raw) {
+		if kind(raw) != "an object" {
+			return fmt.Errorf("field origin is %s, want an object with file and line", kind(raw))
+		}
+		ofs, err := fields(raw, "origin")
+		if err != nil {
+			return err
+		}
+		if err := unknownField(ofs, []string{"file", "line"}, "origin"); err != nil {
+			return err
+		}
+		file, ok, err := stringField(ofs, "file", "origin.file", "a non-empty string")
+		if err != nil {
+			return err
+		}
+		if !ok || file == "" {
+			return errors.New("origin.file is missing or empty")
+		}
+		rec.OriginFile = file
+		if raw, ok := lookup(ofs, "line"); ok && !isNull(raw) {
+			n, err := countField(ofs, "line", "origin.line")
+			if err != nil {
+				return err
+			}
+			rec.OriginLine = n
+		}
+	}
+	// bundle
+	b, _, err := stringField(fs, "bundle", "field bundle", "a string")
+	if err != nil {
+		return err
+	}
+	rec.Bundle = b
+	return nil
+}

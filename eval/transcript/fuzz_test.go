@@ -1,0 +1,108 @@
+package transcript
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"testing"
+
+	"github.com/tenetlang/tenet/eval/run"
+)
+
+// FuzzOpenAIMessages checks that the openai-messages reader never panics,
+// always terminates, reports every error as an *Error at an existing line,
+// and returns well-formed runs.
+func FuzzOpenAIMessages(f *testing.F) {
+	for _, seed := range []string{
+		`{"metadata": {"name": "x"}}` + "\n" + `{"messages": [{"role": "user", "content": "hi"}]}`,
+		`{"messages": [{"role": "assistant", "content": null, "tool_calls": [{"id": "", "type": "function", "function": {"name": "f", "arguments": "{\"a\": 1}"}}]}, {"role": "tool", "content": "r", "tool_call_id": null, "tool_call": {"function": "f", "args": {"a": 2}, "id": "", "placeholder_args": null}, "error": "bad"}]}`,
+		`{"messages": [{"role": "tool", "content": [{"type": "text", "text": "x"}], "tool_call_id": "q", "error": {"e": 1}}, {"role": "assistant", "content": "done"}]}`,
+		`{"messages": [{"role": "assistant", "tool_calls": [{"id": "x", "function": {"name": "a", "arguments": "{oops"}}, {"id": "x", "function": {"name": "b"}}]}, {"role": "tool", "tool_call_id": "x", "tool_call": {"function": "b"}}]}`,
+		"\r\n\n{\"messages\": []}\r\n[1]\n{\"messages\": [3]}\n{",
+		`{"messages": [{"role": "user"}], "metadata": 5}`,
+	} {
+		f.Add([]byte(seed), uint8(0))
+		f.Add([]byte(seed), uint8(30))
+	}
+	f.Fuzz(func(t *testing.T, data []byte, max uint8) {
+		// max 0: the default limit; else a small one, to exercise long lines.
+		r, err := Open("openai-messages", "f.jsonl", bytes.NewReader(data), Options{MaxRecordBytes: int(max)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		nlines := bytes.Count(data, []byte{'\n'}) + 1
+		lastLine := 0
+		for i := 0; ; i++ {
+			if i > nlines {
+				t.Fatalf("more than %d results from %d lines", i, nlines)
+			}
+			rn, err := r.Next()
+			if err == io.EOF {
+				break
+			}
+			var line int
+			if err != nil {
+				var e *Error
+				if !errors.As(err, &e) {
+					t.Fatalf("error %v is %T, want *Error", err, err)
+				}
+				if e.File != "f.jsonl" || rn != nil {
+					t.Fatalf("error %v: bad file or non-nil run", err)
+				}
+				line = e.Line
+			} else {
+				line = rn.Origin.Line
+				checkRun(t, rn)
+			}
+			if line < 1 || line > nlines || line <= lastLine {
+				t.Fatalf("line %d out of order or range (previous %d, %d lines)", line, lastLine, nlines)
+			}
+			lastLine = line
+		}
+		if r.Skipped() < 0 || r.Skipped() > nlines {
+			t.Fatalf("Skipped() = %d", r.Skipped())
+		}
+	})
+}
+
+// checkRun checks the structural invariants of a run.
+func checkRun(t *testing.T, rn *run.Run) {
+	t.Helper()
+	if rn.Record == nil || rn.Meta == nil {
+		t.Fatal("nil Record or Meta")
+	}
+	answered := map[int]bool{}
+	for i, c := range rn.Calls {
+		if c.Index != i || c.Parent != -1 || c.Depth != 0 || c.Args == nil {
+			t.Fatalf("call %d: bad Index/Parent/Depth/Args: %+v", i, c)
+		}
+		if c.Event < 0 || c.Event >= len(rn.Events) {
+			t.Fatalf("call %d: Event %d out of range", i, c.Event)
+		}
+		if c.ResultEvent < -1 || c.ResultEvent >= len(rn.Events) || c.ResultEvent == -1 && (c.Ok || c.Result != "" || c.Error != "") {
+			t.Fatalf("call %d: bad result fields: %+v", i, c)
+		}
+		if c.ResultEvent >= 0 {
+			if answered[c.ResultEvent] || rn.Events[c.ResultEvent].Role != "tool" || rn.Events[c.ResultEvent].Tool != c.Tool {
+				t.Fatalf("call %d: bad result event %d", i, c.ResultEvent)
+			}
+			answered[c.ResultEvent] = true
+		}
+	}
+	for i, ev := range rn.Events {
+		if ev.Index != i {
+			t.Fatalf("event %d has Index %d", i, ev.Index)
+		}
+		if ev.Role == "tool" && !answered[i] {
+			t.Fatalf("tool event %d answers no call", i)
+		}
+		for _, ci := range ev.Calls {
+			if ci < 0 || ci >= len(rn.Calls) || rn.Calls[ci].Event != i {
+				t.Fatalf("event %d: bad call index %d", i, ci)
+			}
+		}
+	}
+	if n := len(rn.Events); rn.Output != "" && (n == 0 || rn.Events[n-1].Role != "assistant" || rn.Events[n-1].Content != rn.Output) {
+		t.Fatalf("Output %q is not the last assistant text", rn.Output)
+	}
+}

@@ -1,0 +1,197 @@
+// Package transcript reads agent transcripts into runs (DESIGN §8).
+//
+// A reader is chosen by format name (Open, Formats) and streams: it reads one
+// record at a time with a bounded buffer and keeps nothing of earlier records,
+// so memory stays constant in the size of the corpus. Malformed input is
+// reported as an *Error, "file:line: reason", and the reader carries on with
+// the next record, so one bad line costs one run, not the file.
+//
+// # Format openai-messages
+//
+// JSONL: one JSON object per line; blank lines are ignored; a line may end in
+// "\r\n". Lines are numbered from 1 and every line counts, blank ones too.
+// This is the shape of AgentDojo and Invariant exports:
+//
+//	{"messages": [message, ...],      // required for a run
+//	 "metadata": {...},               // optional; becomes Run.Meta ({} when absent or null)
+//	 ...}                             // anything else: kept in Run.Record only
+//
+// A record without a "messages" key (such as the {"metadata": {...}} header
+// on line 1 of an AgentDojo file) carries no transcript: it is skipped and
+// counted (Reader.Skipped). "messages": [] is a run with no events. The whole
+// decoded object is Run.Record; JSON numbers decode as float64 (CEL double),
+// objects as map[string]any. Run.Origin is the file name and the record's line.
+//
+// Each message becomes one run.Event, in order (Event.Index = position in
+// "messages", from 0):
+//
+//	{"role": string,                  // required; any value is kept (system, user, assistant, tool, ...)
+//	 "content": string | null | [block, ...],
+//	 "tool_calls": [tool_call, ...] | null,        // requested calls (read on any role; assistants send them)
+//	 "tool_call_id": string | null,   // tool messages: the call this result answers
+//	 "tool_call": {"function": string, "args": args, "id": string} | null,  // tool messages: what actually ran
+//	 "error": null | string | any}    // tool messages: the call's error
+//
+// Content: a string is kept as is, null becomes "". A list is kept in
+// Event.Blocks unchanged, and Event.Content is the "text" of the blocks that
+// are objects with a string "text" field, joined with "\n" (so image or
+// tool-use blocks add nothing to the text but stay reachable).
+//
+// A requested call, in "tool_calls", has the OpenAI shape
+//
+//	{"id": string | null, "type": "function", "function": {"name": string, "arguments": args}}
+//
+// and becomes one run.Call (Depth 0, Parent -1, Operation "" for eval to fill
+// in from the contract), in order of request; the message's Event.Calls lists
+// their indexes in Run.Calls. args is a JSON object, or a JSON string holding
+// one (OpenAI's wire form); null or absent means no arguments (an empty map).
+// Anything else — a string that does not parse, or parses to a non-object, an
+// array, a number — gives Args = {} and Call.ArgsError saying why: the call is
+// reported as malformed, never silently read as a call without arguments.
+//
+// A tool message (role "tool") is a result: Event.CallID is its tool_call_id
+// ("" when null or absent); Event.Failed is whether "error" is present and not
+// null, and Event.Error is the error text (a string as is, any other value as
+// its JSON text). Its "tool_call", when present, records what actually ran:
+// its "function" replaces the matched call's Tool and its "args" replace the
+// call's Args (and ArgsError), each only when present, non-null and (for the
+// function) non-empty. Event.Tool is the tool that ran: the matched call's
+// Tool after that override. The tool_call's "id" only serves as the id of a
+// synthesised call (rule 4 below); its "placeholder_args" is ignored (see
+// below).
+//
+// # Matching results to calls
+//
+// Call ids can be empty or repeated in real logs (command-r and Gemini runs
+// have no ids at all; GPT-4 runs reuse ids across turns), so each tool
+// message is matched, in transcript order, to one still-unanswered call of the
+// run, taking the first rule that applies:
+//
+//  1. its tool_call_id is non-empty and exactly one unanswered call has that id;
+//  2. the first unanswered call, in request order, whose Tool equals the tool
+//     message's tool_call.function;
+//  3. the first unanswered call, in request order;
+//  4. there is no unanswered call at all: a Call is synthesised from the tool
+//     message (Event = the tool message's index, ID = tool_call_id or else
+//     tool_call.id, Tool and Args from tool_call, or "" and {} without one),
+//     because a result proves a call ran even when its request is missing.
+//
+// The matched call gets Ok = !Failed, Result = the event's Content, Error =
+// the event's Error and ResultEvent = the event's index. A call no result
+// answers keeps Ok false and ResultEvent -1: a run can end with requested
+// calls that never ran.
+//
+// Run.Output is the Content of the last event when that event is an assistant
+// message with non-empty Content, else "": a run that ends on a tool message
+// has no final answer, whatever the assistant said before.
+//
+// # placeholder_args
+//
+// The tool_call of an AgentDojo tool message is a serialised AgentDojo
+// FunctionCall {function, args, id, placeholder_args}. Upstream documents
+// placeholder_args as optional placeholder arguments for the ground-truth
+// agent of injection tasks: arguments written with "$name" placeholders, for
+// the reference solutions of tasks, never for what an agent under test sent. In the traces it appears only in the
+// gemini-1-5-flash-002 file (all 388 tool messages) and is always null. It
+// says nothing about what was requested or what ran, so the reader ignores it
+// (it stays visible in Run.Record); the args field is what ran.
+//
+// # Errors
+//
+// A record is rejected whole, with an *Error, when: the line is not valid JSON
+// or not a JSON object; it is longer than Options.MaxRecordBytes; "messages"
+// is not a list; "metadata" is neither an object nor null; or a message is
+// malformed. Message errors read "message N: reason", N being the index in
+// "messages" from 0: a message that is not an object, a missing or non-string
+// role, a content that is not a string, null or list, tool_calls that are not
+// a list of {function: {name: string}} objects, a non-string id or
+// tool_call_id, a tool_call that is not an object, or a non-string
+// tool_call.function. Malformed arguments are not a record error (see
+// Call.ArgsError). A read error of the underlying reader is returned as an
+// *Error wrapping it and ends the stream.
+package transcript
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/tenetlang/tenet/eval/run"
+)
+
+// DefaultMaxRecordBytes is the longest record (line) a reader accepts when
+// Options.MaxRecordBytes is zero or negative: 64 MiB.
+const DefaultMaxRecordBytes = 64 << 20
+
+// Options tune a reader.
+type Options struct {
+	// MaxRecordBytes bounds one record (for JSONL formats, one line without
+	// its line ending). A longer record is an *Error for that record, and the
+	// reader skips to the next one. Zero or negative means DefaultMaxRecordBytes.
+	MaxRecordBytes int
+}
+
+func (o Options) maxRecordBytes() int {
+	if o.MaxRecordBytes <= 0 {
+		return DefaultMaxRecordBytes
+	}
+	return o.MaxRecordBytes
+}
+
+// Reader streams the runs of one transcript file.
+type Reader interface {
+	// Next returns the next run, or io.EOF after the last one. A malformed
+	// record returns a nil run and an *Error (file:line: reason); the reader
+	// stays usable and the following call reads the next record. An error
+	// reading the underlying io.Reader is also returned as an *Error (wrapping
+	// it, see errors.Is), once: it ends the stream and later calls return
+	// io.EOF. So a caller may always carry on after an *Error.
+	Next() (*run.Run, error)
+	// Skipped returns how many records read so far were skipped because they
+	// carry no transcript (e.g. header lines without "messages").
+	Skipped() int
+}
+
+// Error is a malformed record (or a read failure) at a line of a file.
+type Error struct {
+	File string
+	Line int // 1-based
+	Msg  string
+	// Err is the underlying error for a read failure, else nil.
+	Err error
+}
+
+// Error returns "file:line: msg".
+func (e *Error) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg) }
+
+// Unwrap returns the underlying read error, if any.
+func (e *Error) Unwrap() error { return e.Err }
+
+// opener makes a reader for one format.
+type opener func(file string, r io.Reader, opt Options) Reader
+
+var formats = map[string]opener{
+	"openai-messages": newOpenAIMessages,
+}
+
+// Formats returns the names of the supported formats, sorted.
+func Formats() []string {
+	names := make([]string, 0, len(formats))
+	for name := range formats {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Open returns a reader of format over r; file names the input in errors and
+// in each run's Origin. An unknown format is an error that lists the known
+// ones. Open reads nothing from r.
+func Open(format, file string, r io.Reader, opt Options) (Reader, error) {
+	open, ok := formats[format]
+	if !ok {
+		return nil, fmt.Errorf("unknown transcript format %q (known: %s)", format, strings.Join(Formats(), ", "))
+	}
+	return open(file, r, opt), nil
+}

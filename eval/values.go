@@ -1,0 +1,103 @@
+package eval
+
+import (
+	"cel.dev/cel-go/interpreter"
+
+	"github.com/tenetlang/tenet/eval/run"
+)
+
+// runValues are a run's CEL values: Go maps keyed by the field names of
+// tenet.Event and tenet.Call (compiler/celenv), built once per run and
+// shared by every expression.
+type runValues struct {
+	events, calls, results []any
+	output                 string
+	pre, post              any
+	meta                   map[string]any
+}
+
+// valuesOf converts a run, filling each call's operation from the registry.
+func (p *Program) valuesOf(r *run.Run) *runValues {
+	calls := make([]any, len(r.Calls))
+	for i, c := range r.Calls {
+		args := c.Args
+		if args == nil {
+			args = map[string]any{}
+		}
+		calls[i] = map[string]any{
+			"index": c.Index, "event": c.Event, "id": c.ID, "tool": c.Tool,
+			"operation": p.ops[c.Tool], "args": args, "args_error": c.ArgsError,
+			"ok": c.Ok, "result": c.Result, "error": c.Error, "result_event": c.ResultEvent,
+			"depth": c.Depth, "parent": c.Parent,
+		}
+	}
+	v := &runValues{calls: calls, output: r.Output, pre: r.Pre, post: r.Post, meta: r.Meta}
+	if v.meta == nil {
+		v.meta = map[string]any{}
+	}
+	v.events = make([]any, len(r.Events))
+	for i, e := range r.Events {
+		ec := make([]any, 0, len(e.Calls))
+		for _, ci := range e.Calls {
+			if ci >= 0 && ci < len(calls) {
+				ec = append(ec, calls[ci])
+			}
+		}
+		blocks := e.Blocks
+		if blocks == nil {
+			blocks = []any{}
+		}
+		m := map[string]any{
+			"index": e.Index, "role": e.Role, "content": e.Content, "blocks": blocks,
+			"calls": ec, "call_id": e.CallID, "tool": e.Tool, "error": e.Error, "failed": e.Failed,
+		}
+		v.events[i] = m
+		if e.Role == "tool" {
+			v.results = append(v.results, m)
+		}
+	}
+	if v.results == nil {
+		v.results = []any{}
+	}
+	return v
+}
+
+// activation resolves the criterion variables of one run for one task and
+// goal. pred holds predicate values computed so far (ref.Val, errors included,
+// so a failing predicate fails only the criteria that use it).
+type activation struct {
+	v          *runValues
+	task, goal map[string]any
+	params     map[string]any
+	pred       map[string]any
+}
+
+func (a *activation) ResolveName(name string) (any, bool) {
+	switch name {
+	case "events":
+		return a.v.events, true
+	case "calls":
+		return a.v.calls, true
+	case "results":
+		return a.v.results, true
+	case "output":
+		return a.v.output, true
+	case "pre":
+		return a.v.pre, true
+	case "post":
+		return a.v.post, true
+	case "meta":
+		return a.v.meta, true
+	case "task":
+		return a.task, true
+	case "goal":
+		return a.goal, true
+	case "params":
+		return a.params, true
+	case "pred":
+		return a.pred, true
+	}
+	return nil, false
+}
+
+func (a *activation) Parent() interpreter.Activation { return nil }
