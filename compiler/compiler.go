@@ -35,10 +35,33 @@ type Options struct {
 func Compile(m *lang.Module, opt Options) (*bundle.Bundle, hcl.Diagnostics) {
 	c := &compiler{mod: m, opt: opt, b: &bundle.Bundle{}}
 	c.run()
+	SortDiagnostics(c.diags)
 	if c.diags.HasErrors() {
 		return nil, c.diags
 	}
 	return c.b, c.diags
+}
+
+// SortDiagnostics orders diagnostics by file, line and column (stable),
+// so that they read top to bottom whatever order the checks ran in.
+func SortDiagnostics(diags hcl.Diagnostics) {
+	pos := func(d *hcl.Diagnostic) (string, int, int) {
+		if d.Subject == nil {
+			return "", 0, 0
+		}
+		return d.Subject.Filename, d.Subject.Start.Line, d.Subject.Start.Column
+	}
+	sort.SliceStable(diags, func(i, j int) bool {
+		fi, li, ci := pos(diags[i])
+		fj, lj, cj := pos(diags[j])
+		if fi != fj {
+			return fi < fj
+		}
+		if li != lj {
+			return li < lj
+		}
+		return ci < cj
+	})
 }
 
 // compiler holds the state of one compilation.

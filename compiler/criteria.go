@@ -51,7 +51,6 @@ func (c *compiler) criteria() {
 // every declared task or goal; unknown ids and duplicate pairs are errors.
 func (c *compiler) cases() {
 	taskIDs, goalIDs := sortedKeys(c.tasks), sortedKeys(c.goals)
-	type origin struct{ block *lang.Cases }
 	seen := map[bundle.Case]*lang.Cases{}
 	for _, cs := range c.mod.Cases {
 		tasks := c.expandIDs(cs.Tasks, taskIDs, "task")
@@ -61,7 +60,7 @@ func (c *compiler) cases() {
 				k := bundle.Case{Task: t, Goal: g}
 				if prev, dup := seen[k]; dup {
 					c.errorf(cs.Range, "Duplicate security case",
-						fmt.Sprintf("The case (%s, %s) is already declared by the cases block at %s.", t, g, prev.Range.String()))
+						fmt.Sprintf("The case (%s, %s) is already declared by the cases block at %s:%d.", t, g, prev.Range.Filename, prev.Range.Start.Line))
 					continue
 				}
 				seen[k] = cs

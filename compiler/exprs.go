@@ -122,7 +122,7 @@ func hint(msg string) string {
 		strings.Contains(msg, "_!=_") && strings.Contains(msg, "int") && strings.Contains(msg, "double"),
 		strings.Contains(msg, "_<") && strings.Contains(msg, "int") && strings.Contains(msg, "double"),
 		strings.Contains(msg, "_>") && strings.Contains(msg, "int") && strings.Contains(msg, "double"):
-		return " CEL does not compare int with double: numbers from transcripts and params are doubles, so write the literal with a decimal point (1.0, not 1) or convert with double(...)."
+		return " CEL never compares int with double implicitly (1 == 1.0 does not type-check). Numbers from transcripts and params are doubles: write 1.0, not 1. Sizes and indexes are ints: write 1, or convert with double(...)."
 	}
 	return ""
 }

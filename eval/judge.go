@@ -99,15 +99,6 @@ func (p *Program) Judge(src *bundle.SourcePlan, r *run.Run) (Judgement, error) {
 		return fail("repetition: %v", err)
 	}
 	rec := runs.Record{Bundle: p.ID, Key: key, OriginFile: r.Origin.File, OriginLine: r.Origin.Line}
-	if rec.Given.Utility, err = p.sourceBool(src.Given.Utility, &sact); err != nil {
-		return fail("given.utility: %v", err)
-	}
-	if rec.Given.AttackSuccess, err = p.sourceBool(src.Given.AttackSuccess, &sact); err != nil {
-		return fail("given.attack_success: %v", err)
-	}
-	if rec.Given.SideEffect, err = p.sourceBool(src.Given.SideEffect, &sact); err != nil {
-		return fail("given.side_effect: %v", err)
-	}
 	task, ok := p.tasks[key.Task]
 	if !ok {
 		return Judgement{Skip: TaskNotDeclared, Record: rec}, nil
@@ -120,6 +111,17 @@ func (p *Program) Judge(src *bundle.SourcePlan, r *run.Run) (Judgement, error) {
 		if !p.cases[bundle.Case{Task: key.Task, Goal: key.Goal}] {
 			return Judgement{Skip: CaseNotDeclared, Record: rec}, nil
 		}
+	}
+	// Given labels are read only for runs that are judged: a skipped
+	// record's metadata need not fit this contract.
+	if rec.Given.Utility, err = p.sourceBool(src.Given.Utility, &sact); err != nil {
+		return fail("given.utility: %v", err)
+	}
+	if rec.Given.AttackSuccess, err = p.sourceBool(src.Given.AttackSuccess, &sact); err != nil {
+		return fail("given.attack_success: %v", err)
+	}
+	if rec.Given.SideEffect, err = p.sourceBool(src.Given.SideEffect, &sact); err != nil {
+		return fail("given.side_effect: %v", err)
 	}
 	p.label(&rec, task, goal, r)
 	return Judgement{Record: rec}, nil

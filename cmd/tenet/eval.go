@@ -93,7 +93,7 @@ func writeStats(w io.Writer, res *eval.Result) {
 	for _, n := range res.Skipped {
 		skipped += n
 	}
-	fmt.Fprintf(w, "%d runs judged, %d records skipped, %d header lines without messages\n", len(res.Records), skipped, res.Headers)
+	fmt.Fprintf(w, "%d runs judged, %d %s skipped, %d %s without messages\n", len(res.Records), skipped, plural(skipped, "record", "records"), res.Headers, plural(res.Headers, "header line", "header lines"))
 	for _, s := range []eval.Skip{eval.NotSelected, eval.TaskNotDeclared, eval.GoalNotDeclared, eval.CaseNotDeclared} {
 		n := res.Skipped[s]
 		if n == 0 {

@@ -27,10 +27,17 @@ file:line and the run named: exit 2.`,
 				fmt.Fprintf(cmd.ErrOrStderr(), "%v\n", err)
 				return exitError{exitBad}
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "%d runs from %d files\n", len(recs), len(args))
+			fmt.Fprintf(cmd.OutOrStdout(), "%d runs from %d %s\n", len(recs), len(args), plural(len(args), "file", "files"))
 			return writeResults(cmd.OutOrStdout(), cmd.ErrOrStderr(), recs, nil)
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "table", "report format: table")
 	return cmd
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
