@@ -56,9 +56,10 @@ type Str struct {
 
 // Expr is a CEL expression written as an HCL string literal (quoted or heredoc).
 //
-// Text is the CEL source after HCL unescaping. Offsets maps each byte of
-// Text to its position in the file, so that a CEL error at byte i of Text is
-// reported at Pos(i).
+// Text is the CEL source exactly as HCL evaluates the literal: escapes
+// decoded, flush-heredoc indentation removed, NFC-normalized (cty normalizes
+// every string). Offsets maps each byte of Text to its position in the file,
+// so that a CEL error at byte i of Text is reported at Pos(i).
 type Expr struct {
 	Text  string
 	Range hcl.Range // the whole literal, quotes or heredoc markers included
@@ -68,6 +69,14 @@ type Expr struct {
 	// Lines[k] is the byte offset in the file where line k+1 begins; it is
 	// shared by every Expr of a file and used to turn offsets into hcl.Pos.
 	Lines []int
+
+	// src is the whole file (shared, not copied): Pos needs it to count
+	// columns in characters as HCL does. Nil in an Expr built by hand, in
+	// which case columns count bytes.
+	src []byte
+	// approx is set when the literal could not be mapped byte by byte (it
+	// should not happen) and every offset is the literal's start instead.
+	approx bool
 }
 
 // Contract is the `contract "name" { version, description }` block.
@@ -225,9 +234,12 @@ type Type struct {
 	Range  hcl.Range
 }
 
-// Field is a named, typed member of an object type or a tool's parameter schema.
+// Field is a named, typed member of an object type or a tool's parameter
+// schema. For `date = optional(string)`, Type is string (with the range of
+// `string`), Optional is true and Range covers the whole item.
 type Field struct {
 	Name     Str
 	Type     *Type
-	Optional bool // written optional(T): the key may be absent
+	Optional bool      // written optional(T): the key may be absent
+	Range    hcl.Range // the whole `name = T` item, for diagnostics about the field
 }

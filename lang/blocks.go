@@ -1,0 +1,385 @@
+package lang
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/hashicorp/hcl/v2"
+)
+
+// The schema of each block. Decoding goes through hcl.BodySchema so that
+// HCL itself reports unknown blocks and attributes (with "Did you mean"),
+// missing required attributes and wrong label counts, with ranges.
+
+// fileSchema is the top level of a contract file. Blocks of later steps
+// (invariant, failure, gate, test, use) are deliberately absent: they are
+// reported as unsupported rather than silently ignored.
+var fileSchema = &hcl.BodySchema{
+	Blocks: []hcl.BlockHeaderSchema{
+		{Type: "contract", LabelNames: []string{"name"}},
+		{Type: "threat_model"},
+		{Type: "params"},
+		{Type: "registry"},
+		{Type: "tool", LabelNames: []string{"name"}},
+		{Type: "grant", LabelNames: []string{"name"}},
+		{Type: "predicate", LabelNames: []string{"name"}},
+		{Type: "task", LabelNames: []string{"id"}},
+		{Type: "goal", LabelNames: []string{"id"}},
+		{Type: "side_effect", LabelNames: []string{"name"}},
+		{Type: "cases"},
+		{Type: "source", LabelNames: []string{"name"}},
+	},
+}
+
+// attrs builds attribute schemas: required names first, then optional ones.
+func attrs(required []string, optional ...string) []hcl.AttributeSchema {
+	var out []hcl.AttributeSchema
+	for _, n := range required {
+		out = append(out, hcl.AttributeSchema{Name: n, Required: true})
+	}
+	for _, n := range optional {
+		out = append(out, hcl.AttributeSchema{Name: n})
+	}
+	return out
+}
+
+var (
+	contractSchema    = &hcl.BodySchema{Attributes: attrs(nil, "version", "description")}
+	threatModelSchema = &hcl.BodySchema{Attributes: attrs(nil, "injection_vectors", "adversary_sees", "attempt_budget", "exposure")}
+	registrySchema    = &hcl.BodySchema{Attributes: attrs([]string{"operations"})}
+	toolSchema        = &hcl.BodySchema{Attributes: attrs([]string{"operation"}, "description", "resource", "params")}
+	grantSchema       = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "allow", LabelNames: []string{"operation"}}}}
+	allowSchema       = &hcl.BodySchema{Attributes: attrs([]string{"resources"})}
+	predicateSchema   = &hcl.BodySchema{Attributes: attrs([]string{"expr"}, "description")}
+	taskSchema        = &hcl.BodySchema{Attributes: attrs([]string{"utility"}, "prompt", "description")}
+	goalSchema        = &hcl.BodySchema{Attributes: attrs([]string{"success"}, "summary")}
+	sideEffectSchema  = &hcl.BodySchema{Attributes: attrs([]string{"when"}, "description")}
+	casesSchema       = &hcl.BodySchema{Attributes: attrs([]string{"tasks", "goals"})}
+	sourceSchema      = &hcl.BodySchema{
+		Attributes: attrs([]string{"format", "task", "condition"}, "select", "goal", "attempt", "repetition", "grant"),
+		Blocks:     []hcl.BlockHeaderSchema{{Type: "given"}},
+	}
+	givenSchema = &hcl.BodySchema{Attributes: attrs(nil, "utility", "attack_success", "side_effect")}
+)
+
+// decodeFile decodes the top-level blocks of one file into d.m.
+func (d *decoder) decodeFile(body hcl.Body) {
+	c := d.content(body, fileSchema)
+	m := d.m
+	for _, b := range c.Blocks {
+		switch b.Type {
+		// A duplicate is decoded too, so that the errors inside it are
+		// reported, and then dropped.
+		case "contract":
+			if c := d.contract(b); d.single(b, "exactly one") {
+				m.Contract = c
+			}
+		case "threat_model":
+			if tm := d.threatModel(b); d.single(b, "at most one") {
+				m.ThreatModel = tm
+			}
+		case "params":
+			m.Params = append(m.Params, d.params(b)...)
+		case "registry":
+			if r := d.registry(b); d.single(b, "at most one") {
+				m.Registry = r
+			}
+		case "tool":
+			if t := d.tool(b); t != nil {
+				m.Tools = append(m.Tools, t)
+			}
+		case "grant":
+			if g := d.grant(b); g != nil {
+				m.Grants = append(m.Grants, g)
+			}
+		case "predicate":
+			if p := d.predicate(b); p != nil {
+				m.Predicates = append(m.Predicates, p)
+			}
+		case "task":
+			if t := d.task(b); t != nil {
+				m.Tasks = append(m.Tasks, t)
+			}
+		case "goal":
+			if g := d.goal(b); g != nil {
+				m.Goals = append(m.Goals, g)
+			}
+		case "side_effect":
+			if s := d.sideEffect(b); s != nil {
+				m.SideEffects = append(m.SideEffects, s)
+			}
+		case "cases":
+			m.Cases = append(m.Cases, d.cases(b))
+		case "source":
+			if s := d.source(b); s != nil {
+				m.Sources = append(m.Sources, s)
+			}
+		}
+	}
+}
+
+// content decodes body against schema, keeping HCL's diagnostics.
+func (d *decoder) content(body hcl.Body, schema *hcl.BodySchema) *hcl.BodyContent {
+	c, diags := body.Content(schema)
+	d.diags = append(d.diags, diags...)
+	if c == nil {
+		c = &hcl.BodyContent{}
+	}
+	return c
+}
+
+// single reports a second block of a kind that may appear once per module
+// (how is "exactly one" or "at most one") and returns whether b is the
+// first. Where the first was is recorded under the kind "block:<type>".
+func (d *decoder) single(b *hcl.Block, how string) bool {
+	if prev, seen := d.declared["block:"+b.Type][""]; seen {
+		d.errorf(b.DefRange, fmt.Sprintf("Duplicate %s block", b.Type),
+			"A contract has %s %s block; the first one is at %s.", how, b.Type, prev)
+		return false
+	}
+	d.record("block:"+b.Type, "", b.DefRange)
+	return true
+}
+
+func (d *decoder) record(kind, name string, rng hcl.Range) {
+	if d.declared == nil {
+		d.declared = map[string]map[string]hcl.Range{}
+	}
+	if d.declared[kind] == nil {
+		d.declared[kind] = map[string]hcl.Range{}
+	}
+	d.declared[kind][name] = rng
+}
+
+// declare records a named declaration and reports a duplicate, which the
+// caller then drops. Empty names are not recorded (they are already errors).
+func (d *decoder) declare(kind string, name Str, def hcl.Range) bool {
+	if name.Value == "" {
+		return true
+	}
+	if prev, dup := d.declared[kind][name.Value]; dup {
+		d.errorf(def, fmt.Sprintf("Duplicate %s %q", kind, name.Value),
+			"A %s %q was already declared at %s; each %s needs a distinct name.", kind, name.Value, prev, kind)
+		return false
+	}
+	d.record(kind, name.Value, def)
+	return true
+}
+
+// label returns the block's single label; ident requires a CEL identifier
+// (names CEL refers to), otherwise any non-empty string is accepted.
+func (d *decoder) label(b *hcl.Block, what string, ident bool) Str {
+	if len(b.Labels) == 0 { // HCL has reported the missing label
+		return Str{Range: b.DefRange}
+	}
+	s := Str{Value: b.Labels[0], Range: b.LabelRanges[0]}
+	switch {
+	case s.Value == "":
+		d.errorf(s.Range, fmt.Sprintf("Invalid %s %s", b.Type, what), "A %s %s must not be empty.", b.Type, what)
+	case ident && !isIdent(s.Value):
+		d.errorf(s.Range, fmt.Sprintf("Invalid %s %s", b.Type, what), "%q is not a valid %s %s: %s", s.Value, b.Type, what, identRule(s.Value))
+	}
+	return s
+}
+
+func (d *decoder) contract(b *hcl.Block) *Contract {
+	c := d.content(b.Body, contractSchema)
+	return &Contract{
+		Name:        d.label(b, "name", false),
+		Version:     d.str(c.Attributes["version"]),
+		Description: d.str(c.Attributes["description"]),
+		Range:       b.DefRange,
+	}
+}
+
+func (d *decoder) threatModel(b *hcl.Block) *ThreatModel {
+	c := d.content(b.Body, threatModelSchema)
+	return &ThreatModel{
+		InjectionVectors: d.strList(c.Attributes["injection_vectors"]),
+		AdversarySees:    d.strList(c.Attributes["adversary_sees"]),
+		AttemptBudget:    d.integer(c.Attributes["attempt_budget"]),
+		Exposure:         d.criterion(c.Attributes["exposure"]),
+		Range:            b.DefRange,
+	}
+}
+
+// params decodes one params block; names are unique across all of them.
+func (d *decoder) params(b *hcl.Block) []*Param {
+	as, diags := b.Body.JustAttributes()
+	d.diags = append(d.diags, diags...)
+	list := make([]*hcl.Attribute, 0, len(as))
+	for _, a := range as {
+		list = append(list, a)
+	}
+	// JustAttributes returns a map: restore source order.
+	sort.Slice(list, func(i, j int) bool { return list[i].Range.Start.Byte < list[j].Range.Start.Byte })
+	var out []*Param
+	for _, a := range list {
+		name := Str{Value: a.Name, Range: a.NameRange}
+		if !isIdent(a.Name) {
+			d.errorf(a.NameRange, "Invalid param name", "%q is not a valid param name: %s", a.Name, identRule(a.Name))
+		}
+		if !d.declare("param", name, a.NameRange) {
+			continue
+		}
+		val, ok := d.constValue(a.Expr)
+		if !ok {
+			continue
+		}
+		out = append(out, &Param{Name: name, Value: val, Range: a.Range})
+	}
+	return out
+}
+
+func (d *decoder) registry(b *hcl.Block) *Registry {
+	c := d.content(b.Body, registrySchema)
+	return &Registry{Operations: d.strList(c.Attributes["operations"]), Range: b.DefRange}
+}
+
+func (d *decoder) tool(b *hcl.Block) *Tool {
+	c := d.content(b.Body, toolSchema)
+	t := &Tool{
+		Name:        d.label(b, "name", true),
+		Description: d.str(c.Attributes["description"]),
+		Operation:   d.reqStr(c.Attributes["operation"]),
+		Resource:    d.str(c.Attributes["resource"]),
+		Range:       b.DefRange,
+	}
+	if a := c.Attributes["params"]; a != nil {
+		t.Params = d.fields(a.Expr, "tool parameters")
+	}
+	if !d.declare("tool", t.Name, b.DefRange) {
+		return nil
+	}
+	return t
+}
+
+func (d *decoder) grant(b *hcl.Block) *Grant {
+	c := d.content(b.Body, grantSchema)
+	g := &Grant{Name: d.label(b, "name", false), Range: b.DefRange}
+	seen := map[string]hcl.Range{}
+	for _, ab := range c.Blocks {
+		ac := d.content(ab.Body, allowSchema)
+		a := &Allow{
+			Operation: d.label(ab, "operation", false),
+			Resources: d.strList(ac.Attributes["resources"]),
+			Range:     ab.DefRange,
+		}
+		if prev, dup := seen[a.Operation.Value]; dup {
+			d.errorf(ab.DefRange, fmt.Sprintf("Duplicate allow %q", a.Operation.Value),
+				"This grant already has an allow %q block at %s; list all its resources there.", a.Operation.Value, prev)
+			continue
+		}
+		seen[a.Operation.Value] = ab.DefRange
+		g.Allows = append(g.Allows, a)
+	}
+	if len(c.Blocks) == 0 {
+		d.errorf(b.DefRange, "Missing allow block",
+			"A grant holds one or more allow \"operation\" { resources = [...] } blocks.")
+	}
+	if !d.declare("grant", g.Name, b.DefRange) {
+		return nil
+	}
+	return g
+}
+
+func (d *decoder) predicate(b *hcl.Block) *Predicate {
+	c := d.content(b.Body, predicateSchema)
+	p := &Predicate{
+		Name:        d.label(b, "name", true),
+		Description: d.str(c.Attributes["description"]),
+		Expr:        d.criterion(c.Attributes["expr"]),
+		Range:       b.DefRange,
+	}
+	if !d.declare("predicate", p.Name, b.DefRange) {
+		return nil
+	}
+	return p
+}
+
+func (d *decoder) task(b *hcl.Block) *Task {
+	c := d.content(b.Body, taskSchema)
+	t := &Task{
+		ID:          d.label(b, "id", false),
+		Prompt:      d.str(c.Attributes["prompt"]),
+		Description: d.str(c.Attributes["description"]),
+		Utility:     d.criterion(c.Attributes["utility"]),
+		Range:       b.DefRange,
+	}
+	if !d.declare("task", t.ID, b.DefRange) {
+		return nil
+	}
+	return t
+}
+
+func (d *decoder) goal(b *hcl.Block) *Goal {
+	c := d.content(b.Body, goalSchema)
+	g := &Goal{
+		ID:      d.label(b, "id", false),
+		Summary: d.str(c.Attributes["summary"]),
+		Success: d.criterion(c.Attributes["success"]),
+		Range:   b.DefRange,
+	}
+	if !d.declare("goal", g.ID, b.DefRange) {
+		return nil
+	}
+	return g
+}
+
+func (d *decoder) sideEffect(b *hcl.Block) *SideEffect {
+	c := d.content(b.Body, sideEffectSchema)
+	s := &SideEffect{
+		Name:        d.label(b, "name", true),
+		Description: d.str(c.Attributes["description"]),
+		When:        d.criterion(c.Attributes["when"]),
+		Range:       b.DefRange,
+	}
+	if !d.declare("side_effect", s.Name, b.DefRange) {
+		return nil
+	}
+	return s
+}
+
+func (d *decoder) cases(b *hcl.Block) *Cases {
+	c := d.content(b.Body, casesSchema)
+	return &Cases{
+		Tasks: d.strList(c.Attributes["tasks"]),
+		Goals: d.strList(c.Attributes["goals"]),
+		Range: b.DefRange,
+	}
+}
+
+func (d *decoder) source(b *hcl.Block) *Source {
+	c := d.content(b.Body, sourceSchema)
+	s := &Source{
+		Name:       d.label(b, "name", false),
+		Format:     d.reqStr(c.Attributes["format"]),
+		Select:     d.criterion(c.Attributes["select"]),
+		Task:       d.criterion(c.Attributes["task"]),
+		Goal:       d.criterion(c.Attributes["goal"]),
+		Condition:  d.criterion(c.Attributes["condition"]),
+		Attempt:    d.criterion(c.Attributes["attempt"]),
+		Repetition: d.criterion(c.Attributes["repetition"]),
+		Grant:      d.str(c.Attributes["grant"]),
+		Range:      b.DefRange,
+	}
+	for _, gb := range c.Blocks {
+		gc := d.content(gb.Body, givenSchema)
+		g := &Given{
+			Utility:       d.criterion(gc.Attributes["utility"]),
+			AttackSuccess: d.criterion(gc.Attributes["attack_success"]),
+			SideEffect:    d.criterion(gc.Attributes["side_effect"]),
+			Range:         gb.DefRange,
+		}
+		if s.Given != nil {
+			d.errorf(gb.DefRange, "Duplicate given block",
+				"A source has at most one given block; the first one is at %s.", s.Given.Range)
+			continue
+		}
+		s.Given = g
+	}
+	if !d.declare("source", s.Name, b.DefRange) {
+		return nil
+	}
+	return s
+}

@@ -1,0 +1,191 @@
+package lang
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// Pos returns the file position of byte i of Text (clamped to
+// 0..len(Text); len(Text) is the position just past the text). Line and
+// Column are 1-based, Column counting characters (grapheme clusters) as in
+// HCL's own ranges, and Byte is the offset in the file.
+func (e *Expr) Pos(i int) hcl.Pos {
+	i = max(0, min(i, len(e.Text)))
+	off := e.Range.Start.Byte
+	if len(e.Offsets) == len(e.Text)+1 {
+		off = e.Offsets[i]
+	}
+	if e.Lines == nil {
+		return e.Range.Start
+	}
+	return posAt(e.src, e.Lines, off)
+}
+
+// RangeOf returns the file range of Text[i:j] (both clamped; j < i is
+// treated as j == i), in the file of the literal.
+func (e *Expr) RangeOf(i, j int) hcl.Range {
+	if j < i {
+		j = i
+	}
+	return hcl.Range{Filename: e.Range.Filename, Start: e.Pos(i), End: e.Pos(j)}
+}
+
+// criterion decodes a CEL-valued attribute. The value must be a string
+// literal without interpolations or directives: HCL would evaluate those
+// before CEL ever saw the text.
+func (d *decoder) criterion(attr *hcl.Attribute) *Expr {
+	if attr == nil {
+		return nil
+	}
+	f := d.file(attr.Expr.Range().Filename)
+	switch x := attr.Expr.(type) {
+	case *hclsyntax.TemplateExpr:
+		for _, part := range x.Parts {
+			if _, lit := part.(*hclsyntax.LiteralValueExpr); !lit {
+				d.interpolationError(attr, f)
+				return nil
+			}
+		}
+		return d.literalExpr(x, f)
+	case *hclsyntax.TemplateWrapExpr:
+		d.interpolationError(attr, f)
+		return nil
+	}
+	d.errorf(attr.Expr.Range(), "Criterion must be a string",
+		"The %s criterion is a CEL expression written as an HCL string, quoted (%s = \"...\") or as a heredoc (<<EOT); found %s.",
+		attr.Name, attr.Name, describeExpr(attr.Expr))
+	return nil
+}
+
+// literalExpr builds the Expr of a template made only of literal parts.
+func (d *decoder) literalExpr(x *hclsyntax.TemplateExpr, f *srcFile) *Expr {
+	val, diags := x.Value(nil)
+	if diags.HasErrors() { // cannot happen for literal parts; stay defensive
+		d.diags = append(d.diags, diags...)
+		return nil
+	}
+	e := &Expr{Range: x.SrcRange}
+	if val.Type() == cty.String && val.IsKnown() && !val.IsNull() {
+		e.Text = val.AsString()
+	}
+	if f == nil {
+		e.setApprox()
+		return e
+	}
+	e.Lines, e.src = f.lines, f.Bytes
+	text, offs, ok := mapLiteral(tokensIn(f.tokens, x.SrcRange))
+	if !ok || string(text) != e.Text || !offsetsInFile(offs, len(f.Bytes)) {
+		e.setApprox()
+		return e
+	}
+	e.Offsets = offs
+	return e
+}
+
+// setApprox maps every byte to the literal's start: a correct if coarse
+// position, used only if our decoding ever disagrees with HCL's.
+func (e *Expr) setApprox() {
+	e.approx = true
+	e.Offsets = make([]int, len(e.Text)+1)
+	for i := range e.Offsets {
+		e.Offsets[i] = e.Range.Start.Byte
+	}
+}
+
+func offsetsInFile(offs []int, size int) bool {
+	for _, o := range offs {
+		if o < 0 || o > size {
+			return false
+		}
+	}
+	return true
+}
+
+// interpolationError reports the first top-level ${...} and the first
+// %{...} sequence of the criterion attr, each with the sequence's own range
+// (one report per kind: "%{ if }...%{ endif }" is one mistake, not two).
+func (d *decoder) interpolationError(attr *hcl.Attribute, f *srcFile) {
+	rng := attr.Expr.Range()
+	reported := false
+	if f != nil {
+		toks := tokensIn(f.tokens, rng)
+		depth := 0
+		seen := map[hclsyntax.TokenType]bool{} // one report per kind is enough
+		for i, tok := range toks {
+			switch tok.Type {
+			case hclsyntax.TokenTemplateInterp, hclsyntax.TokenTemplateControl:
+				depth++
+				if depth > 1 || seen[tok.Type] {
+					continue
+				}
+				seen[tok.Type] = true
+				seq := tok.Range
+				for k, nest := i+1, 1; k < len(toks); k++ {
+					switch toks[k].Type {
+					case hclsyntax.TokenTemplateInterp, hclsyntax.TokenTemplateControl:
+						nest++
+					case hclsyntax.TokenTemplateSeqEnd:
+						nest--
+					}
+					if nest == 0 {
+						seq = hcl.RangeBetween(tok.Range, toks[k].Range)
+						break
+					}
+				}
+				d.templateSeqError(attr, seq, tok.Type == hclsyntax.TokenTemplateControl, rng)
+				reported = true
+			case hclsyntax.TokenTemplateSeqEnd:
+				depth = max(0, depth-1)
+			}
+		}
+	}
+	if !reported {
+		d.templateSeqError(attr, rng, false, rng)
+	}
+}
+
+func (d *decoder) templateSeqError(attr *hcl.Attribute, seq hcl.Range, directive bool, whole hcl.Range) {
+	diag := &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Criterion contains an HCL interpolation",
+		Detail: fmt.Sprintf("The %s criterion is CEL source text, but HCL would evaluate this ${...} interpolation before CEL sees it. Write $${ for a literal ${.",
+			attr.Name),
+		Subject: seq.Ptr(),
+		Context: whole.Ptr(),
+	}
+	if directive {
+		diag.Summary = "Criterion contains an HCL template directive"
+		diag.Detail = fmt.Sprintf("The %s criterion is CEL source text, but HCL would evaluate this %%{...} template directive before CEL sees it. Write %%%%{ for a literal %%{.",
+			attr.Name)
+	}
+	d.diags = append(d.diags, diag)
+}
+
+// describeExpr names what a non-string expression is, for error details.
+func describeExpr(expr hcl.Expression) string {
+	switch x := expr.(type) {
+	case *hclsyntax.LiteralValueExpr:
+		switch {
+		case x.Val.IsNull():
+			return "null"
+		case x.Val.Type() == cty.Number:
+			return "a number"
+		case x.Val.Type() == cty.Bool:
+			return "a bool"
+		}
+	case *hclsyntax.TupleConsExpr:
+		return "a list"
+	case *hclsyntax.ObjectConsExpr:
+		return "an object"
+	case *hclsyntax.ScopeTraversalExpr:
+		return "a bare reference (put the CEL expression in quotes)"
+	case *hclsyntax.FunctionCallExpr:
+		return "a function call (put the CEL expression in quotes)"
+	case *hclsyntax.ParenthesesExpr:
+		return "a parenthesized expression (write the string literal without parentheses)"
+	}
+	return "an HCL expression (put the CEL expression in quotes)"
+}

@@ -1,0 +1,91 @@
+package lang
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+)
+
+// header declares the contract so that snippets under test start on line 2
+// and do not also report a missing contract.
+const header = "contract \"c\" {}\n"
+
+// parseSrc parses one file, main.tenet.hcl, of a module in "dir".
+func parseSrc(src string) (*Module, hcl.Diagnostics) {
+	return ParseFiles("dir", map[string][]byte{"main.tenet.hcl": []byte(src)})
+}
+
+// rng renders a range as file:line:col-line:col.
+func rng(r hcl.Range) string {
+	return fmt.Sprintf("%s:%d:%d-%d:%d", r.Filename, r.Start.Line, r.Start.Column, r.End.Line, r.End.Column)
+}
+
+// render renders a diagnostic as "range: summary: detail".
+func render(d *hcl.Diagnostic) string {
+	s := ""
+	if d.Subject != nil {
+		s = rng(*d.Subject) + ": "
+	}
+	return s + d.Summary + ": " + d.Detail
+}
+
+func renderAll(diags hcl.Diagnostics) []string {
+	out := []string{}
+	for _, d := range diags {
+		out = append(out, render(d))
+	}
+	return out
+}
+
+// checkDiags compares diagnostics, in order, with want.
+func checkDiags(t *testing.T, diags hcl.Diagnostics, want ...string) {
+	t.Helper()
+	got := renderAll(diags)
+	if want == nil {
+		want = []string{}
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("diagnostics:\n got:\n  %s\nwant:\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+	}
+	for _, d := range diags {
+		if d.Severity != hcl.DiagError {
+			t.Errorf("diagnostic %q is not an error", d.Summary)
+		}
+	}
+}
+
+// allExprs returns every criterion of m.
+func allExprs(m *Module) []*Expr {
+	var out []*Expr
+	add := func(es ...*Expr) {
+		for _, e := range es {
+			if e != nil {
+				out = append(out, e)
+			}
+		}
+	}
+	if m.ThreatModel != nil {
+		add(m.ThreatModel.Exposure)
+	}
+	for _, p := range m.Predicates {
+		add(p.Expr)
+	}
+	for _, t := range m.Tasks {
+		add(t.Utility)
+	}
+	for _, g := range m.Goals {
+		add(g.Success)
+	}
+	for _, s := range m.SideEffects {
+		add(s.When)
+	}
+	for _, s := range m.Sources {
+		add(s.Select, s.Task, s.Goal, s.Condition, s.Attempt, s.Repetition)
+		if s.Given != nil {
+			add(s.Given.Utility, s.Given.AttackSuccess, s.Given.SideEffect)
+		}
+	}
+	return out
+}

@@ -1,0 +1,150 @@
+package lang
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+)
+
+// ParseDir reads every *.tenet.hcl file directly inside dir (not in
+// subdirectories), in name order, into one Module.
+//
+// Paths in the module (SourceFile.Path and every hcl.Range Filename) are
+// relative to dir and slash-separated, so diagnostics and bundles do not
+// depend on the working directory. A directory without contract files is an
+// error naming the directory. The returned Module is never nil; it holds
+// whatever could be decoded, and the diagnostics report every problem found
+// (decoding goes on after errors).
+func ParseDir(dir string) (*Module, hcl.Diagnostics) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return &Module{Dir: dir}, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Cannot read contract directory",
+			Detail:   err.Error(),
+		}}
+	}
+	var diags hcl.Diagnostics
+	files := map[string][]byte{}
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), FileSuffix) {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Cannot read contract file",
+				Detail:   err.Error(),
+			})
+			continue
+		}
+		files[e.Name()] = b
+	}
+	if len(files) == 0 && diags.HasErrors() {
+		return &Module{Dir: dir}, diags
+	}
+	m, more := ParseFiles(dir, files)
+	return m, append(diags, more...)
+}
+
+// ParseFiles is ParseDir over files held in memory: files maps a path
+// relative to dir to the file's contents. Only paths ending in FileSuffix
+// are read, in name order; backslashes in paths become slashes.
+func ParseFiles(dir string, files map[string][]byte) (m *Module, diags hcl.Diagnostics) {
+	m = &Module{Dir: dir}
+	d := &decoder{m: m, files: map[string]*srcFile{}}
+	// The parser must never take the program down on bad input; a panic is
+	// a bug in lang or HCL, reported as a diagnostic (and caught by fuzzing).
+	defer func() {
+		if r := recover(); r != nil {
+			diags = append(d.diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Internal error in the contract parser",
+				Detail:   fmt.Sprintf("%v. This is a bug in tenet; please report it with the contract that caused it.", r),
+			})
+		}
+	}()
+
+	var names []string
+	byName := map[string][]byte{}
+	for name, b := range files {
+		name = strings.ReplaceAll(name, "\\", "/")
+		if strings.HasSuffix(name, FileSuffix) {
+			names = append(names, name)
+			byName[name] = b
+		}
+	}
+	if len(names) == 0 {
+		return m, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "No contract files",
+			Detail:   fmt.Sprintf("The directory %s contains no *%s files.", dir, FileSuffix),
+		}}
+	}
+	sort.Strings(names)
+
+	syntaxErrors := false
+	for _, name := range names {
+		src := byName[name]
+		f, pdiags := hclsyntax.ParseConfig(src, name, hcl.InitialPos)
+		d.diags = append(d.diags, pdiags...)
+		syntaxErrors = syntaxErrors || pdiags.HasErrors()
+		if f == nil {
+			f = &hcl.File{Bytes: src}
+		}
+		sf := &SourceFile{Path: name, Bytes: src, HCL: f}
+		m.Files = append(m.Files, sf)
+		toks, _ := hclsyntax.LexConfig(src, name, hcl.InitialPos) // lexing errors are the parser's to report
+		d.files[name] = &srcFile{SourceFile: sf, lines: lineStarts(src), tokens: toks}
+		if f.Body != nil {
+			d.decodeFile(f.Body)
+		}
+	}
+	// A missing contract block is noise next to syntax errors, which may
+	// well be what hid it.
+	if m.Contract == nil && !syntaxErrors {
+		start := hcl.Range{Filename: names[0], Start: hcl.InitialPos, End: hcl.InitialPos}
+		d.errorf(start, "Missing contract block",
+			"A contract directory needs exactly one contract \"name\" { version = \"...\" } block; none of its %d file(s) has one.", len(names))
+	}
+	return m, d.diags
+}
+
+// FileMap returns the module's parsed files keyed by their relative path,
+// as hcl.NewDiagnosticTextWriter wants them for source snippets.
+func (m *Module) FileMap() map[string]*hcl.File {
+	out := make(map[string]*hcl.File, len(m.Files))
+	for _, f := range m.Files {
+		out[f.Path] = f.HCL
+	}
+	return out
+}
+
+// srcFile is a SourceFile with what decoding criteria needs: where lines
+// start and the file's tokens, as HCL's lexer produces them.
+type srcFile struct {
+	*SourceFile
+	lines  []int
+	tokens hclsyntax.Tokens
+}
+
+// decoder accumulates the module and its diagnostics over every file.
+type decoder struct {
+	m     *Module
+	diags hcl.Diagnostics
+	files map[string]*srcFile
+	// declared[kind][name] is where a named block (or param) was first
+	// declared, to report duplicates.
+	declared map[string]map[string]hcl.Range
+}
+
+// file returns the source file a range belongs to, or nil.
+func (d *decoder) file(name string) *srcFile {
+	return d.files[name]
+}

@@ -1,0 +1,53 @@
+package lang
+
+// Suggest returns the candidate closest to name, for "did you mean" hints, or
+// "" when no candidate is close enough.
+//
+// Closeness is the optimal-string-alignment edit distance over runes (an
+// insertion, deletion, substitution or swap of two adjacent runes costs 1).
+// A candidate is close enough when its distance is at most 2 and smaller than
+// the length of name, so that a one-letter name is not "corrected" into an
+// unrelated word. Among equally close candidates the first one wins, so
+// callers list the likeliest names first. An exact match is returned as is.
+func Suggest(name string, candidates []string) string {
+	given := []rune(name)
+	best, bestDist := "", 3
+	for _, c := range candidates {
+		d := editDistance(given, []rune(c))
+		if d < bestDist && d < len(given) || d == 0 {
+			best, bestDist = c, d
+			if d == 0 {
+				break
+			}
+		}
+	}
+	return best
+}
+
+// editDistance is the optimal-string-alignment distance between a and b.
+// Swapped adjacent letters count once because they are the commonest typo
+// ("lsit" for "list").
+func editDistance(a, b []rune) int {
+	// d[i][j] is the distance between a[:i] and b[:j]; three rows suffice.
+	prev2 := make([]int, len(b)+1)
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(b)]
+}

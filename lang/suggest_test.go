@@ -1,0 +1,50 @@
+package lang
+
+import "testing"
+
+func TestSuggest(t *testing.T) {
+	cands := []string{"string", "int", "double", "number", "bool", "any", "list", "map", "object", "optional"}
+	for name, want := range map[string]string{
+		"lsit":     "list", // swapped letters count once
+		"stirng":   "string",
+		"strng":    "string",
+		"String":   "string",
+		"boool":    "bool",
+		"optinal":  "optional",
+		"list":     "list", // exact
+		"a":        "",     // too short to correct
+		"xy":       "",
+		"integer":  "",
+		"frobnify": "",
+		"":         "",
+	} {
+		if got := Suggest(name, cands); got != want {
+			t.Errorf("Suggest(%q) = %q, want %q", name, got, want)
+		}
+	}
+	// The closest candidate wins over an earlier, farther one; ties go to
+	// the earlier candidate.
+	if got := Suggest("utilty", []string{"util", "utility"}); got != "utility" {
+		t.Errorf("closest: got %q", got)
+	}
+	if got := Suggest("ab", []string{"xb", "ax"}); got != "xb" {
+		t.Errorf("tie: got %q", got)
+	}
+	if got := Suggest("x", nil); got != "" {
+		t.Errorf("no candidates: got %q", got)
+	}
+}
+
+func TestEditDistance(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want int
+	}{
+		{"", "", 0}, {"", "abc", 3}, {"abc", "", 3}, {"kitten", "sitting", 3},
+		{"lsit", "list", 1}, {"ab", "ba", 1}, {"abc", "ca", 3}, {"é", "e", 1},
+	} {
+		if got := editDistance([]rune(c.a), []rune(c.b)); got != c.want {
+			t.Errorf("editDistance(%q, %q) = %d, want %d", c.a, c.b, got, c.want)
+		}
+	}
+}
