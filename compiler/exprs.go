@@ -47,6 +47,9 @@ func (c *compiler) checkParsed(env *cel.Env, envKind string, e *lang.Expr, parse
 		names := make([]string, len(want))
 		for i, w := range want {
 			names[i] = w.String()
+			if w.Kind() == types.NullTypeKind {
+				names[i] = "null"
+			}
 		}
 		c.errorf(e.Range, "Wrong result type",
 			fmt.Sprintf("The %s of %s must be %s, but this expression has type %s.", kindWords(kind), owner, strings.Join(names, " or "), out))

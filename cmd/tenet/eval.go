@@ -61,7 +61,7 @@ Unknown labels make the metrics of their condition refuse: exit 2.`,
 				}
 			}
 			b := p.Bundle
-			fmt.Fprintf(stdout, "contract %s %s  %s\n", b.Manifest.Contract, b.Manifest.Version, p.ID)
+			fmt.Fprintf(stdout, "contract %s  %s\n", strings.TrimSpace(b.Manifest.Contract+" "+b.Manifest.Version), p.ID)
 			writeStats(stdout, res)
 			declared := map[string]metrics.Declared{b.Manifest.Contract: declaredOf(p)}
 			return writeResults(stdout, stderr, res.Records, declared)
