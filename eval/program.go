@@ -16,6 +16,8 @@ import (
 
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/compiler/celenv"
+	"github.com/tenetlang/tenet/eval/metrics"
+	"github.com/tenetlang/tenet/eval/runs"
 )
 
 // Program is a bundle planned for evaluation: every expression is turned
@@ -145,4 +147,17 @@ func (p *Program) Source(name string) (*bundle.SourcePlan, error) {
 		}
 	}
 	return nil, fmt.Errorf("contract %s has no source %q", p.Bundle.Manifest.Contract, name)
+}
+
+// Declared returns the contract's declared task and case sets: the metric
+// denominators |T| and |C| (DESIGN §7).
+func (p *Program) Declared() metrics.Declared {
+	var d metrics.Declared
+	for _, t := range p.Bundle.Plan.Tasks {
+		d.Tasks = append(d.Tasks, t.ID)
+	}
+	for _, c := range p.Bundle.Plan.Cases {
+		d.Cases = append(d.Cases, runs.Case{Task: c.Task, Goal: c.Goal})
+	}
+	return d
 }

@@ -63,7 +63,7 @@ Unknown labels make the metrics of their condition refuse: exit 2.`,
 			b := p.Bundle
 			fmt.Fprintf(stdout, "contract %s  %s\n", strings.TrimSpace(b.Manifest.Contract+" "+b.Manifest.Version), p.ID)
 			writeStats(stdout, res)
-			declared := map[string]metrics.Declared{b.Manifest.Contract: declaredOf(p)}
+			declared := map[string]metrics.Declared{b.Manifest.Contract: p.Declared()}
 			return writeResults(stdout, stderr, res.Records, declared)
 		},
 	}
@@ -72,19 +72,6 @@ Unknown labels make the metrics of their condition refuse: exit 2.`,
 	cmd.Flags().StringVar(&out, "out", "", "write the labelled runs (JSONL, docs/runs-format.md) to this file, atomically")
 	cmd.Flags().StringVar(&format, "format", "table", "report format: table")
 	return cmd
-}
-
-// declaredOf is the contract's declared task and case sets: the metric
-// denominators.
-func declaredOf(p *eval.Program) metrics.Declared {
-	var d metrics.Declared
-	for _, t := range p.Bundle.Plan.Tasks {
-		d.Tasks = append(d.Tasks, t.ID)
-	}
-	for _, c := range p.Bundle.Plan.Cases {
-		d.Cases = append(d.Cases, runs.Case{Task: c.Task, Goal: c.Goal})
-	}
-	return d
 }
 
 // writeStats says what happened to every record read.

@@ -16,7 +16,6 @@ import (
 	"github.com/tenetlang/tenet/eval"
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/report"
-	"github.com/tenetlang/tenet/eval/runs"
 	"github.com/tenetlang/tenet/eval/transcript"
 	"github.com/tenetlang/tenet/internal/shared"
 	"github.com/tenetlang/tenet/lang"
@@ -104,7 +103,7 @@ func TestBankingConformance(t *testing.T) {
 
 	// The metrics themselves are pinned too, so a change in any label or
 	// rate shows up as a diff of testdata/banking-metrics.golden.
-	cs, err := metrics.Compute(res.Records, map[string]metrics.Declared{p.Bundle.Manifest.Contract: declared(p)})
+	cs, err := metrics.Compute(res.Records, map[string]metrics.Declared{p.Bundle.Manifest.Contract: p.Declared()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,17 +112,6 @@ func TestBankingConformance(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden(t, "testdata/banking-metrics.golden", buf.Bytes())
-}
-
-func declared(p *eval.Program) metrics.Declared {
-	var d metrics.Declared
-	for _, t := range p.Bundle.Plan.Tasks {
-		d.Tasks = append(d.Tasks, t.ID)
-	}
-	for _, c := range p.Bundle.Plan.Cases {
-		d.Cases = append(d.Cases, runs.Case{Task: c.Task, Goal: c.Goal})
-	}
-	return d
 }
 
 func golden(t *testing.T, path string, got []byte) {
