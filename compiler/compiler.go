@@ -10,6 +10,7 @@ package compiler
 
 import (
 	"crypto/sha256"
+	"fmt"
 	"encoding/hex"
 	"sort"
 
@@ -22,6 +23,12 @@ import (
 
 // Version is tenet's version, recorded in every bundle header.
 const Version = "0.1.0"
+
+// DefaultRunCostLimit is the CEL cost (cel-go cost units: roughly one per
+// operation, list element visited or few bytes of string compared) one run
+// may spend when the contract block sets no run_cost_limit. The banking
+// contract spends at most a few thousand per run.
+const DefaultRunCostLimit = 10_000_000
 
 // Options configure a compilation.
 type Options struct {
@@ -87,7 +94,7 @@ func (c *compiler) run() {
 	params := c.params()
 	env, err := celenv.NewCriterion(params)
 	if err != nil {
-		c.errorf(c.mod.Contract.Range, "Internal error", err.Error())
+		c.diags = append(c.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Internal error", Detail: err.Error()})
 		return
 	}
 	c.crit = env
@@ -100,7 +107,15 @@ func (c *compiler) run() {
 
 func (c *compiler) manifest() {
 	m := &c.b.Manifest
+	c.b.Plan.RunCostLimit = DefaultRunCostLimit
 	if ct := c.mod.Contract; ct != nil {
+		if ct.RunCostLimit != nil {
+			if ct.RunCostLimit.Value < 1 {
+				c.errorf(ct.RunCostLimit.Range, "Invalid run cost limit", fmt.Sprintf("run_cost_limit must be at least 1, not %d.", ct.RunCostLimit.Value))
+			} else {
+				c.b.Plan.RunCostLimit = uint64(ct.RunCostLimit.Value)
+			}
+		}
 		m.Contract = ct.Name.Value
 		if ct.Version != nil {
 			m.Version = ct.Version.Value

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"cel.dev/cel-go/common/types"
+	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/compiler/celenv"
@@ -120,7 +121,7 @@ func dedupe(list []string) []string {
 func (c *compiler) sources() {
 	env, err := celenv.NewSource()
 	if err != nil {
-		c.errorf(c.mod.Contract.Range, "Internal error", err.Error())
+		c.diags = append(c.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Internal error", Detail: err.Error()})
 		return
 	}
 	grants := map[string]bool{}
@@ -130,7 +131,7 @@ func (c *compiler) sources() {
 	for _, s := range c.mod.Sources {
 		name := s.Name.Value
 		owner := "source " + name
-		if c.opt.Formats != nil && !contains(c.opt.Formats, s.Format.Value) {
+		if c.opt.Formats != nil && s.Format.Value != "" && !contains(c.opt.Formats, s.Format.Value) {
 			c.errorf(s.Format.Range, "Unknown transcript format",
 				fmt.Sprintf("Source %q has format %q; known formats: %s.%s", name, s.Format.Value, strings.Join(c.opt.Formats, ", "), didYouMean(s.Format.Value, c.opt.Formats)))
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/big"
 	"sort"
+	"strings"
 
 	"github.com/zclconf/go-cty/cty"
 
@@ -19,6 +20,10 @@ func (c *compiler) registry() {
 		ops = nil
 		seen := map[string]bool{}
 		for _, op := range r.Operations {
+			if op.Value == "" {
+				c.errorf(op.Range, "Empty operation", "An operation name cannot be empty.")
+				continue
+			}
 			if seen[op.Value] {
 				c.errorf(op.Range, "Duplicate operation", fmt.Sprintf("Operation %q is listed twice in the registry.", op.Value))
 				continue
@@ -46,9 +51,9 @@ func (c *compiler) toolDecls() {
 	c.tools = map[string]*lang.Tool{}
 	for _, t := range c.mod.Tools {
 		c.tools[t.Name.Value] = t
-		if !c.hasOperation(t.Operation.Value) {
+		if t.Operation.Value != "" && !c.hasOperation(t.Operation.Value) {
 			c.errorf(t.Operation.Range, "Unknown operation",
-				fmt.Sprintf("Tool %q has operation %q, which is not in the registry's vocabulary %q.%s", t.Name.Value, t.Operation.Value, c.b.Decls.Operations, didYouMean(t.Operation.Value, c.b.Decls.Operations)))
+				fmt.Sprintf("Tool %q has operation %q, which is not in the registry's vocabulary (%s).%s", t.Name.Value, t.Operation.Value, strings.Join(c.b.Decls.Operations, ", "), didYouMean(t.Operation.Value, c.b.Decls.Operations)))
 		}
 		d := bundle.Tool{Name: t.Name.Value, Operation: t.Operation.Value, HasSchema: t.Params != nil}
 		if t.Description != nil {
@@ -59,7 +64,9 @@ func (c *compiler) toolDecls() {
 		}
 		if t.Resource != nil {
 			d.Resource = t.Resource.Value
-			if t.Params != nil && !hasField(t.Params, d.Resource) {
+			if d.Resource == "" {
+				c.errorf(t.Resource.Range, "Empty resource parameter", fmt.Sprintf("Tool %q: resource names the parameter that holds the resource; leave the attribute out when there is none.", t.Name.Value))
+			} else if t.Params != nil && !hasField(t.Params, d.Resource) {
 				names := fieldNames(t.Params)
 				c.errorf(t.Resource.Range, "Unknown resource parameter",
 					fmt.Sprintf("Tool %q names %q as its resource, but it has no such parameter.%s", t.Name.Value, d.Resource, didYouMean(d.Resource, names)))
@@ -120,7 +127,7 @@ func (c *compiler) grants() {
 		for _, a := range g.Allows {
 			if !c.hasOperation(a.Operation.Value) {
 				c.errorf(a.Operation.Range, "Unknown operation",
-					fmt.Sprintf("Grant %q allows operation %q, which is not in the registry's vocabulary %q.%s", g.Name.Value, a.Operation.Value, c.b.Decls.Operations, didYouMean(a.Operation.Value, c.b.Decls.Operations)))
+					fmt.Sprintf("Grant %q allows operation %q, which is not in the registry's vocabulary (%s).%s", g.Name.Value, a.Operation.Value, strings.Join(c.b.Decls.Operations, ", "), didYouMean(a.Operation.Value, c.b.Decls.Operations)))
 			}
 			if seen[a.Operation.Value] {
 				c.errorf(a.Operation.Range, "Duplicate allow block", fmt.Sprintf("Grant %q has two allow blocks for %q; list every resource in one.", g.Name.Value, a.Operation.Value))

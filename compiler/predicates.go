@@ -115,6 +115,9 @@ type parsedCriterion struct {
 // parseCriterion parses e and reports references to undeclared predicates
 // (with a suggestion). It returns nil after reporting parse errors.
 func (c *compiler) parseCriterion(e *lang.Expr, kind, owner string) *parsedCriterion {
+	if e == nil {
+		return nil // missing or malformed: lang has reported it
+	}
 	a, iss := c.crit.Env.Parse(e.Text)
 	if iss.Err() != nil {
 		c.celErrors(e, iss, nil, kind, owner, nil)

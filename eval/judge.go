@@ -141,7 +141,7 @@ func (p *Program) label(rec *runs.Record, task *bundle.TaskPlan, goal *bundle.Go
 	}
 	for _, pi := range p.Bundle.Plan.Predicates {
 		pd := p.Bundle.Decls.Predicates[pi]
-		v, _, err := p.progs[pd.Expr].Eval(act)
+		v, err := p.evalMetered(pd.Expr, act)
 		if err != nil {
 			v = types.NewErr("predicate %s: %v", pd.Name, err)
 		}
@@ -184,9 +184,9 @@ func anyOf(ls []runs.Label) runs.Label {
 
 // criterion evaluates a bool criterion; errors and non-bool results give an
 // unknown label whose reason names the criterion and its source location.
-func (p *Program) criterion(i int, act interpreter.Activation) runs.Label {
+func (p *Program) criterion(i int, act *activation) runs.Label {
 	e := &p.Bundle.Exprs[i]
-	v, _, err := p.progs[i].Eval(act)
+	v, err := p.evalMetered(i, act)
 	where := fmt.Sprintf("%s of %s (%s:%d:%d)", e.Kind, e.Owner, e.Range.File, e.Range.Line, e.Range.Column)
 	if err != nil {
 		return runs.Unknown(fmt.Sprintf("%s: %v", where, err))
@@ -196,6 +196,23 @@ func (p *Program) criterion(i int, act interpreter.Activation) runs.Label {
 		return runs.Unknown(fmt.Sprintf("%s: gave %s, want bool", where, typeName(v)))
 	}
 	return runs.Bool(bool(b))
+}
+
+// evalMetered evaluates expression i, charging its cost to the run. Once the
+// run has spent its cost limit, every further evaluation fails.
+func (p *Program) evalMetered(i int, act *activation) (ref.Val, error) {
+	limit := p.Bundle.Plan.RunCostLimit
+	if act.spent >= limit {
+		return nil, fmt.Errorf("run cost limit of %d exceeded before this expression (contract run_cost_limit)", limit)
+	}
+	v, det, err := p.progs[i].Eval(act)
+	if det != nil && det.ActualCost() != nil {
+		act.spent += *det.ActualCost()
+	}
+	if err != nil && act.spent >= limit {
+		return nil, fmt.Errorf("%v (contract run_cost_limit %d)", err, limit)
+	}
+	return v, err
 }
 
 // sourceActivation resolves the variables of source expressions.

@@ -50,6 +50,9 @@ func Plan(b *bundle.Bundle, id string) (*Program, error) {
 	if err := b.Validate(); err != nil {
 		return nil, fmt.Errorf("bundle is inconsistent: %w", err)
 	}
+	if b.Plan.RunCostLimit == 0 {
+		return nil, fmt.Errorf("bundle is inconsistent: its run cost limit is 0")
+	}
 	p := &Program{
 		Bundle: b, ID: id,
 		params: map[string]any{},
@@ -99,7 +102,9 @@ func Plan(b *bundle.Bundle, id string) (*Program, error) {
 			errs = append(errs, fmt.Errorf("expression %d (%s of %s): decoding: %w", i, e.Kind, e.Owner, err))
 			continue
 		}
-		prg, err := env.Program(cel.CheckedExprToAst(&ce), cel.EvalOptions(cel.OptOptimize))
+		// Each program may spend at most the run's whole budget; label
+		// accounts for what the run has spent so far (runCost).
+		prg, err := env.Program(cel.CheckedExprToAst(&ce), cel.EvalOptions(cel.OptOptimize), cel.CostLimit(b.Plan.RunCostLimit))
 		if err != nil {
 			errs = append(errs, fmt.Errorf("expression %d (%s of %s): planning: %w", i, e.Kind, e.Owner, err))
 			continue
@@ -141,12 +146,14 @@ func (p *Program) Source(name string) (*bundle.SourcePlan, error) {
 		}
 		return nil, fmt.Errorf("contract %s declares several sources %q: choose one with --source", p.Bundle.Manifest.Contract, names)
 	}
+	names := make([]string, len(srcs))
 	for i := range srcs {
 		if srcs[i].Name == name {
 			return &srcs[i], nil
 		}
+		names[i] = srcs[i].Name
 	}
-	return nil, fmt.Errorf("contract %s has no source %q", p.Bundle.Manifest.Contract, name)
+	return nil, fmt.Errorf("contract %s has no source %q (its sources: %q)", p.Bundle.Manifest.Contract, name, names)
 }
 
 // Declared returns the contract's declared task and case sets: the metric

@@ -70,6 +70,7 @@ type activation struct {
 	task, goal map[string]any
 	params     map[string]any
 	pred       map[string]any
+	spent      uint64 // CEL cost spent on this run so far
 }
 
 func (a *activation) ResolveName(name string) (any, bool) {

@@ -39,6 +39,15 @@ type Module struct {
 	SideEffects []*SideEffect
 	Cases       []*Cases
 	Sources     []*Source
+	Invariants  []*Invariant
+	Failures    []*Failure
+	Gates       []*Gate
+	Tests       []*Test
+	Uses        []*Use
+
+	// Imports are the modules named by use blocks, loaded by ParseDir
+	// (recursively; cycles are errors), in the order of the use blocks.
+	Imports []*Import
 }
 
 // SourceFile is one parsed contract file.
@@ -84,7 +93,13 @@ type Contract struct {
 	Name        Str
 	Version     *Str
 	Description *Str
-	Range       hcl.Range // the block's definition range (type and labels)
+	// CostBudget bounds the static cost estimate of every expression;
+	// nil means the compiler's default.
+	CostBudget *Int
+	// RunCostLimit bounds the cost actually spent evaluating one run;
+	// nil means the compiler's default.
+	RunCostLimit *Int
+	Range        hcl.Range // the block's definition range (type and labels)
 }
 
 // ThreatModel is the `threat_model { ... }` block.
@@ -242,4 +257,81 @@ type Field struct {
 	Type     *Type
 	Optional bool      // written optional(T): the key may be absent
 	Range    hcl.Range // the whole `name = T` item, for diagnostics about the field
+}
+
+// Invariant is an `invariant "name" { ... }` block: a property every run
+// must have. In the assert form, Assert is a CEL bool that must be true.
+type Invariant struct {
+	Name        Str
+	Description *Str
+	Severity    *Str  // "low", "medium", "high" or "critical"; nil means "medium"
+	Assert      *Expr // CEL bool
+	Range       hcl.Range
+}
+
+// Failure is a `failure "name" { when = "..." }` block: a failure class
+// (format missing, stale data, timeout, ...) a run belongs to when When is
+// true. Failure classes are kept apart from utility and attack labels.
+type Failure struct {
+	Name        Str
+	Description *Str
+	When        *Expr // CEL bool
+	Range       hcl.Range
+}
+
+// Gate is a `gate "name" { require = [...] }` block: release requirements
+// over each condition's metrics, evaluated after the metrics.
+type Gate struct {
+	Name        Str
+	Description *Str
+	Require     []*Expr // CEL bool over `metrics` and `condition`, one per requirement
+	// Conditions restricts the gate to these conditions; empty means all.
+	Conditions []Str
+	Range      hcl.Range
+}
+
+// Test is a `test "name" { ... }` block: a contract unit test run by
+// `tenet test`: judge one transcript record and compare labels.
+type Test struct {
+	Name       Str
+	Transcript Str  // file path, relative to the directory of the file holding the block
+	Record     *Int // 1-based number of the run among the file's records; nil means 1
+	Source     *Str // source block; nil means the contract's only source
+	// Task and Goal, when set, override the source's mapping, so that a
+	// self-written transcript needs no metadata. Goal "" means benign.
+	Task   *Str
+	Goal   *Str
+	Expect []*Expectation
+	Range  hcl.Range
+}
+
+// Expectation is one entry of a test's expect = { ... } object.
+// Label is one of utility, attack_success, side_effect, exposed (Value:
+// true, false or unknown), violations (invariant names) or failures
+// (failure names).
+type Expectation struct {
+	Label Str
+	// Bool is set for true/false; Unknown for the string "unknown".
+	Bool    *bool
+	Unknown bool
+	// Names is set for violations and failures.
+	Names []Str
+	Range hcl.Range
+}
+
+// Use is a `use "path" { as = "name" }` block: import another contract
+// directory's tools, predicates, params, invariants and failures.
+// Predicates and params are reached as pred.<as>.<name> and
+// params.<as>.<name>; tools keep their names (they name real tools).
+type Use struct {
+	Path  Str  // directory, relative to the directory of the file holding the block
+	As    *Str // namespace; nil means the base name of Path
+	Range hcl.Range
+}
+
+// Import is a module loaded for a use block.
+type Import struct {
+	Use       *Use
+	Namespace string // Use.As or the base name of Use.Path
+	Module    *Module
 }

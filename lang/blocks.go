@@ -44,7 +44,7 @@ func attrs(required []string, optional ...string) []hcl.AttributeSchema {
 }
 
 var (
-	contractSchema    = &hcl.BodySchema{Attributes: attrs(nil, "version", "description")}
+	contractSchema    = &hcl.BodySchema{Attributes: attrs(nil, "version", "description", "cost_budget", "run_cost_limit")}
 	threatModelSchema = &hcl.BodySchema{Attributes: attrs(nil, "injection_vectors", "adversary_sees", "attempt_budget", "exposure")}
 	registrySchema    = &hcl.BodySchema{Attributes: attrs([]string{"operations"})}
 	toolSchema        = &hcl.BodySchema{Attributes: attrs([]string{"operation"}, "description", "resource", "params")}
@@ -134,7 +134,7 @@ func (d *decoder) content(body hcl.Body, schema *hcl.BodySchema) *hcl.BodyConten
 func (d *decoder) single(b *hcl.Block, how string) bool {
 	if prev, seen := d.declared["block:"+b.Type][""]; seen {
 		d.errorf(b.DefRange, fmt.Sprintf("Duplicate %s block", b.Type),
-			"A contract has %s %s block; the first one is at %s.", how, b.Type, prev)
+			"A contract has %s %s block; the first one is at %s.", how, b.Type, at(prev))
 		return false
 	}
 	d.record("block:"+b.Type, "", b.DefRange)
@@ -159,7 +159,7 @@ func (d *decoder) declare(kind string, name Str, def hcl.Range) bool {
 	}
 	if prev, dup := d.declared[kind][name.Value]; dup {
 		d.errorf(def, fmt.Sprintf("Duplicate %s %q", kind, name.Value),
-			"A %s %q was already declared at %s; each %s needs a distinct name.", kind, name.Value, prev, kind)
+			"A %s %q was already declared at %s; each %s needs a distinct name.", kind, name.Value, at(prev), kind)
 		return false
 	}
 	d.record(kind, name.Value, def)
@@ -185,10 +185,12 @@ func (d *decoder) label(b *hcl.Block, what string, ident bool) Str {
 func (d *decoder) contract(b *hcl.Block) *Contract {
 	c := d.content(b.Body, contractSchema)
 	return &Contract{
-		Name:        d.label(b, "name", false),
-		Version:     d.str(c.Attributes["version"]),
-		Description: d.str(c.Attributes["description"]),
-		Range:       b.DefRange,
+		Name:         d.label(b, "name", false),
+		Version:      d.str(c.Attributes["version"]),
+		Description:  d.str(c.Attributes["description"]),
+		CostBudget:   d.integer(c.Attributes["cost_budget"]),
+		RunCostLimit: d.integer(c.Attributes["run_cost_limit"]),
+		Range:        b.DefRange,
 	}
 }
 
@@ -267,7 +269,7 @@ func (d *decoder) grant(b *hcl.Block) *Grant {
 		}
 		if prev, dup := seen[a.Operation.Value]; dup {
 			d.errorf(ab.DefRange, fmt.Sprintf("Duplicate allow %q", a.Operation.Value),
-				"This grant already has an allow %q block at %s; list all its resources there.", a.Operation.Value, prev)
+				"This grant already has an allow %q block at %s; list all its resources there.", a.Operation.Value, at(prev))
 			continue
 		}
 		seen[a.Operation.Value] = ab.DefRange
@@ -373,7 +375,7 @@ func (d *decoder) source(b *hcl.Block) *Source {
 		}
 		if s.Given != nil {
 			d.errorf(gb.DefRange, "Duplicate given block",
-				"A source has at most one given block; the first one is at %s.", s.Given.Range)
+				"A source has at most one given block; the first one is at %s.", at(s.Given.Range))
 			continue
 		}
 		s.Given = g

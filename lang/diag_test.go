@@ -48,7 +48,7 @@ use "../common" {}`,
 			src: `task "t" { utility = "true" }
 task "u" { utility = "true" }
 task "t" { utility = "false" }`,
-			want: []string{`main.tenet.hcl:4:1-4:9: Duplicate task "t": A task "t" was already declared at main.tenet.hcl:2,1-9; each task needs a distinct name.`},
+			want: []string{`main.tenet.hcl:4:1-4:9: Duplicate task "t": A task "t" was already declared at main.tenet.hcl:2:1; each task needs a distinct name.`},
 		},
 		{
 			name: "duplicate tool predicate goal side_effect grant source",
@@ -77,12 +77,12 @@ source "s" {
   condition = "meta.model"
 }`,
 			want: []string{
-				`main.tenet.hcl:3:1-3:9: Duplicate tool "x": A tool "x" was already declared at main.tenet.hcl:2,1-9; each tool needs a distinct name.`,
-				`main.tenet.hcl:5:1-5:14: Duplicate predicate "p": A predicate "p" was already declared at main.tenet.hcl:4,1-14; each predicate needs a distinct name.`,
-				`main.tenet.hcl:7:1-7:9: Duplicate goal "g": A goal "g" was already declared at main.tenet.hcl:6,1-9; each goal needs a distinct name.`,
-				`main.tenet.hcl:9:1-9:16: Duplicate side_effect "s": A side_effect "s" was already declared at main.tenet.hcl:8,1-16; each side_effect needs a distinct name.`,
-				`main.tenet.hcl:13:1-13:10: Duplicate grant "k": A grant "k" was already declared at main.tenet.hcl:10,1-10; each grant needs a distinct name.`,
-				`main.tenet.hcl:21:1-21:11: Duplicate source "s": A source "s" was already declared at main.tenet.hcl:16,1-11; each source needs a distinct name.`,
+				`main.tenet.hcl:3:1-3:9: Duplicate tool "x": A tool "x" was already declared at main.tenet.hcl:2:1; each tool needs a distinct name.`,
+				`main.tenet.hcl:5:1-5:14: Duplicate predicate "p": A predicate "p" was already declared at main.tenet.hcl:4:1; each predicate needs a distinct name.`,
+				`main.tenet.hcl:7:1-7:9: Duplicate goal "g": A goal "g" was already declared at main.tenet.hcl:6:1; each goal needs a distinct name.`,
+				`main.tenet.hcl:9:1-9:16: Duplicate side_effect "s": A side_effect "s" was already declared at main.tenet.hcl:8:1; each side_effect needs a distinct name.`,
+				`main.tenet.hcl:13:1-13:10: Duplicate grant "k": A grant "k" was already declared at main.tenet.hcl:10:1; each grant needs a distinct name.`,
+				`main.tenet.hcl:21:1-21:11: Duplicate source "s": A source "s" was already declared at main.tenet.hcl:16:1; each source needs a distinct name.`,
 			},
 		},
 		{
@@ -186,7 +186,7 @@ goal "g" { success = ("x") }`,
 				`main.tenet.hcl:13:9-13:11: Invalid type: Expected a type, such as string, list(string) or object({name = string}). The types are string, int, double (or number), bool, any, list(T), map(T), object({name = T, ...}), and optional(T) for an object field or tool parameter that may be absent.`,
 				`main.tenet.hcl:14:9-14:24: Invalid type: list(...) takes one type argument, like list(string), not an expanded list (...).`,
 				`main.tenet.hcl:15:22-15:27: Invalid type: Unknown type "strin"; did you mean "string"?`,
-				`main.tenet.hcl:16:27-16:28: Duplicate field: The field "n" was already declared at main.tenet.hcl:16,18-19.`,
+				`main.tenet.hcl:16:27-16:28: Duplicate field: The field "n" was already declared at main.tenet.hcl:16:18.`,
 				`main.tenet.hcl:17:9-17:19: Invalid type: Unknown type "frobnicate". The types are string, int, double (or number), bool, any, list(T), map(T), object({name = T, ...}), and optional(T) for an object field or tool parameter that may be absent.`,
 			},
 		},
@@ -254,7 +254,7 @@ params {
 				`main.tenet.hcl:4:7-4:10: Variables not allowed: Variables may not be used here.`,
 				`main.tenet.hcl:5:7-5:17: Function calls not allowed: Functions may not be called here.`,
 				`main.tenet.hcl:10:3-10:9: Unexpected "nested" block: Blocks are not allowed here.`,
-				`main.tenet.hcl:8:3-8:4: Duplicate param "a": A param "a" was already declared at main.tenet.hcl:3,3-4; each param needs a distinct name.`,
+				`main.tenet.hcl:8:3-8:4: Duplicate param "a": A param "a" was already declared at main.tenet.hcl:3:3; each param needs a distinct name.`,
 			},
 		},
 		{
@@ -273,7 +273,7 @@ grant "k" {
 			want: []string{
 				`main.tenet.hcl:2:1-2:14: Missing allow block: A grant holds one or more allow "operation" { resources = [...] } blocks.`,
 				`main.tenet.hcl:11:3-11:12: Unsupported argument: An argument named "resources" is not expected here.`,
-				`main.tenet.hcl:5:3-5:15: Duplicate allow "read": This grant already has an allow "read" block at main.tenet.hcl:4,3-15; list all its resources there.`,
+				`main.tenet.hcl:5:3-5:15: Duplicate allow "read": This grant already has an allow "read" block at main.tenet.hcl:4:3; list all its resources there.`,
 				`main.tenet.hcl:8:5-8:9: Unsupported argument: An argument named "when" is not expected here.`,
 				`main.tenet.hcl:9:5-9:9: Unsupported block type: Blocks of type "deny" are not expected here.`,
 			},
@@ -287,10 +287,10 @@ registry { operations = ["read"] }
 registry { operations = ["read"] }`,
 			want: []string{
 				`main.tenet.hcl:2:16-2:22: Unsupported argument: An argument named "versio" is not expected here. Did you mean "version"?`,
-				`main.tenet.hcl:2:1-2:13: Duplicate contract block: A contract has exactly one contract block; the first one is at main.tenet.hcl:1,1-13.`,
+				`main.tenet.hcl:2:1-2:13: Duplicate contract block: A contract has exactly one contract block; the first one is at main.tenet.hcl:1:1.`,
 				`main.tenet.hcl:4:33-4:36: Incorrect attribute value type: Inappropriate value for attribute "attempt_budget": a whole number is required, not string.`,
-				`main.tenet.hcl:4:1-4:13: Duplicate threat_model block: A contract has at most one threat_model block; the first one is at main.tenet.hcl:3,1-13.`,
-				`main.tenet.hcl:6:1-6:9: Duplicate registry block: A contract has at most one registry block; the first one is at main.tenet.hcl:5,1-9.`,
+				`main.tenet.hcl:4:1-4:13: Duplicate threat_model block: A contract has at most one threat_model block; the first one is at main.tenet.hcl:3:1.`,
+				`main.tenet.hcl:6:1-6:9: Duplicate registry block: A contract has at most one registry block; the first one is at main.tenet.hcl:5:1.`,
 			},
 		},
 		{
@@ -330,7 +330,7 @@ cases {
 }`,
 			want: []string{
 				`main.tenet.hcl:9:5-9:11: Unsupported argument: An argument named "attack" is not expected here.`,
-				`main.tenet.hcl:7:3-7:8: Duplicate given block: A source has at most one given block; the first one is at main.tenet.hcl:6,3-8.`,
+				`main.tenet.hcl:7:3-7:8: Duplicate given block: A source has at most one given block; the first one is at main.tenet.hcl:6:3.`,
 			},
 		},
 	}
@@ -355,7 +355,7 @@ func TestDuplicateContractAcrossFiles(t *testing.T) {
 		"b.tenet.hcl": []byte("contract \"b\" {}\n"),
 		"a.tenet.hcl": []byte("\ncontract \"a\" {}\n"),
 	})
-	checkDiags(t, diags, `b.tenet.hcl:1:1-1:13: Duplicate contract block: A contract has exactly one contract block; the first one is at a.tenet.hcl:2,1-13.`)
+	checkDiags(t, diags, `b.tenet.hcl:1:1-1:13: Duplicate contract block: A contract has exactly one contract block; the first one is at a.tenet.hcl:2:1.`)
 }
 
 // TestSyntaxErrorsKeepGoing: HCL's syntax errors are reported with the

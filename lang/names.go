@@ -1,6 +1,17 @@
 package lang
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+)
+
+// at renders where a range starts as file:line:col, the form every tenet
+// message uses (file relative to the contract directory).
+func at(r hcl.Range) string {
+	return fmt.Sprintf("%s:%d:%d", r.Filename, r.Start.Line, r.Start.Column)
+}
 
 // isIdent reports whether s is a name CEL can refer to: ASCII letters,
 // digits and underscores, not starting with a digit. (HCL identifiers also

@@ -92,6 +92,16 @@ func ParseFiles(dir string, files map[string][]byte) (m *Module, diags hcl.Diagn
 	syntaxErrors := false
 	for _, name := range names {
 		src := byName[name]
+		toks, _ := hclsyntax.LexConfig(src, name, hcl.InitialPos) // lexing errors are the parser's to report
+		// HCL's parser recurses once per nesting level: bound the depth
+		// before parsing so hostile input cannot exhaust the stack.
+		if tok, deep := tooDeep(toks); deep {
+			d.errorf(tok.Range, "Nesting too deep",
+				"Brackets, braces and parentheses nest more than %d levels deep here; tenet refuses such files.", MaxNesting)
+			syntaxErrors = true
+			m.Files = append(m.Files, &SourceFile{Path: name, Bytes: src, HCL: &hcl.File{Bytes: src}})
+			continue
+		}
 		f, pdiags := hclsyntax.ParseConfig(src, name, hcl.InitialPos)
 		d.diags = append(d.diags, pdiags...)
 		syntaxErrors = syntaxErrors || pdiags.HasErrors()
@@ -100,7 +110,6 @@ func ParseFiles(dir string, files map[string][]byte) (m *Module, diags hcl.Diagn
 		}
 		sf := &SourceFile{Path: name, Bytes: src, HCL: f}
 		m.Files = append(m.Files, sf)
-		toks, _ := hclsyntax.LexConfig(src, name, hcl.InitialPos) // lexing errors are the parser's to report
 		d.files[name] = &srcFile{SourceFile: sf, lines: lineStarts(src), tokens: toks}
 		if f.Body != nil {
 			d.decodeFile(f.Body)
@@ -147,4 +156,27 @@ type decoder struct {
 // file returns the source file a range belongs to, or nil.
 func (d *decoder) file(name string) *srcFile {
 	return d.files[name]
+}
+
+// MaxNesting bounds how deeply brackets, braces, parentheses and template
+// interpolations may nest in a contract file.
+const MaxNesting = 128
+
+// tooDeep returns the first token that opens a level beyond MaxNesting.
+func tooDeep(toks hclsyntax.Tokens) (hclsyntax.Token, bool) {
+	depth := 0
+	for _, t := range toks {
+		switch t.Type {
+		case hclsyntax.TokenOBrack, hclsyntax.TokenOBrace, hclsyntax.TokenOParen, hclsyntax.TokenTemplateInterp, hclsyntax.TokenTemplateControl:
+			depth++
+			if depth > MaxNesting {
+				return t, true
+			}
+		case hclsyntax.TokenCBrack, hclsyntax.TokenCBrace, hclsyntax.TokenCParen, hclsyntax.TokenTemplateSeqEnd:
+			if depth > 0 {
+				depth--
+			}
+		}
+	}
+	return hclsyntax.Token{}, false
 }

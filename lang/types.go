@@ -256,7 +256,7 @@ func (d *decoder) fields(expr hcl.Expression, what string) []*Field {
 			continue
 		}
 		if prev, dup := seen[name]; dup {
-			d.errorf(keyRng, "Duplicate field", "The field %q was already declared at %s.", name, prev)
+			d.errorf(keyRng, "Duplicate field", "The field %q was already declared at %s.", name, at(prev))
 			failed = true
 			continue
 		}

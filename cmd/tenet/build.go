@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -28,7 +27,14 @@ func buildCmd() *cobra.Command {
 				return err
 			}
 			if out == "" {
-				out = strings.TrimSuffix(filepath.Base(filepath.Clean(dir)), "/") + ".tnb"
+				abs, err := filepath.Abs(dir)
+				if err != nil {
+					return err
+				}
+				out = filepath.Base(abs) + ".tnb"
+			}
+			if err := checkOutput(out, contractFiles(dir)); err != nil {
+				return err
 			}
 			if err := atomicfile.Write(out, data, 0o644); err != nil {
 				return err

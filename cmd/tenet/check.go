@@ -27,6 +27,19 @@ func checkCmd() *cobra.Command {
 // summary describes a checked contract in one line.
 func summary(b *bundle.Bundle) string {
 	m := b.Manifest
-	return fmt.Sprintf("ok: contract %s %s: %d tools, %d predicates, %d tasks, %d goals, %d security cases, %d sources",
-		m.Contract, m.Version, len(b.Decls.Tools), len(b.Decls.Predicates), len(b.Plan.Tasks), len(b.Plan.Goals), len(b.Plan.Cases), len(b.Plan.Sources))
+	name := m.Contract
+	if m.Version != "" {
+		name += " " + m.Version
+	}
+	return fmt.Sprintf("ok: contract %s: %s, %s, %s, %s, %s, %s", name,
+		count(len(b.Decls.Tools), "tool"), count(len(b.Decls.Predicates), "predicate"), count(len(b.Plan.Tasks), "task"),
+		count(len(b.Plan.Goals), "goal"), count(len(b.Plan.Cases), "security case"), count(len(b.Plan.Sources), "source"))
+}
+
+// count renders "1 task", "2 tasks".
+func count(n int, noun string) string {
+	if n == 1 {
+		return fmt.Sprintf("1 %s", noun)
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

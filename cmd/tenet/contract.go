@@ -20,10 +20,13 @@ import (
 func compileDir(dir string, w io.Writer) (*bundle.Bundle, bool) {
 	mod, diags := lang.ParseDir(dir)
 	var b *bundle.Bundle
-	if !diags.HasErrors() {
+	// Compile even after syntax-level errors, so that every mistake is
+	// reported in one run; parts lang could not read are skipped.
+	if mod != nil && len(mod.Files) > 0 {
 		var cd hcl.Diagnostics
 		b, cd = compiler.Compile(mod, compiler.Options{Formats: transcript.Formats()})
 		diags = append(diags, cd...)
+		compiler.SortDiagnostics(diags)
 	}
 	var files map[string]*hcl.File
 	if mod != nil {
@@ -66,8 +69,7 @@ func writeDiags(w io.Writer, dir string, files map[string]*hcl.File, diags hcl.D
 func loadProgram(path string, stderr io.Writer) (*eval.Program, error) {
 	st, err := os.Stat(path)
 	if err != nil {
-		fmt.Fprintf(stderr, "tenet: %v\n", err)
-		return nil, exitError{exitBad}
+		return nil, err
 	}
 	if st.IsDir() {
 		b, ok := compileDir(path, stderr)
@@ -80,21 +82,19 @@ func loadProgram(path string, stderr io.Writer) (*eval.Program, error) {
 		if err != nil {
 			return nil, err
 		}
-		return loadBundle(path, data, stderr)
+		return loadBundle(path, data)
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		fmt.Fprintf(stderr, "tenet: %v\n", err)
-		return nil, exitError{exitBad}
+		return nil, err
 	}
-	return loadBundle(path, data, stderr)
+	return loadBundle(path, data)
 }
 
-func loadBundle(path string, data []byte, stderr io.Writer) (*eval.Program, error) {
+func loadBundle(path string, data []byte) (*eval.Program, error) {
 	p, err := eval.Load(data)
 	if err != nil {
-		fmt.Fprintf(stderr, "tenet: %s: %v\n", path, err)
-		return nil, exitError{exitBad}
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return p, nil
 }

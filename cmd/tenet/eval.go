@@ -12,6 +12,7 @@ import (
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/report"
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/eval/transcript"
 	"github.com/tenetlang/tenet/internal/atomicfile"
 )
 
@@ -34,27 +35,32 @@ Unknown labels make the metrics of their condition refuse: exit 2.`,
 				return fmt.Errorf("unknown --format %q: this version writes table", format)
 			}
 			stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+			if err := checkInputs(args[1:]); err != nil {
+				return err
+			}
+			if out != "" {
+				if err := checkOutput(out, append(append([]string{args[0]}, args[1:]...), contractFiles(args[0])...)); err != nil {
+					return err
+				}
+			}
 			p, err := loadProgram(args[0], stderr)
 			if err != nil {
 				return err
 			}
 			res, err := p.EvalFiles(args[1:], opt)
 			if err != nil {
-				fmt.Fprintf(stderr, "tenet: %v\n", err)
-				return exitError{exitBad}
+				return err
 			}
 			if len(res.Errors) > 0 {
 				for _, e := range res.Errors {
 					fmt.Fprintln(stderr, e)
 				}
-				fmt.Fprintf(stderr, "tenet: %d bad records; nothing written\n", len(res.Errors))
-				return exitError{exitBad}
+				return fmt.Errorf("%s; nothing written", count(len(res.Errors), "bad record"))
 			}
 			if out != "" {
 				var buf bytes.Buffer
 				if err := runs.Write(&buf, res.Records); err != nil {
-					fmt.Fprintf(stderr, "tenet: %v\n", err)
-					return exitError{exitBad}
+					return err
 				}
 				if err := atomicfile.Write(out, buf.Bytes(), 0o644); err != nil {
 					return err
@@ -69,7 +75,8 @@ Unknown labels make the metrics of their condition refuse: exit 2.`,
 	}
 	cmd.Flags().StringVar(&opt.Source, "source", "", "source block to map records with (default: the contract's only source)")
 	cmd.Flags().StringVar(&opt.Format, "transcript-format", "", "transcript format (default: the source's format)")
-	cmd.Flags().StringVar(&out, "out", "", "write the labelled runs (JSONL, docs/runs-format.md) to this file, atomically")
+	cmd.Flags().StringVarP(&out, "out", "o", "", "write the labelled runs (JSONL, docs/runs-format.md) to this file, atomically")
+	cmd.Flags().IntVar(&opt.Transcript.MaxRecordBytes, "max-record-bytes", transcript.DefaultMaxRecordBytes, "longest transcript record (line) accepted, in bytes")
 	cmd.Flags().StringVar(&format, "format", "table", "report format: table")
 	return cmd
 }
@@ -102,9 +109,11 @@ func writeStats(w io.Writer, res *eval.Result) {
 // missing runs) are printed with their condition and give exit 2.
 func writeResults(stdout, stderr io.Writer, recs []runs.Record, declared map[string]metrics.Declared) error {
 	cs, merr := metrics.Compute(recs, declared)
-	fmt.Fprintln(stdout, "\nmetrics (DESIGN §7; rate (numerator/denominator))")
-	if err := report.WriteMetrics(stdout, cs); err != nil {
-		return err
+	if len(cs) > 0 {
+		fmt.Fprintln(stdout, "\nmetrics (DESIGN §7; rate (numerator/denominator))")
+		if err := report.WriteMetrics(stdout, cs); err != nil {
+			return err
+		}
 	}
 	if as := metrics.Agree(recs); hasGiven(recs) {
 		fmt.Fprintln(stdout, "\nagreement with given labels")
@@ -113,8 +122,7 @@ func writeResults(stdout, stderr io.Writer, recs []runs.Record, declared map[str
 		}
 	}
 	if merr != nil {
-		fmt.Fprintf(stderr, "tenet: %v\n", merr)
-		return exitError{exitBad}
+		return merr
 	}
 	return nil
 }

@@ -22,6 +22,9 @@ file:line and the run named: exit 2.`,
 			if format != "table" {
 				return fmt.Errorf("unknown --format %q: this version writes table", format)
 			}
+			if err := checkInputs(args); err != nil {
+				return err
+			}
 			recs, err := runs.ReadFiles(args...)
 			if err != nil {
 				fmt.Fprintf(cmd.ErrOrStderr(), "%v\n", err)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 )
@@ -30,11 +31,12 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.CompletionOptions.DisableDefaultCmd = true
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetArgs(args)
 	root.AddCommand(checkCmd(), buildCmd(), evalCmd(), reportCmd(), versionCmd())
-	err := root.Execute()
+	cmd, err := root.ExecuteC()
 	var ee exitError
 	switch {
 	case err == nil:
@@ -43,7 +45,22 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return ee.code
 	default:
 		// Usage errors (unknown flag, wrong argument count) and plain failures.
-		fmt.Fprintf(stderr, "tenet: %v\n", err)
+		fmt.Fprintf(stderr, "%s: %v\n", cmd.CommandPath(), err)
+		if cmd.Runnable() && isUsageError(err) {
+			fmt.Fprintf(stderr, "usage: %s (see %s --help)\n", cmd.UseLine(), cmd.CommandPath())
+		}
 		return exitBad
 	}
+}
+
+// isUsageError reports whether err is cobra's complaint about arguments or
+// flags, after which the usage line helps.
+func isUsageError(err error) bool {
+	msg := err.Error()
+	for _, s := range []string{"arg(s)", "flag", "unknown command"} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
 }

@@ -155,6 +155,9 @@ type Plan struct {
 	SideEffects []SideEffectPlan `cbor:"side_effects"`
 	Cases       []Case           `cbor:"cases"` // sorted by (task, goal)
 	Sources     []SourcePlan     `cbor:"sources"`
+	// RunCostLimit bounds the CEL cost spent evaluating one run (cel-go cost
+	// units); once spent, the run's remaining labels are unknown.
+	RunCostLimit uint64 `cbor:"run_cost_limit"`
 }
 
 // TaskPlan is a user task.

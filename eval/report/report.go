@@ -54,7 +54,7 @@ func WriteMetrics(w io.Writer, cs []metrics.Condition) error {
 				exposed = fmt.Sprint(c.ExposedCases)
 			}
 			cells := []string{
-				c.Condition,
+				runs.Safe(c.Condition),
 				fmt.Sprint(c.BenignTasks),
 				fmt.Sprint(c.SecurityCases),
 				c.BenignUtility.String(),
@@ -120,7 +120,7 @@ func WriteAgreement(w io.Writer, as []metrics.Agreement) error {
 	}
 	row(tw, header)
 	for _, a := range as {
-		cells := []string{a.Condition}
+		cells := []string{runs.Safe(a.Condition)}
 		if withContract {
 			cells = append([]string{contractCell(a.Contract)}, cells...)
 		}
@@ -187,27 +187,14 @@ func agreementCell(r metrics.AgreementRow) string {
 	return s
 }
 
-// runName renders a key as "[contract ]condition task [goal][ attempt A
-// repetition R]".
-func runName(k runs.Key) string {
-	parts := []string{k.Condition, k.Task}
-	if k.Contract != "" {
-		parts = append([]string{k.Contract}, parts...)
-	}
-	if k.Goal != "" {
-		parts = append(parts, k.Goal)
-	}
-	if k.Attempt != 1 || k.Repetition != 1 {
-		parts = append(parts, fmt.Sprintf("attempt %d repetition %d", k.Attempt, k.Repetition))
-	}
-	return strings.Join(parts, " ")
-}
+// runName renders a key as runs.Key.String does.
+func runName(k runs.Key) string { return k.String() }
 
 func contractCell(c string) string {
 	if c == "" {
 		return "—"
 	}
-	return c
+	return runs.Safe(c)
 }
 
 // row writes cells as one tabwriter line; tabs and newlines inside a cell

@@ -131,21 +131,21 @@ func TestAgreement(t *testing.T) {
 		"slack     claude     0/1                0/0                   0/0\n"+
 		"\n"+
 		"disagreements in benign_utility:\n"+
-		"  gpt-4o user_task_1: ours=false given=true (traces/x.jsonl:4)\n"+
-		"  slack claude t: ours=true given=false (s.json)\n"+
+		"  gpt-4o/user_task_1: ours=false given=true (traces/x.jsonl:4)\n"+
+		"  slack:claude/t: ours=true given=false (s.json)\n"+
 		"\n"+
 		"disagreements in attack_success:\n"+
-		"  gpt-4o user_task_0 injection_task_0: ours=false given=true (traces/x.jsonl:17)\n"+
+		"  gpt-4o/user_task_0/injection_task_0: ours=false given=true (traces/x.jsonl:17)\n"+
 		"\n"+
 		"unknown labels in utility_under_attack:\n"+
-		"  gpt-4o user_task_1 injection_task_0: criterion error: no key 'iban'\n")
+		"  gpt-4o/user_task_1/injection_task_0: criterion error: no key 'iban'\n")
 
 	// A disagreement on a run with attempt 2 names the attempt.
 	yes := true
 	recs[len(recs)-2].Given.Utility = &yes
 	as := metrics.Agree(recs)
 	got = render(t, func(b *strings.Builder) error { return WriteAgreement(b, as[:1]) })
-	if !strings.Contains(got, "disagreements in utility_under_attack:\n  gpt-4o user_task_2 injection_task_0 attempt 2 repetition 1: ours=false given=true\n") {
+	if !strings.Contains(got, "disagreements in utility_under_attack:\n  gpt-4o/user_task_2/injection_task_0 (attempt 2, repetition 1): ours=false given=true\n") {
 		t.Errorf("got:\n%s", got)
 	}
 

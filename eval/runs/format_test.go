@@ -319,7 +319,7 @@ func TestWriteRejectsInvalid(t *testing.T) {
 		want string
 	}{
 		{"attempt 0", []Record{{Key: Key{Condition: "c", Task: "t", Repetition: 1}, Utility: True()}}, "run c/t (attempt 0, repetition 1): attempt is 0, want an integer ≥ 1"},
-		{"empty condition", []Record{{Key: Key{Task: "t", Attempt: 1, Repetition: 1}, Utility: True()}}, "run /t: condition is empty"},
+		{"empty condition", []Record{{Key: Key{Task: "t", Attempt: 1, Repetition: 1}, Utility: True()}}, `run ""/t: condition is empty`},
 		{"missing label", []Record{{Key: k, Utility: True(), AttackSuccess: False()}}, "run c/t/g: missing label side_effect (an attacked run needs utility, attack_success and side_effect)"},
 		{"h < a", []Record{{Key: k, Utility: True(), AttackSuccess: True(), SideEffect: False()}}, "run c/t/g: attack_success is true but side_effect is false (side_effect ≥ attack_success: a successful attack is a side effect)"},
 		{"exposed without flag", []Record{{Key: k, Utility: True(), AttackSuccess: False(), SideEffect: False(), Exposed: True()}}, "run c/t/g: label exposed is set but HasExposed is false"},

@@ -11,6 +11,9 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Key identifies a run: (condition, task, goal|none, attempt, repetition),
@@ -68,10 +71,14 @@ func (k Key) ConditionName() string { return ConditionName(k.Contract, k.Conditi
 // is benign, and the attempt and repetition when both are 1. For example
 // "gpt-4o/user_task_0/injection_task_3" or
 // "agentdojo-banking:gpt-4o/user_task_0 (attempt 1, repetition 2)".
+//
+// A part that contains '/', ':', a space or a character that is not
+// printable is quoted (Go syntax), so a key reads unambiguously and cannot
+// carry terminal escapes.
 func (k Key) String() string {
-	s := ConditionName(k.Contract, k.Condition) + "/" + k.Task
+	s := ConditionName(k.Contract, k.Condition) + "/" + Safe(k.Task)
 	if k.Goal != "" {
-		s += "/" + k.Goal
+		s += "/" + Safe(k.Goal)
 	}
 	if k.Attempt != 1 || k.Repetition != 1 {
 		s += fmt.Sprintf(" (attempt %d, repetition %d)", k.Attempt, k.Repetition)
@@ -83,9 +90,24 @@ func (k Key) String() string {
 // "contract:condition", or just "condition" when contract is "".
 func ConditionName(contract, condition string) string {
 	if contract == "" {
-		return condition
+		return Safe(condition)
 	}
-	return contract + ":" + condition
+	return Safe(contract) + ":" + Safe(condition)
+}
+
+// Safe returns s as is when it is non-empty and made of printable
+// characters other than '/', ':' and space, and quoted (strconv.Quote)
+// otherwise: names from transcripts are attacker-controlled text.
+func Safe(s string) string {
+	if s == "" {
+		return `""`
+	}
+	for _, r := range s {
+		if r == '/' || r == ':' || r == ' ' || r == utf8.RuneError || !unicode.IsPrint(r) {
+			return strconv.Quote(s)
+		}
+	}
+	return s
 }
 
 // Case is a security case: a user task paired with an injection goal

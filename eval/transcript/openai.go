@@ -39,7 +39,10 @@ func (r *openAIMessages) Next() (*run.Run, error) {
 			return nil, &Error{File: r.file, Line: r.lines.line, Msg: "read: " + err.Error(), Err: err}
 		}
 		if tooLong {
-			return nil, r.errorf("record longer than %d bytes (MaxRecordBytes)", r.lines.max)
+			return nil, r.errorf("record longer than the limit of %d bytes (raise it with --max-record-bytes)", r.lines.max)
+		}
+		if r.lines.line == 1 {
+			line = bytes.TrimPrefix(line, []byte("\ufeff")) // a UTF-8 byte-order mark
 		}
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
@@ -317,10 +320,15 @@ func (m *matcher) result(rn *run.Run, ev *run.Event, msg map[string]any) string 
 		return "tool_call: want an object, got " + kind(tc)
 	}
 
+	// Harnesses write "no error" as null, an absent field, "" or false.
 	switch e := msg["error"].(type) {
 	case nil:
 	case string:
-		ev.Failed, ev.Error = true, e
+		ev.Failed, ev.Error = e != "", e
+	case bool:
+		if e {
+			ev.Failed, ev.Error = true, "true"
+		}
 	default:
 		b, _ := json.Marshal(e) // cannot fail: e was decoded from JSON
 		ev.Failed, ev.Error = true, string(b)

@@ -310,7 +310,7 @@ func TestErrorField(t *testing.T) {
 	for _, c := range rn.Calls {
 		gotCall = append(gotCall, res{!c.Ok, c.Error})
 	}
-	want := []res{{false, ""}, {false, ""}, {true, "ValueError: no such file"}, {true, `{"code":5,"msg":"x"}`}, {true, "3"}, {true, "false"}, {true, ""}}
+	want := []res{{false, ""}, {false, ""}, {true, "ValueError: no such file"}, {true, `{"code":5,"msg":"x"}`}, {true, "3"}, {false, ""}, {false, ""}} // false and "" mean no error
 	check(t, "events (Failed, Error)", gotEv, want)
 	check(t, "calls (!Ok, Error)", gotCall, want)
 	check(t, "last event", *rn.Events[8], run.Event{Index: 8, Role: "assistant", Content: "fine"})
@@ -404,10 +404,10 @@ func TestOverlongLine(t *testing.T) {
 		strings.Repeat("z", 100) // 7: too long, no final newline
 	runs, errs, _ := readAll(t, input, Options{MaxRecordBytes: max})
 	check(t, "errors", errs, []string{
-		"t.jsonl:2: record longer than 40 bytes (MaxRecordBytes)",
-		"t.jsonl:4: record longer than 40 bytes (MaxRecordBytes)",
-		"t.jsonl:5: record longer than 40 bytes (MaxRecordBytes)",
-		"t.jsonl:7: record longer than 40 bytes (MaxRecordBytes)",
+		"t.jsonl:2: record longer than the limit of 40 bytes (raise it with --max-record-bytes)",
+		"t.jsonl:4: record longer than the limit of 40 bytes (raise it with --max-record-bytes)",
+		"t.jsonl:5: record longer than the limit of 40 bytes (raise it with --max-record-bytes)",
+		"t.jsonl:7: record longer than the limit of 40 bytes (raise it with --max-record-bytes)",
 	})
 	var got []int
 	for _, rn := range runs {
@@ -519,5 +519,14 @@ func TestStreamingMemory(t *testing.T) {
 	// buffers and one record.
 	if peak > 8<<20 {
 		t.Errorf("heap reached %d bytes while streaming 40 MB", peak)
+	}
+}
+
+// TestByteOrderMark: a UTF-8 BOM before the first record is not an error
+// (editors on Windows write one); anywhere else it is ordinary input.
+func TestByteOrderMark(t *testing.T) {
+	runs, errs, skipped := readAll(t, "\ufeff"+`{"metadata": {"name": "header"}}`+"\n"+`{"messages": [{"role": "user", "content": "hi"}]}`, Options{})
+	if len(errs) != 0 || skipped != 1 || len(runs) != 1 || runs[0].Events[0].Content != "hi" {
+		t.Errorf("errors %q, skipped %d, runs %d", errs, skipped, len(runs))
 	}
 }

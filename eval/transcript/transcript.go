@@ -50,9 +50,9 @@
 // reported as malformed, never silently read as a call without arguments.
 //
 // A tool message (role "tool") is a result: Event.CallID is its tool_call_id
-// ("" when null or absent); Event.Failed is whether "error" is present and not
-// null, and Event.Error is the error text (a string as is, any other value as
-// its JSON text). Its "tool_call", when present, records what actually ran:
+// ("" when null or absent); Event.Failed is whether "error" reports an error —
+// null, absent, "" and false do not — and Event.Error is the error text (a
+// string as is, true as "true", any other value as its JSON text). Its "tool_call", when present, records what actually ran:
 // its "function" replaces the matched call's Tool and its "args" replace the
 // call's Args (and ArgsError), each only when present, non-null and (for the
 // function) non-empty. Event.Tool is the tool that ran: the matched call's

@@ -1,0 +1,54 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// checkOutput refuses to write out over one of the command's inputs (a
+// transcript, a bundle, a contract file) or over a directory: a typo in a
+// flag must not destroy the data it was about to read.
+func checkOutput(out string, inputs []string) error {
+	st, err := os.Stat(out)
+	if err != nil {
+		return nil // does not exist yet: nothing to lose
+	}
+	if st.IsDir() {
+		return fmt.Errorf("output %s is a directory; name a file", out)
+	}
+	for _, in := range inputs {
+		if ist, err := os.Stat(in); err == nil && os.SameFile(st, ist) {
+			return fmt.Errorf("output %s is also an input (%s); choose another file", out, in)
+		}
+	}
+	return nil
+}
+
+// checkInputs refuses directories where files are expected and a file
+// given twice (its runs would be counted twice).
+func checkInputs(files []string) error {
+	var seen []os.FileInfo
+	for _, f := range files {
+		st, err := os.Stat(f)
+		if err != nil {
+			return err
+		}
+		if st.IsDir() {
+			return fmt.Errorf("%s is a directory; give the files in it", f)
+		}
+		for i, prev := range seen {
+			if os.SameFile(prev, st) {
+				return fmt.Errorf("%s is given twice (also as %s)", f, files[i])
+			}
+		}
+		seen = append(seen, st)
+	}
+	return nil
+}
+
+// contractFiles lists the contract sources of dir (for checkOutput).
+func contractFiles(dir string) []string {
+	files, _ := filepath.Glob(filepath.Join(dir, "*.tenet.hcl"))
+	return files
+}
