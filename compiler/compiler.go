@@ -10,8 +10,8 @@ package compiler
 
 import (
 	"crypto/sha256"
-	"fmt"
 	"encoding/hex"
+	"fmt"
 	"sort"
 
 	"github.com/hashicorp/hcl/v2"
