@@ -19,6 +19,7 @@ import (
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/compiler/celenv"
 	"github.com/tenetlang/tenet/lang"
+	"github.com/tenetlang/tenet/lang/diag"
 )
 
 // Version is tenet's version, recorded in every bundle header.
@@ -40,7 +41,7 @@ type Options struct {
 // Compile checks m and returns its bundle. The bundle is nil when any
 // diagnostic is an error; warnings may accompany a bundle.
 func Compile(m *lang.Module, opt Options) (*bundle.Bundle, hcl.Diagnostics) {
-	c := &compiler{mod: m, opt: opt, b: &bundle.Bundle{}}
+	c := &compiler{mod: m, opt: opt, b: &bundle.Bundle{}, used: newUsage()}
 	c.run()
 	SortDiagnostics(c.diags)
 	if c.diags.HasErrors() {
@@ -83,6 +84,10 @@ type compiler struct {
 	tasks map[string]*lang.Task
 	goals map[string]*lang.Goal
 	preds map[string]*lang.Predicate
+
+	costBudget  uint64         // per-expression static cost budget
+	paramValues map[string]any // params by name, for exact size hints
+	used        *usage
 }
 
 func (c *compiler) run() {
@@ -92,26 +97,59 @@ func (c *compiler) run() {
 	c.toolDecls()
 	c.grants()
 	params := c.params()
-	env, err := celenv.NewCriterion(params)
+	env, err := celenv.NewCriterion(params, c.b.Decls.Tools)
 	if err != nil {
-		c.diags = append(c.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Internal error", Detail: err.Error()})
+		c.diags = append(c.diags, diag.Set(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Internal error", Detail: err.Error()}, "internal-error"))
 		return
 	}
 	c.crit = env
 	c.predicates()
 	c.threatModel()
 	c.criteria()
+	c.invariants()
+	c.failures()
+	c.gates()
 	c.cases()
 	c.sources()
+	c.tests()
+	c.requireThreatModel()
+	c.warnUnused()
+}
+
+// requireThreatModel: every contract declares its threat model; one
+// without a source cannot be evaluated (a warning: it may be a library).
+func (c *compiler) requireThreatModel() {
+	first := hcl.Range{Start: hcl.InitialPos, End: hcl.InitialPos}
+	if len(c.mod.Files) > 0 {
+		first.Filename = c.mod.Files[0].Path
+	}
+	if ct := c.mod.Contract; ct != nil {
+		first = ct.Range
+	}
+	if c.mod.ThreatModel == nil {
+		c.errorf("missing-threat-model", first, "Missing threat model",
+			"Every contract declares its threat model: add threat_model { injection_vectors = [...], attempt_budget = 1, exposure = \"...\" }.")
+	}
+	if len(c.mod.Sources) == 0 {
+		c.warnf("no-source", first, "No source block", "Without a source block tenet eval cannot map transcript records to runs.")
+	}
 }
 
 func (c *compiler) manifest() {
 	m := &c.b.Manifest
 	c.b.Plan.RunCostLimit = DefaultRunCostLimit
+	c.costBudget = DefaultCostBudget
 	if ct := c.mod.Contract; ct != nil {
+		if ct.CostBudget != nil {
+			if ct.CostBudget.Value < 1 {
+				c.errorf("invalid-number", ct.CostBudget.Range, "Invalid cost budget", fmt.Sprintf("cost_budget must be at least 1, not %d.", ct.CostBudget.Value))
+			} else {
+				c.costBudget = uint64(ct.CostBudget.Value)
+			}
+		}
 		if ct.RunCostLimit != nil {
 			if ct.RunCostLimit.Value < 1 {
-				c.errorf(ct.RunCostLimit.Range, "Invalid run cost limit", fmt.Sprintf("run_cost_limit must be at least 1, not %d.", ct.RunCostLimit.Value))
+				c.errorf("invalid-number", ct.RunCostLimit.Range, "Invalid run cost limit", fmt.Sprintf("run_cost_limit must be at least 1, not %d.", ct.RunCostLimit.Value))
 			} else {
 				c.b.Plan.RunCostLimit = uint64(ct.RunCostLimit.Value)
 			}
@@ -131,12 +169,13 @@ func (c *compiler) manifest() {
 	sort.Slice(m.Files, func(i, j int) bool { return m.Files[i].Path < m.Files[j].Path })
 }
 
-func (c *compiler) errorf(r hcl.Range, summary, detail string) {
-	c.diags = append(c.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail, Subject: r.Ptr()})
+// errorf and warnf report a diagnostic with its stable code (lang/diag).
+func (c *compiler) errorf(code diag.Code, r hcl.Range, summary, detail string) {
+	c.diags = append(c.diags, diag.Set(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail, Subject: r.Ptr()}, code))
 }
 
-func (c *compiler) warnf(r hcl.Range, summary, detail string) {
-	c.diags = append(c.diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: summary, Detail: detail, Subject: r.Ptr()})
+func (c *compiler) warnf(code diag.Code, r hcl.Range, summary, detail string) {
+	c.diags = append(c.diags, diag.Set(&hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: summary, Detail: detail, Subject: r.Ptr()}, code))
 }
 
 // didYouMean returns " Did you mean "x"?" for the nearest candidate, or "".

@@ -11,6 +11,7 @@ import (
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/compiler/celenv"
 	"github.com/tenetlang/tenet/lang"
+	"github.com/tenetlang/tenet/lang/diag"
 )
 
 // criteria checks the utility, success and side-effect criteria.
@@ -60,7 +61,7 @@ func (c *compiler) cases() {
 			for _, g := range goals {
 				k := bundle.Case{Task: t, Goal: g}
 				if prev, dup := seen[k]; dup {
-					c.errorf(cs.Range, "Duplicate security case",
+					c.errorf("duplicate-case", cs.Range, "Duplicate security case",
 						fmt.Sprintf("The case (%s, %s) is already declared by the cases block at %s:%d.", t, g, prev.Range.Filename, prev.Range.Start.Line))
 					continue
 				}
@@ -87,7 +88,7 @@ func (c *compiler) expandIDs(list []lang.Str, declared []string, what string) []
 			continue
 		}
 		if !contains(declared, s.Value) {
-			c.errorf(s.Range, "Unknown "+what,
+			c.errorf(diag.Code("unknown-"+what), s.Range, "Unknown "+what,
 				fmt.Sprintf("The cases block names %s %q, which is not declared.%s", what, s.Value, didYouMean(s.Value, declared)))
 			continue
 		}
@@ -121,7 +122,7 @@ func dedupe(list []string) []string {
 func (c *compiler) sources() {
 	env, err := celenv.NewSource()
 	if err != nil {
-		c.diags = append(c.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Internal error", Detail: err.Error()})
+		c.diags = append(c.diags, diag.Set(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Internal error", Detail: err.Error()}, "internal-error"))
 		return
 	}
 	grants := map[string]bool{}
@@ -132,7 +133,7 @@ func (c *compiler) sources() {
 		name := s.Name.Value
 		owner := "source " + name
 		if c.opt.Formats != nil && s.Format.Value != "" && !contains(c.opt.Formats, s.Format.Value) {
-			c.errorf(s.Format.Range, "Unknown transcript format",
+			c.errorf("unknown-format", s.Format.Range, "Unknown transcript format",
 				fmt.Sprintf("Source %q has format %q; known formats: %s.%s", name, s.Format.Value, strings.Join(c.opt.Formats, ", "), didYouMean(s.Format.Value, c.opt.Formats)))
 		}
 		expr := func(e *lang.Expr, kind string, want ...*types.Type) int {
@@ -161,7 +162,7 @@ func (c *compiler) sources() {
 		if s.Grant != nil {
 			sp.Grant = s.Grant.Value
 			if !grants[sp.Grant] {
-				c.errorf(s.Grant.Range, "Unknown grant", fmt.Sprintf("Source %q uses grant %q, which is not declared.%s", name, sp.Grant, didYouMean(sp.Grant, sortedKeys(grants))))
+				c.errorf("unknown-grant", s.Grant.Range, "Unknown grant", fmt.Sprintf("Source %q uses grant %q, which is not declared.%s", name, sp.Grant, didYouMean(sp.Grant, sortedKeys(grants))))
 			}
 		} else if grants["default"] {
 			sp.Grant = "default"

@@ -21,11 +21,11 @@ func (c *compiler) registry() {
 		seen := map[string]bool{}
 		for _, op := range r.Operations {
 			if op.Value == "" {
-				c.errorf(op.Range, "Empty operation", "An operation name cannot be empty.")
+				c.errorf("empty-name", op.Range, "Empty operation", "An operation name cannot be empty.")
 				continue
 			}
 			if seen[op.Value] {
-				c.errorf(op.Range, "Duplicate operation", fmt.Sprintf("Operation %q is listed twice in the registry.", op.Value))
+				c.errorf("duplicate-operation", op.Range, "Duplicate operation", fmt.Sprintf("Operation %q is listed twice in the registry.", op.Value))
 				continue
 			}
 			seen[op.Value] = true
@@ -52,7 +52,7 @@ func (c *compiler) toolDecls() {
 	for _, t := range c.mod.Tools {
 		c.tools[t.Name.Value] = t
 		if t.Operation.Value != "" && !c.hasOperation(t.Operation.Value) {
-			c.errorf(t.Operation.Range, "Unknown operation",
+			c.errorf("unknown-operation", t.Operation.Range, "Unknown operation",
 				fmt.Sprintf("Tool %q has operation %q, which is not in the registry's vocabulary (%s).%s", t.Name.Value, t.Operation.Value, strings.Join(c.b.Decls.Operations, ", "), didYouMean(t.Operation.Value, c.b.Decls.Operations)))
 		}
 		d := bundle.Tool{Name: t.Name.Value, Operation: t.Operation.Value, HasSchema: t.Params != nil}
@@ -65,10 +65,10 @@ func (c *compiler) toolDecls() {
 		if t.Resource != nil {
 			d.Resource = t.Resource.Value
 			if d.Resource == "" {
-				c.errorf(t.Resource.Range, "Empty resource parameter", fmt.Sprintf("Tool %q: resource names the parameter that holds the resource; leave the attribute out when there is none.", t.Name.Value))
+				c.errorf("empty-name", t.Resource.Range, "Empty resource parameter", fmt.Sprintf("Tool %q: resource names the parameter that holds the resource; leave the attribute out when there is none.", t.Name.Value))
 			} else if t.Params != nil && !hasField(t.Params, d.Resource) {
 				names := fieldNames(t.Params)
-				c.errorf(t.Resource.Range, "Unknown resource parameter",
+				c.errorf("unknown-resource-param", t.Resource.Range, "Unknown resource parameter",
 					fmt.Sprintf("Tool %q names %q as its resource, but it has no such parameter.%s", t.Name.Value, d.Resource, didYouMean(d.Resource, names)))
 			}
 		}
@@ -123,17 +123,11 @@ var typeKindNames = map[lang.TypeKind]string{
 func (c *compiler) grants() {
 	for _, g := range c.mod.Grants {
 		d := bundle.Grant{Name: g.Name.Value}
-		seen := map[string]bool{}
-		for _, a := range g.Allows {
+		for _, a := range g.Allows { // lang refuses two allow blocks for one operation
 			if !c.hasOperation(a.Operation.Value) {
-				c.errorf(a.Operation.Range, "Unknown operation",
+				c.errorf("unknown-operation", a.Operation.Range, "Unknown operation",
 					fmt.Sprintf("Grant %q allows operation %q, which is not in the registry's vocabulary (%s).%s", g.Name.Value, a.Operation.Value, strings.Join(c.b.Decls.Operations, ", "), didYouMean(a.Operation.Value, c.b.Decls.Operations)))
 			}
-			if seen[a.Operation.Value] {
-				c.errorf(a.Operation.Range, "Duplicate allow block", fmt.Sprintf("Grant %q has two allow blocks for %q; list every resource in one.", g.Name.Value, a.Operation.Value))
-				continue
-			}
-			seen[a.Operation.Value] = true
 			al := bundle.Allow{Operation: a.Operation.Value}
 			for _, r := range a.Resources {
 				al.Resources = append(al.Resources, r.Value)
@@ -151,13 +145,15 @@ func (c *compiler) grants() {
 // CEL double, like JSON numbers in transcripts).
 func (c *compiler) params() []celenv.Param {
 	var out []celenv.Param
+	c.paramValues = map[string]any{}
 	for _, p := range c.mod.Params {
 		v, err := ctyToGo(p.Value)
 		if err != nil {
-			c.errorf(p.Range, "Unsupported parameter value", fmt.Sprintf("Parameter %q: %v.", p.Name.Value, err))
+			c.errorf("unsupported-param-value", p.Range, "Unsupported parameter value", fmt.Sprintf("Parameter %q: %v.", p.Name.Value, err))
 			continue
 		}
 		out = append(out, celenv.Param{Name: p.Name.Value, Value: v})
+		c.paramValues[p.Name.Value] = v
 		c.b.Decls.Params = append(c.b.Decls.Params, bundle.Param{Name: p.Name.Value, Value: v})
 	}
 	sort.Slice(c.b.Decls.Params, func(i, j int) bool { return c.b.Decls.Params[i].Name < c.b.Decls.Params[j].Name })
@@ -223,7 +219,7 @@ func (c *compiler) threatModel() {
 	tm.Declared = true
 	for _, v := range t.InjectionVectors {
 		if _, ok := c.tools[v.Value]; !ok {
-			c.errorf(v.Range, "Unknown tool", fmt.Sprintf("Injection vector %q is not a declared tool.%s", v.Value, didYouMean(v.Value, sortedKeys(c.tools))))
+			c.errorf("unknown-tool", v.Range, "Unknown tool", fmt.Sprintf("Injection vector %q is not a declared tool.%s", v.Value, didYouMean(v.Value, sortedKeys(c.tools))))
 		}
 		tm.InjectionVectors = append(tm.InjectionVectors, v.Value)
 	}
@@ -232,7 +228,7 @@ func (c *compiler) threatModel() {
 	}
 	if t.AttemptBudget != nil {
 		if t.AttemptBudget.Value < 1 {
-			c.errorf(t.AttemptBudget.Range, "Invalid attempt budget", fmt.Sprintf("attempt_budget must be at least 1, not %d.", t.AttemptBudget.Value))
+			c.errorf("invalid-number", t.AttemptBudget.Range, "Invalid attempt budget", fmt.Sprintf("attempt_budget must be at least 1, not %d.", t.AttemptBudget.Value))
 		} else {
 			tm.AttemptBudget = int(t.AttemptBudget.Value)
 		}

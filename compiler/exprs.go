@@ -2,6 +2,8 @@ package compiler
 
 import (
 	"fmt"
+	"regexp"
+	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -13,6 +15,7 @@ import (
 
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/lang"
+	"github.com/tenetlang/tenet/lang/diag"
 )
 
 // checkBool checks a criterion that must yield bool (dyn is accepted and
@@ -30,7 +33,7 @@ func (c *compiler) checkBool(e *lang.Expr, kind, owner string) int {
 func (c *compiler) check(env *cel.Env, envKind string, e *lang.Expr, kind, owner string, drop func(*cel.Error) bool, want ...*types.Type) (int, *types.Type) {
 	parsed, iss := env.Parse(e.Text)
 	if iss.Err() != nil {
-		c.celErrors(e, iss, nil, kind, owner, drop)
+		c.celErrors(env, e, iss, nil, kind, owner, drop)
 		return bundle.NoExpr, nil
 	}
 	return c.checkParsed(env, envKind, e, parsed, kind, owner, drop, want...)
@@ -39,7 +42,7 @@ func (c *compiler) check(env *cel.Env, envKind string, e *lang.Expr, kind, owner
 func (c *compiler) checkParsed(env *cel.Env, envKind string, e *lang.Expr, parsed *cel.Ast, kind, owner string, drop func(*cel.Error) bool, want ...*types.Type) (int, *types.Type) {
 	checked, iss := env.Check(parsed)
 	if iss.Err() != nil {
-		c.celErrors(e, iss, parsed, kind, owner, drop)
+		c.celErrors(env, e, iss, parsed, kind, owner, drop)
 		return bundle.NoExpr, nil
 	}
 	out := checked.OutputType()
@@ -51,24 +54,26 @@ func (c *compiler) checkParsed(env *cel.Env, envKind string, e *lang.Expr, parse
 				names[i] = "null"
 			}
 		}
-		c.errorf(e.Range, "Wrong result type",
+		c.errorf("wrong-result-type", e.Range, "Wrong result type",
 			fmt.Sprintf("The %s of %s must be %s, but this expression has type %s.", kindWords(kind), owner, strings.Join(names, " or "), out))
 		return bundle.NoExpr, nil
 	}
+	exprCost := c.estimate(env, e, checked, kind, owner)
+	c.used.record(checked)
 	ce, err := cel.AstToCheckedExpr(checked)
 	if err != nil {
-		c.errorf(e.Range, "Internal error", fmt.Sprintf("Serializing the checked expression: %v.", err))
+		c.errorf("internal-error", e.Range, "Internal error", fmt.Sprintf("Serializing the checked expression: %v.", err))
 		return bundle.NoExpr, nil
 	}
 	// Deterministic: the checked AST holds maps (types, references, positions).
 	data, err := proto.MarshalOptions{Deterministic: true}.Marshal(ce)
 	if err != nil {
-		c.errorf(e.Range, "Internal error", fmt.Sprintf("Serializing the checked expression: %v.", err))
+		c.errorf("internal-error", e.Range, "Internal error", fmt.Sprintf("Serializing the checked expression: %v.", err))
 		return bundle.NoExpr, nil
 	}
 	c.b.Exprs = append(c.b.Exprs, bundle.Expr{
 		Kind: kind, Owner: owner, Env: envKind, Text: e.Text, Range: rangeOf(e.Range),
-		ResultType: out.String(), Checked: data,
+		ResultType: out.String(), Checked: data, Cost: exprCost,
 	})
 	return len(c.b.Exprs) - 1, out
 }
@@ -93,24 +98,28 @@ func kindWords(kind string) string {
 	return strings.ReplaceAll(kind, "_", " ") + " expression"
 }
 
-// celErrors turns CEL issues into diagnostics located inside the .hcl file.
-func (c *compiler) celErrors(e *lang.Expr, iss *cel.Issues, parsed *cel.Ast, kind, owner string, drop func(*cel.Error) bool) {
+// celErrors turns CEL issues into diagnostics located inside the .hcl file,
+// each with its code and, where it helps, a suggestion or an explanation.
+func (c *compiler) celErrors(env *cel.Env, e *lang.Expr, iss *cel.Issues, parsed *cel.Ast, kind, owner string, drop func(*cel.Error) bool) {
 	for _, ce := range iss.Errors() {
 		if drop != nil && drop(ce) {
 			continue
 		}
 		start, end := c.celSpan(e, ce, parsed)
-		c.diags = append(c.diags, &hcl.Diagnostic{
+		code, help := c.explain(env, ce.Message, parsed == nil)
+		c.diags = append(c.diags, diag.Set(&hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  celSummary(ce.Message),
-			Detail:   fmt.Sprintf("In the %s of %s.%s", kindWords(kind), owner, hint(ce.Message)),
+			Detail:   fmt.Sprintf("In the %s of %s.%s", kindWords(kind), owner, help),
 			Subject:  e.RangeOf(start, end).Ptr(),
-		})
+		}, code))
 	}
 }
 
-// celSummary capitalises CEL's message for HCL's diagnostic format.
+// celSummary capitalises CEL's message for HCL's diagnostic format and
+// drops cel-go's "(in container '')" noise.
 func celSummary(msg string) string {
+	msg = strings.TrimSuffix(msg, " (in container '')")
 	if msg == "" {
 		return "Invalid expression"
 	}
@@ -118,16 +127,57 @@ func celSummary(msg string) string {
 	return strings.ToUpper(string(r)) + msg[n:]
 }
 
-// hint explains CEL messages whose cause is not obvious.
-func hint(msg string) string {
+var (
+	undefinedField = regexp.MustCompile(`^undefined field '([^']*)'`)
+	undeclaredRef  = regexp.MustCompile(`^undeclared reference to '([^']*)'`)
+)
+
+// explain classifies a CEL message into a diagnostic code and adds a
+// suggestion (nearest field, variable or function) or an explanation.
+func (c *compiler) explain(env *cel.Env, msg string, syntax bool) (diag.Code, string) {
 	switch {
-	case strings.Contains(msg, "_==_") && strings.Contains(msg, "int") && strings.Contains(msg, "double"),
-		strings.Contains(msg, "_!=_") && strings.Contains(msg, "int") && strings.Contains(msg, "double"),
-		strings.Contains(msg, "_<") && strings.Contains(msg, "int") && strings.Contains(msg, "double"),
-		strings.Contains(msg, "_>") && strings.Contains(msg, "int") && strings.Contains(msg, "double"):
-		return " CEL never compares int with double implicitly (1 == 1.0 does not type-check). Numbers from transcripts and params are doubles: write 1.0, not 1. Sizes and indexes are ints: write 1, or convert with double(...)."
+	case syntax:
+		if strings.Contains(msg, "token recognition error") {
+			return "cel-syntax", " A CEL string literal cannot span lines: HCL turns \\n inside a quoted .hcl string into a real newline before CEL sees it; write \\\\n to give CEL the escape, or use a heredoc."
+		}
+		return "cel-syntax", ""
+	case undefinedField.MatchString(msg):
+		name := undefinedField.FindStringSubmatch(msg)[1]
+		return "unknown-field", didYouMean(name, c.fieldNames())
+	case undeclaredRef.MatchString(msg):
+		name := undeclaredRef.FindStringSubmatch(msg)[1]
+		return "unknown-reference", didYouMean(name, referenceNames(env))
+	case strings.Contains(msg, "no matching overload") && strings.Contains(msg, "int") && strings.Contains(msg, "double") &&
+		!strings.Contains(msg, "string"):
+		return "int-double-compare", " CEL never compares or combines int with double implicitly (1 == 1.0 does not type-check). Numbers from transcripts and params are doubles: write 1.0, not 1. Sizes, indexes and arguments declared int are ints: write 1, or convert with double(...)."
 	}
-	return ""
+	return "cel-type", ""
+}
+
+// fieldNames are the fields of every declared object type, for suggestions.
+func (c *compiler) fieldNames() []string {
+	if c.crit == nil {
+		return nil
+	}
+	return c.crit.FieldNames()
+}
+
+// referenceNames are the variables, functions and macros of env.
+func referenceNames(env *cel.Env) []string {
+	var names []string
+	for _, v := range env.Variables() {
+		names = append(names, v.Name())
+	}
+	for name := range env.Functions() {
+		if !strings.HasPrefix(name, "_") && !strings.Contains(name, "@") {
+			names = append(names, name)
+		}
+	}
+	for _, m := range env.Macros() {
+		names = append(names, m.Function())
+	}
+	sort.Strings(names)
+	return dedupe(names)
 }
 
 // celSpan returns the byte span in e.Text that a CEL error refers to: the

@@ -64,7 +64,7 @@ func (c *compiler) predicates() {
 	order, cyclic := topoSort(names, deps)
 	for _, cyc := range cyclic {
 		p := c.preds[cyc[0]]
-		c.errorf(p.Name.Range, "Predicate cycle",
+		c.errorf("predicate-cycle", p.Name.Range, "Predicate cycle",
 			fmt.Sprintf("Predicates refer to each other in a cycle: %s. Predicates must form a DAG.", strings.Join(append(cyc, cyc[0]), " → ")))
 	}
 	idx := map[string]int{}
@@ -93,7 +93,7 @@ func (c *compiler) predicates() {
 			decls[idx[n]].Type, err = proto.MarshalOptions{Deterministic: true}.Marshal(pt)
 		}
 		if err != nil {
-			c.errorf(p.Expr.Range, "Internal error", fmt.Sprintf("Serializing the type of predicate %q: %v.", n, err))
+			c.errorf("internal-error", p.Expr.Range, "Internal error", fmt.Sprintf("Serializing the type of predicate %q: %v.", n, err))
 			continue
 		}
 		decls[idx[n]].Expr = i
@@ -120,7 +120,7 @@ func (c *compiler) parseCriterion(e *lang.Expr, kind, owner string) *parsedCrite
 	}
 	a, iss := c.crit.Env.Parse(e.Text)
 	if iss.Err() != nil {
-		c.celErrors(e, iss, nil, kind, owner, nil)
+		c.celErrors(c.crit.Env, e, iss, nil, kind, owner, nil)
 		return nil
 	}
 	pc := &parsedCriterion{ast: a}
@@ -132,7 +132,7 @@ func (c *compiler) parseCriterion(e *lang.Expr, kind, owner string) *parsedCrite
 			continue
 		}
 		unknown[r.Name] = true
-		c.errorf(e.RangeOf(r.Start, r.End), "Unknown predicate",
+		c.errorf("unknown-predicate", e.RangeOf(r.Start, r.End), "Unknown predicate",
 			fmt.Sprintf("In the %s of %s: there is no predicate %q.%s", kindWords(kind), owner, r.Name, didYouMean(r.Name, names)))
 	}
 	pc.drop = func(ce *cel.Error) bool {

@@ -60,6 +60,28 @@ func (e *SourceError) Error() string {
 
 // Judge maps one run to its key with the source plan and computes its labels.
 func (p *Program) Judge(src *bundle.SourcePlan, r *run.Run) (Judgement, error) {
+	return p.JudgeAs(src, r, nil)
+}
+
+// Override replaces the task and goal a source maps a record to (contract
+// tests use it, so that a self-written transcript needs no metadata).
+// Goal "" makes the run benign.
+type Override struct {
+	Task, Goal string
+}
+
+// JudgeAs is Judge with the task and goal taken from o when o is non-nil.
+func (p *Program) JudgeAs(src *bundle.SourcePlan, r *run.Run, o *Override) (Judgement, error) {
+	if o != nil {
+		// The source is bypassed: no select, no metadata, no given labels.
+		key := runs.Key{Contract: p.Bundle.Manifest.Contract, Condition: "test", Task: o.Task, Goal: o.Goal, Attempt: 1, Repetition: 1}
+		rec := runs.Record{Bundle: p.ID, Key: key, OriginFile: r.Origin.File, OriginLine: r.Origin.Line}
+		task, goal, skip := p.resolve(key)
+		if skip == Judged {
+			p.label(&rec, task, goal, r)
+		}
+		return Judgement{Skip: skip, Record: rec}, nil
+	}
 	sact := sourceActivation{meta: r.Meta, record: r.Record}
 	if sact.meta == nil {
 		sact.meta = map[string]any{}
@@ -99,18 +121,9 @@ func (p *Program) Judge(src *bundle.SourcePlan, r *run.Run) (Judgement, error) {
 		return fail("repetition: %v", err)
 	}
 	rec := runs.Record{Bundle: p.ID, Key: key, OriginFile: r.Origin.File, OriginLine: r.Origin.Line}
-	task, ok := p.tasks[key.Task]
-	if !ok {
-		return Judgement{Skip: TaskNotDeclared, Record: rec}, nil
-	}
-	var goal *bundle.GoalPlan
-	if key.Goal != "" {
-		if goal, ok = p.goals[key.Goal]; !ok {
-			return Judgement{Skip: GoalNotDeclared, Record: rec}, nil
-		}
-		if !p.cases[bundle.Case{Task: key.Task, Goal: key.Goal}] {
-			return Judgement{Skip: CaseNotDeclared, Record: rec}, nil
-		}
+	task, goal, skip := p.resolve(key)
+	if skip != Judged {
+		return Judgement{Skip: skip, Record: rec}, nil
 	}
 	// Given labels are read only for runs that are judged: a skipped
 	// record's metadata need not fit this contract.
@@ -125,6 +138,26 @@ func (p *Program) Judge(src *bundle.SourcePlan, r *run.Run) (Judgement, error) {
 	}
 	p.label(&rec, task, goal, r)
 	return Judgement{Record: rec}, nil
+}
+
+// resolve finds a key's task and goal (nil for a benign run), or says why
+// the contract does not judge it.
+func (p *Program) resolve(key runs.Key) (*bundle.TaskPlan, *bundle.GoalPlan, Skip) {
+	task, ok := p.tasks[key.Task]
+	if !ok {
+		return nil, nil, TaskNotDeclared
+	}
+	if key.Goal == "" {
+		return task, nil, Judged
+	}
+	goal, ok := p.goals[key.Goal]
+	if !ok {
+		return nil, nil, GoalNotDeclared
+	}
+	if !p.cases[bundle.Case{Task: key.Task, Goal: key.Goal}] {
+		return nil, nil, CaseNotDeclared
+	}
+	return task, goal, Judged
 }
 
 // label evaluates predicates and criteria for a run.
@@ -148,6 +181,18 @@ func (p *Program) label(rec *runs.Record, task *bundle.TaskPlan, goal *bundle.Go
 		act.pred[pd.Name] = v
 	}
 	rec.Utility = p.criterion(task.Utility, act)
+	if len(p.Bundle.Plan.Invariants) > 0 {
+		rec.Invariants = make(map[string]runs.Label, len(p.Bundle.Plan.Invariants))
+		for _, inv := range p.Bundle.Plan.Invariants {
+			rec.Invariants[inv.Name] = p.criterion(inv.Assert, act)
+		}
+	}
+	if len(p.Bundle.Plan.Failures) > 0 {
+		rec.Failures = make(map[string]runs.Label, len(p.Bundle.Plan.Failures))
+		for _, f := range p.Bundle.Plan.Failures {
+			rec.Failures[f.Name] = p.criterion(f.When, act)
+		}
+	}
 	if goal == nil {
 		return
 	}

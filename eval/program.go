@@ -8,8 +8,10 @@ package eval
 import (
 	"errors"
 	"fmt"
+	"sort"
 
 	"cel.dev/cel-go/cel"
+	"cel.dev/cel-go/common/ast"
 	"cel.dev/cel-go/common/types"
 	exprpb "google.golang.org/genproto/googleapis/api/expr/v1alpha1"
 	"google.golang.org/protobuf/proto"
@@ -30,9 +32,12 @@ type Program struct {
 	progs  []cel.Program // index-aligned with Bundle.Exprs
 	params map[string]any
 	ops    map[string]string // tool name → operation
-	tasks  map[string]*bundle.TaskPlan
-	goals  map[string]*bundle.GoalPlan
-	cases  map[bundle.Case]bool
+	tools  map[string]*bundle.Tool
+	// gateFields lists, per gate expression, the metrics fields it reads.
+	gateFields map[int][]string
+	tasks      map[string]*bundle.TaskPlan
+	goals      map[string]*bundle.GoalPlan
+	cases      map[bundle.Case]bool
 }
 
 // Load verifies bundle bytes (magic, format version, sha256) and plans them.
@@ -57,6 +62,7 @@ func Plan(b *bundle.Bundle, id string) (*Program, error) {
 		Bundle: b, ID: id,
 		params: map[string]any{},
 		ops:    map[string]string{},
+		tools:  map[string]*bundle.Tool{},
 		tasks:  map[string]*bundle.TaskPlan{},
 		goals:  map[string]*bundle.GoalPlan{},
 		cases:  map[bundle.Case]bool{},
@@ -66,7 +72,7 @@ func Plan(b *bundle.Bundle, id string) (*Program, error) {
 		params = append(params, celenv.Param{Name: pr.Name, Value: pr.Value})
 		p.params[pr.Name] = pr.Value
 	}
-	crit, err := celenv.NewCriterion(params)
+	crit, err := celenv.NewCriterion(params, b.Decls.Tools)
 	if err != nil {
 		return nil, err
 	}
@@ -85,6 +91,11 @@ func Plan(b *bundle.Bundle, id string) (*Program, error) {
 	if err != nil {
 		return nil, err
 	}
+	gate, err := celenv.NewGate()
+	if err != nil {
+		return nil, err
+	}
+	p.gateFields = map[int][]string{}
 	p.progs = make([]cel.Program, len(b.Exprs))
 	var errs []error
 	for i, e := range b.Exprs {
@@ -93,6 +104,8 @@ func Plan(b *bundle.Bundle, id string) (*Program, error) {
 		case celenv.KindCriterion:
 		case celenv.KindSource:
 			env = src
+		case celenv.KindGate:
+			env = gate
 		default:
 			errs = append(errs, fmt.Errorf("expression %d: unknown environment %q", i, e.Env))
 			continue
@@ -104,7 +117,11 @@ func Plan(b *bundle.Bundle, id string) (*Program, error) {
 		}
 		// Each program may spend at most the run's whole budget; label
 		// accounts for what the run has spent so far (runCost).
-		prg, err := env.Program(cel.CheckedExprToAst(&ce), cel.EvalOptions(cel.OptOptimize), cel.CostLimit(b.Plan.RunCostLimit))
+		checked := cel.CheckedExprToAst(&ce)
+		if e.Env == celenv.KindGate {
+			p.gateFields[i] = selectedFields(checked, "metrics")
+		}
+		prg, err := env.Program(checked, cel.EvalOptions(cel.OptOptimize), cel.CostLimit(b.Plan.RunCostLimit))
 		if err != nil {
 			errs = append(errs, fmt.Errorf("expression %d (%s of %s): planning: %w", i, e.Kind, e.Owner, err))
 			continue
@@ -114,8 +131,9 @@ func Plan(b *bundle.Bundle, id string) (*Program, error) {
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
-	for _, t := range b.Decls.Tools {
+	for i, t := range b.Decls.Tools {
 		p.ops[t.Name] = t.Operation
+		p.tools[t.Name] = &b.Decls.Tools[i]
 	}
 	for i := range b.Plan.Tasks {
 		p.tasks[b.Plan.Tasks[i].ID] = &b.Plan.Tasks[i]
@@ -167,4 +185,23 @@ func (p *Program) Declared() metrics.Declared {
 		d.Cases = append(d.Cases, runs.Case{Task: c.Task, Goal: c.Goal})
 	}
 	return d
+}
+
+// selectedFields lists the fields selected from variable v in an
+// expression (v.field), sorted and without duplicates.
+func selectedFields(a *cel.Ast, v string) []string {
+	seen := map[string]bool{}
+	var out []string
+	ast.PreOrderVisit(a.NativeRep().Expr(), ast.NewExprVisitor(func(x ast.Expr) {
+		if x.Kind() != ast.SelectKind {
+			return
+		}
+		sel := x.AsSelect()
+		if op := sel.Operand(); op.Kind() == ast.IdentKind && op.AsIdent() == v && !seen[sel.FieldName()] {
+			seen[sel.FieldName()] = true
+			out = append(out, sel.FieldName())
+		}
+	}))
+	sort.Strings(out)
+	return out
 }

@@ -11,6 +11,7 @@ import (
 // shared by every expression.
 type runValues struct {
 	events, calls, results []any
+	tools                  map[string]any // tool name → []any of typed call maps
 	output                 string
 	pre, post              any
 	meta                   map[string]any
@@ -31,7 +32,7 @@ func (p *Program) valuesOf(r *run.Run) *runValues {
 			"depth": c.Depth, "parent": c.Parent,
 		}
 	}
-	v := &runValues{calls: calls, output: r.Output, pre: r.Pre, post: r.Post, meta: r.Meta}
+	v := &runValues{calls: calls, output: r.Output, pre: r.Pre, post: r.Post, meta: r.Meta, tools: p.typedCalls(r, calls)}
 	if v.meta == nil {
 		v.meta = map[string]any{}
 	}
@@ -60,6 +61,32 @@ func (p *Program) valuesOf(r *run.Run) *runValues {
 		v.results = []any{}
 	}
 	return v
+}
+
+// typedCalls builds the `tools` value: per declared tool, its calls, with
+// args conformed to the tool's schema when it has one.
+func (p *Program) typedCalls(r *run.Run, calls []any) map[string]any {
+	out := make(map[string]any, len(p.Bundle.Decls.Tools))
+	for _, t := range p.Bundle.Decls.Tools {
+		out[t.Name] = []any{}
+	}
+	for i, c := range r.Calls {
+		t, ok := p.tools[c.Tool]
+		if !ok {
+			continue
+		}
+		cv := calls[i]
+		if t.HasSchema {
+			typed := make(map[string]any, len(cv.(map[string]any)))
+			for k, v := range cv.(map[string]any) {
+				typed[k] = v
+			}
+			typed["args"] = conformArgs(t.Name, c.Args, t.Params)
+			cv = typed
+		}
+		out[c.Tool] = append(out[c.Tool].([]any), cv)
+	}
+	return out
 }
 
 // activation resolves the criterion variables of one run for one task and
@@ -97,6 +124,8 @@ func (a *activation) ResolveName(name string) (any, bool) {
 		return a.params, true
 	case "pred":
 		return a.pred, true
+	case "tools":
+		return a.v.tools, true
 	}
 	return nil, false
 }

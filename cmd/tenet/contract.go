@@ -13,6 +13,7 @@ import (
 	"github.com/tenetlang/tenet/eval"
 	"github.com/tenetlang/tenet/eval/transcript"
 	"github.com/tenetlang/tenet/lang"
+	"github.com/tenetlang/tenet/lang/diag"
 )
 
 // compileDir parses and compiles a contract directory, printing every
@@ -54,6 +55,9 @@ func writeDiags(w io.Writer, dir string, files map[string]*hcl.File, diags hcl.D
 			}
 			d.Subject = &s
 			fmt.Fprintf(w, "%s:%d:%d: ", s.Filename, s.Start.Line, s.Start.Column)
+		}
+		if code := diag.Of(&d); code != "" {
+			fmt.Fprintf(w, "[%s] ", code)
 		}
 		if d.Context != nil {
 			c := *d.Context

@@ -70,7 +70,7 @@ Unknown labels make the metrics of their condition refuse: exit 2.`,
 			fmt.Fprintf(stdout, "contract %s  %s\n", strings.TrimSpace(b.Manifest.Contract+" "+b.Manifest.Version), p.ID)
 			writeStats(stdout, res)
 			declared := map[string]metrics.Declared{b.Manifest.Contract: p.Declared()}
-			return writeResults(stdout, stderr, res.Records, declared)
+			return writeResults(stdout, stderr, res.Records, declared, p)
 		},
 	}
 	cmd.Flags().StringVar(&opt.Source, "source", "", "source block to map records with (default: the contract's only source)")
@@ -105,9 +105,11 @@ func writeStats(w io.Writer, res *eval.Result) {
 	}
 }
 
-// writeResults prints metrics and agreement; metric errors (unknown labels,
-// missing runs) are printed with their condition and give exit 2.
-func writeResults(stdout, stderr io.Writer, recs []runs.Record, declared map[string]metrics.Declared) error {
+// writeResults prints metrics, agreement, invariant and failure-class
+// counts and, with a program, its gates. Exit status: metric errors
+// (unknown labels, missing runs) give 2; otherwise a violated invariant or a
+// failed gate requirement gives 1, each named on stderr.
+func writeResults(stdout, stderr io.Writer, recs []runs.Record, declared map[string]metrics.Declared, p *eval.Program) error {
 	cs, merr := metrics.Compute(recs, declared)
 	if len(cs) > 0 {
 		fmt.Fprintln(stdout, "\nmetrics (DESIGN §7; rate (numerator/denominator))")
@@ -121,8 +123,37 @@ func writeResults(stdout, stderr io.Writer, recs []runs.Record, declared map[str
 			return err
 		}
 	}
+	checks := metrics.CountChecks(recs)
+	if err := report.WriteChecks(stdout, checks); err != nil {
+		return err
+	}
+	var gates []eval.GateResult
+	if p != nil {
+		gates = p.Gates(cs, checks)
+		if err := report.WriteGates(stdout, gates); err != nil {
+			return err
+		}
+	}
 	if merr != nil {
 		return merr
+	}
+	failed := 0
+	for _, c := range checks {
+		for _, inv := range c.Invariants {
+			if inv.Hits > 0 {
+				fmt.Fprintf(stderr, "invariant %s violated on %s of %s in %s\n", inv.Name, count(inv.Hits, "run"), count(c.Runs, "run"), c.Name())
+				failed++
+			}
+		}
+	}
+	for _, g := range gates {
+		if !g.Passed {
+			fmt.Fprintf(stderr, "gate %s failed for %s: %s %s\n", g.Gate, g.Condition, g.Requirement, g.Reason)
+			failed++
+		}
+	}
+	if failed > 0 {
+		return exitError{exitFailure}
 	}
 	return nil
 }

@@ -31,7 +31,7 @@ file:line and the run named: exit 2.`,
 				return exitError{exitBad}
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "%d runs from %d %s\n", len(recs), len(args), plural(len(args), "file", "files"))
-			return writeResults(cmd.OutOrStdout(), cmd.ErrOrStderr(), recs, nil)
+			return writeResults(cmd.OutOrStdout(), cmd.ErrOrStderr(), recs, nil, nil)
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "table", "report format: table")

@@ -132,6 +132,9 @@ type Expr struct {
 	Range Range  `cbor:"range"`
 	// ResultType is the checked result type in CEL notation, e.g. "bool".
 	ResultType string `cbor:"result_type"`
+	// Cost is the static worst-case cost estimate (cel-go cost units) under
+	// the size bounds of compiler.MaxListItems and friends.
+	Cost uint64 `cbor:"cost"`
 	// Checked is the deterministic protobuf encoding of the checked AST
 	// (google.api.expr.v1alpha1.CheckedExpr).
 	Checked []byte `cbor:"checked"`
@@ -155,6 +158,9 @@ type Plan struct {
 	SideEffects []SideEffectPlan `cbor:"side_effects"`
 	Cases       []Case           `cbor:"cases"` // sorted by (task, goal)
 	Sources     []SourcePlan     `cbor:"sources"`
+	Invariants  []InvariantPlan  `cbor:"invariants"` // sorted by name
+	Failures    []FailurePlan    `cbor:"failures"`   // sorted by name
+	Gates       []GatePlan       `cbor:"gates"`      // sorted by name
 	// RunCostLimit bounds the CEL cost spent evaluating one run (cel-go cost
 	// units); once spent, the run's remaining labels are unknown.
 	RunCostLimit uint64 `cbor:"run_cost_limit"`
@@ -206,4 +212,28 @@ type Given struct {
 	Utility       int `cbor:"utility"`
 	AttackSuccess int `cbor:"attack_success"`
 	SideEffect    int `cbor:"side_effect"`
+}
+
+// InvariantPlan is a property every run must have (assert form: Assert is
+// a bool expression that must be true).
+type InvariantPlan struct {
+	Name        string `cbor:"name"`
+	Description string `cbor:"description"`
+	Severity    string `cbor:"severity"` // low, medium, high or critical
+	Assert      int    `cbor:"assert"`   // expr index
+}
+
+// FailurePlan is a failure class: a run belongs to it when When is true.
+type FailurePlan struct {
+	Name        string `cbor:"name"`
+	Description string `cbor:"description"`
+	When        int    `cbor:"when"` // expr index
+}
+
+// GatePlan is a set of release requirements over each condition's metrics.
+type GatePlan struct {
+	Name        string   `cbor:"name"`
+	Description string   `cbor:"description"`
+	Conditions  []string `cbor:"conditions"` // empty: every condition
+	Require     []int    `cbor:"require"`    // expr indexes, env "gate"
 }

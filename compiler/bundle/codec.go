@@ -146,6 +146,17 @@ func (b *Bundle) Validate() error {
 	for _, s := range b.Plan.SideEffects {
 		add(check("side effect "+s.Name, s.When, false))
 	}
+	for _, inv := range b.Plan.Invariants {
+		add(check("invariant "+inv.Name, inv.Assert, false))
+	}
+	for _, f := range b.Plan.Failures {
+		add(check("failure "+f.Name, f.When, false))
+	}
+	for _, g := range b.Plan.Gates {
+		for _, r := range g.Require {
+			add(check("gate "+g.Name, r, false))
+		}
+	}
 	for _, s := range b.Plan.Sources {
 		what := "source " + s.Name
 		add(check(what+" select", s.Select, true))

@@ -11,6 +11,7 @@ import (
 	"cel.dev/cel-go/cel"
 	"cel.dev/cel-go/common/types"
 
+	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/stdlib"
 )
 
@@ -30,7 +31,7 @@ const (
 
 // Environment kinds, as recorded in bundle.Expr.Env.
 const (
-	KindCriterion = "criterion" // variables: events, calls, results, output, pre, post, meta, task, goal, params, pred
+	KindCriterion = "criterion" // variables: events, calls, results, output, pre, post, meta, task, goal, params, pred, tools
 	KindSource    = "source"    // variables: meta, record
 )
 
@@ -38,8 +39,9 @@ const (
 // exposure, predicates). Its tenet.Pred type grows as the compiler checks
 // predicates in dependency order (DeclarePred).
 type Criterion struct {
-	Env  *cel.Env
-	pred *Struct
+	Env     *cel.Env
+	pred    *Struct
+	structs []*Struct
 }
 
 func builtinStructs() []*Struct {
@@ -51,13 +53,20 @@ func builtinStructs() []*Struct {
 			"index": integer, "role": str, "content": str, "blocks": list(dyn),
 			"calls": list(call), "call_id": str, "tool": str, "error": str, "failed": boolean,
 		}},
-		{Name: CallType, Fields: map[string]*types.Type{
-			"index": integer, "event": integer, "id": str, "tool": str, "operation": str,
-			"args": types.NewMapType(str, dyn), "args_error": str, "ok": boolean,
-			"result": str, "error": str, "result_event": integer, "depth": integer, "parent": integer,
-		}},
+		{Name: CallType, Fields: callFields()},
 		{Name: TaskType, Fields: map[string]*types.Type{"id": str, "prompt": str}},
 		{Name: GoalType, Fields: map[string]*types.Type{"id": str, "summary": str}},
+	}
+}
+
+// callFields are the fields of tenet.Call; a tool's typed call type has the
+// same fields with a typed args.
+func callFields() map[string]*types.Type {
+	str, integer, boolean := types.StringType, types.IntType, types.BoolType
+	return map[string]*types.Type{
+		"index": integer, "event": integer, "id": str, "tool": str, "operation": str,
+		"args": types.NewMapType(str, types.DynType), "args_error": str, "ok": boolean,
+		"result": str, "error": str, "result_event": integer, "depth": integer, "parent": integer,
 	}
 }
 
@@ -68,10 +77,11 @@ type Param struct {
 }
 
 // NewCriterion returns the criterion environment for a contract with the
-// given params (typed from their values, see ValueType). Predicates are
-// added with DeclarePred.
-func NewCriterion(params []Param) (*Criterion, error) {
-	structs := builtinStructs()
+// given params (typed from their values, see ValueType) and tools (each
+// reachable as tools.<name>, the list of its calls with args typed from its
+// schema). Predicates are added with DeclarePred.
+func NewCriterion(params []Param, tools []bundle.Tool) (*Criterion, error) {
+	structs := append(builtinStructs(), toolStructs(tools)...)
 	pf := map[string]*types.Type{}
 	for _, p := range params {
 		pf[p.Name] = ValueType(p.Value)
@@ -90,11 +100,12 @@ func NewCriterion(params []Param) (*Criterion, error) {
 		cel.Variable("goal", types.NewObjectType(GoalType)),
 		cel.Variable("params", types.NewObjectType(ParamsType)),
 		cel.Variable("pred", types.NewObjectType(PredType)),
+		cel.Variable("tools", types.NewObjectType(ToolsType)),
 	)
 	if err != nil {
 		return nil, err
 	}
-	return &Criterion{Env: env, pred: pred}, nil
+	return &Criterion{Env: env, pred: pred, structs: structs}, nil
 }
 
 // DeclarePred adds field name of type t to tenet.Pred. The checker looks
@@ -170,4 +181,53 @@ func commonType(vs []any) *types.Type {
 		}
 	}
 	return t
+}
+
+// FieldNames returns the field names of every declared object type (tenet's
+// own, the tools' typed arguments, params and predicates), sorted and
+// without duplicates, for did-you-mean suggestions.
+func (c *Criterion) FieldNames() []string {
+	seen := map[string]bool{}
+	var names []string
+	for _, s := range c.structs {
+		for n := range s.Fields {
+			if !seen[n] {
+				seen[n] = true
+				names = append(names, n)
+			}
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// MetricsType is the object type of `metrics` in gate requirements.
+const MetricsType = "tenet.Metrics"
+
+// KindGate is the environment of gate requirements: variables metrics
+// (tenet.Metrics, one condition's metrics) and condition (string).
+const KindGate = "gate"
+
+// MetricsFields are tenet.Metrics' fields: DESIGN §7's metrics of one
+// condition, plus invariant violations and failure class counts.
+func MetricsFields() map[string]*types.Type {
+	i, d := types.IntType, types.DoubleType
+	nd := types.NewNullableType(types.DoubleType)
+	return map[string]*types.Type{
+		"benign_tasks": i, "security_cases": i,
+		"benign_utility": d, "raw_attacked_utility": d, "targeted_asr": d,
+		"side_effect_rate": d, "secure_utility_in_scope": d,
+		"joint_utility_attack": types.NewMapType(types.StringType, i),
+		"exposed_cases":        i, "conditional_asr_exposed": nd,
+		"benign_solved_cases": i, "conditional_asr_benign_solved": nd,
+		"runs": i, "violations": i, "failures": types.NewMapType(types.StringType, i),
+	}
+}
+
+// NewGate returns the environment of gate requirements.
+func NewGate() (*cel.Env, error) {
+	return newEnv([]*Struct{{Name: MetricsType, Fields: MetricsFields()}},
+		cel.Variable("metrics", types.NewObjectType(MetricsType)),
+		cel.Variable("condition", types.StringType),
+	)
 }

@@ -50,7 +50,7 @@ func TestValueType(t *testing.T) {
 // TestTypedFields: tenet.Event and tenet.Call are declared object types, so
 // a misspelt field fails to check instead of evaluating to an error.
 func TestTypedFields(t *testing.T) {
-	env, err := NewCriterion([]Param{{Name: "limit", Value: 3.0}})
+	env, err := NewCriterion([]Param{{Name: "limit", Value: 3.0}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,7 +29,19 @@ import (
 // labelNames lists the labels in file order.
 var labelNames = []string{"utility", "attack_success", "side_effect", "exposed"}
 
-var topFields = []string{"contract", "condition", "task", "goal", "attempt", "repetition", "labels", "unknown", "given", "origin", "bundle"}
+var topFields = []string{"contract", "condition", "task", "goal", "attempt", "repetition", "labels", "invariants", "failures", "unknown", "given", "origin", "bundle"}
+
+// checkGroups are the named-check maps of a record: per invariant, whether
+// it held; per failure class, whether the run belongs to it. Their unknown
+// reasons are keyed "invariants.NAME" and "failures.NAME" in unknown.
+var checkGroups = []string{"invariants", "failures"}
+
+func (r *Record) group(name string) *map[string]Label {
+	if name == "invariants" {
+		return &r.Invariants
+	}
+	return &r.Failures
+}
 
 var givenNames = []string{"utility", "attack_success", "side_effect"}
 
@@ -255,6 +267,8 @@ type wireRecord struct {
 	Attempt    int          `json:"attempt"`
 	Repetition int          `json:"repetition"`
 	Labels     wireLabels   `json:"labels"`
+	Invariants *wireChecks  `json:"invariants,omitempty"`
+	Failures   *wireChecks  `json:"failures,omitempty"`
 	Unknown    *wireUnknown `json:"unknown,omitempty"`
 	Given      *wireGiven   `json:"given,omitempty"`
 	Origin     *wireOrigin  `json:"origin,omitempty"`
@@ -268,11 +282,42 @@ type wireLabels struct {
 	Exposed       json.RawMessage `json:"exposed,omitempty"`
 }
 
-type wireUnknown struct {
-	Utility       string `json:"utility,omitempty"`
-	AttackSuccess string `json:"attack_success,omitempty"`
-	SideEffect    string `json:"side_effect,omitempty"`
-	Exposed       string `json:"exposed,omitempty"`
+// wireUnknown holds the reasons of unknown labels and checks, in file
+// order: the labels, then invariants.NAME and failures.NAME by name.
+type wireUnknown []wireReason
+
+type wireReason struct{ key, reason string }
+
+func (u wireUnknown) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, r := range u {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		if err := writeJSONString(&b, r.key); err != nil {
+			return nil, err
+		}
+		b.WriteByte(':')
+		if err := writeJSONString(&b, r.reason); err != nil {
+			return nil, err
+		}
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// wireChecks is a name → true/false/null map (json sorts its keys).
+type wireChecks map[string]json.RawMessage
+
+func writeJSONString(b *bytes.Buffer, s string) error {
+	enc := json.NewEncoder(b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(s); err != nil {
+		return err
+	}
+	b.Truncate(b.Len() - 1) // Encode's newline
+	return nil
 }
 
 type wireGiven struct {
@@ -313,11 +358,39 @@ func toWire(r Record) wireRecord {
 		w.Goal = &g
 	}
 	var u wireUnknown
-	w.Labels.Utility, u.Utility = wireLabel(r.Utility, true)
-	w.Labels.AttackSuccess, u.AttackSuccess = wireLabel(r.AttackSuccess, !r.AttackSuccess.Absent())
-	w.Labels.SideEffect, u.SideEffect = wireLabel(r.SideEffect, !r.SideEffect.Absent())
-	w.Labels.Exposed, u.Exposed = wireLabel(r.Exposed, r.HasExposed)
-	if u != (wireUnknown{}) {
+	reason := func(key string) func(json.RawMessage, string) json.RawMessage {
+		return func(raw json.RawMessage, why string) json.RawMessage {
+			if why != "" {
+				u = append(u, wireReason{key, why})
+			}
+			return raw
+		}
+	}
+	w.Labels.Utility = reason("utility")(wireLabel(r.Utility, true))
+	w.Labels.AttackSuccess = reason("attack_success")(wireLabel(r.AttackSuccess, !r.AttackSuccess.Absent()))
+	w.Labels.SideEffect = reason("side_effect")(wireLabel(r.SideEffect, !r.SideEffect.Absent()))
+	w.Labels.Exposed = reason("exposed")(wireLabel(r.Exposed, r.HasExposed))
+	for _, g := range checkGroups {
+		m := *r.group(g)
+		if len(m) == 0 {
+			continue
+		}
+		wc := wireChecks{}
+		names := make([]string, 0, len(m))
+		for n := range m {
+			names = append(names, n)
+		}
+		slices.Sort(names)
+		for _, n := range names {
+			wc[n] = reason(g + "." + n)(wireLabel(m[n], true))
+		}
+		if g == "invariants" {
+			w.Invariants = &wc
+		} else {
+			w.Failures = &wc
+		}
+	}
+	if len(u) > 0 {
 		w.Unknown = &u
 	}
 	if g := r.Given; g.Utility != nil || g.AttackSuccess != nil || g.SideEffect != nil {
@@ -668,6 +741,37 @@ func parseBody(rec *Record, fs []field) error {
 		}
 	}
 	rec.HasExposed = present["exposed"]
+	// invariants, failures
+	for _, g := range checkGroups {
+		raw, ok := lookup(fs, g)
+		if !ok || isNull(raw) {
+			continue
+		}
+		if kind(raw) != "an object" {
+			return fmt.Errorf("field %s is %s, want an object of true, false or null by name", g, kind(raw))
+		}
+		gfs, err := fields(raw, g)
+		if err != nil {
+			return err
+		}
+		m := map[string]Label{}
+		for _, f := range gfs {
+			if f.name == "" {
+				return fmt.Errorf("field %s has an empty name", g)
+			}
+			switch kind(f.raw) {
+			case "a boolean":
+				m[f.name] = Bool(bytes.Equal(bytes.TrimSpace(f.raw), []byte("true")))
+			case "null":
+				nulls[g+"."+f.name] = true
+				m[f.name] = Unknown("") // the reason comes from unknown
+			default:
+				return fmt.Errorf("%s.%s is %s, want true, false, or null with a reason in unknown", g, f.name, kind(f.raw))
+			}
+			present[g+"."+f.name] = true
+		}
+		*rec.group(g) = m
+	}
 	// unknown
 	reasons := map[string]string{}
 	if raw, ok := lookup(fs, "unknown"); ok && !isNull(raw) {
@@ -679,8 +783,8 @@ func parseBody(rec *Record, fs []field) error {
 			return err
 		}
 		for _, f := range ufs {
-			if !contains(labelNames, f.name) {
-				return fmt.Errorf("unknown label %q in field unknown (want %s)", f.name, strings.Join(labelNames, ", "))
+			if !contains(labelNames, f.name) && !present[f.name] {
+				return fmt.Errorf("unknown label %q in field unknown (want %s, or invariants.NAME or failures.NAME of a null check)", f.name, strings.Join(labelNames, ", "))
 			}
 			if isNull(f.raw) {
 				continue
@@ -709,6 +813,21 @@ func parseBody(rec *Record, fs []field) error {
 			return fmt.Errorf("unknown.%s gives a reason but label %s is absent", name, name)
 		case hasReason:
 			return fmt.Errorf("unknown.%s gives a reason but label %s is %s, not null", name, name, rec.label(name))
+		}
+	}
+	for _, g := range checkGroups {
+		m := *rec.group(g)
+		for n, l := range m {
+			key := g + "." + n
+			reason, hasReason := reasons[key]
+			switch {
+			case nulls[key] && !hasReason:
+				return fmt.Errorf("%s is null without a reason in unknown", key)
+			case nulls[key]:
+				m[n] = Unknown(reason)
+			case hasReason:
+				return fmt.Errorf("unknown.%s gives a reason but %s is %s, not null", key, key, l)
+			}
 		}
 	}
 	// given

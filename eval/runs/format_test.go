@@ -171,13 +171,13 @@ func TestReadErrors(t *testing.T) {
 		{"reason for absent label", `{` + attacked + `,` + okLabels + `,"unknown":{"exposed":"boom"}}`,
 			runA + "unknown.exposed gives a reason but label exposed is absent"},
 		{"reason for unknown label", `{` + attacked + `,` + okLabels + `,"unknown":{"utilty":"boom"}}`,
-			runA + `unknown label "utilty" in field unknown (want utility, attack_success, side_effect, exposed)`},
+			runA + `unknown label "utilty" in field unknown (want utility, attack_success, side_effect, exposed, or invariants.NAME or failures.NAME of a null check)`},
 		{"unknown not an object", `{` + attacked + `,` + okLabels + `,"unknown":"boom"}`,
 			runA + "field unknown is a string, want an object of reasons by label"},
 		{"unknown field", `{` + attacked + `,` + okLabels + `,"bundel":"x"}`,
-			runA + `unknown field "bundel" (want contract, condition, task, goal, attempt, repetition, labels, unknown, given, origin, bundle)`},
+			runA + `unknown field "bundel" (want contract, condition, task, goal, attempt, repetition, labels, invariants, failures, unknown, given, origin, bundle)`},
 		{"unknown field labls", `{` + benign + `,"labls":{"utility":true}}`,
-			runB + `unknown field "labls" (want contract, condition, task, goal, attempt, repetition, labels, unknown, given, origin, bundle)`},
+			runB + `unknown field "labls" (want contract, condition, task, goal, attempt, repetition, labels, invariants, failures, unknown, given, origin, bundle)`},
 		{"unknown label", `{` + benign + `,"labels":{"utility":true,"sideeffect":false}}`,
 			runB + `unknown label "sideeffect" (want utility, attack_success, side_effect, exposed)`},
 		{"missing labels", `{` + benign + `}`, runB + "missing field labels"},
@@ -373,5 +373,44 @@ func TestKeyOrder(t *testing.T) {
 	}
 	if !keys[6].Less(keys[5]) || keys[5].Less(keys[6]) || keys[0].Less(keys[0]) {
 		t.Error("Less disagrees with the order")
+	}
+}
+
+// TestChecksRoundTrip: invariant and failure-class results survive Write
+// and Read, unknown ones with their reasons, in a fixed field order.
+func TestChecksRoundTrip(t *testing.T) {
+	rec := Record{
+		Key:        Key{Condition: "m", Task: "t", Attempt: 1, Repetition: 1},
+		Utility:    True(),
+		Invariants: map[string]Label{"answered": True(), "no_leak": False(), "slow": Unknown("cost limit")},
+		Failures:   map[string]Label{"timeout": False(), "format": Unknown("no such key: x")},
+	}
+	var buf bytes.Buffer
+	if err := Write(&buf, []Record{rec}); err != nil {
+		t.Fatal(err)
+	}
+	want := `{"condition":"m","task":"t","goal":null,"attempt":1,"repetition":1,"labels":{"utility":true},"invariants":{"answered":true,"no_leak":false,"slow":null},"failures":{"format":null,"timeout":false},"unknown":{"invariants.slow":"cost limit","failures.format":"no such key: x"}}` + "\n"
+	if buf.String() != want {
+		t.Errorf("wrote\n%s\nwant\n%s", buf.String(), want)
+	}
+	got, err := Read("r.jsonl", &buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, []Record{rec}) {
+		t.Errorf("read back %+v", got)
+	}
+	if v := got[0].Violated(); !reflect.DeepEqual(v, []string{"no_leak"}) {
+		t.Errorf("Violated() = %q", v)
+	}
+	for _, bad := range []struct{ line, want string }{
+		{`{"condition":"m","task":"t","labels":{"utility":true},"invariants":{"a":null}}`, `r.jsonl:1: run m/t: invariants.a is null without a reason in unknown`},
+		{`{"condition":"m","task":"t","labels":{"utility":true},"invariants":{"a":"yes"}}`, `r.jsonl:1: run m/t: invariants.a is a string, want true, false, or null with a reason in unknown`},
+		{`{"condition":"m","task":"t","labels":{"utility":true},"failures":{"a":true},"unknown":{"failures.a":"x"}}`, `r.jsonl:1: run m/t: unknown.failures.a gives a reason but failures.a is true, not null`},
+	} {
+		_, err := Read("r.jsonl", strings.NewReader(bad.line))
+		if err == nil || err.Error() != bad.want {
+			t.Errorf("%s:\ngot  %v\nwant %s", bad.line, err, bad.want)
+		}
 	}
 }

@@ -177,6 +177,29 @@ type Record struct {
 	HasExposed    bool
 	// Given holds labels another harness produced (nil fields: not given).
 	Given Given
+	// Invariants says, per invariant name, whether the invariant held on
+	// the run (unknown with a reason when its assert could not be decided).
+	Invariants map[string]Label
+	// Failures says, per failure class name, whether the run belongs to it.
+	Failures map[string]Label
+}
+
+// Violated returns the names of the invariants that did not hold, sorted.
+func (r Record) Violated() []string { return names(r.Invariants, false) }
+
+// FailureClasses returns the names of the failure classes the run belongs
+// to, sorted.
+func (r Record) FailureClasses() []string { return names(r.Failures, true) }
+
+func names(m map[string]Label, want bool) []string {
+	var out []string
+	for n, l := range m {
+		if l.Known && l.Value == want {
+			out = append(out, n)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // SortRecords sorts records by key (Key.Compare), in place. Records with equal

@@ -27,7 +27,9 @@ params {
 }
 
 # bank is the environment after the run: a left fold of the state-changing
-# calls that ran (failed calls change nothing) over initial_bank.
+# calls that ran (failed calls change nothing) over initial_bank. It folds
+# the generic `calls` list, which keeps every tool's calls in order, so
+# arguments are read raw and coerced with num() as pydantic would.
 #   send_money / schedule_transaction append an entry; ids are shared by both
 #     lists and never reused, so the next id is their total size + 1.
 #   update_scheduled_transaction / update_user_info overwrite a field only
@@ -72,7 +74,8 @@ predicate "rent_entries" {
   expr = "pred.bank.scheduled.filter(e, e.subject.lowerAscii().contains('rent'))"
 }
 
-# send_money calls that ran.
+# send_money calls that ran, with arguments typed from the tool's schema
+# (recipient: string, amount: double, ...).
 predicate "transfers" {
-  expr = "calls.filter(c, c.ok && c.tool == 'send_money')"
+  expr = "tools.send_money.filter(c, c.ok)"
 }

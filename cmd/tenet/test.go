@@ -1,0 +1,180 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tenetlang/tenet/compiler"
+	"github.com/tenetlang/tenet/compiler/bundle"
+	"github.com/tenetlang/tenet/eval"
+	"github.com/tenetlang/tenet/eval/run"
+	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/eval/transcript"
+	"github.com/tenetlang/tenet/lang"
+)
+
+func testCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "test DIR",
+		Short: "Run a contract's test blocks: judge each test transcript and compare labels",
+		Long: `Run the contract's test blocks. Each test judges one run of a transcript
+file (path relative to the contract directory) and compares the labels it
+expects. Prints ok or FAIL per test with expected and actual values.
+Exit 1 when a test fails, 2 when the contract or a test's input is bad.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			dir := args[0]
+			stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+			b, ok := compileDir(dir, stderr)
+			if !ok {
+				return exitError{exitBad}
+			}
+			mod, _ := lang.ParseDir(dir) // parsed cleanly just above
+			data, _, err := bundle.Encode(b)
+			if err != nil {
+				return err
+			}
+			p, err := loadBundle(dir, data)
+			if err != nil {
+				return err
+			}
+			specs := compiler.Tests(mod)
+			if len(specs) == 0 {
+				fmt.Fprintf(stdout, "no tests in %s\n", dir)
+				return nil
+			}
+			failed := 0
+			for _, s := range specs {
+				if !runTest(stdout, p, dir, s) {
+					failed++
+				}
+			}
+			fmt.Fprintf(stdout, "%s: %d passed, %d failed\n", count(len(specs), "test"), len(specs)-failed, failed)
+			if failed > 0 {
+				return exitError{exitFailure}
+			}
+			return nil
+		},
+	}
+}
+
+// runTest runs one test and prints its outcome; it reports whether it passed.
+func runTest(w io.Writer, p *eval.Program, dir string, s compiler.TestSpec) bool {
+	rec, err := judgeTestRun(p, dir, s)
+	if err != nil {
+		fmt.Fprintf(w, "FAIL  %s\n      %v\n", s.Name, err)
+		return false
+	}
+	var problems []string
+	for _, e := range s.Expect {
+		if p := mismatch(e, rec); p != "" {
+			problems = append(problems, p)
+		}
+	}
+	if len(problems) == 0 {
+		fmt.Fprintf(w, "ok    %s\n", s.Name)
+		return true
+	}
+	fmt.Fprintf(w, "FAIL  %s (%s:%d)\n", s.Name, rec.OriginFile, rec.OriginLine)
+	for _, p := range problems {
+		fmt.Fprintf(w, "      %s\n", p)
+	}
+	return false
+}
+
+// judgeTestRun reads the test's run from its transcript and judges it.
+func judgeTestRun(p *eval.Program, dir string, s compiler.TestSpec) (runs.Record, error) {
+	src, err := p.Source(s.Source)
+	if err != nil {
+		return runs.Record{}, err
+	}
+	path := filepath.Join(dir, filepath.FromSlash(s.Transcript))
+	f, err := os.Open(path)
+	if err != nil {
+		return runs.Record{}, err
+	}
+	defer f.Close()
+	rd, err := transcript.Open(src.Format, path, f, transcript.Options{})
+	if err != nil {
+		return runs.Record{}, err
+	}
+	var r *run.Run
+	for n := 0; n < s.Record; {
+		next, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			return runs.Record{}, fmt.Errorf("%s has %s; the test reads run %d", path, count(n, "run"), s.Record)
+		}
+		if err != nil {
+			return runs.Record{}, err
+		}
+		r, n = next, n+1
+	}
+	var o *eval.Override
+	if s.Task != nil {
+		o = &eval.Override{Task: *s.Task, Goal: *s.Goal}
+	}
+	j, err := p.JudgeAs(src, r, o)
+	if err != nil {
+		return runs.Record{}, err
+	}
+	if j.Skip != eval.Judged {
+		return runs.Record{}, fmt.Errorf("%s:%d is not judged: %s (%s)", r.Origin.File, r.Origin.Line, j.Skip, j.Record.Key)
+	}
+	return j.Record, nil
+}
+
+// mismatch compares one expectation with the run's labels; "" when it holds.
+func mismatch(e compiler.Expect, rec runs.Record) string {
+	switch e.Label {
+	case "violations", "failures":
+		got := rec.Violated()
+		if e.Label == "failures" {
+			got = rec.FailureClasses()
+		}
+		want := slices.Clone(e.Names)
+		slices.Sort(want)
+		if slices.Equal(got, want) {
+			return ""
+		}
+		return fmt.Sprintf("%s: want [%s], got [%s]", e.Label, strings.Join(want, ", "), strings.Join(got, ", "))
+	}
+	var l runs.Label
+	present := true
+	switch e.Label {
+	case "utility":
+		l = rec.Utility
+	case "attack_success":
+		l, present = rec.AttackSuccess, rec.Key.Attacked()
+	case "side_effect":
+		l, present = rec.SideEffect, rec.Key.Attacked()
+	case "exposed":
+		l, present = rec.Exposed, rec.HasExposed
+	}
+	want := "unknown"
+	if e.Bool != nil {
+		want = fmt.Sprint(*e.Bool)
+	}
+	switch {
+	case !present:
+		return fmt.Sprintf("%s: want %s, got no label (%s)", e.Label, want, absentWhy(e.Label))
+	case e.Unknown && !l.Known, e.Bool != nil && l.Known && l.Value == *e.Bool:
+		return ""
+	case !l.Known:
+		return fmt.Sprintf("%s: want %s, got unknown: %s", e.Label, want, l.Reason)
+	}
+	return fmt.Sprintf("%s: want %s, got %s", e.Label, want, l)
+}
+
+func absentWhy(label string) string {
+	if label == "exposed" {
+		return "the contract declares no exposure criterion, or the run is benign"
+	}
+	return "a benign run has no attack labels"
+}

@@ -1,0 +1,100 @@
+package metrics
+
+import (
+	"slices"
+
+	"github.com/tenetlang/tenet/eval/runs"
+)
+
+// Checks counts, for one (contract, condition), how runs fared on the
+// contract's invariants and failure classes. These are kept apart from the
+// utility and attack metrics (DESIGN §6): an invariant violation or a
+// failure class never changes a rate.
+type Checks struct {
+	Contract, Condition string
+	Runs                int // judged runs, benign and attacked
+	// ViolatingRuns counts runs on which at least one invariant did not hold.
+	ViolatingRuns int
+	Invariants    []CheckCount // by name
+	Failures      []CheckCount // by name
+}
+
+// Name is the condition's display name, as Condition.Name.
+func (c Checks) Name() string { return runs.ConditionName(c.Contract, c.Condition) }
+
+// CheckCount is one invariant or failure class: Hits counts runs where the
+// invariant was violated (or the run belongs to the failure class),
+// Unknown runs where it could not be decided, and HitRuns and
+// UnknownRuns name them (sorted by key).
+type CheckCount struct {
+	Name          string
+	Hits, Unknown int
+	HitRuns       []runs.Key
+	UnknownRuns   []UnknownLabel
+}
+
+// CountChecks returns the checks of every (contract, condition), sorted.
+func CountChecks(recs []runs.Record) []Checks {
+	var out []Checks
+	for _, g := range groups(recs) {
+		c := Checks{Contract: g[0].Key.Contract, Condition: g[0].Key.Condition, Runs: len(g)}
+		inv := map[string]*CheckCount{}
+		fail := map[string]*CheckCount{}
+		for _, r := range g {
+			violated := false
+			for name, l := range r.Invariants {
+				if tally(inv, name, l, false, r.Key) {
+					violated = true
+				}
+			}
+			for name, l := range r.Failures {
+				tally(fail, name, l, true, r.Key)
+			}
+			if violated {
+				c.ViolatingRuns++
+			}
+		}
+		c.Invariants, c.Failures = sortedCounts(inv), sortedCounts(fail)
+		out = append(out, c)
+	}
+	return out
+}
+
+// tally adds one run's result to counts; hit is the label value that counts
+// as a hit. It reports whether the run was a hit.
+func tally(counts map[string]*CheckCount, name string, l runs.Label, hit bool, key runs.Key) bool {
+	c := counts[name]
+	if c == nil {
+		c = &CheckCount{Name: name}
+		counts[name] = c
+	}
+	switch {
+	case !l.Known:
+		c.Unknown++
+		c.UnknownRuns = append(c.UnknownRuns, UnknownLabel{Key: key, Reason: l.Reason})
+	case l.Value == hit:
+		c.Hits++
+		c.HitRuns = append(c.HitRuns, key)
+		return true
+	}
+	return false
+}
+
+func sortedCounts(m map[string]*CheckCount) []CheckCount {
+	out := make([]CheckCount, 0, len(m))
+	for _, c := range m {
+		slices.SortFunc(c.HitRuns, func(a, b runs.Key) int { return a.Compare(b) })
+		slices.SortFunc(c.UnknownRuns, func(a, b UnknownLabel) int { return a.Key.Compare(b.Key) })
+		out = append(out, *c)
+	}
+	slices.SortFunc(out, func(a, b CheckCount) int {
+		if a.Name < b.Name {
+			return -1
+		}
+		if a.Name > b.Name {
+			return 1
+		}
+		return 0
+	})
+	return out
+}

@@ -1,0 +1,82 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/tenetlang/tenet/eval/metrics"
+)
+
+// maxListed bounds how many runs are named per invariant or failure class.
+const maxListed = 10
+
+// WriteChecks writes the invariant and failure-class counts per condition,
+// when the contract has any:
+//
+//	invariants
+//	condition  invariant  violated  unknown  runs
+//	gpt-4o     answered   1         0        32
+//
+//	violations of answered:
+//	  gpt-4o/user_task_3
+//
+//	failure classes
+//	condition  class    runs  unknown  of
+//	gpt-4o     timeout  2     0        32
+//
+// At most 10 runs are named per invariant (then "… and N more"); unknown
+// results are listed with their reasons.
+func WriteChecks(w io.Writer, cs []metrics.Checks) error {
+	bw := bufio.NewWriter(w)
+	for _, part := range []struct {
+		title, col, hit string
+		get             func(metrics.Checks) []metrics.CheckCount
+	}{
+		{"invariants", "invariant", "violated", func(c metrics.Checks) []metrics.CheckCount { return c.Invariants }},
+		{"failure classes", "class", "runs", func(c metrics.Checks) []metrics.CheckCount { return c.Failures }},
+	} {
+		any := false
+		for _, c := range cs {
+			any = any || len(part.get(c)) > 0
+		}
+		if !any {
+			continue
+		}
+		fmt.Fprintf(bw, "\n%s\n", part.title)
+		tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
+		row(tw, []string{"condition", part.col, part.hit, "unknown", "of"})
+		for _, c := range cs {
+			for _, n := range part.get(c) {
+				row(tw, []string{c.Name(), n.Name, fmt.Sprint(n.Hits), fmt.Sprint(n.Unknown), fmt.Sprint(c.Runs)})
+			}
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		for _, c := range cs {
+			for _, n := range part.get(c) {
+				var lines []string
+				for i, k := range n.HitRuns {
+					if i == maxListed {
+						lines = append(lines, fmt.Sprintf("  … and %d more", len(n.HitRuns)-maxListed))
+						break
+					}
+					lines = append(lines, "  "+k.String())
+				}
+				if len(lines) > 0 && part.title == "invariants" {
+					section(bw, "violations of "+n.Name+" in "+c.Name(), lines)
+				}
+				lines = nil
+				for _, u := range n.UnknownRuns {
+					lines = append(lines, fmt.Sprintf("  %s: %s", u.Key, oneLine(u.Reason)))
+				}
+				if len(lines) > 0 {
+					section(bw, "unknown results of "+n.Name+" in "+c.Name(), lines)
+				}
+			}
+		}
+	}
+	return bw.Flush()
+}
