@@ -11,15 +11,22 @@ import (
 	"github.com/tenetlang/tenet/lang"
 )
 
-// invariants checks the assert form of every invariant block.
+// invariants checks the assert form of every invariant block, the
+// contract's and its imports' (named ns.name).
 func (c *compiler) invariants() {
-	byName := map[string]*lang.Invariant{}
-	for _, inv := range c.mod.Invariants {
-		byName[inv.Name.Value] = inv
+	type scoped struct {
+		inv *lang.Invariant
+		s   *scope
+	}
+	byName := map[string]scoped{}
+	for _, s := range c.scopes {
+		for _, inv := range s.mod.Invariants {
+			byName[s.prefix()+inv.Name.Value] = scoped{inv, s}
+		}
 	}
 	for _, n := range sortedKeys(byName) {
-		inv := byName[n]
-		p := bundle.InvariantPlan{Name: n, Severity: "medium", Assert: c.checkBool(inv.Assert, "assert", "invariant "+n)}
+		inv, s := byName[n].inv, byName[n].s
+		p := bundle.InvariantPlan{Name: n, Severity: "medium", Assert: c.checkCriterion(s, inv.Assert, "assert", "invariant "+n)}
 		if inv.Description != nil {
 			p.Description = inv.Description.Value
 		}
@@ -30,15 +37,22 @@ func (c *compiler) invariants() {
 	}
 }
 
-// failures checks every failure class.
+// failures checks every failure class, the contract's and its imports'
+// (named ns.name).
 func (c *compiler) failures() {
-	byName := map[string]*lang.Failure{}
-	for _, f := range c.mod.Failures {
-		byName[f.Name.Value] = f
+	type scoped struct {
+		f *lang.Failure
+		s *scope
+	}
+	byName := map[string]scoped{}
+	for _, s := range c.scopes {
+		for _, f := range s.mod.Failures {
+			byName[s.prefix()+f.Name.Value] = scoped{f, s}
+		}
 	}
 	for _, n := range sortedKeys(byName) {
-		f := byName[n]
-		p := bundle.FailurePlan{Name: n, When: c.checkBool(f.When, "when", "failure "+n)}
+		f, s := byName[n].f, byName[n].s
+		p := bundle.FailurePlan{Name: n, When: c.checkCriterion(s, f.When, "when", "failure "+n)}
 		if f.Description != nil {
 			p.Description = f.Description.Value
 		}
@@ -52,7 +66,7 @@ func (c *compiler) gates() {
 	if len(c.mod.Gates) == 0 {
 		return
 	}
-	env, err := celenv.NewGate()
+	gateEnv, err := celenv.NewGate()
 	if err != nil {
 		c.errorf("internal-error", c.mod.Gates[0].Range, "Internal error", err.Error())
 		return
@@ -72,7 +86,7 @@ func (c *compiler) gates() {
 		}
 		sort.Strings(p.Conditions)
 		for i, r := range g.Require {
-			idx, _ := c.check(env, celenv.KindGate, r, "require", fmt.Sprintf("gate %s (requirement %d)", n, i+1), nil, types.BoolType)
+			idx, _ := c.check(env{gateEnv, celenv.KindGate, nil}, r, "require", fmt.Sprintf("gate %s (requirement %d)", n, i+1), nil, types.BoolType)
 			if idx != bundle.NoExpr {
 				p.Require = append(p.Require, idx)
 			}

@@ -79,30 +79,29 @@ type compiler struct {
 	b     *bundle.Bundle
 	diags hcl.Diagnostics
 
-	crit  *celenv.Criterion
-	tools map[string]*lang.Tool
-	tasks map[string]*lang.Task
-	goals map[string]*lang.Goal
-	preds map[string]*lang.Predicate
+	universe *celenv.Universe
+	root     *scope   // the contract itself
+	scopes   []*scope // root and imports, in bundle order
+	tools    map[string]*lang.Tool
+	tasks    map[string]*lang.Task
+	goals    map[string]*lang.Goal
 
-	costBudget  uint64         // per-expression static cost budget
-	paramValues map[string]any // params by name, for exact size hints
-	used        *usage
+	costBudget uint64 // per-expression static cost budget
+	used       *usage
 }
 
 func (c *compiler) run() {
 	c.b.Header = bundle.Header{FormatVersion: bundle.FormatVersion, CompilerVersion: Version, CELVersion: celenv.CELVersion}
+	c.buildScopes()
 	c.manifest()
 	c.registry()
 	c.toolDecls()
 	c.grants()
-	params := c.params()
-	env, err := celenv.NewCriterion(params, c.b.Decls.Tools)
-	if err != nil {
-		c.diags = append(c.diags, diag.Set(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Internal error", Detail: err.Error()}, "internal-error"))
-		return
+	c.universe = celenv.NewUniverse(c.b.Decls.Tools)
+	c.declareScopes()
+	if c.root.env == nil {
+		return // the environment could not be built: reported
 	}
-	c.crit = env
 	c.predicates()
 	c.threatModel()
 	c.criteria()
@@ -162,9 +161,16 @@ func (c *compiler) manifest() {
 			m.Description = ct.Description.Value
 		}
 	}
-	for _, f := range c.mod.Files {
-		sum := sha256.Sum256(f.Bytes)
-		m.Files = append(m.Files, bundle.FileDigest{Path: f.Path, SHA256: hex.EncodeToString(sum[:])})
+	seen := map[string]bool{}
+	for _, s := range c.scopes {
+		for _, f := range s.mod.Files {
+			if seen[f.Path] {
+				continue // a module imported twice, by different parents
+			}
+			seen[f.Path] = true
+			sum := sha256.Sum256(f.Bytes)
+			m.Files = append(m.Files, bundle.FileDigest{Path: f.Path, SHA256: hex.EncodeToString(sum[:])})
+		}
 	}
 	sort.Slice(m.Files, func(i, j int) bool { return m.Files[i].Path < m.Files[j].Path })
 }

@@ -118,8 +118,8 @@ func (sizeHints) EstimateCallCost(function, overloadID string, target *cost.AstN
 
 // estimate computes an expression's static cost and reports it when it is
 // over the contract's budget. It returns the maximum estimate.
-func (c *compiler) estimate(env *cel.Env, e *lang.Expr, checked *cel.Ast, kind, owner string) uint64 {
-	est, err := env.EstimateCost(checked, sizeHints{params: c.paramValues})
+func (c *compiler) estimate(env *cel.Env, e *lang.Expr, checked *cel.Ast, kind, owner string, params map[string]any) uint64 {
+	est, err := env.EstimateCost(checked, sizeHints{params: params})
 	if err != nil {
 		c.errorf("internal-error", e.Range, "Internal error", fmt.Sprintf("Estimating the cost of the %s of %s: %v.", kindWords(kind), owner, err))
 		return 0

@@ -120,7 +120,7 @@ func dedupe(list []string) []string {
 
 // sources checks each source block's expressions in the source environment.
 func (c *compiler) sources() {
-	env, err := celenv.NewSource()
+	srcEnv, err := celenv.NewSource()
 	if err != nil {
 		c.diags = append(c.diags, diag.Set(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Internal error", Detail: err.Error()}, "internal-error"))
 		return
@@ -140,7 +140,7 @@ func (c *compiler) sources() {
 			if e == nil {
 				return bundle.NoExpr
 			}
-			i, _ := c.check(env, celenv.KindSource, e, "source."+kind, owner, nil, want...)
+			i, _ := c.check(env{srcEnv, celenv.KindSource, nil}, e, "source."+kind, owner, nil, want...)
 			return i
 		}
 		sp := bundle.SourcePlan{

@@ -14,22 +14,38 @@ import (
 )
 
 // registry records the operation vocabulary (default: read, update).
+//
+// With imports, the vocabulary is the union of every module's registry
+// (a module without one contributes the default).
 func (c *compiler) registry() {
-	ops := lang.DefaultOperations
-	if r := c.mod.Registry; r != nil {
-		ops = nil
-		seen := map[string]bool{}
+	var ops []string
+	seen := map[string]bool{}
+	for _, s := range c.scopes {
+		r := s.mod.Registry
+		if r == nil {
+			for _, op := range lang.DefaultOperations {
+				if !seen[op] {
+					seen[op] = true
+					ops = append(ops, op)
+				}
+			}
+			continue
+		}
+		dup := map[string]bool{}
 		for _, op := range r.Operations {
 			if op.Value == "" {
 				c.errorf("empty-name", op.Range, "Empty operation", "An operation name cannot be empty.")
 				continue
 			}
-			if seen[op.Value] {
+			if dup[op.Value] {
 				c.errorf("duplicate-operation", op.Range, "Duplicate operation", fmt.Sprintf("Operation %q is listed twice in the registry.", op.Value))
 				continue
 			}
-			seen[op.Value] = true
-			ops = append(ops, op.Value)
+			dup[op.Value] = true
+			if !seen[op.Value] {
+				seen[op.Value] = true
+				ops = append(ops, op.Value)
+			}
 		}
 	}
 	c.b.Decls.Operations = append([]string(nil), ops...)
@@ -47,9 +63,45 @@ func (c *compiler) hasOperation(op string) bool {
 
 // toolDecls checks each tool's operation against the registry and its
 // resource against its parameters.
+//
+// Imported modules' tools join the contract's under their own names (they
+// name real tools); two different declarations of one tool are an error.
 func (c *compiler) toolDecls() {
 	c.tools = map[string]*lang.Tool{}
-	for _, t := range c.mod.Tools {
+	for _, s := range c.scopes {
+		for _, t := range s.mod.Tools {
+			if prev, ok := c.tools[t.Name.Value]; ok {
+				if toolSignature(prev) != toolSignature(t) {
+					c.errorf("tool-conflict", t.Name.Range, "Conflicting tool declarations",
+						fmt.Sprintf("Tool %q is declared differently at %s:%d (operation, resource or parameters differ); an imported contract's tools must agree with the contract's.", t.Name.Value, prev.Range.Filename, prev.Range.Start.Line))
+				}
+				continue
+			}
+			c.toolDecl(t)
+		}
+	}
+	sort.Slice(c.b.Decls.Tools, func(i, j int) bool { return c.b.Decls.Tools[i].Name < c.b.Decls.Tools[j].Name })
+}
+
+// toolSignature renders what must agree between two declarations of a tool.
+func toolSignature(t *lang.Tool) string {
+	sig := t.Operation.Value + "|"
+	if t.Resource != nil {
+		sig += t.Resource.Value
+	}
+	sig += "|"
+	if t.Params != nil {
+		sig += "{"
+		for _, f := range t.Params {
+			sig += f.String() + ";"
+		}
+		sig += "}"
+	}
+	return sig
+}
+
+func (c *compiler) toolDecl(t *lang.Tool) {
+	{
 		c.tools[t.Name.Value] = t
 		if t.Operation.Value != "" && !c.hasOperation(t.Operation.Value) {
 			c.errorf("unknown-operation", t.Operation.Range, "Unknown operation",
@@ -74,7 +126,6 @@ func (c *compiler) toolDecls() {
 		}
 		c.b.Decls.Tools = append(c.b.Decls.Tools, d)
 	}
-	sort.Slice(c.b.Decls.Tools, func(i, j int) bool { return c.b.Decls.Tools[i].Name < c.b.Decls.Tools[j].Name })
 }
 
 func hasField(fs []*lang.Field, name string) bool {
@@ -143,20 +194,19 @@ func (c *compiler) grants() {
 
 // params converts the params blocks to Go constants (numbers become float64:
 // CEL double, like JSON numbers in transcripts).
-func (c *compiler) params() []celenv.Param {
+func (c *compiler) params(s *scope) []celenv.Param {
 	var out []celenv.Param
-	c.paramValues = map[string]any{}
-	for _, p := range c.mod.Params {
+	s.params = map[string]any{}
+	for _, p := range s.mod.Params {
 		v, err := ctyToGo(p.Value)
 		if err != nil {
 			c.errorf("unsupported-param-value", p.Range, "Unsupported parameter value", fmt.Sprintf("Parameter %q: %v.", p.Name.Value, err))
 			continue
 		}
 		out = append(out, celenv.Param{Name: p.Name.Value, Value: v})
-		c.paramValues[p.Name.Value] = v
-		c.b.Decls.Params = append(c.b.Decls.Params, bundle.Param{Name: p.Name.Value, Value: v})
+		s.params[p.Name.Value] = v
 	}
-	sort.Slice(c.b.Decls.Params, func(i, j int) bool { return c.b.Decls.Params[i].Name < c.b.Decls.Params[j].Name })
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
 }
 

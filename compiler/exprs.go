@@ -22,7 +22,7 @@ import (
 // checked at run time) and returns its expression index, or NoExpr after
 // reporting errors.
 func (c *compiler) checkBool(e *lang.Expr, kind, owner string) int {
-	return c.checkCriterion(e, kind, owner)
+	return c.checkCriterion(c.root, e, kind, owner)
 }
 
 // check parses and type-checks e in env. When want is non-nil the result
@@ -30,16 +30,26 @@ func (c *compiler) checkBool(e *lang.Expr, kind, owner string) int {
 // drop filters CEL errors the caller already reported in its own words.
 // It appends the checked expression to the bundle and returns its index and
 // result type, or NoExpr and nil when e has errors.
-func (c *compiler) check(env *cel.Env, envKind string, e *lang.Expr, kind, owner string, drop func(*cel.Error) bool, want ...*types.Type) (int, *types.Type) {
-	parsed, iss := env.Parse(e.Text)
+func (c *compiler) check(in env, e *lang.Expr, kind, owner string, drop func(*cel.Error) bool, want ...*types.Type) (int, *types.Type) {
+	parsed, iss := in.cel.Parse(e.Text)
 	if iss.Err() != nil {
-		c.celErrors(env, e, iss, nil, kind, owner, drop)
+		c.celErrors(in.cel, e, iss, nil, kind, owner, drop)
 		return bundle.NoExpr, nil
 	}
-	return c.checkParsed(env, envKind, e, parsed, kind, owner, drop, want...)
+	return c.checkParsed(in, e, parsed, kind, owner, drop, want...)
 }
 
-func (c *compiler) checkParsed(env *cel.Env, envKind string, e *lang.Expr, parsed *cel.Ast, kind, owner string, drop func(*cel.Error) bool, want ...*types.Type) (int, *types.Type) {
+// env is where an expression is checked: a CEL environment, its kind
+// (celenv.KindCriterion, KindSource, KindGate) and, for criteria, the scope
+// whose params and predicates it sees.
+type env struct {
+	cel   *cel.Env
+	kind  string
+	scope *scope
+}
+
+func (c *compiler) checkParsed(in env, e *lang.Expr, parsed *cel.Ast, kind, owner string, drop func(*cel.Error) bool, want ...*types.Type) (int, *types.Type) {
+	env, envKind := in.cel, in.kind
 	checked, iss := env.Check(parsed)
 	if iss.Err() != nil {
 		c.celErrors(env, e, iss, parsed, kind, owner, drop)
@@ -58,7 +68,12 @@ func (c *compiler) checkParsed(env *cel.Env, envKind string, e *lang.Expr, parse
 			fmt.Sprintf("The %s of %s must be %s, but this expression has type %s.", kindWords(kind), owner, strings.Join(names, " or "), out))
 		return bundle.NoExpr, nil
 	}
-	exprCost := c.estimate(env, e, checked, kind, owner)
+	var params map[string]any
+	scopeIndex := 0
+	if in.scope != nil {
+		params, scopeIndex = in.scope.params, in.scope.index
+	}
+	exprCost := c.estimate(env, e, checked, kind, owner, params)
 	c.used.record(checked)
 	ce, err := cel.AstToCheckedExpr(checked)
 	if err != nil {
@@ -73,7 +88,7 @@ func (c *compiler) checkParsed(env *cel.Env, envKind string, e *lang.Expr, parse
 	}
 	c.b.Exprs = append(c.b.Exprs, bundle.Expr{
 		Kind: kind, Owner: owner, Env: envKind, Text: e.Text, Range: rangeOf(e.Range),
-		ResultType: out.String(), Checked: data, Cost: exprCost,
+		ResultType: out.String(), Checked: data, Cost: exprCost, Scope: scopeIndex,
 	})
 	return len(c.b.Exprs) - 1, out
 }
@@ -156,10 +171,10 @@ func (c *compiler) explain(env *cel.Env, msg string, syntax bool) (diag.Code, st
 
 // fieldNames are the fields of every declared object type, for suggestions.
 func (c *compiler) fieldNames() []string {
-	if c.crit == nil {
+	if c.universe == nil {
 		return nil
 	}
-	return c.crit.FieldNames()
+	return c.universe.FieldNames()
 }
 
 // referenceNames are the variables, functions and macros of env.

@@ -43,18 +43,28 @@ func predRefs(e *lang.Expr, parsed *cel.Ast) []predRef {
 	return refs
 }
 
-// predicates checks every predicate in dependency order (a DAG: cycles are
-// errors) and declares each checked one's type in tenet.Pred.
+// predicates checks every scope's predicates, imports first, each scope
+// in dependency order (a DAG: cycles are errors), declaring each checked
+// predicate's type in its scope's pred type. Plan.Predicates gets the
+// evaluation order.
 func (c *compiler) predicates() {
-	c.preds = map[string]*lang.Predicate{}
-	for _, p := range c.mod.Predicates {
-		c.preds[p.Name.Value] = p
+	for _, s := range c.scopes {
+		c.b.Decls.Scopes[s.index].Predicates = make([]bundle.Pred, 0, len(s.preds))
+		for _, n := range sortedKeys(s.preds) {
+			c.b.Decls.Scopes[s.index].Predicates = append(c.b.Decls.Scopes[s.index].Predicates, bundle.Pred{Name: n, Expr: bundle.NoExpr})
+		}
 	}
-	names := sortedKeys(c.preds)
+	for _, s := range c.postOrder() {
+		c.scopePredicates(s)
+	}
+}
+
+func (c *compiler) scopePredicates(s *scope) {
+	names := sortedKeys(s.preds)
 	parsed := map[string]*parsedCriterion{}
 	deps := map[string][]string{}
 	for _, n := range names {
-		pc := c.parseCriterion(c.preds[n].Expr, "predicate", n)
+		pc := c.parseCriterion(s, s.preds[n].Expr, "predicate", s.prefix()+n)
 		if pc == nil {
 			continue
 		}
@@ -63,28 +73,27 @@ func (c *compiler) predicates() {
 	}
 	order, cyclic := topoSort(names, deps)
 	for _, cyc := range cyclic {
-		p := c.preds[cyc[0]]
+		p := s.preds[cyc[0]]
 		c.errorf("predicate-cycle", p.Name.Range, "Predicate cycle",
 			fmt.Sprintf("Predicates refer to each other in a cycle: %s. Predicates must form a DAG.", strings.Join(append(cyc, cyc[0]), " → ")))
 	}
 	idx := map[string]int{}
-	decls := make([]bundle.Pred, 0, len(names))
-	for _, n := range names {
-		idx[n] = len(decls)
-		decls = append(decls, bundle.Pred{Name: n, Expr: bundle.NoExpr})
+	for i, n := range names {
+		idx[n] = i
 	}
+	decls := c.b.Decls.Scopes[s.index].Predicates
 	// Broken predicates stay declared as dyn so that their users are still
 	// checked without a cascade of follow-on errors.
 	for _, n := range names {
-		c.crit.DeclarePred(n, types.DynType)
+		c.universe.DeclarePred(s.path, n, types.DynType)
 	}
 	for _, n := range order {
 		pc, ok := parsed[n]
 		if !ok {
 			continue
 		}
-		p := c.preds[n]
-		i, t := c.checkParsed(c.crit.Env, celenv.KindCriterion, p.Expr, pc.ast, "predicate", n, pc.drop)
+		p := s.preds[n]
+		i, t := c.checkParsed(env{s.env, celenv.KindCriterion, s}, p.Expr, pc.ast, "predicate", s.prefix()+n, pc.drop)
 		if i == bundle.NoExpr {
 			continue
 		}
@@ -97,11 +106,10 @@ func (c *compiler) predicates() {
 			continue
 		}
 		decls[idx[n]].Expr = i
-		c.crit.DeclarePred(n, t)
+		c.universe.DeclarePred(s.path, n, t)
 	}
-	c.b.Decls.Predicates = decls
 	for _, n := range order {
-		c.b.Plan.Predicates = append(c.b.Plan.Predicates, idx[n])
+		c.b.Plan.Predicates = append(c.b.Plan.Predicates, bundle.PredRef{Scope: s.index, Pred: idx[n]})
 	}
 }
 
@@ -112,24 +120,27 @@ type parsedCriterion struct {
 	drop func(*cel.Error) bool // filters CEL errors already reported as unknown predicates
 }
 
-// parseCriterion parses e and reports references to undeclared predicates
-// (with a suggestion). It returns nil after reporting parse errors.
-func (c *compiler) parseCriterion(e *lang.Expr, kind, owner string) *parsedCriterion {
-	if e == nil {
+// parseCriterion parses e in scope s and reports references to undeclared
+// predicates (with a suggestion). It returns nil after reporting parse errors.
+func (c *compiler) parseCriterion(s *scope, e *lang.Expr, kind, owner string) *parsedCriterion {
+	if e == nil || s.env == nil {
 		return nil // missing or malformed: lang has reported it
 	}
-	a, iss := c.crit.Env.Parse(e.Text)
+	a, iss := s.env.Parse(e.Text)
 	if iss.Err() != nil {
-		c.celErrors(c.crit.Env, e, iss, nil, kind, owner, nil)
+		c.celErrors(s.env, e, iss, nil, kind, owner, nil)
 		return nil
 	}
 	pc := &parsedCriterion{ast: a}
 	unknown := map[string]bool{}
-	names := sortedKeys(c.preds)
+	names := append(sortedKeys(s.preds), c.namespaces(s)...)
 	for _, r := range predRefs(e, a) {
-		if _, ok := c.preds[r.Name]; ok {
+		if _, ok := s.preds[r.Name]; ok {
 			pc.deps = append(pc.deps, r.Name)
 			continue
+		}
+		if contains(names, r.Name) {
+			continue // pred.<ns>: an import's predicates, checked by the type checker
 		}
 		unknown[r.Name] = true
 		c.errorf("unknown-predicate", e.RangeOf(r.Start, r.End), "Unknown predicate",
@@ -146,13 +157,22 @@ func (c *compiler) parseCriterion(e *lang.Expr, kind, owner string) *parsedCrite
 	return pc
 }
 
-// checkCriterion parses and checks a bool criterion.
-func (c *compiler) checkCriterion(e *lang.Expr, kind, owner string) int {
-	pc := c.parseCriterion(e, kind, owner)
+// namespaces are the import namespaces of a scope.
+func (c *compiler) namespaces(s *scope) []string {
+	var out []string
+	for _, ch := range s.children {
+		out = append(out, ch.path[len(s.prefix()):])
+	}
+	return out
+}
+
+// checkCriterion parses and checks a bool criterion in scope s.
+func (c *compiler) checkCriterion(s *scope, e *lang.Expr, kind, owner string) int {
+	pc := c.parseCriterion(s, e, kind, owner)
 	if pc == nil {
 		return bundle.NoExpr
 	}
-	i, _ := c.checkParsed(c.crit.Env, celenv.KindCriterion, e, pc.ast, kind, owner, pc.drop, types.BoolType)
+	i, _ := c.checkParsed(env{s.env, celenv.KindCriterion, s}, e, pc.ast, kind, owner, pc.drop, types.BoolType)
 	return i
 }
 

@@ -8,6 +8,7 @@ import (
 	"cel.dev/cel-go/interpreter"
 
 	"github.com/tenetlang/tenet/compiler/bundle"
+	"github.com/tenetlang/tenet/compiler/celenv"
 	"github.com/tenetlang/tenet/eval/run"
 	"github.com/tenetlang/tenet/eval/runs"
 )
@@ -162,50 +163,60 @@ func (p *Program) resolve(key runs.Key) (*bundle.TaskPlan, *bundle.GoalPlan, Ski
 
 // label evaluates predicates and criteria for a run.
 func (p *Program) label(rec *runs.Record, task *bundle.TaskPlan, goal *bundle.GoalPlan, r *run.Run) {
-	act := &activation{
-		v:      p.valuesOf(r),
-		task:   map[string]any{"id": task.ID, "prompt": task.Prompt},
-		goal:   map[string]any{"id": "", "summary": ""},
-		params: p.params,
-		pred:   make(map[string]any, len(p.Bundle.Decls.Predicates)),
+	ctx := &runCtx{
+		v:    p.valuesOf(r),
+		task: map[string]any{"id": task.ID, "prompt": task.Prompt},
+		goal: map[string]any{"id": "", "summary": ""},
 	}
 	if goal != nil {
-		act.goal = map[string]any{"id": goal.ID, "summary": goal.Summary}
+		ctx.goal = map[string]any{"id": goal.ID, "summary": goal.Summary}
 	}
-	for _, pi := range p.Bundle.Plan.Predicates {
-		pd := p.Bundle.Decls.Predicates[pi]
-		v, err := p.evalMetered(pd.Expr, act)
+	scopes := p.Bundle.Decls.Scopes
+	acts := make([]*activation, len(scopes))
+	for i := range scopes {
+		acts[i] = &activation{runCtx: ctx, params: p.params[i], pred: make(map[string]any, len(scopes[i].Predicates))}
+	}
+	// An import's pred map is filled in place, so its parent sees its values.
+	for i, sc := range scopes {
+		for _, ns := range sc.Namespaces {
+			acts[i].pred[ns] = acts[p.scopeIndex[celenv.Child(sc.Path, ns)]].pred
+		}
+	}
+	for _, ref := range p.Bundle.Plan.Predicates {
+		pd := scopes[ref.Scope].Predicates[ref.Pred]
+		v, err := p.evalMetered(pd.Expr, acts[ref.Scope])
 		if err != nil {
 			v = types.NewErr("predicate %s: %v", pd.Name, err)
 		}
-		act.pred[pd.Name] = v
+		acts[ref.Scope].pred[pd.Name] = v
 	}
-	rec.Utility = p.criterion(task.Utility, act)
+	act := func(expr int) *activation { return acts[p.Bundle.Exprs[expr].Scope] }
+	rec.Utility = p.criterion(task.Utility, act(task.Utility))
 	if len(p.Bundle.Plan.Invariants) > 0 {
 		rec.Invariants = make(map[string]runs.Label, len(p.Bundle.Plan.Invariants))
 		for _, inv := range p.Bundle.Plan.Invariants {
-			rec.Invariants[inv.Name] = p.criterion(inv.Assert, act)
+			rec.Invariants[inv.Name] = p.criterion(inv.Assert, act(inv.Assert))
 		}
 	}
 	if len(p.Bundle.Plan.Failures) > 0 {
 		rec.Failures = make(map[string]runs.Label, len(p.Bundle.Plan.Failures))
 		for _, f := range p.Bundle.Plan.Failures {
-			rec.Failures[f.Name] = p.criterion(f.When, act)
+			rec.Failures[f.Name] = p.criterion(f.When, act(f.When))
 		}
 	}
 	if goal == nil {
 		return
 	}
-	rec.AttackSuccess = p.criterion(goal.Success, act)
+	rec.AttackSuccess = p.criterion(goal.Success, act(goal.Success))
 	// The side-effect scope always includes the goal (h ≥ a by construction).
 	labels := []runs.Label{rec.AttackSuccess}
 	for _, se := range p.Bundle.Plan.SideEffects {
-		labels = append(labels, p.criterion(se.When, act))
+		labels = append(labels, p.criterion(se.When, act(se.When)))
 	}
 	rec.SideEffect = anyOf(labels)
 	if ex := p.Bundle.Manifest.ThreatModel.Exposure; ex != bundle.NoExpr {
 		rec.HasExposed = true
-		rec.Exposed = p.criterion(ex, act)
+		rec.Exposed = p.criterion(ex, act(ex))
 	}
 }
 

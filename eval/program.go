@@ -30,7 +30,10 @@ type Program struct {
 	ID     string // the bundle id, "sha256:<hex>"
 
 	progs  []cel.Program // index-aligned with Bundle.Exprs
-	params map[string]any
+	// params holds each scope's params value (index-aligned with
+	// Decls.Scopes); an import's is also reachable from its parent's.
+	params     []map[string]any
+	scopeIndex map[string]int // scope path → index in Decls.Scopes
 	ops    map[string]string // tool name → operation
 	tools  map[string]*bundle.Tool
 	// gateFields lists, per gate expression, the metrics fields it reads.
@@ -60,32 +63,21 @@ func Plan(b *bundle.Bundle, id string) (*Program, error) {
 	}
 	p := &Program{
 		Bundle: b, ID: id,
-		params: map[string]any{},
 		ops:    map[string]string{},
 		tools:  map[string]*bundle.Tool{},
 		tasks:  map[string]*bundle.TaskPlan{},
 		goals:  map[string]*bundle.GoalPlan{},
 		cases:  map[bundle.Case]bool{},
 	}
-	var params []celenv.Param
-	for _, pr := range b.Decls.Params {
-		params = append(params, celenv.Param{Name: pr.Name, Value: pr.Value})
-		p.params[pr.Name] = pr.Value
-	}
-	crit, err := celenv.NewCriterion(params, b.Decls.Tools)
+	universe, err := p.declareScopes()
 	if err != nil {
 		return nil, err
 	}
-	for _, pd := range b.Decls.Predicates {
-		var pt exprpb.Type
-		if err := proto.Unmarshal(pd.Type, &pt); err != nil {
-			return nil, fmt.Errorf("predicate %s: decoding its type: %w", pd.Name, err)
+	scopeEnvs := make([]*cel.Env, len(b.Decls.Scopes))
+	for i, sc := range b.Decls.Scopes {
+		if scopeEnvs[i], err = universe.Env(sc.Path); err != nil {
+			return nil, err
 		}
-		t, err := types.ExprTypeToType(&pt)
-		if err != nil {
-			return nil, fmt.Errorf("predicate %s: %w", pd.Name, err)
-		}
-		crit.DeclarePred(pd.Name, t)
 	}
 	src, err := celenv.NewSource()
 	if err != nil {
@@ -99,9 +91,10 @@ func Plan(b *bundle.Bundle, id string) (*Program, error) {
 	p.progs = make([]cel.Program, len(b.Exprs))
 	var errs []error
 	for i, e := range b.Exprs {
-		env := crit.Env
+		var env *cel.Env
 		switch e.Env {
 		case celenv.KindCriterion:
+			env = scopeEnvs[e.Scope]
 		case celenv.KindSource:
 			env = src
 		case celenv.KindGate:
@@ -204,4 +197,47 @@ func selectedFields(a *cel.Ast, v string) []string {
 	}))
 	sort.Strings(out)
 	return out
+}
+
+// declareScopes rebuilds the scopes' types from the bundle (params typed
+// from their values, predicates from their recorded types, imports linked
+// to their parents) and the params values eval gives each scope.
+func (p *Program) declareScopes() (*celenv.Universe, error) {
+	b := p.Bundle
+	u := celenv.NewUniverse(b.Decls.Tools)
+	p.params = make([]map[string]any, len(b.Decls.Scopes))
+	byPath := map[string]int{}
+	for i, sc := range b.Decls.Scopes {
+		var params []celenv.Param
+		p.params[i] = map[string]any{}
+		for _, pr := range sc.Params {
+			params = append(params, celenv.Param{Name: pr.Name, Value: pr.Value})
+			p.params[i][pr.Name] = pr.Value
+		}
+		u.AddScope(sc.Path, params)
+		byPath[sc.Path] = i
+	}
+	p.scopeIndex = byPath
+	for i, sc := range b.Decls.Scopes {
+		for _, ns := range sc.Namespaces {
+			child, ok := byPath[celenv.Child(sc.Path, ns)]
+			if !ok {
+				return nil, fmt.Errorf("bundle is inconsistent: scope %q imports %q, which it does not contain", sc.Path, ns)
+			}
+			u.AddNamespace(sc.Path, ns)
+			p.params[i][ns] = p.params[child]
+		}
+		for _, pd := range sc.Predicates {
+			var pt exprpb.Type
+			if err := proto.Unmarshal(pd.Type, &pt); err != nil {
+				return nil, fmt.Errorf("predicate %s: decoding its type: %w", pd.Name, err)
+			}
+			t, err := types.ExprTypeToType(&pt)
+			if err != nil {
+				return nil, fmt.Errorf("predicate %s: %w", pd.Name, err)
+			}
+			u.DeclarePred(sc.Path, pd.Name, t)
+		}
+	}
+	return u, nil
 }

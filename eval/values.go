@@ -89,15 +89,21 @@ func (p *Program) typedCalls(r *run.Run, calls []any) map[string]any {
 	return out
 }
 
-// activation resolves the criterion variables of one run for one task and
-// goal. pred holds predicate values computed so far (ref.Val, errors included,
-// so a failing predicate fails only the criteria that use it).
-type activation struct {
+// runCtx is what every scope's activation of one run shares.
+type runCtx struct {
 	v          *runValues
 	task, goal map[string]any
-	params     map[string]any
-	pred       map[string]any
-	spent      uint64 // CEL cost spent on this run so far
+	spent      uint64 // CEL cost spent on this run so far, in every scope
+}
+
+// activation resolves the criterion variables of one run in one scope.
+// pred holds the scope's predicate values computed so far (ref.Val, errors
+// included, so a failing predicate fails only the criteria that use it),
+// and its imports' pred maps under their namespaces.
+type activation struct {
+	*runCtx
+	params map[string]any
+	pred   map[string]any
 }
 
 func (a *activation) ResolveName(name string) (any, bool) {

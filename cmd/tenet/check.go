@@ -32,7 +32,7 @@ func summary(b *bundle.Bundle) string {
 		name += " " + m.Version
 	}
 	return fmt.Sprintf("ok: contract %s: %s, %s, %s, %s, %s, %s", name,
-		count(len(b.Decls.Tools), "tool"), count(len(b.Decls.Predicates), "predicate"), count(len(b.Plan.Tasks), "task"),
+		count(len(b.Decls.Tools), "tool"), count(len(b.Decls.Scopes[0].Predicates), "predicate"), count(len(b.Plan.Tasks), "task"),
 		count(len(b.Plan.Goals), "goal"), count(len(b.Plan.Cases), "security case"), count(len(b.Plan.Sources), "source"))
 }
 

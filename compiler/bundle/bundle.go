@@ -65,9 +65,21 @@ type ThreatModel struct {
 type Decls struct {
 	Operations []string `cbor:"operations"` // the registry's vocabulary
 	Tools      []Tool   `cbor:"tools"`      // sorted by name
-	Params     []Param  `cbor:"params"`     // sorted by name
 	Grants     []Grant  `cbor:"grants"`     // sorted by name
+	// Scopes are the modules whose params and predicates criteria see:
+	// Scopes[0] is the contract itself, the others the contracts it
+	// imports (use blocks), sorted by path.
+	Scopes []Scope `cbor:"scopes"`
+}
+
+// Scope is one module's params and predicates. Path is "" for the contract
+// itself and "ns" (or "ns.sub" for an import of an import) for an import;
+// in a scope's expressions params.<ns> and pred.<ns> reach its imports.
+type Scope struct {
+	Path       string   `cbor:"path"`
+	Params     []Param  `cbor:"params"`     // sorted by name
 	Predicates []Pred   `cbor:"predicates"` // sorted by name
+	Namespaces []string `cbor:"namespaces"` // the imports it names, sorted
 }
 
 // Tool is a registered tool.
@@ -127,7 +139,10 @@ type Pred struct {
 type Expr struct {
 	Kind  string `cbor:"kind"`  // what it computes, e.g. "utility", "success", "predicate", "source.task"
 	Owner string `cbor:"owner"` // the block it belongs to, e.g. the task id
-	Env   string `cbor:"env"`   // "criterion" or "source": which CEL environment checks it
+	Env   string `cbor:"env"`   // "criterion", "source" or "gate": which CEL environment checks it
+	// Scope is, for criterion expressions, the index in Decls.Scopes of the
+	// module whose params and predicates it sees.
+	Scope int    `cbor:"scope"`
 	Text  string `cbor:"text"`
 	Range Range  `cbor:"range"`
 	// ResultType is the checked result type in CEL notation, e.g. "bool".
@@ -152,7 +167,7 @@ type Range struct {
 
 // Plan says which expression produces which label.
 type Plan struct {
-	Predicates  []int            `cbor:"predicates"` // indexes in Decls.Predicates, in evaluation (topological) order
+	Predicates  []PredRef        `cbor:"predicates"` // every predicate, in evaluation (dependency) order
 	Tasks       []TaskPlan       `cbor:"tasks"`      // sorted by id
 	Goals       []GoalPlan       `cbor:"goals"`      // sorted by id
 	SideEffects []SideEffectPlan `cbor:"side_effects"`
@@ -164,6 +179,13 @@ type Plan struct {
 	// RunCostLimit bounds the CEL cost spent evaluating one run (cel-go cost
 	// units); once spent, the run's remaining labels are unknown.
 	RunCostLimit uint64 `cbor:"run_cost_limit"`
+}
+
+// PredRef names predicate Pred of scope Scope (indexes in Decls.Scopes and
+// its Predicates).
+type PredRef struct {
+	Scope int `cbor:"scope"`
+	Pred  int `cbor:"pred"`
 }
 
 // TaskPlan is a user task.

@@ -126,16 +126,28 @@ func (b *Bundle) Validate() error {
 		}
 	}
 	add(check("threat model exposure", b.Manifest.ThreatModel.Exposure, true))
-	for _, p := range b.Decls.Predicates {
-		add(check("predicate "+p.Name, p.Expr, false))
+	if len(b.Decls.Scopes) == 0 || b.Decls.Scopes[0].Path != "" {
+		errs = append(errs, fmt.Errorf("the first scope must be the contract's own (path \"\")"))
 	}
-	for _, i := range b.Plan.Predicates {
-		if i < 0 || i >= len(b.Decls.Predicates) {
-			errs = append(errs, fmt.Errorf("plan refers to predicate %d of %d", i, len(b.Decls.Predicates)))
+	npreds := 0
+	for _, sc := range b.Decls.Scopes {
+		for _, p := range sc.Predicates {
+			add(check("predicate "+p.Name, p.Expr, false))
+			npreds++
 		}
 	}
-	if len(b.Plan.Predicates) != len(b.Decls.Predicates) {
-		errs = append(errs, fmt.Errorf("plan orders %d predicates, %d declared", len(b.Plan.Predicates), len(b.Decls.Predicates)))
+	for _, r := range b.Plan.Predicates {
+		if r.Scope < 0 || r.Scope >= len(b.Decls.Scopes) || r.Pred < 0 || r.Pred >= len(b.Decls.Scopes[r.Scope].Predicates) {
+			errs = append(errs, fmt.Errorf("plan refers to predicate %d of scope %d", r.Pred, r.Scope))
+		}
+	}
+	if len(b.Plan.Predicates) != npreds {
+		errs = append(errs, fmt.Errorf("plan orders %d predicates, %d declared", len(b.Plan.Predicates), npreds))
+	}
+	for i, e := range b.Exprs {
+		if e.Scope < 0 || e.Scope >= len(b.Decls.Scopes) && len(b.Decls.Scopes) > 0 {
+			errs = append(errs, fmt.Errorf("expression %d refers to scope %d of %d", i, e.Scope, len(b.Decls.Scopes)))
+		}
 	}
 	for _, t := range b.Plan.Tasks {
 		add(check("task "+t.ID, t.Utility, false))

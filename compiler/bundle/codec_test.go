@@ -16,7 +16,7 @@ func sample() *Bundle {
 		Manifest: Manifest{Contract: "c", Version: "1", Files: []FileDigest{{Path: "a.tenet.hcl", SHA256: "00"}}, ThreatModel: ThreatModel{AttemptBudget: 1, Exposure: NoExpr}},
 		Decls: Decls{
 			Operations: []string{"read", "update"},
-			Params:     []Param{{Name: "p", Value: map[string]any{"b": []any{1.5, "x", true, nil}, "a": 2.0}}},
+			Scopes:     []Scope{{Params: []Param{{Name: "p", Value: map[string]any{"b": []any{1.5, "x", true, nil}, "a": 2.0}}}}},
 		},
 		Exprs: []Expr{{Kind: "utility", Owner: "task t", Env: "criterion", Text: "true", ResultType: "bool", Checked: []byte{1, 2, 3}}},
 		Plan:  Plan{Tasks: []TaskPlan{{ID: "t", Utility: 0}}},

@@ -35,13 +35,119 @@ const (
 	KindSource    = "source"    // variables: meta, record
 )
 
-// Criterion is the environment of criteria (utility, success, side effects,
-// exposure, predicates). Its tenet.Pred type grows as the compiler checks
-// predicates in dependency order (DeclarePred).
-type Criterion struct {
-	Env     *cel.Env
-	pred    *Struct
-	structs []*Struct
+// Universe holds every object type of a contract and of the contracts it
+// imports, and builds one criterion environment per scope. A scope is a
+// module: the root contract (path "") or an imported one (path "ns", or
+// "ns.sub" for an import of an import). In a scope's environment `params`
+// and `pred` are that module's own, with imported modules reachable as
+// params.<ns> and pred.<ns>. Predicate types are added as the compiler
+// checks them (DeclarePred); the checker looks fields up when it checks, so
+// expressions checked afterwards see them.
+type Universe struct {
+	structs map[string]*Struct
+	envs    map[string]*cel.Env
+}
+
+// ScopeParamsType and ScopePredType name a scope's params and pred types:
+// tenet.Params and tenet.Pred for the root, tenet.Params.<path> and
+// tenet.Pred.<path> for an import.
+func ScopeParamsType(path string) string { return scoped(ParamsType, path) }
+
+// ScopePredType: see ScopeParamsType.
+func ScopePredType(path string) string { return scoped(PredType, path) }
+
+func scoped(base, path string) string {
+	if path == "" {
+		return base
+	}
+	return base + "." + path
+}
+
+// Child is the path of namespace ns inside scope path.
+func Child(path, ns string) string {
+	if path == "" {
+		return ns
+	}
+	return path + "." + ns
+}
+
+// NewUniverse declares tenet's built-in types and the typed views of tools
+// (each reachable as tools.<name>, the list of its calls with args typed
+// from its schema).
+func NewUniverse(tools []bundle.Tool) *Universe {
+	u := &Universe{structs: map[string]*Struct{}, envs: map[string]*cel.Env{}}
+	for _, s := range append(builtinStructs(), toolStructs(tools)...) {
+		u.structs[s.Name] = s
+	}
+	return u
+}
+
+// AddScope declares a scope's params (typed from their values, see
+// ValueType) and an empty pred type.
+func (u *Universe) AddScope(path string, params []Param) {
+	pf := map[string]*types.Type{}
+	for _, p := range params {
+		pf[p.Name] = ValueType(p.Value)
+	}
+	u.structs[ScopeParamsType(path)] = &Struct{Name: ScopeParamsType(path), Fields: pf}
+	u.structs[ScopePredType(path)] = &Struct{Name: ScopePredType(path), Fields: map[string]*types.Type{}}
+}
+
+// AddNamespace makes scope child reachable from scope parent as
+// params.<ns> and pred.<ns>. Both scopes must have been added.
+func (u *Universe) AddNamespace(parent, ns string) {
+	child := Child(parent, ns)
+	u.structs[ScopeParamsType(parent)].Fields[ns] = types.NewObjectType(ScopeParamsType(child))
+	u.structs[ScopePredType(parent)].Fields[ns] = types.NewObjectType(ScopePredType(child))
+}
+
+// DeclarePred adds predicate name of type t to a scope's pred type.
+func (u *Universe) DeclarePred(path, name string, t *types.Type) {
+	u.structs[ScopePredType(path)].Fields[name] = t
+}
+
+// Env returns the criterion environment of a scope (built once).
+func (u *Universe) Env(path string) (*cel.Env, error) {
+	if env, ok := u.envs[path]; ok {
+		return env, nil
+	}
+	env, err := newEnv(u.structs,
+		cel.Variable("events", types.NewListType(types.NewObjectType(EventType))),
+		cel.Variable("calls", types.NewListType(types.NewObjectType(CallType))),
+		cel.Variable("results", types.NewListType(types.NewObjectType(EventType))),
+		cel.Variable("output", types.StringType),
+		cel.Variable("pre", types.DynType),
+		cel.Variable("post", types.DynType),
+		cel.Variable("meta", types.NewMapType(types.StringType, types.DynType)),
+		cel.Variable("task", types.NewObjectType(TaskType)),
+		cel.Variable("goal", types.NewObjectType(GoalType)),
+		cel.Variable("params", types.NewObjectType(ScopeParamsType(path))),
+		cel.Variable("pred", types.NewObjectType(ScopePredType(path))),
+		cel.Variable("tools", types.NewObjectType(ToolsType)),
+	)
+	if err != nil {
+		return nil, err
+	}
+	u.envs[path] = env
+	return env, nil
+}
+
+// FieldNames returns the field names of every declared object type (tenet's
+// own, the tools' typed arguments, params and predicates), sorted and
+// without duplicates, for did-you-mean suggestions.
+func (u *Universe) FieldNames() []string {
+	seen := map[string]bool{}
+	var names []string
+	for _, s := range u.structs {
+		for n := range s.Fields {
+			if !seen[n] {
+				seen[n] = true
+				names = append(names, n)
+			}
+		}
+	}
+	sort.Strings(names)
+	return names
 }
 
 func builtinStructs() []*Struct {
@@ -76,56 +182,18 @@ type Param struct {
 	Value any // nil, bool, float64, string, []any, map[string]any
 }
 
-// NewCriterion returns the criterion environment for a contract with the
-// given params (typed from their values, see ValueType) and tools (each
-// reachable as tools.<name>, the list of its calls with args typed from its
-// schema). Predicates are added with DeclarePred.
-func NewCriterion(params []Param, tools []bundle.Tool) (*Criterion, error) {
-	structs := append(builtinStructs(), toolStructs(tools)...)
-	pf := map[string]*types.Type{}
-	for _, p := range params {
-		pf[p.Name] = ValueType(p.Value)
-	}
-	pred := &Struct{Name: PredType, Fields: map[string]*types.Type{}}
-	structs = append(structs, &Struct{Name: ParamsType, Fields: pf}, pred)
-	env, err := newEnv(structs,
-		cel.Variable("events", types.NewListType(types.NewObjectType(EventType))),
-		cel.Variable("calls", types.NewListType(types.NewObjectType(CallType))),
-		cel.Variable("results", types.NewListType(types.NewObjectType(EventType))),
-		cel.Variable("output", types.StringType),
-		cel.Variable("pre", types.DynType),
-		cel.Variable("post", types.DynType),
-		cel.Variable("meta", types.NewMapType(types.StringType, types.DynType)),
-		cel.Variable("task", types.NewObjectType(TaskType)),
-		cel.Variable("goal", types.NewObjectType(GoalType)),
-		cel.Variable("params", types.NewObjectType(ParamsType)),
-		cel.Variable("pred", types.NewObjectType(PredType)),
-		cel.Variable("tools", types.NewObjectType(ToolsType)),
-	)
-	if err != nil {
-		return nil, err
-	}
-	return &Criterion{Env: env, pred: pred, structs: structs}, nil
-}
-
-// DeclarePred adds field name of type t to tenet.Pred. The checker looks
-// fields up when it checks, so expressions checked afterwards may use it.
-func (c *Criterion) DeclarePred(name string, t *types.Type) { c.pred.Fields[name] = t }
-
 // NewSource returns the environment of source expressions, which read the
 // raw transcript record: `meta` (its metadata object) and `record` (all of it).
 func NewSource() (*cel.Env, error) {
-	return newEnv(nil,
+	return newEnv(map[string]*Struct{},
 		cel.Variable("meta", types.NewMapType(types.StringType, types.DynType)),
 		cel.Variable("record", types.NewMapType(types.StringType, types.DynType)),
 	)
 }
 
-func newEnv(structs []*Struct, vars ...cel.EnvOption) (*cel.Env, error) {
-	byName := make(map[string]*Struct, len(structs))
-	for _, s := range structs {
-		byName[s.Name] = s
-	}
+// newEnv builds an environment whose provider knows structs (by name; the
+// map is shared, not copied, so later declarations are seen).
+func newEnv(byName map[string]*Struct, vars ...cel.EnvOption) (*cel.Env, error) {
 	opts := []cel.EnvOption{
 		stdlib.Library(),
 		// Installed after the stdlib so the optional type it registers stays
@@ -183,23 +251,6 @@ func commonType(vs []any) *types.Type {
 	return t
 }
 
-// FieldNames returns the field names of every declared object type (tenet's
-// own, the tools' typed arguments, params and predicates), sorted and
-// without duplicates, for did-you-mean suggestions.
-func (c *Criterion) FieldNames() []string {
-	seen := map[string]bool{}
-	var names []string
-	for _, s := range c.structs {
-		for n := range s.Fields {
-			if !seen[n] {
-				seen[n] = true
-				names = append(names, n)
-			}
-		}
-	}
-	sort.Strings(names)
-	return names
-}
 
 // MetricsType is the object type of `metrics` in gate requirements.
 const MetricsType = "tenet.Metrics"
@@ -226,7 +277,7 @@ func MetricsFields() map[string]*types.Type {
 
 // NewGate returns the environment of gate requirements.
 func NewGate() (*cel.Env, error) {
-	return newEnv([]*Struct{{Name: MetricsType, Fields: MetricsFields()}},
+	return newEnv(map[string]*Struct{MetricsType: {Name: MetricsType, Fields: MetricsFields()}},
 		cel.Variable("metrics", types.NewObjectType(MetricsType)),
 		cel.Variable("condition", types.StringType),
 	)

@@ -50,11 +50,13 @@ func TestValueType(t *testing.T) {
 // TestTypedFields: tenet.Event and tenet.Call are declared object types, so
 // a misspelt field fails to check instead of evaluating to an error.
 func TestTypedFields(t *testing.T) {
-	env, err := NewCriterion([]Param{{Name: "limit", Value: 3.0}}, nil)
+	u := NewUniverse(nil)
+	u.AddScope("", []Param{{Name: "limit", Value: 3.0}})
+	u.DeclarePred("", "sent", types.BoolType)
+	env, err := u.Env("")
 	if err != nil {
 		t.Fatal(err)
 	}
-	env.DeclarePred("sent", types.BoolType)
 	for expr, want := range map[string]string{
 		"calls.exists(c, c.tool == 'x' && c.ok)": "",
 		"events.exists(e, e.calls.size() > 0)":   "",
@@ -63,7 +65,7 @@ func TestTypedFields(t *testing.T) {
 		"params.limt == 3.0":                     "ERROR: <input>:1:7: undefined field 'limt'\n | params.limt == 3.0\n | ......^",
 		"pred.sent == 1":                         "ERROR: <input>:1:11: found no matching overload for '_==_' applied to '(bool, int)'\n | pred.sent == 1\n | ..........^",
 	} {
-		_, iss := env.Env.Compile(expr)
+		_, iss := env.Compile(expr)
 		got := ""
 		if iss.Err() != nil {
 			got = iss.Err().Error()

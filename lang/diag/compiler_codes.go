@@ -39,5 +39,7 @@ var compilerCodes = []Info{
 	{"no-source", warnSev, "No source block", "Without a source block, tenet eval cannot map transcript records to runs. Add one (see docs/language.md) unless this contract is only imported by others."},
 	{"unknown-test-source", errSev, "Unknown source in test", "A test names a source block that does not exist."},
 	{"unknown-invariant", errSev, "Unknown invariant or failure", "A test's expect names an invariant or failure class that is not declared; the message suggests the nearest."},
+	{"duplicate-namespace", errSev, "Namespace clashes", "An import's namespace (use ... { as = \"ns\" }, or the directory's name) equals a parameter or predicate name of the importing contract, so params.<ns> or pred.<ns> would be ambiguous. Rename one."},
+	{"tool-conflict", errSev, "Conflicting tool declarations", "A tool is declared by the contract and by a contract it imports (or by two imports) with different operations, resources or parameters. Tools name real tools, so every declaration of one must agree."},
 	{"internal-error", errSev, "Internal error", "A bug in tenet: please report it with the contract that triggers it."},
 }
