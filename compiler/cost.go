@@ -22,10 +22,11 @@ const (
 )
 
 // DefaultCostBudget bounds each expression's worst-case static cost
-// estimate when the contract block sets no cost_budget: enough for a few
-// comprehensions over a run's calls with string operations on each, not
-// for nested comprehensions over them with string work inside.
-const DefaultCostBudget = 100_000_000
+// estimate when the contract block sets no cost_budget: enough for
+// comprehensions over a run's events or calls that scan or parse each
+// item's text, not for nested comprehensions over them with string work
+// inside (about 10^10 and more under the bounds above).
+const DefaultCostBudget = 1_000_000_000
 
 // sizeHints is the cost.Estimator giving run values the bounds above, and
 // params their exact sizes (they are constants).
@@ -126,7 +127,7 @@ func (c *compiler) estimate(env *cel.Env, e *lang.Expr, checked *cel.Ast, kind, 
 	}
 	if est.Max > c.costBudget {
 		c.errorf("cost-over-budget", e.Range, "Expression over cost budget",
-			fmt.Sprintf("The %s of %s may cost up to %d (cel-go cost units, with runs of at most %d events or calls and strings of at most %d bytes), over the contract's cost_budget of %d. Narrow the lists first (filter, a predicate) or avoid nested comprehensions; raise cost_budget in the contract block if the bound is acceptable.",
+			fmt.Sprintf("The %s of %s may cost up to %d (cel-go cost units, with runs of at most %d events or calls and strings of at most %d bytes), over the contract's cost_budget of %d. Avoid nested comprehensions over events or calls with string work inside, and parse a tool result once in a predicate rather than inside a comprehension; raise cost_budget in the contract block if the bound is acceptable.",
 				kindWords(kind), owner, est.Max, MaxListItems, MaxStringLen, c.costBudget))
 	}
 	return est.Max

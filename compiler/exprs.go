@@ -50,6 +50,9 @@ type env struct {
 
 func (c *compiler) checkParsed(in env, e *lang.Expr, parsed *cel.Ast, kind, owner string, drop func(*cel.Error) bool, want ...*types.Type) (int, *types.Type) {
 	env, envKind := in.cel, in.kind
+	// Usage is recorded before checking, so that a declaration whose only
+	// user has a type error is not also reported as unused.
+	c.used.record(parsed)
 	checked, iss := env.Check(parsed)
 	if iss.Err() != nil {
 		c.celErrors(env, e, iss, parsed, kind, owner, drop)
@@ -74,7 +77,6 @@ func (c *compiler) checkParsed(in env, e *lang.Expr, parsed *cel.Ast, kind, owne
 		params, scopeIndex = in.scope.params, in.scope.index
 	}
 	exprCost := c.estimate(env, e, checked, kind, owner, params)
-	c.used.record(checked)
 	ce, err := cel.AstToCheckedExpr(checked)
 	if err != nil {
 		c.errorf("internal-error", e.Range, "Internal error", fmt.Sprintf("Serializing the checked expression: %v.", err))
