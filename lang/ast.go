@@ -7,8 +7,11 @@
 // byte of that text back to its position in the .hcl file, so the compiler can
 // report CEL errors at file:line:col, heredocs and escapes included.
 //
-// Errors are hcl.Diagnostics with source ranges; unknown blocks, unknown
-// attributes, duplicate names and malformed values are errors, never ignored.
+// Errors are hcl.Diagnostics with source ranges, each with a stable code
+// (package lang/diag); unknown blocks, unknown attributes, duplicate names
+// and malformed values are errors, never ignored, and every problem is
+// reported in one pass. ParseDir also loads the directories that use
+// blocks import, and Format lays a file out canonically (`tenet fmt`).
 package lang
 
 import (
@@ -22,9 +25,11 @@ const FileSuffix = ".tenet.hcl"
 // Module is one contract: the blocks of every *.tenet.hcl file of a
 // directory, in file-name order and, within a file, in source order.
 type Module struct {
-	// Dir is the directory the module was read from, as given by the caller.
+	// Dir is the directory the module was read from: as given by the
+	// caller, or for an imported module the root's Dir joined with the
+	// module's path relative to it.
 	Dir string
-	// Files are the source files sorted by name; Path is relative to Dir.
+	// Files are the source files sorted by name.
 	Files []*SourceFile
 
 	Contract    *Contract    // exactly one per module
@@ -47,12 +52,40 @@ type Module struct {
 
 	// Imports are the modules named by use blocks, loaded by ParseDir
 	// (recursively; cycles are errors), in the order of the use blocks.
+	// A use block that is in error (its directory missing, its namespace
+	// invalid or taken, a cycle, ...) has no Import. Imported modules share
+	// the root module's paths: their SourceFile.Path and range file names
+	// are relative to the root module's directory ("../common/a.tenet.hcl"),
+	// and a directory imported several times is loaded once (the same
+	// *Module). ParseFiles does not load imports.
 	Imports []*Import
+}
+
+// Imported returns every module m imports, directly or not, each once, in
+// depth-first order of the use blocks.
+func (m *Module) Imported() []*Module {
+	var out []*Module
+	seen := map[*Module]bool{m: true}
+	var walk func(*Module)
+	walk = func(x *Module) {
+		for _, imp := range x.Imports {
+			if imp.Module != nil && !seen[imp.Module] {
+				seen[imp.Module] = true
+				out = append(out, imp.Module)
+				walk(imp.Module)
+			}
+		}
+	}
+	walk(m)
+	return out
 }
 
 // SourceFile is one parsed contract file.
 type SourceFile struct {
-	Path  string    // slash-separated, relative to Module.Dir; also the hcl.Range Filename
+	// Path is slash-separated and relative to the directory of the root
+	// module (the one given to ParseDir), which is Module.Dir except in
+	// imported modules; it is also the hcl.Range Filename.
+	Path  string
 	Bytes []byte    // the file's contents
 	HCL   *hcl.File // the parsed file, for diagnostic snippets
 }
@@ -324,9 +357,13 @@ type Expectation struct {
 // Predicates and params are reached as pred.<as>.<name> and
 // params.<as>.<name>; tools keep their names (they name real tools).
 type Use struct {
-	Path  Str  // directory, relative to the directory of the file holding the block
+	Path  Str  // directory, relative to the directory of the file holding the block; slash-separated
 	As    *Str // namespace; nil means the base name of Path
 	Range hcl.Range
+
+	// valid is set when the path and namespace are valid and unique, so
+	// that ParseDir loads the directory.
+	valid bool
 }
 
 // Import is a module loaded for a use block.

@@ -11,9 +11,7 @@ import (
 // HCL itself reports unknown blocks and attributes (with "Did you mean"),
 // missing required attributes and wrong label counts, with ranges.
 
-// fileSchema is the top level of a contract file. Blocks of later steps
-// (invariant, failure, gate, test, use) are deliberately absent: they are
-// reported as unsupported rather than silently ignored.
+// fileSchema is the top level of a contract file.
 var fileSchema = &hcl.BodySchema{
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "contract", LabelNames: []string{"name"}},
@@ -28,6 +26,11 @@ var fileSchema = &hcl.BodySchema{
 		{Type: "side_effect", LabelNames: []string{"name"}},
 		{Type: "cases"},
 		{Type: "source", LabelNames: []string{"name"}},
+		{Type: "invariant", LabelNames: []string{"name"}},
+		{Type: "failure", LabelNames: []string{"name"}},
+		{Type: "gate", LabelNames: []string{"name"}},
+		{Type: "test", LabelNames: []string{"name"}},
+		{Type: "use", LabelNames: []string{"path"}},
 	},
 }
 
@@ -60,6 +63,16 @@ var (
 		Blocks:     []hcl.BlockHeaderSchema{{Type: "given"}},
 	}
 	givenSchema = &hcl.BodySchema{Attributes: attrs(nil, "utility", "attack_success", "side_effect")}
+	// The step blocks and forbid pattern of an invariant are in the schema
+	// only to be refused with a clear message until trace patterns exist.
+	invariantSchema = &hcl.BodySchema{
+		Attributes: attrs(nil, "description", "severity", "assert", "forbid"),
+		Blocks:     []hcl.BlockHeaderSchema{{Type: "step", LabelNames: []string{"name"}}},
+	}
+	failureSchema = &hcl.BodySchema{Attributes: attrs([]string{"when"}, "description")}
+	gateSchema    = &hcl.BodySchema{Attributes: attrs([]string{"require"}, "description", "conditions")}
+	testSchema    = &hcl.BodySchema{Attributes: attrs([]string{"transcript", "expect"}, "record", "source", "task", "goal")}
+	useSchema     = &hcl.BodySchema{Attributes: attrs(nil, "as")}
 )
 
 // decodeFile decodes the top-level blocks of one file into d.m.
@@ -114,6 +127,26 @@ func (d *decoder) decodeFile(body hcl.Body) {
 			if s := d.source(b); s != nil {
 				m.Sources = append(m.Sources, s)
 			}
+		case "invariant":
+			if i := d.invariant(b); i != nil {
+				m.Invariants = append(m.Invariants, i)
+			}
+		case "failure":
+			if f := d.failure(b); f != nil {
+				m.Failures = append(m.Failures, f)
+			}
+		case "gate":
+			if g := d.gate(b); g != nil {
+				m.Gates = append(m.Gates, g)
+			}
+		case "test":
+			if t := d.test(b); t != nil {
+				m.Tests = append(m.Tests, t)
+			}
+		case "use":
+			if u := d.use(b); u != nil {
+				m.Uses = append(m.Uses, u)
+			}
 		}
 	}
 }
@@ -121,7 +154,7 @@ func (d *decoder) decodeFile(body hcl.Body) {
 // content decodes body against schema, keeping HCL's diagnostics.
 func (d *decoder) content(body hcl.Body, schema *hcl.BodySchema) *hcl.BodyContent {
 	c, diags := body.Content(schema)
-	d.diags = append(d.diags, diags...)
+	d.addHCL(diags, codeSyntax)
 	if c == nil {
 		c = &hcl.BodyContent{}
 	}
@@ -133,7 +166,7 @@ func (d *decoder) content(body hcl.Body, schema *hcl.BodySchema) *hcl.BodyConten
 // first. Where the first was is recorded under the kind "block:<type>".
 func (d *decoder) single(b *hcl.Block, how string) bool {
 	if prev, seen := d.declared["block:"+b.Type][""]; seen {
-		d.errorf(b.DefRange, fmt.Sprintf("Duplicate %s block", b.Type),
+		d.errorf(codeDuplicateBlock, b.DefRange, fmt.Sprintf("Duplicate %s block", b.Type),
 			"A contract has %s %s block; the first one is at %s.", how, b.Type, at(prev))
 		return false
 	}
@@ -158,8 +191,8 @@ func (d *decoder) declare(kind string, name Str, def hcl.Range) bool {
 		return true
 	}
 	if prev, dup := d.declared[kind][name.Value]; dup {
-		d.errorf(def, fmt.Sprintf("Duplicate %s %q", kind, name.Value),
-			"A %s %q was already declared at %s; each %s needs a distinct name.", kind, name.Value, at(prev), kind)
+		d.errorf(codeDuplicateName, def, fmt.Sprintf("Duplicate %s %q", kind, name.Value),
+			"%s %q was already declared at %s; each %s needs a distinct name.", aOrAn(kind), name.Value, at(prev), kind)
 		return false
 	}
 	d.record(kind, name.Value, def)
@@ -167,7 +200,8 @@ func (d *decoder) declare(kind string, name Str, def hcl.Range) bool {
 }
 
 // label returns the block's single label; ident requires a CEL identifier
-// (names CEL refers to), otherwise any non-empty string is accepted.
+// that is not a reserved word (names CEL refers to), otherwise any
+// non-empty string is accepted.
 func (d *decoder) label(b *hcl.Block, what string, ident bool) Str {
 	if len(b.Labels) == 0 { // HCL has reported the missing label
 		return Str{Range: b.DefRange}
@@ -175,9 +209,9 @@ func (d *decoder) label(b *hcl.Block, what string, ident bool) Str {
 	s := Str{Value: b.Labels[0], Range: b.LabelRanges[0]}
 	switch {
 	case s.Value == "":
-		d.errorf(s.Range, fmt.Sprintf("Invalid %s %s", b.Type, what), "A %s %s must not be empty.", b.Type, what)
-	case ident && !isIdent(s.Value):
-		d.errorf(s.Range, fmt.Sprintf("Invalid %s %s", b.Type, what), "%q is not a valid %s %s: %s", s.Value, b.Type, what, identRule(s.Value))
+		d.errorf(codeInvalidName, s.Range, fmt.Sprintf("Invalid %s %s", b.Type, what), "%s %s must not be empty.", aOrAn(b.Type), what)
+	case ident:
+		d.checkName(s, fmt.Sprintf("Invalid %s %s", b.Type, what), b.Type+" "+what)
 	}
 	return s
 }
@@ -208,7 +242,7 @@ func (d *decoder) threatModel(b *hcl.Block) *ThreatModel {
 // params decodes one params block; names are unique across all of them.
 func (d *decoder) params(b *hcl.Block) []*Param {
 	as, diags := b.Body.JustAttributes()
-	d.diags = append(d.diags, diags...)
+	d.addHCL(diags, codeSyntax)
 	list := make([]*hcl.Attribute, 0, len(as))
 	for _, a := range as {
 		list = append(list, a)
@@ -218,9 +252,7 @@ func (d *decoder) params(b *hcl.Block) []*Param {
 	var out []*Param
 	for _, a := range list {
 		name := Str{Value: a.Name, Range: a.NameRange}
-		if !isIdent(a.Name) {
-			d.errorf(a.NameRange, "Invalid param name", "%q is not a valid param name: %s", a.Name, identRule(a.Name))
-		}
+		d.checkName(name, "Invalid param name", "param name")
 		if !d.declare("param", name, a.NameRange) {
 			continue
 		}
@@ -268,7 +300,7 @@ func (d *decoder) grant(b *hcl.Block) *Grant {
 			Range:     ab.DefRange,
 		}
 		if prev, dup := seen[a.Operation.Value]; dup {
-			d.errorf(ab.DefRange, fmt.Sprintf("Duplicate allow %q", a.Operation.Value),
+			d.errorf(codeDuplicateName, ab.DefRange, fmt.Sprintf("Duplicate allow %q", a.Operation.Value),
 				"This grant already has an allow %q block at %s; list all its resources there.", a.Operation.Value, at(prev))
 			continue
 		}
@@ -276,7 +308,7 @@ func (d *decoder) grant(b *hcl.Block) *Grant {
 		g.Allows = append(g.Allows, a)
 	}
 	if len(c.Blocks) == 0 {
-		d.errorf(b.DefRange, "Missing allow block",
+		d.errorf(codeMissingBlock, b.DefRange, "Missing allow block",
 			"A grant holds one or more allow \"operation\" { resources = [...] } blocks.")
 	}
 	if !d.declare("grant", g.Name, b.DefRange) {
@@ -374,7 +406,7 @@ func (d *decoder) source(b *hcl.Block) *Source {
 			Range:         gb.DefRange,
 		}
 		if s.Given != nil {
-			d.errorf(gb.DefRange, "Duplicate given block",
+			d.errorf(codeDuplicateBlock, gb.DefRange, "Duplicate given block",
 				"A source has at most one given block; the first one is at %s.", at(s.Given.Range))
 			continue
 		}

@@ -1,6 +1,9 @@
 package lang
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestDiagnostics checks the exact summary, detail and range of each error
 // the front end reports. Every snippet follows header, so it starts on line 2.
@@ -13,21 +16,21 @@ func TestDiagnostics(t *testing.T) {
 		{
 			name: "unknown block",
 			src:  `contrct "x" {}`,
-			want: []string{`main.tenet.hcl:2:1-2:8: Unsupported block type: Blocks of type "contrct" are not expected here. Did you mean "contract"?`},
+			want: []string{`[unknown-block] main.tenet.hcl:2:1-2:8: Unsupported block type: Blocks of type "contrct" are not expected here. Did you mean "contract"?`},
 		},
 		{
-			name: "blocks of later steps are unsupported",
-			src: `invariant "a" { assert = "x" }
+			name: "missing required attributes of invariant failure gate test",
+			src: `invariant "a" {}
 failure "f" {}
 gate "release" {}
 test "t" {}
 use "../common" {}`,
 			want: []string{
-				`main.tenet.hcl:2:1-2:10: Unsupported block type: Blocks of type "invariant" are not expected here.`,
-				`main.tenet.hcl:3:1-3:8: Unsupported block type: Blocks of type "failure" are not expected here.`,
-				`main.tenet.hcl:4:1-4:5: Unsupported block type: Blocks of type "gate" are not expected here.`,
-				`main.tenet.hcl:5:1-5:5: Unsupported block type: Blocks of type "test" are not expected here. Did you mean "task"?`,
-				`main.tenet.hcl:6:1-6:4: Unsupported block type: Blocks of type "use" are not expected here.`,
+				`[missing-attribute] main.tenet.hcl:2:15-2:15: Missing required argument: The argument "assert" is required, but no definition was found.`,
+				`[missing-attribute] main.tenet.hcl:3:13-3:13: Missing required argument: The argument "when" is required, but no definition was found.`,
+				`[missing-attribute] main.tenet.hcl:4:16-4:16: Missing required argument: The argument "require" is required, but no definition was found.`,
+				`[missing-attribute] main.tenet.hcl:5:10-5:10: Missing required argument: The argument "transcript" is required, but no definition was found.`,
+				`[missing-attribute] main.tenet.hcl:5:10-5:10: Missing required argument: The argument "expect" is required, but no definition was found.`,
 			},
 		},
 		{
@@ -36,19 +39,19 @@ use "../common" {}`,
   utility = "true"
   promt   = "hi"
 }`,
-			want: []string{`main.tenet.hcl:4:3-4:8: Unsupported argument: An argument named "promt" is not expected here. Did you mean "prompt"?`},
+			want: []string{`[unknown-attribute] main.tenet.hcl:4:3-4:8: Unsupported argument: An argument named "promt" is not expected here. Did you mean "prompt"?`},
 		},
 		{
 			name: "top-level attribute",
 			src:  `version = "1"`,
-			want: []string{`main.tenet.hcl:2:1-2:8: Unsupported argument: An argument named "version" is not expected here.`},
+			want: []string{`[unknown-attribute] main.tenet.hcl:2:1-2:8: Unsupported argument: An argument named "version" is not expected here.`},
 		},
 		{
 			name: "duplicate task",
 			src: `task "t" { utility = "true" }
 task "u" { utility = "true" }
 task "t" { utility = "false" }`,
-			want: []string{`main.tenet.hcl:4:1-4:9: Duplicate task "t": A task "t" was already declared at main.tenet.hcl:2:1; each task needs a distinct name.`},
+			want: []string{`[duplicate-name] main.tenet.hcl:4:1-4:9: Duplicate task "t": A task "t" was already declared at main.tenet.hcl:2:1; each task needs a distinct name.`},
 		},
 		{
 			name: "duplicate tool predicate goal side_effect grant source",
@@ -77,12 +80,12 @@ source "s" {
   condition = "meta.model"
 }`,
 			want: []string{
-				`main.tenet.hcl:3:1-3:9: Duplicate tool "x": A tool "x" was already declared at main.tenet.hcl:2:1; each tool needs a distinct name.`,
-				`main.tenet.hcl:5:1-5:14: Duplicate predicate "p": A predicate "p" was already declared at main.tenet.hcl:4:1; each predicate needs a distinct name.`,
-				`main.tenet.hcl:7:1-7:9: Duplicate goal "g": A goal "g" was already declared at main.tenet.hcl:6:1; each goal needs a distinct name.`,
-				`main.tenet.hcl:9:1-9:16: Duplicate side_effect "s": A side_effect "s" was already declared at main.tenet.hcl:8:1; each side_effect needs a distinct name.`,
-				`main.tenet.hcl:13:1-13:10: Duplicate grant "k": A grant "k" was already declared at main.tenet.hcl:10:1; each grant needs a distinct name.`,
-				`main.tenet.hcl:21:1-21:11: Duplicate source "s": A source "s" was already declared at main.tenet.hcl:16:1; each source needs a distinct name.`,
+				`[duplicate-name] main.tenet.hcl:3:1-3:9: Duplicate tool "x": A tool "x" was already declared at main.tenet.hcl:2:1; each tool needs a distinct name.`,
+				`[duplicate-name] main.tenet.hcl:5:1-5:14: Duplicate predicate "p": A predicate "p" was already declared at main.tenet.hcl:4:1; each predicate needs a distinct name.`,
+				`[duplicate-name] main.tenet.hcl:7:1-7:9: Duplicate goal "g": A goal "g" was already declared at main.tenet.hcl:6:1; each goal needs a distinct name.`,
+				`[duplicate-name] main.tenet.hcl:9:1-9:16: Duplicate side_effect "s": A side_effect "s" was already declared at main.tenet.hcl:8:1; each side_effect needs a distinct name.`,
+				`[duplicate-name] main.tenet.hcl:13:1-13:10: Duplicate grant "k": A grant "k" was already declared at main.tenet.hcl:10:1; each grant needs a distinct name.`,
+				`[duplicate-name] main.tenet.hcl:21:1-21:11: Duplicate source "s": A source "s" was already declared at main.tenet.hcl:16:1; each source needs a distinct name.`,
 			},
 		},
 		{
@@ -96,27 +99,27 @@ cases { tasks = ["*"] }
 registry {}
 source "s" {}`,
 			want: []string{
-				`main.tenet.hcl:2:10-2:10: Missing required argument: The argument "utility" is required, but no definition was found.`,
-				`main.tenet.hcl:3:12-3:12: Missing required argument: The argument "success" is required, but no definition was found.`,
-				`main.tenet.hcl:4:17-4:17: Missing required argument: The argument "when" is required, but no definition was found.`,
-				`main.tenet.hcl:5:15-5:15: Missing required argument: The argument "expr" is required, but no definition was found.`,
-				`main.tenet.hcl:6:10-6:10: Missing required argument: The argument "operation" is required, but no definition was found.`,
-				`main.tenet.hcl:7:9-7:9: Missing required argument: The argument "goals" is required, but no definition was found.`,
-				`main.tenet.hcl:8:10-8:10: Missing required argument: The argument "operations" is required, but no definition was found.`,
-				`main.tenet.hcl:9:12-9:12: Missing required argument: The argument "format" is required, but no definition was found.`,
-				`main.tenet.hcl:9:12-9:12: Missing required argument: The argument "task" is required, but no definition was found.`,
-				`main.tenet.hcl:9:12-9:12: Missing required argument: The argument "condition" is required, but no definition was found.`,
+				`[missing-attribute] main.tenet.hcl:2:10-2:10: Missing required argument: The argument "utility" is required, but no definition was found.`,
+				`[missing-attribute] main.tenet.hcl:3:12-3:12: Missing required argument: The argument "success" is required, but no definition was found.`,
+				`[missing-attribute] main.tenet.hcl:4:17-4:17: Missing required argument: The argument "when" is required, but no definition was found.`,
+				`[missing-attribute] main.tenet.hcl:5:15-5:15: Missing required argument: The argument "expr" is required, but no definition was found.`,
+				`[missing-attribute] main.tenet.hcl:6:10-6:10: Missing required argument: The argument "operation" is required, but no definition was found.`,
+				`[missing-attribute] main.tenet.hcl:7:9-7:9: Missing required argument: The argument "goals" is required, but no definition was found.`,
+				`[missing-attribute] main.tenet.hcl:8:10-8:10: Missing required argument: The argument "operations" is required, but no definition was found.`,
+				`[missing-attribute] main.tenet.hcl:9:12-9:12: Missing required argument: The argument "format" is required, but no definition was found.`,
+				`[missing-attribute] main.tenet.hcl:9:12-9:12: Missing required argument: The argument "task" is required, but no definition was found.`,
+				`[missing-attribute] main.tenet.hcl:9:12-9:12: Missing required argument: The argument "condition" is required, but no definition was found.`,
 			},
 		},
 		{
 			name: "interpolation in a criterion",
 			src:  `task "t" { utility = "output == '${params.x}'" }`,
-			want: []string{`main.tenet.hcl:2:34-2:45: Criterion contains an HCL interpolation: The utility criterion is CEL source text, but HCL would evaluate this ${...} interpolation before CEL sees it. Write $${ for a literal ${.`},
+			want: []string{`[criterion-interpolation] main.tenet.hcl:2:34-2:45: Criterion contains an HCL interpolation: The utility criterion is CEL source text, but HCL would evaluate this ${...} interpolation before CEL sees it. Write $${ for a literal ${.`},
 		},
 		{
 			name: "interpolation alone is a template wrap",
 			src:  `goal "g" { success = "${x}" }`,
-			want: []string{`main.tenet.hcl:2:23-2:27: Criterion contains an HCL interpolation: The success criterion is CEL source text, but HCL would evaluate this ${...} interpolation before CEL sees it. Write $${ for a literal ${.`},
+			want: []string{`[criterion-interpolation] main.tenet.hcl:2:23-2:27: Criterion contains an HCL interpolation: The success criterion is CEL source text, but HCL would evaluate this ${...} interpolation before CEL sees it. Write $${ for a literal ${.`},
 		},
 		{
 			name: "directive in a heredoc criterion",
@@ -125,14 +128,14 @@ source "s" {}`,
 a %{ if true }b%{ endif } c
 EOT
 }`,
-			want: []string{`main.tenet.hcl:4:3-4:15: Criterion contains an HCL template directive: The when criterion is CEL source text, but HCL would evaluate this %{...} template directive before CEL sees it. Write %%{ for a literal %{.`},
+			want: []string{`[criterion-interpolation] main.tenet.hcl:4:3-4:15: Criterion contains an HCL template directive: The when criterion is CEL source text, but HCL would evaluate this %{...} template directive before CEL sees it. Write %%{ for a literal %{.`},
 		},
 		{
 			name: "interpolation and directive in one criterion",
 			src:  `predicate "p" { expr = "${a} %{ for x in y }${x}%{ endfor }" }`,
 			want: []string{
-				`main.tenet.hcl:2:25-2:29: Criterion contains an HCL interpolation: The expr criterion is CEL source text, but HCL would evaluate this ${...} interpolation before CEL sees it. Write $${ for a literal ${.`,
-				`main.tenet.hcl:2:30-2:45: Criterion contains an HCL template directive: The expr criterion is CEL source text, but HCL would evaluate this %{...} template directive before CEL sees it. Write %%{ for a literal %{.`,
+				`[criterion-interpolation] main.tenet.hcl:2:25-2:29: Criterion contains an HCL interpolation: The expr criterion is CEL source text, but HCL would evaluate this ${...} interpolation before CEL sees it. Write $${ for a literal ${.`,
+				`[criterion-interpolation] main.tenet.hcl:2:30-2:45: Criterion contains an HCL template directive: The expr criterion is CEL source text, but HCL would evaluate this %{...} template directive before CEL sees it. Write %%{ for a literal %{.`,
 			},
 		},
 		{
@@ -145,13 +148,13 @@ goal "e" { success = null }
 goal "f" { success = { a = 1 } }
 goal "g" { success = ("x") }`,
 			want: []string{
-				`main.tenet.hcl:2:22-2:23: Criterion must be a string: The success criterion is a CEL expression written as an HCL string, quoted (success = "...") or as a heredoc (<<EOT); found a number.`,
-				`main.tenet.hcl:3:22-3:26: Criterion must be a string: The success criterion is a CEL expression written as an HCL string, quoted (success = "...") or as a heredoc (<<EOT); found a bool.`,
-				`main.tenet.hcl:4:22-4:27: Criterion must be a string: The success criterion is a CEL expression written as an HCL string, quoted (success = "...") or as a heredoc (<<EOT); found a list.`,
-				`main.tenet.hcl:5:22-5:27: Criterion must be a string: The success criterion is a CEL expression written as an HCL string, quoted (success = "...") or as a heredoc (<<EOT); found a bare reference (put the CEL expression in quotes).`,
-				`main.tenet.hcl:6:22-6:26: Criterion must be a string: The success criterion is a CEL expression written as an HCL string, quoted (success = "...") or as a heredoc (<<EOT); found null.`,
-				`main.tenet.hcl:7:22-7:31: Criterion must be a string: The success criterion is a CEL expression written as an HCL string, quoted (success = "...") or as a heredoc (<<EOT); found an object.`,
-				`main.tenet.hcl:8:22-8:27: Criterion must be a string: The success criterion is a CEL expression written as an HCL string, quoted (success = "...") or as a heredoc (<<EOT); found a parenthesized expression (write the string literal without parentheses).`,
+				`[criterion-not-string] main.tenet.hcl:2:22-2:23: Criterion must be a string: The success criterion is a CEL expression written as an HCL string, quoted (success = "...") or as a heredoc (<<EOT); found a number.`,
+				`[criterion-not-string] main.tenet.hcl:3:22-3:26: Criterion must be a string: The success criterion is a CEL expression written as an HCL string, quoted (success = "...") or as a heredoc (<<EOT); found a bool.`,
+				`[criterion-not-string] main.tenet.hcl:4:22-4:27: Criterion must be a string: The success criterion is a CEL expression written as an HCL string, quoted (success = "...") or as a heredoc (<<EOT); found a list.`,
+				`[criterion-not-string] main.tenet.hcl:5:22-5:27: Criterion must be a string: The success criterion is a CEL expression written as an HCL string, quoted (success = "...") or as a heredoc (<<EOT); found a bare reference (put the CEL expression in quotes).`,
+				`[criterion-not-string] main.tenet.hcl:6:22-6:26: Criterion must be a string: The success criterion is a CEL expression written as an HCL string, quoted (success = "...") or as a heredoc (<<EOT); found null.`,
+				`[criterion-not-string] main.tenet.hcl:7:22-7:31: Criterion must be a string: The success criterion is a CEL expression written as an HCL string, quoted (success = "...") or as a heredoc (<<EOT); found an object.`,
+				`[criterion-not-string] main.tenet.hcl:8:22-8:27: Criterion must be a string: The success criterion is a CEL expression written as an HCL string, quoted (success = "...") or as a heredoc (<<EOT); found a parenthesized expression (write the string literal without parentheses).`,
 			},
 		},
 		{
@@ -175,19 +178,19 @@ goal "g" { success = ("x") }`,
   }
 }`,
 			want: []string{
-				`main.tenet.hcl:5:9-5:13: Invalid type: Unknown type "lsit"; did you mean "list"?`,
-				`main.tenet.hcl:6:9-6:15: Invalid type: Unknown type "stirng"; did you mean "string"?`,
-				`main.tenet.hcl:7:9-7:17: Invalid type: A type is written without quotes: string, not "string".`,
-				`main.tenet.hcl:8:9-8:13: Invalid type: The type list needs an argument, like list(string).`,
-				`main.tenet.hcl:9:12-9:22: Invalid type: map(...) takes exactly one argument, like map(string); found 2.`,
-				`main.tenet.hcl:10:16-10:22: Invalid type: The object type must be written as an object of field types, like {name = string, count = optional(int)}.`,
-				`main.tenet.hcl:11:9-11:18: Invalid type: The type string takes no argument: write string, not string(...).`,
-				`main.tenet.hcl:12:13-12:15: Invalid type: list(...) takes exactly one argument, like list(string); found 0.`,
-				`main.tenet.hcl:13:9-13:11: Invalid type: Expected a type, such as string, list(string) or object({name = string}). The types are string, int, double (or number), bool, any, list(T), map(T), object({name = T, ...}), and optional(T) for an object field or tool parameter that may be absent.`,
-				`main.tenet.hcl:14:9-14:24: Invalid type: list(...) takes one type argument, like list(string), not an expanded list (...).`,
-				`main.tenet.hcl:15:22-15:27: Invalid type: Unknown type "strin"; did you mean "string"?`,
-				`main.tenet.hcl:16:27-16:28: Duplicate field: The field "n" was already declared at main.tenet.hcl:16:18.`,
-				`main.tenet.hcl:17:9-17:19: Invalid type: Unknown type "frobnicate". The types are string, int, double (or number), bool, any, list(T), map(T), object({name = T, ...}), and optional(T) for an object field or tool parameter that may be absent.`,
+				`[invalid-type] main.tenet.hcl:5:9-5:13: Invalid type: Unknown type "lsit"; did you mean "list"?`,
+				`[invalid-type] main.tenet.hcl:6:9-6:15: Invalid type: Unknown type "stirng"; did you mean "string"?`,
+				`[invalid-type] main.tenet.hcl:7:9-7:17: Invalid type: A type is written without quotes: string, not "string".`,
+				`[invalid-type] main.tenet.hcl:8:9-8:13: Invalid type: The type list needs an argument, like list(string).`,
+				`[invalid-type] main.tenet.hcl:9:12-9:22: Invalid type: map(...) takes exactly one argument, like map(string); found 2.`,
+				`[invalid-type] main.tenet.hcl:10:16-10:22: Invalid type: The object type must be written as an object of field types, like {name = string, count = optional(int)}.`,
+				`[invalid-type] main.tenet.hcl:11:9-11:18: Invalid type: The type string takes no argument: write string, not string(...).`,
+				`[invalid-type] main.tenet.hcl:12:13-12:15: Invalid type: list(...) takes exactly one argument, like list(string); found 0.`,
+				`[invalid-type] main.tenet.hcl:13:9-13:11: Invalid type: Expected a type, such as string, list(string) or object({name = string}). The types are string, int, double (or number), bool, any, list(T), map(T), object({name = T, ...}), and optional(T) for an object field or tool parameter that may be absent.`,
+				`[invalid-type] main.tenet.hcl:14:9-14:24: Invalid type: list(...) takes one type argument, like list(string), not an expanded list (...).`,
+				`[invalid-type] main.tenet.hcl:15:22-15:27: Invalid type: Unknown type "strin"; did you mean "string"?`,
+				`[duplicate-name] main.tenet.hcl:16:27-16:28: Duplicate field: The field "n" was already declared at main.tenet.hcl:16:18.`,
+				`[invalid-type] main.tenet.hcl:17:9-17:19: Invalid type: Unknown type "frobnicate". The types are string, int, double (or number), bool, any, list(T), map(T), object({name = T, ...}), and optional(T) for an object field or tool parameter that may be absent.`,
 			},
 		},
 		{
@@ -202,10 +205,10 @@ goal "g" { success = ("x") }`,
   }
 }`,
 			want: []string{
-				`main.tenet.hcl:5:14-5:27: Invalid type: optional(...) is only allowed as the type of an object field or a tool parameter; the field may then be absent.`,
-				`main.tenet.hcl:6:13-6:29: Invalid type: optional(...) is only allowed as the type of an object field or a tool parameter; the field may then be absent.`,
-				`main.tenet.hcl:7:18-7:32: Invalid type: optional(...) is only allowed as the type of an object field or a tool parameter; the field may then be absent.`,
-				`main.tenet.hcl:8:27-8:40: Invalid type: optional(...) is only allowed as the type of an object field or a tool parameter; the field may then be absent.`,
+				`[invalid-type] main.tenet.hcl:5:14-5:27: Invalid type: optional(...) is only allowed as the type of an object field or a tool parameter; the field may then be absent.`,
+				`[invalid-type] main.tenet.hcl:6:13-6:29: Invalid type: optional(...) is only allowed as the type of an object field or a tool parameter; the field may then be absent.`,
+				`[invalid-type] main.tenet.hcl:7:18-7:32: Invalid type: optional(...) is only allowed as the type of an object field or a tool parameter; the field may then be absent.`,
+				`[invalid-type] main.tenet.hcl:8:27-8:40: Invalid type: optional(...) is only allowed as the type of an object field or a tool parameter; the field may then be absent.`,
 			},
 		},
 		{
@@ -214,7 +217,7 @@ goal "g" { success = ("x") }`,
   operation = "read"
   params    = [string]
 }`,
-			want: []string{`main.tenet.hcl:4:15-4:23: Invalid type: The tool parameters must be written as an object of field types, like {name = string, count = optional(int)}.`},
+			want: []string{`[invalid-type] main.tenet.hcl:4:15-4:23: Invalid type: The tool parameters must be written as an object of field types, like {name = string, count = optional(int)}.`},
 		},
 		{
 			name: "invalid names",
@@ -230,12 +233,12 @@ params {
   attacker-iban = "x"
 }`,
 			want: []string{
-				`main.tenet.hcl:2:6-2:18: Invalid tool name: "send-money" is not a valid tool name: a name is made of letters, digits and underscores and does not start with a digit, so that CEL can refer to it. Did you mean "send_money"?`,
-				`main.tenet.hcl:3:11-3:16: Invalid predicate name: "1st" is not a valid predicate name: a name is made of letters, digits and underscores and does not start with a digit, so that CEL can refer to it. Did you mean "_1st"?`,
-				`main.tenet.hcl:4:13-4:15: Invalid side_effect name: A side_effect name must not be empty.`,
-				`main.tenet.hcl:5:6-5:8: Invalid task id: A task id must not be empty.`,
-				`main.tenet.hcl:8:17-8:28: Invalid field name: "file-path" is not a valid field name: a name is made of letters, digits and underscores and does not start with a digit, so that CEL can refer to it. Did you mean "file_path"?`,
-				`main.tenet.hcl:11:3-11:16: Invalid param name: "attacker-iban" is not a valid param name: a name is made of letters, digits and underscores and does not start with a digit, so that CEL can refer to it. Did you mean "attacker_iban"?`,
+				`[invalid-name] main.tenet.hcl:2:6-2:18: Invalid tool name: "send-money" is not a valid tool name: a name is made of letters, digits and underscores and does not start with a digit, so that CEL can refer to it. Did you mean "send_money"?`,
+				`[invalid-name] main.tenet.hcl:3:11-3:16: Invalid predicate name: "1st" is not a valid predicate name: a name is made of letters, digits and underscores and does not start with a digit, so that CEL can refer to it. Did you mean "_1st"?`,
+				`[invalid-name] main.tenet.hcl:4:13-4:15: Invalid side_effect name: A side_effect name must not be empty.`,
+				`[invalid-name] main.tenet.hcl:5:6-5:8: Invalid task id: A task id must not be empty.`,
+				`[invalid-name] main.tenet.hcl:8:17-8:28: Invalid field name: "file-path" is not a valid field name: a name is made of letters, digits and underscores and does not start with a digit, so that CEL can refer to it. Did you mean "file_path"?`,
+				`[invalid-name] main.tenet.hcl:11:3-11:16: Invalid param name: "attacker-iban" is not a valid param name: a name is made of letters, digits and underscores and does not start with a digit, so that CEL can refer to it. Did you mean "attacker_iban"?`,
 			},
 		},
 		{
@@ -251,10 +254,10 @@ params {
   nested { x = 1 }
 }`,
 			want: []string{
-				`main.tenet.hcl:4:7-4:10: Variables not allowed: Variables may not be used here.`,
-				`main.tenet.hcl:5:7-5:17: Function calls not allowed: Functions may not be called here.`,
-				`main.tenet.hcl:10:3-10:9: Unexpected "nested" block: Blocks are not allowed here.`,
-				`main.tenet.hcl:8:3-8:4: Duplicate param "a": A param "a" was already declared at main.tenet.hcl:3:3; each param needs a distinct name.`,
+				`[not-constant] main.tenet.hcl:4:7-4:10: Variables not allowed: Variables may not be used here.`,
+				`[not-constant] main.tenet.hcl:5:7-5:17: Function calls not allowed: Functions may not be called here.`,
+				`[unknown-block] main.tenet.hcl:10:3-10:9: Unexpected "nested" block: Blocks are not allowed here.`,
+				`[duplicate-name] main.tenet.hcl:8:3-8:4: Duplicate param "a": A param "a" was already declared at main.tenet.hcl:3:3; each param needs a distinct name.`,
 			},
 		},
 		{
@@ -271,11 +274,11 @@ grant "k" {
   resources = ["b"]
 }`,
 			want: []string{
-				`main.tenet.hcl:2:1-2:14: Missing allow block: A grant holds one or more allow "operation" { resources = [...] } blocks.`,
-				`main.tenet.hcl:11:3-11:12: Unsupported argument: An argument named "resources" is not expected here.`,
-				`main.tenet.hcl:5:3-5:15: Duplicate allow "read": This grant already has an allow "read" block at main.tenet.hcl:4:3; list all its resources there.`,
-				`main.tenet.hcl:8:5-8:9: Unsupported argument: An argument named "when" is not expected here.`,
-				`main.tenet.hcl:9:5-9:9: Unsupported block type: Blocks of type "deny" are not expected here.`,
+				`[missing-block] main.tenet.hcl:2:1-2:14: Missing allow block: A grant holds one or more allow "operation" { resources = [...] } blocks.`,
+				`[unknown-attribute] main.tenet.hcl:11:3-11:12: Unsupported argument: An argument named "resources" is not expected here.`,
+				`[duplicate-name] main.tenet.hcl:5:3-5:15: Duplicate allow "read": This grant already has an allow "read" block at main.tenet.hcl:4:3; list all its resources there.`,
+				`[unknown-attribute] main.tenet.hcl:8:5-8:9: Unsupported argument: An argument named "when" is not expected here.`,
+				`[unknown-block] main.tenet.hcl:9:5-9:9: Unsupported block type: Blocks of type "deny" are not expected here.`,
 			},
 		},
 		{
@@ -286,11 +289,11 @@ threat_model { attempt_budget = "x" }
 registry { operations = ["read"] }
 registry { operations = ["read"] }`,
 			want: []string{
-				`main.tenet.hcl:2:16-2:22: Unsupported argument: An argument named "versio" is not expected here. Did you mean "version"?`,
-				`main.tenet.hcl:2:1-2:13: Duplicate contract block: A contract has exactly one contract block; the first one is at main.tenet.hcl:1:1.`,
-				`main.tenet.hcl:4:33-4:36: Incorrect attribute value type: Inappropriate value for attribute "attempt_budget": a whole number is required, not string.`,
-				`main.tenet.hcl:4:1-4:13: Duplicate threat_model block: A contract has at most one threat_model block; the first one is at main.tenet.hcl:3:1.`,
-				`main.tenet.hcl:6:1-6:9: Duplicate registry block: A contract has at most one registry block; the first one is at main.tenet.hcl:5:1.`,
+				`[unknown-attribute] main.tenet.hcl:2:16-2:22: Unsupported argument: An argument named "versio" is not expected here. Did you mean "version"?`,
+				`[duplicate-block] main.tenet.hcl:2:1-2:13: Duplicate contract block: A contract has exactly one contract block; the first one is at main.tenet.hcl:1:1.`,
+				`[wrong-value-type] main.tenet.hcl:4:33-4:36: Incorrect attribute value type: Inappropriate value for attribute "attempt_budget": a whole number is required, not string.`,
+				`[duplicate-block] main.tenet.hcl:4:1-4:13: Duplicate threat_model block: A contract has at most one threat_model block; the first one is at main.tenet.hcl:3:1.`,
+				`[duplicate-block] main.tenet.hcl:6:1-6:9: Duplicate registry block: A contract has at most one registry block; the first one is at main.tenet.hcl:5:1.`,
 			},
 		},
 		{
@@ -309,11 +312,11 @@ cases {
   goals = "*"
 }`,
 			want: []string{
-				`main.tenet.hcl:3:23-3:34: Incorrect attribute value type: Inappropriate value for attribute "injection_vectors": a list of strings is required, like ["a", "b"].`,
-				`main.tenet.hcl:4:29-4:30: Incorrect attribute value type: Inappropriate element in attribute "adversary_sees": a string is required, not number.`,
-				`main.tenet.hcl:5:23-5:26: Incorrect attribute value type: Inappropriate value for attribute "attempt_budget": a whole number is required, not 1.5.`,
-				`main.tenet.hcl:8:13-8:15: Incorrect attribute value type: Inappropriate value for attribute "prompt": a string is required, not number.`,
-				`main.tenet.hcl:13:11-13:14: Incorrect attribute value type: Inappropriate value for attribute "goals": a list of strings is required, like ["a", "b"].`,
+				`[wrong-value-type] main.tenet.hcl:3:23-3:34: Incorrect attribute value type: Inappropriate value for attribute "injection_vectors": a list of strings is required, like ["a", "b"].`,
+				`[wrong-value-type] main.tenet.hcl:4:29-4:30: Incorrect attribute value type: Inappropriate element in attribute "adversary_sees": a string is required, not number.`,
+				`[wrong-value-type] main.tenet.hcl:5:23-5:26: Incorrect attribute value type: Inappropriate value for attribute "attempt_budget": a whole number is required, not 1.5.`,
+				`[wrong-value-type] main.tenet.hcl:8:13-8:15: Incorrect attribute value type: Inappropriate value for attribute "prompt": a string is required, not number.`,
+				`[wrong-value-type] main.tenet.hcl:13:11-13:14: Incorrect attribute value type: Inappropriate value for attribute "goals": a list of strings is required, like ["a", "b"].`,
 			},
 		},
 		{
@@ -329,8 +332,8 @@ cases {
   }
 }`,
 			want: []string{
-				`main.tenet.hcl:9:5-9:11: Unsupported argument: An argument named "attack" is not expected here.`,
-				`main.tenet.hcl:7:3-7:8: Duplicate given block: A source has at most one given block; the first one is at main.tenet.hcl:6:3.`,
+				`[unknown-attribute] main.tenet.hcl:9:5-9:11: Unsupported argument: An argument named "attack" is not expected here.`,
+				`[duplicate-block] main.tenet.hcl:7:3-7:8: Duplicate given block: A source has at most one given block; the first one is at main.tenet.hcl:6:3.`,
 			},
 		},
 	}
@@ -347,7 +350,7 @@ func TestMissingContract(t *testing.T) {
 		"b.tenet.hcl": []byte("task \"t\" { utility = \"true\" }\n"),
 		"a.tenet.hcl": []byte("\n"),
 	})
-	checkDiags(t, diags, `a.tenet.hcl:1:1-1:1: Missing contract block: A contract directory needs exactly one contract "name" { version = "..." } block; none of its 2 file(s) has one.`)
+	checkDiags(t, diags, `[missing-contract] a.tenet.hcl:1:1-1:1: Missing contract block: A contract directory needs exactly one contract "name" { version = "..." } block; none of its 2 file(s) has one.`)
 }
 
 func TestDuplicateContractAcrossFiles(t *testing.T) {
@@ -355,7 +358,7 @@ func TestDuplicateContractAcrossFiles(t *testing.T) {
 		"b.tenet.hcl": []byte("contract \"b\" {}\n"),
 		"a.tenet.hcl": []byte("\ncontract \"a\" {}\n"),
 	})
-	checkDiags(t, diags, `b.tenet.hcl:1:1-1:13: Duplicate contract block: A contract has exactly one contract block; the first one is at a.tenet.hcl:2:1.`)
+	checkDiags(t, diags, `[duplicate-block] b.tenet.hcl:1:1-1:13: Duplicate contract block: A contract has exactly one contract block; the first one is at a.tenet.hcl:2:1.`)
 }
 
 // TestSyntaxErrorsKeepGoing: HCL's syntax errors are reported with the
@@ -366,11 +369,11 @@ func TestSyntaxErrorsKeepGoing(t *testing.T) {
 		"b.tenet.hcl": []byte("goal \"g\" {}\n"),
 	})
 	got := renderAll(diags)
-	if len(got) < 2 || got[len(got)-1] != `b.tenet.hcl:1:10-1:10: Missing required argument: The argument "success" is required, but no definition was found.` {
+	if len(got) < 2 || got[len(got)-1] != `[missing-attribute] b.tenet.hcl:1:10-1:10: Missing required argument: The argument "success" is required, but no definition was found.` {
 		t.Errorf("diagnostics: %q", got)
 	}
 	for _, g := range got {
-		if g == "Missing contract block" {
+		if strings.Contains(g, "Missing contract block") {
 			t.Errorf("spurious %q", g)
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tenetlang/tenet/lang/diag"
 )
 
 // Pos returns the file position of byte i of Text (clamped to
@@ -40,23 +42,58 @@ func (d *decoder) criterion(attr *hcl.Attribute) *Expr {
 	if attr == nil {
 		return nil
 	}
-	f := d.file(attr.Expr.Range().Filename)
-	switch x := attr.Expr.(type) {
+	return d.criterionExpr(attr.Name, attr.Expr, false)
+}
+
+// criterionList decodes a list of criteria written as a list literal, such
+// as a gate's require. Each element is decoded like a criterion attribute.
+// It returns nil after reporting a value that is not a list literal.
+func (d *decoder) criterionList(attr *hcl.Attribute) []*Expr {
+	if attr == nil {
+		return nil
+	}
+	elems, diags := hcl.ExprList(attr.Expr)
+	if diags.HasErrors() {
+		d.errorf(codeWrongType, attr.Expr.Range(), "Incorrect attribute value type",
+			"Inappropriate value for attribute %q: a list of CEL expressions written as strings is required, like [\"...\", \"...\"]; found %s.",
+			attr.Name, describeExpr(attr.Expr))
+		return nil
+	}
+	out := []*Expr{}
+	for _, el := range elems {
+		if e := d.criterionExpr(attr.Name, el, true); e != nil {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// criterionExpr decodes expr, the value of the criterion attribute name or
+// (elem) one element of its list.
+func (d *decoder) criterionExpr(name string, expr hcl.Expression, elem bool) *Expr {
+	f := d.file(expr.Range().Filename)
+	switch x := expr.(type) {
 	case *hclsyntax.TemplateExpr:
 		for _, part := range x.Parts {
 			if _, lit := part.(*hclsyntax.LiteralValueExpr); !lit {
-				d.interpolationError(attr, f)
+				d.interpolationError(name, expr, f)
 				return nil
 			}
 		}
 		return d.literalExpr(x, f)
 	case *hclsyntax.TemplateWrapExpr:
-		d.interpolationError(attr, f)
+		d.interpolationError(name, expr, f)
 		return nil
 	}
-	d.errorf(attr.Expr.Range(), "Criterion must be a string",
+	if elem {
+		d.errorf(codeNotString, expr.Range(), "Criterion must be a string",
+			"Each %s criterion is a CEL expression written as an HCL string, quoted (%s = [\"...\"]) or as a heredoc (<<EOT); found %s.",
+			name, name, describeExpr(expr))
+		return nil
+	}
+	d.errorf(codeNotString, expr.Range(), "Criterion must be a string",
 		"The %s criterion is a CEL expression written as an HCL string, quoted (%s = \"...\") or as a heredoc (<<EOT); found %s.",
-		attr.Name, attr.Name, describeExpr(attr.Expr))
+		name, name, describeExpr(expr))
 	return nil
 }
 
@@ -64,7 +101,7 @@ func (d *decoder) criterion(attr *hcl.Attribute) *Expr {
 func (d *decoder) literalExpr(x *hclsyntax.TemplateExpr, f *srcFile) *Expr {
 	val, diags := x.Value(nil)
 	if diags.HasErrors() { // cannot happen for literal parts; stay defensive
-		d.diags = append(d.diags, diags...)
+		d.addHCL(diags, codeInvalidValue)
 		return nil
 	}
 	e := &Expr{Range: x.SrcRange}
@@ -105,10 +142,11 @@ func offsetsInFile(offs []int, size int) bool {
 }
 
 // interpolationError reports the first top-level ${...} and the first
-// %{...} sequence of the criterion attr, each with the sequence's own range
-// (one report per kind: "%{ if }...%{ endif }" is one mistake, not two).
-func (d *decoder) interpolationError(attr *hcl.Attribute, f *srcFile) {
-	rng := attr.Expr.Range()
+// %{...} sequence of the criterion expr (of attribute name), each with the
+// sequence's own range (one report per kind: "%{ if }...%{ endif }" is one
+// mistake, not two).
+func (d *decoder) interpolationError(name string, expr hcl.Expression, f *srcFile) {
+	rng := expr.Range()
 	reported := false
 	if f != nil {
 		toks := tokensIn(f.tokens, rng)
@@ -135,7 +173,7 @@ func (d *decoder) interpolationError(attr *hcl.Attribute, f *srcFile) {
 						break
 					}
 				}
-				d.templateSeqError(attr, seq, tok.Type == hclsyntax.TokenTemplateControl, rng)
+				d.templateSeqError(name, seq, tok.Type == hclsyntax.TokenTemplateControl, rng)
 				reported = true
 			case hclsyntax.TokenTemplateSeqEnd:
 				depth = max(0, depth-1)
@@ -143,25 +181,25 @@ func (d *decoder) interpolationError(attr *hcl.Attribute, f *srcFile) {
 		}
 	}
 	if !reported {
-		d.templateSeqError(attr, rng, false, rng)
+		d.templateSeqError(name, rng, false, rng)
 	}
 }
 
-func (d *decoder) templateSeqError(attr *hcl.Attribute, seq hcl.Range, directive bool, whole hcl.Range) {
-	diag := &hcl.Diagnostic{
+func (d *decoder) templateSeqError(name string, seq hcl.Range, directive bool, whole hcl.Range) {
+	dg := &hcl.Diagnostic{
 		Severity: hcl.DiagError,
 		Summary:  "Criterion contains an HCL interpolation",
 		Detail: fmt.Sprintf("The %s criterion is CEL source text, but HCL would evaluate this ${...} interpolation before CEL sees it. Write $${ for a literal ${.",
-			attr.Name),
+			name),
 		Subject: seq.Ptr(),
 		Context: whole.Ptr(),
 	}
 	if directive {
-		diag.Summary = "Criterion contains an HCL template directive"
-		diag.Detail = fmt.Sprintf("The %s criterion is CEL source text, but HCL would evaluate this %%{...} template directive before CEL sees it. Write %%%%{ for a literal %%{.",
-			attr.Name)
+		dg.Summary = "Criterion contains an HCL template directive"
+		dg.Detail = fmt.Sprintf("The %s criterion is CEL source text, but HCL would evaluate this %%{...} template directive before CEL sees it. Write %%%%{ for a literal %%{.",
+			name)
 	}
-	d.diags = append(d.diags, diag)
+	d.diags = append(d.diags, diag.Set(dg, codeInterpolation))
 }
 
 // describeExpr names what a non-string expression is, for error details.
@@ -176,6 +214,8 @@ func describeExpr(expr hcl.Expression) string {
 		case x.Val.Type() == cty.Bool:
 			return "a bool"
 		}
+	case *hclsyntax.TemplateExpr, *hclsyntax.TemplateWrapExpr:
+		return "a string"
 	case *hclsyntax.TupleConsExpr:
 		return "a list"
 	case *hclsyntax.ObjectConsExpr:

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tenetlang/tenet/lang/diag"
 )
 
 // header declares the contract so that snippets under test start on line 2
@@ -22,11 +24,11 @@ func rng(r hcl.Range) string {
 	return fmt.Sprintf("%s:%d:%d-%d:%d", r.Filename, r.Start.Line, r.Start.Column, r.End.Line, r.End.Column)
 }
 
-// render renders a diagnostic as "range: summary: detail".
+// render renders a diagnostic as "[code] range: summary: detail".
 func render(d *hcl.Diagnostic) string {
-	s := ""
+	s := "[" + string(diag.Of(d)) + "] "
 	if d.Subject != nil {
-		s = rng(*d.Subject) + ": "
+		s += rng(*d.Subject) + ": "
 	}
 	return s + d.Summary + ": " + d.Detail
 }
@@ -53,6 +55,22 @@ func checkDiags(t *testing.T, diags hcl.Diagnostics, want ...string) {
 		if d.Severity != hcl.DiagError {
 			t.Errorf("diagnostic %q is not an error", d.Summary)
 		}
+		checkCode(t, d)
+	}
+}
+
+// checkCode fails unless d has a code registered in lang/diag with d's
+// severity.
+func checkCode(t *testing.T, d *hcl.Diagnostic) {
+	t.Helper()
+	info, ok := diag.Lookup(diag.Of(d))
+	switch {
+	case diag.Of(d) == "":
+		t.Errorf("diagnostic %q has no code", render(d))
+	case !ok:
+		t.Errorf("diagnostic %q has an unregistered code", render(d))
+	case info.Severity != d.Severity:
+		t.Errorf("diagnostic %q has severity %v; its code is registered with %v", render(d), d.Severity, info.Severity)
 	}
 }
 
@@ -80,6 +98,15 @@ func allExprs(m *Module) []*Expr {
 	}
 	for _, s := range m.SideEffects {
 		add(s.When)
+	}
+	for _, i := range m.Invariants {
+		add(i.Assert)
+	}
+	for _, f := range m.Failures {
+		add(f.When)
+	}
+	for _, g := range m.Gates {
+		add(g.Require...)
 	}
 	for _, s := range m.Sources {
 		add(s.Select, s.Task, s.Goal, s.Condition, s.Attempt, s.Repetition)

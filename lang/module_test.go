@@ -145,7 +145,7 @@ func TestParseDirErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, diags := ParseDir(dir)
-	checkDiags(t, diags, "No contract files: The directory "+dir+" contains no *.tenet.hcl files.")
+	checkDiags(t, diags, "[no-contract-files] No contract files: The directory "+dir+" contains no *.tenet.hcl files.")
 
 	_, diags = ParseDir(filepath.Join(dir, "missing"))
 	if len(diags) != 1 || diags[0].Summary != "Cannot read contract directory" {
@@ -153,7 +153,7 @@ func TestParseDirErrors(t *testing.T) {
 	}
 
 	_, diags = ParseFiles("mem", map[string][]byte{"a.hcl": []byte("x")})
-	checkDiags(t, diags, "No contract files: The directory mem contains no *.tenet.hcl files.")
+	checkDiags(t, diags, "[no-contract-files] No contract files: The directory mem contains no *.tenet.hcl files.")
 }
 
 func TestParseFilesPaths(t *testing.T) {
@@ -167,5 +167,5 @@ func TestParseFilesPaths(t *testing.T) {
 	if m.Contract == nil || m.Contract.Range.Filename != "sub/b.tenet.hcl" {
 		t.Errorf("contract = %+v", m.Contract)
 	}
-	checkDiags(t, diags, `a.tenet.hcl:1:22-1:23: Criterion must be a string: The utility criterion is a CEL expression written as an HCL string, quoted (utility = "...") or as a heredoc (<<EOT); found a number.`)
+	checkDiags(t, diags, `[criterion-not-string] a.tenet.hcl:1:22-1:23: Criterion must be a string: The utility criterion is a CEL expression written as an HCL string, quoted (utility = "...") or as a heredoc (<<EOT); found a number.`)
 }

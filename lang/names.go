@@ -2,6 +2,7 @@ package lang
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -63,4 +64,53 @@ func identFix(name string) string {
 		return ""
 	}
 	return b.String()
+}
+
+// ReservedWords are the identifiers CEL reserves: none of them can name
+// anything a criterion refers to (a tool, predicate, param, side effect,
+// invariant, failure, schema field or use namespace).
+var ReservedWords = []string{
+	"as", "break", "const", "continue", "else", "false", "for", "function", "if", "import",
+	"in", "let", "loop", "namespace", "null", "package", "return", "true", "var", "void", "while",
+}
+
+// IsReserved reports whether name is one of CEL's ReservedWords.
+func IsReserved(name string) bool {
+	for _, w := range ReservedWords {
+		if w == name {
+			return true
+		}
+	}
+	return false
+}
+
+// checkName reports a name CEL refers to that is not an identifier or is a
+// reserved word; what names the thing in messages ("tool name", "param
+// name", ...). It returns whether the name is valid.
+func (d *decoder) checkName(name Str, summary, what string) bool {
+	switch {
+	case !isIdent(name.Value):
+		d.errorf(codeInvalidName, name.Range, summary, "%q is not a valid %s: %s", name.Value, what, identRule(name.Value))
+		return false
+	case IsReserved(name.Value):
+		d.errorf(codeReserved, name.Range, "Reserved word",
+			"%q is reserved by CEL, so it cannot be used as %s: a criterion could not refer to it. Use another name, such as %q.",
+			name.Value, strings.ToLower(aOrAn(what)), name.Value+"_")
+		return false
+	}
+	return true
+}
+
+// quote renders s as a Go string literal, as messages quote names.
+func quote(s string) string {
+	return strconv.Quote(s)
+}
+
+// aOrAn prefixes the indefinite article to a noun phrase: "A task",
+// "An invariant", "A use namespace".
+func aOrAn(noun string) string {
+	if noun != "" && strings.ContainsRune("aeiou", rune(noun[0])) && !strings.HasPrefix(noun, "use") {
+		return "An " + noun
+	}
+	return "A " + noun
 }

@@ -1,8 +1,8 @@
 package lang
 
 import (
-	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -12,22 +12,47 @@ import (
 )
 
 // ParseDir reads every *.tenet.hcl file directly inside dir (not in
-// subdirectories), in name order, into one Module.
+// subdirectories), in name order, into one Module, then loads the
+// directories its use blocks name, recursively, into Module.Imports (see
+// there). An imported directory needs no contract block.
 //
-// Paths in the module (SourceFile.Path and every hcl.Range Filename) are
-// relative to dir and slash-separated, so diagnostics and bundles do not
-// depend on the working directory. A directory without contract files is an
-// error naming the directory. The returned Module is never nil; it holds
-// whatever could be decoded, and the diagnostics report every problem found
-// (decoding goes on after errors).
-func ParseDir(dir string) (*Module, hcl.Diagnostics) {
+// Paths in the module and its imports (SourceFile.Path and every hcl.Range
+// Filename) are relative to dir and slash-separated, so diagnostics and
+// bundles do not depend on the working directory. A directory without
+// contract files is an error naming the directory. The returned Module is
+// never nil; it holds whatever could be decoded, and the diagnostics report
+// every problem found (decoding goes on after errors), each with a code
+// (package lang/diag).
+func ParseDir(dir string) (m *Module, diags hcl.Diagnostics) {
+	files, diags, err := readContractFiles(dir, ".")
+	if err != nil {
+		return &Module{Dir: dir}, hcl.Diagnostics{errorNoRange(codeReadError, "Cannot read contract directory", "%s", err.Error())}
+	}
+	if len(files) == 0 && diags.HasErrors() {
+		return &Module{Dir: dir}, diags
+	}
+	m, more := parseFiles(dir, files, false)
+	diags = append(diags, more...)
+	// Loading imports must not take the program down either.
+	defer func() {
+		if r := recover(); r != nil {
+			diags = append(diags, errorNoRange(codeInternal, "Internal error in the contract parser",
+				"%v. This is a bug in tenet; please report it with the contract that caused it.", r))
+		}
+	}()
+	l := &loader{root: dir, loaded: map[string]*Module{}}
+	l.stack = []loadFrame{{key: canonicalDir(dir), rel: "."}}
+	diags = append(diags, l.loadImports(m, ".")...)
+	return m, diags
+}
+
+// readContractFiles reads the contract files directly inside dir, keyed by
+// their slash path under prefix (a directory relative to the root module's
+// directory). err is set when dir itself cannot be read.
+func readContractFiles(dir, prefix string) (map[string][]byte, hcl.Diagnostics, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return &Module{Dir: dir}, hcl.Diagnostics{{
-			Severity: hcl.DiagError,
-			Summary:  "Cannot read contract directory",
-			Detail:   err.Error(),
-		}}
+		return nil, nil, err
 	}
 	var diags hcl.Diagnostics
 	files := map[string][]byte{}
@@ -37,37 +62,33 @@ func ParseDir(dir string) (*Module, hcl.Diagnostics) {
 		}
 		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
 		if err != nil {
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Cannot read contract file",
-				Detail:   err.Error(),
-			})
+			diags = append(diags, errorNoRange(codeReadError, "Cannot read contract file", "%s", err.Error()))
 			continue
 		}
-		files[e.Name()] = b
+		files[path.Join(prefix, e.Name())] = b
 	}
-	if len(files) == 0 && diags.HasErrors() {
-		return &Module{Dir: dir}, diags
-	}
-	m, more := ParseFiles(dir, files)
-	return m, append(diags, more...)
+	return files, diags, nil
 }
 
 // ParseFiles is ParseDir over files held in memory: files maps a path
 // relative to dir to the file's contents. Only paths ending in FileSuffix
-// are read, in name order; backslashes in paths become slashes.
-func ParseFiles(dir string, files map[string][]byte) (m *Module, diags hcl.Diagnostics) {
+// are read, in name order; backslashes in paths become slashes. Use blocks
+// are decoded and checked but not loaded: Imports stays empty.
+func ParseFiles(dir string, files map[string][]byte) (*Module, hcl.Diagnostics) {
+	return parseFiles(dir, files, false)
+}
+
+// parseFiles is ParseFiles; a library (an imported module) needs no
+// contract block.
+func parseFiles(dir string, files map[string][]byte, library bool) (m *Module, diags hcl.Diagnostics) {
 	m = &Module{Dir: dir}
 	d := &decoder{m: m, files: map[string]*srcFile{}}
 	// The parser must never take the program down on bad input; a panic is
 	// a bug in lang or HCL, reported as a diagnostic (and caught by fuzzing).
 	defer func() {
 		if r := recover(); r != nil {
-			diags = append(d.diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Internal error in the contract parser",
-				Detail:   fmt.Sprintf("%v. This is a bug in tenet; please report it with the contract that caused it.", r),
-			})
+			diags = append(d.diags, errorNoRange(codeInternal, "Internal error in the contract parser",
+				"%v. This is a bug in tenet; please report it with the contract that caused it.", r))
 		}
 	}()
 
@@ -81,11 +102,8 @@ func ParseFiles(dir string, files map[string][]byte) (m *Module, diags hcl.Diagn
 		}
 	}
 	if len(names) == 0 {
-		return m, hcl.Diagnostics{{
-			Severity: hcl.DiagError,
-			Summary:  "No contract files",
-			Detail:   fmt.Sprintf("The directory %s contains no *%s files.", dir, FileSuffix),
-		}}
+		return m, hcl.Diagnostics{errorNoRange(codeNoFiles, "No contract files",
+			"The directory %s contains no *%s files.", dir, FileSuffix)}
 	}
 	sort.Strings(names)
 
@@ -96,14 +114,14 @@ func ParseFiles(dir string, files map[string][]byte) (m *Module, diags hcl.Diagn
 		// HCL's parser recurses once per nesting level: bound the depth
 		// before parsing so hostile input cannot exhaust the stack.
 		if tok, deep := tooDeep(toks); deep {
-			d.errorf(tok.Range, "Nesting too deep",
+			d.errorf(codeTooDeep, tok.Range, "Nesting too deep",
 				"Brackets, braces and parentheses nest more than %d levels deep here; tenet refuses such files.", MaxNesting)
 			syntaxErrors = true
 			m.Files = append(m.Files, &SourceFile{Path: name, Bytes: src, HCL: &hcl.File{Bytes: src}})
 			continue
 		}
 		f, pdiags := hclsyntax.ParseConfig(src, name, hcl.InitialPos)
-		d.diags = append(d.diags, pdiags...)
+		d.addHCL(pdiags, codeSyntax)
 		syntaxErrors = syntaxErrors || pdiags.HasErrors()
 		if f == nil {
 			f = &hcl.File{Bytes: src}
@@ -117,20 +135,23 @@ func ParseFiles(dir string, files map[string][]byte) (m *Module, diags hcl.Diagn
 	}
 	// A missing contract block is noise next to syntax errors, which may
 	// well be what hid it.
-	if m.Contract == nil && !syntaxErrors {
+	if m.Contract == nil && !syntaxErrors && !library {
 		start := hcl.Range{Filename: names[0], Start: hcl.InitialPos, End: hcl.InitialPos}
-		d.errorf(start, "Missing contract block",
+		d.errorf(codeMissingContract, start, "Missing contract block",
 			"A contract directory needs exactly one contract \"name\" { version = \"...\" } block; none of its %d file(s) has one.", len(names))
 	}
 	return m, d.diags
 }
 
-// FileMap returns the module's parsed files keyed by their relative path,
-// as hcl.NewDiagnosticTextWriter wants them for source snippets.
+// FileMap returns the parsed files of the module and of every module it
+// imports keyed by their relative path, as hcl.NewDiagnosticTextWriter
+// wants them for source snippets.
 func (m *Module) FileMap() map[string]*hcl.File {
 	out := make(map[string]*hcl.File, len(m.Files))
-	for _, f := range m.Files {
-		out[f.Path] = f.HCL
+	for _, x := range append([]*Module{m}, m.Imported()...) {
+		for _, f := range x.Files {
+			out[f.Path] = f.HCL
+		}
 	}
 	return out
 }

@@ -136,7 +136,7 @@ func ParseFields(expr hcl.Expression, what string) ([]*Field, hcl.Diagnostics) {
 func (d *decoder) typeExpr(expr hcl.Expression) *Type {
 	t, opt := d.anyTypeExpr(expr)
 	if opt {
-		d.errorf(expr.Range(), "Invalid type",
+		d.errorf(codeInvalidType, expr.Range(), "Invalid type",
 			"optional(...) is only allowed as the type of an object field or a tool parameter; the field may then be absent.")
 		return nil
 	}
@@ -152,7 +152,7 @@ func (d *decoder) anyTypeExpr(expr hcl.Expression) (t *Type, opt bool) {
 			return &Type{Kind: kind, Range: rng}, false
 		}
 		if ex, ok := typeExamples[kw]; ok {
-			d.errorf(rng, "Invalid type", "The type %s needs an argument, like %s.", kw, ex)
+			d.errorf(codeInvalidType, rng, "Invalid type", "The type %s needs an argument, like %s.", kw, ex)
 			return nil, false
 		}
 		d.unknownType(kw, rng)
@@ -167,7 +167,7 @@ func (d *decoder) anyTypeExpr(expr hcl.Expression) (t *Type, opt bool) {
 			detail = "A type is written without quotes: " + s + ", not \"" + s + "\"."
 		}
 	}
-	d.errorf(rng, "Invalid type", "%s", detail)
+	d.errorf(codeInvalidType, rng, "Invalid type", "%s", detail)
 	return nil, false
 }
 
@@ -178,18 +178,18 @@ func (d *decoder) typeCall(expr hcl.Expression, call *hcl.StaticCall) (*Type, bo
 	ex, known := typeExamples[name]
 	if !known {
 		if _, prim := primitiveTypes[name]; prim {
-			d.errorf(rng, "Invalid type", "The type %s takes no argument: write %s, not %s(...).", name, name, name)
+			d.errorf(codeInvalidType, rng, "Invalid type", "The type %s takes no argument: write %s, not %s(...).", name, name, name)
 			return nil, false
 		}
 		d.unknownType(name, call.NameRange)
 		return nil, false
 	}
 	if fc, ok := expr.(*hclsyntax.FunctionCallExpr); ok && fc.ExpandFinal {
-		d.errorf(rng, "Invalid type", "%s(...) takes one type argument, like %s, not an expanded list (...).", name, ex)
+		d.errorf(codeInvalidType, rng, "Invalid type", "%s(...) takes one type argument, like %s, not an expanded list (...).", name, ex)
 		return nil, false
 	}
 	if len(call.Arguments) != 1 {
-		d.errorf(call.ArgsRange, "Invalid type", "%s(...) takes exactly one argument, like %s; found %d.", name, ex, len(call.Arguments))
+		d.errorf(codeInvalidType, call.ArgsRange, "Invalid type", "%s(...) takes exactly one argument, like %s; found %d.", name, ex, len(call.Arguments))
 		return nil, false
 	}
 	arg := call.Arguments[0]
@@ -223,10 +223,10 @@ func (d *decoder) typeCall(expr hcl.Expression, call *hcl.StaticCall) (*Type, bo
 // when there is one and the list of types otherwise.
 func (d *decoder) unknownType(name string, rng hcl.Range) {
 	if s := Suggest(name, typeNames); s != "" {
-		d.errorf(rng, "Invalid type", "Unknown type %q; did you mean %q?", name, s)
+		d.errorf(codeInvalidType, rng, "Invalid type", "Unknown type %q; did you mean %q?", name, s)
 		return
 	}
-	d.errorf(rng, "Invalid type", "Unknown type %q. %s", name, typeHelp)
+	d.errorf(codeInvalidType, rng, "Invalid type", "Unknown type %q. %s", name, typeHelp)
 }
 
 // fields reads `{name = T, ...}`, sorted by name. It returns nil after
@@ -234,7 +234,7 @@ func (d *decoder) unknownType(name string, rng hcl.Range) {
 func (d *decoder) fields(expr hcl.Expression, what string) []*Field {
 	pairs, diags := hcl.ExprMap(expr)
 	if diags.HasErrors() {
-		d.errorf(expr.Range(), "Invalid type",
+		d.errorf(codeInvalidType, expr.Range(), "Invalid type",
 			"The %s must be written as an object of field types, like {name = string, count = optional(int)}.", what)
 		return nil
 	}
@@ -245,18 +245,17 @@ func (d *decoder) fields(expr hcl.Expression, what string) []*Field {
 		keyRng := kv.Key.Range()
 		key, kd := kv.Key.Value(nil)
 		if kd.HasErrors() || key.IsNull() || !key.IsKnown() || key.Type() != cty.String {
-			d.errorf(keyRng, "Invalid field name", "A field name of the %s must be an identifier, like name.", what)
+			d.errorf(codeInvalidName, keyRng, "Invalid field name", "A field name of the %s must be an identifier, like name.", what)
 			failed = true
 			continue
 		}
 		name := key.AsString()
-		if !isIdent(name) {
-			d.errorf(keyRng, "Invalid field name", "%q is not a valid field name: %s", name, identRule(name))
+		if !d.checkName(Str{Value: name, Range: keyRng}, "Invalid field name", "field name") {
 			failed = true
 			continue
 		}
 		if prev, dup := seen[name]; dup {
-			d.errorf(keyRng, "Duplicate field", "The field %q was already declared at %s.", name, at(prev))
+			d.errorf(codeDuplicateName, keyRng, "Duplicate field", "The field %q was already declared at %s.", name, at(prev))
 			failed = true
 			continue
 		}

@@ -48,9 +48,9 @@ func TestTypeString(t *testing.T) {
 
 func TestTypeErrorsStandalone(t *testing.T) {
 	_, diags := parseTypeSrc(t, "optional(string)")
-	checkDiags(t, diags, `t.hcl:1:1-1:17: Invalid type: optional(...) is only allowed as the type of an object field or a tool parameter; the field may then be absent.`)
+	checkDiags(t, diags, `[invalid-type] t.hcl:1:1-1:17: Invalid type: optional(...) is only allowed as the type of an object field or a tool parameter; the field may then be absent.`)
 	_, diags = parseTypeSrc(t, "list(lsit(string))")
-	checkDiags(t, diags, `t.hcl:1:6-1:10: Invalid type: Unknown type "lsit"; did you mean "list"?`)
+	checkDiags(t, diags, `[invalid-type] t.hcl:1:6-1:10: Invalid type: Unknown type "lsit"; did you mean "list"?`)
 }
 
 func TestToolParams(t *testing.T) {

@@ -1,7 +1,6 @@
 package lang
 
 import (
-	"fmt"
 	"math/big"
 
 	"github.com/hashicorp/hcl/v2"
@@ -14,25 +13,15 @@ import (
 // evaluated without an EvalContext: a contract is constant, and HCL itself
 // then reports variables and function calls as not allowed.
 
-// errorf appends an error diagnostic on subject.
-func (d *decoder) errorf(subject hcl.Range, summary, format string, args ...any) {
-	d.diags = append(d.diags, &hcl.Diagnostic{
-		Severity: hcl.DiagError,
-		Summary:  summary,
-		Detail:   fmt.Sprintf(format, args...),
-		Subject:  subject.Ptr(),
-	})
-}
-
 // constValue evaluates expr as a constant; ok is false after reporting.
 func (d *decoder) constValue(expr hcl.Expression) (cty.Value, bool) {
 	val, diags := expr.Value(nil)
-	d.diags = append(d.diags, diags...)
+	d.addHCL(diags, codeInvalidValue)
 	if diags.HasErrors() {
 		return cty.NilVal, false
 	}
 	if !val.IsWhollyKnown() {
-		d.errorf(expr.Range(), "Invalid value", "The value must be a constant.")
+		d.errorf(codeNotConstant, expr.Range(), "Invalid value", "The value must be a constant.")
 		return cty.NilVal, false
 	}
 	return val, true
@@ -44,7 +33,7 @@ func (d *decoder) typeError(name string, expr hcl.Expression, val cty.Value, wan
 	if !val.IsNull() {
 		got = val.Type().FriendlyName()
 	}
-	d.errorf(expr.Range(), "Incorrect attribute value type",
+	d.errorf(codeWrongType, expr.Range(), "Incorrect attribute value type",
 		"Inappropriate value for attribute %q: %s required, not %s.", name, want, got)
 }
 
@@ -88,16 +77,24 @@ func (d *decoder) strList(attr *hcl.Attribute) []Str {
 	if attr == nil {
 		return nil
 	}
-	elems, diags := hcl.ExprList(attr.Expr)
+	out, _ := d.strListExpr(attr.Name, attr.Expr)
+	return out
+}
+
+// strListExpr decodes expr, the value of attribute name, as a list literal
+// of strings; ok is false when it is not a list literal. Elements that are
+// not strings are reported and left out.
+func (d *decoder) strListExpr(name string, expr hcl.Expression) (out []Str, ok bool) {
+	elems, diags := hcl.ExprList(expr)
 	if diags.HasErrors() {
-		d.errorf(attr.Expr.Range(), "Incorrect attribute value type",
-			"Inappropriate value for attribute %q: a list of strings is required, like [\"a\", \"b\"].", attr.Name)
-		return nil
+		d.errorf(codeWrongType, expr.Range(), "Incorrect attribute value type",
+			"Inappropriate value for attribute %q: a list of strings is required, like [\"a\", \"b\"].", name)
+		return nil, false
 	}
-	out := make([]Str, 0, len(elems))
+	out = make([]Str, 0, len(elems))
 	for _, el := range elems {
-		val, ok := d.constValue(el)
-		if !ok {
+		val, valid := d.constValue(el)
+		if !valid {
 			continue
 		}
 		if val.IsNull() || val.Type() != cty.String {
@@ -105,13 +102,13 @@ func (d *decoder) strList(attr *hcl.Attribute) []Str {
 			if !val.IsNull() {
 				got = val.Type().FriendlyName()
 			}
-			d.errorf(el.Range(), "Incorrect attribute value type",
-				"Inappropriate element in attribute %q: a string is required, not %s.", attr.Name, got)
+			d.errorf(codeWrongType, el.Range(), "Incorrect attribute value type",
+				"Inappropriate element in attribute %q: a string is required, not %s.", name, got)
 			continue
 		}
 		out = append(out, Str{Value: val.AsString(), Range: el.Range()})
 	}
-	return out
+	return out, true
 }
 
 // integer decodes a whole number that fits in 64 bits.
@@ -129,7 +126,7 @@ func (d *decoder) integer(attr *hcl.Attribute) *Int {
 	}
 	n, acc := val.AsBigFloat().Int64()
 	if acc != big.Exact {
-		d.errorf(attr.Expr.Range(), "Incorrect attribute value type",
+		d.errorf(codeWrongType, attr.Expr.Range(), "Incorrect attribute value type",
 			"Inappropriate value for attribute %q: a whole number is required, not %s.", attr.Name, val.AsBigFloat().Text('g', -1))
 		return nil
 	}

@@ -28,7 +28,7 @@ var langCodes = []Info{
 	{Code: "duplicate-block", Severity: hcl.DiagError, Title: "Duplicate block",
 		Doc: "A block that may appear once (contract, threat_model and registry per contract, given per source) appears again, possibly in another file of the directory. The message says where the first one is; merge the two."},
 	{Code: "duplicate-name", Severity: hcl.DiagError, Title: "Duplicate name",
-		Doc: "Two declarations of the same kind share a name: two tools, predicates, params, tasks, goals, side effects, invariants, failures, gates, tests or sources, two `allow` blocks for one operation in a grant, two fields of one object type, or two `use` blocks with one namespace. Names are shared by all files of the contract directory. A use namespace may also not be the name of one of the contract's predicates or params, since pred.<name> and params.<name> would then be ambiguous. The message says where the first declaration is; rename or remove one."},
+		Doc: "Two declarations of the same kind share a name: two tools, predicates, params, tasks, goals, side effects, invariants, failures, gates, tests or sources, two `allow` blocks for one operation in a grant, two fields of one object type, or two `use` blocks with one namespace. Names are shared by all files of the contract directory. The message says where the first declaration is; rename or remove one."},
 	{Code: "invalid-labels", Severity: hcl.DiagError, Title: "Wrong number of block labels",
 		Doc: "A block has too many or too few quoted labels after its type: `task {}` lacks the task's id, `threat_model \"x\" {}` has one too many. The message gives the expected labels."},
 	{Code: "invalid-name", Severity: hcl.DiagError, Title: "Invalid name",
@@ -57,6 +57,4 @@ var langCodes = []Info{
 		Doc: "One contract imports the same directory with two use blocks under different namespaces, so every imported name would exist twice. Keep one use block and refer to the imported names through its namespace."},
 	{Code: "use-too-deep", Severity: hcl.DiagError, Title: "Imports nest too deep",
 		Doc: "A chain of use blocks is more than 32 directories deep. tenet refuses it so that a pathological layout cannot make loading unbounded. Import the shared directories directly rather than through long chains."},
-	{Code: "internal-error", Severity: hcl.DiagError, Title: "Internal error in the contract parser",
-		Doc: "The contract parser failed unexpectedly. This is a bug in tenet, not in the contract: please report it with the contract that caused it. The rest of the contract may not have been checked."},
 }
