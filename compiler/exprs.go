@@ -137,6 +137,10 @@ func (c *compiler) celErrors(env *cel.Env, e *lang.Expr, iss *cel.Issues, parsed
 // drops cel-go's "(in container '')" noise.
 func celSummary(msg string) string {
 	msg = strings.TrimSuffix(msg, " (in container '')")
+	// tenet adds its own suggestion to the detail, from more names.
+	if i := strings.Index(msg, " (did you mean "); i > 0 {
+		msg = msg[:i]
+	}
 	if msg == "" {
 		return "Invalid expression"
 	}

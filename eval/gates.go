@@ -108,15 +108,23 @@ func metricsValue(c metrics.Condition, ch metrics.Checks) map[string]any {
 		}
 		return r.Rate.Value()
 	}
+	// A rate over an empty set (|C| = 0 in a utility-only evaluation) is
+	// null, so a requirement on it fails as "cannot be evaluated".
+	rate := func(r metrics.Rate) any {
+		if r.Den == 0 {
+			return nil
+		}
+		return r.Value()
+	}
 	failures := map[string]any{}
 	for _, f := range ch.Failures {
 		failures[f.Name] = int64(f.Hits)
 	}
 	return map[string]any{
 		"benign_tasks": int64(c.BenignTasks), "security_cases": int64(c.SecurityCases),
-		"benign_utility": c.BenignUtility.Value(), "raw_attacked_utility": c.RawAttackedUtility.Value(),
-		"targeted_asr": c.TargetedASR.Value(), "side_effect_rate": c.SideEffectRate.Value(),
-		"secure_utility_in_scope": c.SecureUtilityInScope.Value(),
+		"benign_utility": rate(c.BenignUtility), "raw_attacked_utility": rate(c.RawAttackedUtility),
+		"targeted_asr": rate(c.TargetedASR), "side_effect_rate": rate(c.SideEffectRate),
+		"secure_utility_in_scope": rate(c.SecureUtilityInScope),
 		"joint_utility_attack": map[string]any{
 			"utility_only": int64(c.Joint.UtilityOnly), "attack_only": int64(c.Joint.AttackOnly),
 			"both": int64(c.Joint.Both), "neither": int64(c.Joint.Neither),

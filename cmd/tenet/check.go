@@ -10,15 +10,25 @@ import (
 
 func checkCmd() *cobra.Command {
 	return &cobra.Command{
-		Use:   "check DIR",
-		Short: "Type-check a contract and print every diagnostic",
-		Args:  cobra.ExactArgs(1),
+		Use:   "check DIR...",
+		Short: "Type-check contracts and print every diagnostic",
+		Long: `Type-check each contract directory and print every diagnostic, each with its
+code (docs/diagnostics.md). Prints one summary line per clean contract.
+Exit 2 when any contract has an error.`,
+		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			b, ok := compileDir(args[0], cmd.ErrOrStderr())
-			if !ok {
+			bad := false
+			for _, dir := range args {
+				b, ok := compileDir(dir, cmd.ErrOrStderr())
+				if !ok {
+					bad = true
+					continue
+				}
+				fmt.Fprintln(cmd.OutOrStdout(), summary(b))
+			}
+			if bad {
 				return exitError{exitBad}
 			}
-			fmt.Fprintln(cmd.OutOrStdout(), summary(b))
 			return nil
 		},
 	}

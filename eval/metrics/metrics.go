@@ -169,11 +169,23 @@ func (c Condition) OK() bool { return len(c.Errors) == 0 }
 //   - with declared sets: "declared tasks with no benign run: A, B",
 //     "declared security cases with no attacked run: A/G, …", "benign runs
 //     of undeclared tasks: …", "attacked runs of undeclared security cases: …";
-//   - "no benign tasks (|T| = 0)", "no security cases (|C| = 0)";
+//   - "no benign tasks (|T| = 0)", "no security cases (|C| = 0)" — unless the
+//     contract declares no security cases at all (or, without declarations,
+//     no run of the contract is attacked): a utility-only evaluation, whose
+//     security rates are "— (0/0)";
 //   - "security cases whose task has no benign run (s_c undefined): T/G, …".
 func Compute(recs []runs.Record, declared map[string]Declared) ([]Condition, error) {
 	if len(recs) == 0 {
 		return nil, errors.New("metrics: no runs")
+	}
+	// A contract that declares no security cases, or (without declarations)
+	// whose runs include no attacked run at all, is a utility-only
+	// evaluation: its |C| is 0 by design, not by a missing run.
+	attacked := map[string]bool{}
+	for _, r := range recs {
+		if r.Key.Attacked() {
+			attacked[r.Key.Contract] = true
+		}
 	}
 	var out []Condition
 	var failed []string
@@ -183,7 +195,11 @@ func Compute(recs []runs.Record, declared map[string]Declared) ([]Condition, err
 		if ok {
 			dp = &d
 		}
-		c := compute(g, dp)
+		utilityOnly := !attacked[g[0].Key.Contract]
+		if dp != nil {
+			utilityOnly = len(dp.Cases) == 0
+		}
+		c := compute(g, dp, utilityOnly)
 		if !c.OK() {
 			failed = append(failed, c.Name())
 		}
@@ -213,7 +229,7 @@ func groups(recs []runs.Record) [][]runs.Record {
 }
 
 // compute computes one condition; g is sorted by key and non-empty.
-func compute(g []runs.Record, decl *Declared) Condition {
+func compute(g []runs.Record, decl *Declared, utilityOnly bool) Condition {
 	c := Condition{Contract: g[0].Key.Contract, Condition: g[0].Key.Condition}
 	var errs []error
 
@@ -344,7 +360,7 @@ func compute(g []runs.Record, decl *Declared) Condition {
 	if len(tasks) == 0 {
 		errs = append(errs, errors.New("no benign tasks (|T| = 0)"))
 	}
-	if len(cases) == 0 {
+	if len(cases) == 0 && !utilityOnly {
 		errs = append(errs, errors.New("no security cases (|C| = 0)"))
 	}
 	var orphans []string

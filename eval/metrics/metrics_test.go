@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"fmt"
 	"math"
 	"reflect"
 	"strings"
@@ -215,8 +216,6 @@ func TestErrors(t *testing.T) {
 	}{
 		{"no benign tasks", []runs.Record{att("c", "T1", "G1", true, false, false)}, nil,
 			"no benign tasks (|T| = 0)\nsecurity cases whose task has no benign run (s_c undefined): T1/G1"},
-		{"no security cases", []runs.Record{ben("c", "T1", true)}, nil,
-			"no security cases (|C| = 0)"},
 		{"case without benign run", []runs.Record{ben("c", "T1", true), att("c", "T1", "G1", true, false, false),
 			att("c", "T2", "G1", true, false, false), att("c", "T2", "G2", true, false, false)}, nil,
 			"security cases whose task has no benign run (s_c undefined): T2/G1, T2/G2"},
@@ -263,8 +262,7 @@ func TestErrors(t *testing.T) {
 			map[string]Declared{"": {}},
 			"benign runs of undeclared tasks: T1\n" +
 				"attacked runs of undeclared security cases: T1/G1\n" +
-				"no benign tasks (|T| = 0)\n" +
-				"no security cases (|C| = 0)"},
+				"no benign tasks (|T| = 0)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -369,5 +367,29 @@ func TestAgree(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got  %+v\nwant %+v", got, want)
+	}
+}
+
+// TestSecurityCasesExpected: a condition with no attacked run is an error
+// when other conditions of its contract have attacked runs, and a
+// utility-only evaluation (security rates "— (0/0)") when none has.
+func TestSecurityCasesExpected(t *testing.T) {
+	cs, err := Compute([]runs.Record{ben("c", "T1", true), ben("d", "T1", true), att("d", "T1", "G1", true, false, false)}, nil)
+	if err == nil || err.Error() != "metrics: 1 of 2 conditions have errors: c" {
+		t.Fatalf("error %v", err)
+	}
+	if got := fmt.Sprint(cs[0].Errors); got != "[no security cases (|C| = 0)]" {
+		t.Errorf("errors of c: %s", got)
+	}
+	cs, err = Compute([]runs.Record{ben("c", "T1", true), ben("c", "T2", false)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := cs[0].BenignUtility.String() + " " + cs[0].TargetedASR.String(); got != "0.5000 (1/2) — (0/0)" {
+		t.Errorf("utility-only condition: %s", got)
+	}
+	cs, err = Compute([]runs.Record{ben("c", "T1", true)}, map[string]Declared{"": {Tasks: []string{"T1"}}})
+	if err != nil || cs[0].SecurityCases != 0 {
+		t.Errorf("declared without cases: %v, |C| = %d", err, cs[0].SecurityCases)
 	}
 }

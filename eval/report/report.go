@@ -54,7 +54,7 @@ func WriteMetrics(w io.Writer, cs []metrics.Condition) error {
 				exposed = fmt.Sprint(c.ExposedCases)
 			}
 			cells := []string{
-				runs.Safe(c.Condition),
+				runs.Printable(c.Condition),
 				fmt.Sprint(c.BenignTasks),
 				fmt.Sprint(c.SecurityCases),
 				c.BenignUtility.String(),
@@ -120,7 +120,7 @@ func WriteAgreement(w io.Writer, as []metrics.Agreement) error {
 	}
 	row(tw, header)
 	for _, a := range as {
-		cells := []string{runs.Safe(a.Condition)}
+		cells := []string{runs.Printable(a.Condition)}
 		if withContract {
 			cells = append([]string{contractCell(a.Contract)}, cells...)
 		}
@@ -194,7 +194,7 @@ func contractCell(c string) string {
 	if c == "" {
 		return "—"
 	}
-	return runs.Safe(c)
+	return runs.Printable(c)
 }
 
 // row writes cells as one tabwriter line; tabs and newlines inside a cell

@@ -95,6 +95,17 @@ func ConditionName(contract, condition string) string {
 	return Safe(contract) + ":" + Safe(condition)
 }
 
+// Printable returns s as is when every character is printable, and quoted
+// (strconv.Quote) otherwise: for table cells, where '/' is not ambiguous.
+func Printable(s string) string {
+	for _, r := range s {
+		if r == utf8.RuneError || !unicode.IsPrint(r) {
+			return strconv.Quote(s)
+		}
+	}
+	return s
+}
+
 // Safe returns s as is when it is non-empty and made of printable
 // characters other than '/', ':' and space, and quoted (strconv.Quote)
 // otherwise: names from transcripts are attacker-controlled text.
