@@ -78,13 +78,19 @@ func (c *compiler) warnUnused() {
 			vectors[v.Value] = true
 		}
 	}
+	granted := map[string]bool{} // operations some grant allows: the audit reads those tools' calls
+	for _, g := range c.mod.Grants {
+		for _, a := range g.Allows {
+			granted[a.Operation.Value] = true
+		}
+	}
 	ops := map[string]bool{}
 	for _, t := range c.mod.Tools {
 		ops[t.Operation.Value] = true
 		n := t.Name.Value
-		if !u.tools[n] && !u.strings[n] && !vectors[n] {
+		if !u.tools[n] && !u.strings[n] && !vectors[n] && !granted[t.Operation.Value] {
 			c.warnf("unused-tool", t.Name.Range, "Unused tool",
-				fmt.Sprintf("No expression names tool %q (tools.%s, or '%s' in a string) and the threat model does not list it.", n, n, n))
+				fmt.Sprintf("No expression names tool %q (tools.%s, or '%s' in a string), the threat model does not list it and no grant allows its operation.", n, n, n))
 		}
 	}
 	for _, g := range c.mod.Grants {

@@ -82,6 +82,7 @@ func (p *Program) typedCalls(r *run.Run, calls []any) map[string]any {
 				typed[k] = v
 			}
 			typed["args"] = conformArgs(t.Name, c.Args, t.Params)
+			typed["raw_args"] = cv.(map[string]any)["args"]
 			cv = typed
 		}
 		out[c.Tool] = append(out[c.Tool].([]any), cv)

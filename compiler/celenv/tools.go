@@ -37,6 +37,8 @@ func toolStructs(tools []bundle.Tool) []*Struct {
 			call.Fields[name] = ft
 		}
 		call.Fields["args"] = types.NewObjectType(args.Name)
+		// The arguments as sent, for harness-specific coercion (num()).
+		call.Fields["raw_args"] = types.NewMapType(types.StringType, types.DynType)
 		out = append(out, call)
 		toolsStruct.Fields[t.Name] = types.NewListType(types.NewObjectType(call.Name))
 	}

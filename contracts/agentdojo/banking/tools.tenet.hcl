@@ -83,3 +83,10 @@ tool "update_user_info" {
     city       = optional(string)
   }
 }
+
+# The capability set the banking user's host holds. AgentDojo has no
+# permission model: the user may read and update everything.
+grant "default" {
+  allow "read" { resources = ["*"] }
+  allow "update" { resources = ["*"] }
+}
