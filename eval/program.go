@@ -29,13 +29,13 @@ type Program struct {
 	Bundle *bundle.Bundle
 	ID     string // the bundle id, "sha256:<hex>"
 
-	progs  []cel.Program // index-aligned with Bundle.Exprs
+	progs []cel.Program // index-aligned with Bundle.Exprs
 	// params holds each scope's params value (index-aligned with
 	// Decls.Scopes); an import's is also reachable from its parent's.
 	params     []map[string]any
-	scopeIndex map[string]int // scope path → index in Decls.Scopes
-	ops    map[string]string // tool name → operation
-	tools  map[string]*bundle.Tool
+	scopeIndex map[string]int    // scope path → index in Decls.Scopes
+	ops        map[string]string // tool name → operation
+	tools      map[string]*bundle.Tool
 	// gateFields lists, per gate expression, the metrics fields it reads.
 	gateFields map[int][]string
 	tasks      map[string]*bundle.TaskPlan
@@ -67,11 +67,11 @@ func plan(b *bundle.Bundle, id string, metered bool) (*Program, error) {
 	}
 	p := &Program{
 		Bundle: b, ID: id,
-		ops:    map[string]string{},
-		tools:  map[string]*bundle.Tool{},
-		tasks:  map[string]*bundle.TaskPlan{},
-		goals:  map[string]*bundle.GoalPlan{},
-		cases:  map[bundle.Case]bool{},
+		ops:   map[string]string{},
+		tools: map[string]*bundle.Tool{},
+		tasks: map[string]*bundle.TaskPlan{},
+		goals: map[string]*bundle.GoalPlan{},
+		cases: map[bundle.Case]bool{},
 	}
 	universe, err := p.declareScopes()
 	if err != nil {
