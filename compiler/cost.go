@@ -16,9 +16,9 @@ import (
 // docs/language.md; a run larger than them is still evaluated, metered by
 // the runtime cost limit.
 const (
-	MaxListItems  = 1_000   // events, calls, results, a tool's calls, any list in a run
-	MaxMapEntries = 100     // meta, tool arguments, any object in a run
-	MaxStringLen  = 10_000  // message content, tool results, argument strings, output (bytes)
+	MaxListItems  = 1_000  // events, calls, results, a tool's calls, any list in a run
+	MaxMapEntries = 100    // meta, tool arguments, any object in a run
+	MaxStringLen  = 10_000 // message content, tool results, argument strings, output (bytes)
 )
 
 // DefaultCostBudget bounds each expression's worst-case static cost

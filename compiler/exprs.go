@@ -134,7 +134,7 @@ func (c *compiler) celErrors(env *cel.Env, e *lang.Expr, iss *cel.Issues, parsed
 }
 
 // celSummary capitalises CEL's message for HCL's diagnostic format and
-// drops cel-go's "(in container '')" noise.
+// drops cel-go's "(in container ”)" noise.
 func celSummary(msg string) string {
 	msg = strings.TrimSuffix(msg, " (in container '')")
 	// tenet adds its own suggestion to the detail, from more names.

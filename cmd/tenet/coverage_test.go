@@ -126,7 +126,7 @@ func TestEveryBlockAndAttributeHasAGolden(t *testing.T) {
 			t.Errorf("block %s appears in no golden", block)
 		}
 		for _, a := range attrs {
-			if !regexp.MustCompile(`(?m)^\s*` + a + `\s*=`).MatchString(text) &&
+			if !regexp.MustCompile(`(?m)^\s*`+a+`\s*=`).MatchString(text) &&
 				!regexp.MustCompile(`[{,]\s*`+a+`\s*=`).MatchString(text) {
 				t.Errorf("attribute %s.%s appears in no golden", block, a)
 			}

@@ -251,7 +251,6 @@ func commonType(vs []any) *types.Type {
 	return t
 }
 
-
 // MetricsType is the object type of `metrics` in gate requirements.
 const MetricsType = "tenet.Metrics"
 
