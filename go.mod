@@ -4,6 +4,7 @@ go 1.26
 
 require (
 	cel.dev/cel-go v0.33.2
+	github.com/alecthomas/participle/v2 v2.1.4
 	github.com/apparentlymart/go-textseg/v15 v15.0.0
 	github.com/apparentlymart/go-textseg/v17 v17.0.1
 	github.com/fxamacker/cbor/v2 v2.10.0

@@ -26,7 +26,7 @@ func (c *compiler) invariants() {
 	}
 	for _, n := range sortedKeys(byName) {
 		inv, s := byName[n].inv, byName[n].s
-		p := bundle.InvariantPlan{Name: n, Severity: "medium", Assert: c.checkCriterion(s, inv.Assert, "assert", "invariant "+n)}
+		p := bundle.InvariantPlan{Name: n, Severity: "medium", Holds: c.criterion(s, inv.Assert, inv.Trace, "assert", "invariant "+n, true)}
 		if inv.Description != nil {
 			p.Description = inv.Description.Value
 		}
@@ -52,7 +52,7 @@ func (c *compiler) failures() {
 	}
 	for _, n := range sortedKeys(byName) {
 		f, s := byName[n].f, byName[n].s
-		p := bundle.FailurePlan{Name: n, When: c.checkCriterion(s, f.When, "when", "failure "+n)}
+		p := bundle.FailurePlan{Name: n, When: c.criterion(s, f.When, f.Trace, "when", "failure "+n, false)}
 		if f.Description != nil {
 			p.Description = f.Description.Value
 		}

@@ -22,7 +22,7 @@ func (c *compiler) criteria() {
 	}
 	for _, id := range sortedKeys(c.tasks) {
 		t := c.tasks[id]
-		tp := bundle.TaskPlan{ID: id, Utility: c.checkBool(t.Utility, "utility", "task "+id)}
+		tp := bundle.TaskPlan{ID: id, Utility: c.criterion(c.root, t.Utility, t.Trace, "utility", "task "+id, false)}
 		if t.Prompt != nil {
 			tp.Prompt = t.Prompt.Value
 		}
@@ -34,7 +34,7 @@ func (c *compiler) criteria() {
 	}
 	for _, id := range sortedKeys(c.goals) {
 		g := c.goals[id]
-		gp := bundle.GoalPlan{ID: id, Success: c.checkBool(g.Success, "success", "goal "+id)}
+		gp := bundle.GoalPlan{ID: id, Success: c.criterion(c.root, g.Success, g.Trace, "success", "goal "+id, false)}
 		if g.Summary != nil {
 			gp.Summary = g.Summary.Value
 		}
@@ -45,7 +45,8 @@ func (c *compiler) criteria() {
 		ses[s.Name.Value] = s
 	}
 	for _, n := range sortedKeys(ses) {
-		c.b.Plan.SideEffects = append(c.b.Plan.SideEffects, bundle.SideEffectPlan{Name: n, When: c.checkBool(ses[n].When, "when", "side_effect "+n)})
+		// A side effect's forbid pattern is the harm: matched means it happened.
+		c.b.Plan.SideEffects = append(c.b.Plan.SideEffects, bundle.SideEffectPlan{Name: n, When: c.criterion(c.root, ses[n].When, ses[n].Trace, "when", "side_effect "+n, false)})
 	}
 }
 

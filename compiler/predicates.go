@@ -51,7 +51,7 @@ func (c *compiler) predicates() {
 	for _, s := range c.scopes {
 		c.b.Decls.Scopes[s.index].Predicates = make([]bundle.Pred, 0, len(s.preds))
 		for _, n := range sortedKeys(s.preds) {
-			c.b.Decls.Scopes[s.index].Predicates = append(c.b.Decls.Scopes[s.index].Predicates, bundle.Pred{Name: n, Expr: bundle.NoExpr})
+			c.b.Decls.Scopes[s.index].Predicates = append(c.b.Decls.Scopes[s.index].Predicates, bundle.Pred{Name: n, Expr: bundle.NoExpr, Pattern: bundle.NoExpr})
 		}
 	}
 	for _, s := range c.postOrder() {
@@ -64,6 +64,10 @@ func (c *compiler) scopePredicates(s *scope) {
 	parsed := map[string]*parsedCriterion{}
 	deps := map[string][]string{}
 	for _, n := range names {
+		if p := s.preds[n]; p.Expr == nil && p.Trace != nil {
+			deps[n] = c.guardPredRefs(s, p.Trace)
+			continue
+		}
 		pc := c.parseCriterion(s, s.preds[n].Expr, "predicate", s.prefix()+n)
 		if pc == nil {
 			continue
@@ -88,11 +92,22 @@ func (c *compiler) scopePredicates(s *scope) {
 		c.universe.DeclarePred(s.path, n, types.DynType)
 	}
 	for _, n := range order {
+		p := s.preds[n]
+		if p.Expr == nil && p.Trace != nil {
+			// A pattern predicate: true when its match pattern matches.
+			if i := c.pattern(s, p.Trace, p.Trace.Match, "predicate "+s.prefix()+n); i != bundle.NoExpr {
+				decls[idx[n]].Pattern = i
+				if pt, err := cel.TypeToExprType(types.BoolType); err == nil {
+					decls[idx[n]].Type, _ = proto.MarshalOptions{Deterministic: true}.Marshal(pt)
+				}
+				c.universe.DeclarePred(s.path, n, types.BoolType)
+			}
+			continue
+		}
 		pc, ok := parsed[n]
 		if !ok {
 			continue
 		}
-		p := s.preds[n]
 		i, t := c.checkParsed(env{s.env, celenv.KindCriterion, s}, p.Expr, pc.ast, "predicate", s.prefix()+n, pc.drop)
 		if i == bundle.NoExpr {
 			continue
@@ -111,6 +126,25 @@ func (c *compiler) scopePredicates(s *scope) {
 	for _, n := range order {
 		c.b.Plan.Predicates = append(c.b.Plan.Predicates, bundle.PredRef{Scope: s.index, Pred: idx[n]})
 	}
+}
+
+// guardPredRefs lists the predicates a pattern predicate's step guards
+// use, for the dependency order.
+func (c *compiler) guardPredRefs(s *scope, tr *lang.Trace) []string {
+	var deps []string
+	for _, st := range tr.Steps {
+		if st.When == nil {
+			continue
+		}
+		if a, iss := s.env.Parse(st.When.Text); iss.Err() == nil {
+			for _, r := range predRefs(st.When, a) {
+				if _, ok := s.preds[r.Name]; ok {
+					deps = append(deps, r.Name)
+				}
+			}
+		}
+	}
+	return deps
 }
 
 // parsedCriterion is a parsed criterion with its predicate references.

@@ -164,60 +164,178 @@ func (p *Program) resolve(key runs.Key) (*bundle.TaskPlan, *bundle.GoalPlan, Ski
 // label evaluates predicates and criteria for a run.
 func (p *Program) label(rec *runs.Record, task *bundle.TaskPlan, goal *bundle.GoalPlan, r *run.Run) {
 	ctx := &runCtx{
-		v:    p.valuesOf(r),
-		task: map[string]any{"id": task.ID, "prompt": task.Prompt},
-		goal: map[string]any{"id": "", "summary": ""},
+		run:      r,
+		v:        p.valuesOf(r),
+		task:     map[string]any{"id": task.ID, "prompt": task.Prompt},
+		goal:     map[string]any{"id": "", "summary": ""},
+		patterns: map[int]patternResult{},
+	}
+	if len(p.Bundle.Plan.Patterns) > 0 || p.explaining != nil {
+		ctx.items = itemStream(r)
+	}
+	ex := p.explaining
+	if ex != nil {
+		for _, it := range ctx.items {
+			ex.Items = append(ex.Items, Item{Event: it.event, Call: it.call})
+		}
 	}
 	if goal != nil {
 		ctx.goal = map[string]any{"id": goal.ID, "summary": goal.Summary}
 	}
 	scopes := p.Bundle.Decls.Scopes
-	acts := make([]*activation, len(scopes))
+	ctx.acts = make([]*activation, len(scopes))
 	for i := range scopes {
-		acts[i] = &activation{runCtx: ctx, params: p.params[i], pred: make(map[string]any, len(scopes[i].Predicates))}
+		ctx.acts[i] = &activation{runCtx: ctx, params: p.params[i], pred: make(map[string]any, len(scopes[i].Predicates))}
 	}
 	// An import's pred map is filled in place, so its parent sees its values.
 	for i, sc := range scopes {
 		for _, ns := range sc.Namespaces {
-			acts[i].pred[ns] = acts[p.scopeIndex[celenv.Child(sc.Path, ns)]].pred
+			ctx.acts[i].pred[ns] = ctx.acts[p.scopeIndex[celenv.Child(sc.Path, ns)]].pred
 		}
 	}
-	for _, ref := range p.Bundle.Plan.Predicates {
-		pd := scopes[ref.Scope].Predicates[ref.Pred]
-		v, err := p.evalMetered(pd.Expr, acts[ref.Scope])
-		if err != nil {
-			v = types.NewErr("predicate %s: %v", pd.Name, err)
+	for _, pr := range p.Bundle.Plan.Predicates {
+		pd := scopes[pr.Scope].Predicates[pr.Pred]
+		var v ref.Val
+		if pd.Pattern != bundle.NoExpr {
+			l := p.patternLabel(pd.Pattern, ctx)
+			switch {
+			case !l.Known:
+				v = types.NewErr("predicate %s: %s", pd.Name, l.Reason)
+			default:
+				v = types.Bool(l.Value)
+			}
+		} else {
+			var err error
+			v, err = p.evalMetered(pd.Expr, ctx.acts[pr.Scope], ctx)
+			if err != nil {
+				v = types.NewErr("predicate %s: %v", pd.Name, err)
+			}
 		}
-		acts[ref.Scope].pred[pd.Name] = v
+		ctx.acts[pr.Scope].pred[pd.Name] = v
+		if ex != nil {
+			ex.Predicates = append(ex.Predicates, PredicateValue{Scope: scopes[pr.Scope].Path, Name: pd.Name, Expr: pd.Expr, Pattern: pd.Pattern, Value: v})
+		}
 	}
-	act := func(expr int) *activation { return acts[p.Bundle.Exprs[expr].Scope] }
-	rec.Utility = p.criterion(task.Utility, act(task.Utility))
+	rec.Utility = p.explained("utility", task.Utility, ctx)
 	if len(p.Bundle.Plan.Invariants) > 0 {
 		rec.Invariants = make(map[string]runs.Label, len(p.Bundle.Plan.Invariants))
 		for _, inv := range p.Bundle.Plan.Invariants {
-			rec.Invariants[inv.Name] = p.criterion(inv.Assert, act(inv.Assert))
+			rec.Invariants[inv.Name] = p.explained("invariant "+inv.Name, inv.Holds, ctx)
+			if l := rec.Invariants[inv.Name]; l.Known && !l.Value {
+				if w := p.witness(inv.Holds, ctx); w != nil {
+					if rec.Witnesses == nil {
+						rec.Witnesses = map[string]map[string]string{}
+					}
+					rec.Witnesses["invariants."+inv.Name] = w
+				}
+			}
 		}
 	}
 	if len(p.Bundle.Plan.Failures) > 0 {
 		rec.Failures = make(map[string]runs.Label, len(p.Bundle.Plan.Failures))
 		for _, f := range p.Bundle.Plan.Failures {
-			rec.Failures[f.Name] = p.criterion(f.When, act(f.When))
+			rec.Failures[f.Name] = p.explained("failure "+f.Name, f.When, ctx)
 		}
 	}
 	if goal == nil {
 		return
 	}
-	rec.AttackSuccess = p.criterion(goal.Success, act(goal.Success))
+	rec.AttackSuccess = p.explained("attack_success", goal.Success, ctx)
 	// The side-effect scope always includes the goal (h ≥ a by construction).
 	labels := []runs.Label{rec.AttackSuccess}
 	for _, se := range p.Bundle.Plan.SideEffects {
-		labels = append(labels, p.criterion(se.When, act(se.When)))
+		labels = append(labels, p.explained("side_effect "+se.Name, se.When, ctx))
 	}
 	rec.SideEffect = anyOf(labels)
-	if ex := p.Bundle.Manifest.ThreatModel.Exposure; ex != bundle.NoExpr {
+	if exp := p.Bundle.Manifest.ThreatModel.Exposure; exp != bundle.NoExpr {
 		rec.HasExposed = true
-		rec.Exposed = p.criterion(ex, act(ex))
+		rec.Exposed = p.explained("exposed", bundle.Criterion{Expr: exp}, ctx)
 	}
+}
+
+// explained is criterion, recording its parts when explaining.
+func (p *Program) explained(label string, cr bundle.Criterion, ctx *runCtx) runs.Label {
+	l := p.criterion(cr, ctx)
+	ex := p.explaining
+	if ex == nil {
+		return l
+	}
+	part := Part{Label: label, Result: l, Expr: cr.Expr}
+	if cr.Expr != bundle.NoExpr {
+		part.ExprResult = p.expr(cr.Expr, ctx) // evaluated again: explain is not the hot path
+	}
+	for _, u := range cr.Patterns {
+		pr := ctx.patterns[u.Pattern]
+		part.Patterns = append(part.Patterns, PatternPart{Pattern: u.Pattern, Negate: u.Negate, Result: pr.label, Witness: pr.witness})
+	}
+	ex.Parts = append(ex.Parts, part)
+	return l
+}
+
+// criterion computes a criterion's label: the Kleene AND of its CEL
+// expression and its patterns (negated for an invariant's forbid): false if
+// any part is false, else unknown if any is unknown, else true.
+func (p *Program) criterion(cr bundle.Criterion, ctx *runCtx) runs.Label {
+	var parts []runs.Label
+	if cr.Expr != bundle.NoExpr {
+		parts = append(parts, p.expr(cr.Expr, ctx))
+	}
+	for _, u := range cr.Patterns {
+		l := p.patternLabel(u.Pattern, ctx)
+		if u.Negate && l.Known {
+			l.Value = !l.Value
+		}
+		parts = append(parts, l)
+	}
+	return allOf(parts)
+}
+
+// witness returns the witness of the first matched pattern of a criterion
+// (for an invariant, the forbid pattern that matched): step → item.
+func (p *Program) witness(cr bundle.Criterion, ctx *runCtx) map[string]string {
+	for _, u := range cr.Patterns {
+		pr, ok := ctx.patterns[u.Pattern]
+		if !ok || !pr.label.Known || !pr.label.Value || pr.witness == nil {
+			continue
+		}
+		out := map[string]string{}
+		for k, pos := range pr.witness {
+			if pos >= 0 {
+				out[p.Bundle.Plan.Patterns[u.Pattern].Steps[k].Name] = ctx.items[pos].String()
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// patternLabel runs a pattern once per run (results are cached).
+func (p *Program) patternLabel(pi int, ctx *runCtx) runs.Label {
+	pr, ok := ctx.patterns[pi]
+	if !ok {
+		pt := &p.Bundle.Plan.Patterns[pi]
+		pr = p.runPattern(pi, ctx, ctx.acts[pt.Scope])
+		ctx.patterns[pi] = pr
+	}
+	return pr.label
+}
+
+// allOf is Kleene AND: false if any is false, else the first unknown if
+// any, else true.
+func allOf(ls []runs.Label) runs.Label {
+	var unknown *runs.Label
+	for i, l := range ls {
+		if l.Known && !l.Value {
+			return runs.False()
+		}
+		if !l.Known && unknown == nil {
+			unknown = &ls[i]
+		}
+	}
+	if unknown != nil {
+		return *unknown
+	}
+	return runs.True()
 }
 
 // anyOf is Kleene OR: true if any is true, else unknown if any is unknown
@@ -238,11 +356,12 @@ func anyOf(ls []runs.Label) runs.Label {
 	return runs.False()
 }
 
-// criterion evaluates a bool criterion; errors and non-bool results give an
-// unknown label whose reason names the criterion and its source location.
-func (p *Program) criterion(i int, act *activation) runs.Label {
+// expr evaluates a bool expression in its scope; errors and non-bool
+// results give an unknown label whose reason names the criterion and its
+// source location.
+func (p *Program) expr(i int, ctx *runCtx) runs.Label {
 	e := &p.Bundle.Exprs[i]
-	v, err := p.evalMetered(i, act)
+	v, err := p.evalMetered(i, ctx.acts[e.Scope], ctx)
 	where := fmt.Sprintf("%s of %s (%s:%d:%d)", e.Kind, e.Owner, e.Range.File, e.Range.Line, e.Range.Column)
 	if err != nil {
 		return runs.Unknown(fmt.Sprintf("%s: %v", where, err))
@@ -256,16 +375,16 @@ func (p *Program) criterion(i int, act *activation) runs.Label {
 
 // evalMetered evaluates expression i, charging its cost to the run. Once the
 // run has spent its cost limit, every further evaluation fails.
-func (p *Program) evalMetered(i int, act *activation) (ref.Val, error) {
+func (p *Program) evalMetered(i int, act interpreter.Activation, ctx *runCtx) (ref.Val, error) {
 	limit := p.Bundle.Plan.RunCostLimit
-	if act.spent >= limit {
+	if ctx.spent >= limit {
 		return nil, fmt.Errorf("run cost limit of %d exceeded before this expression (contract run_cost_limit)", limit)
 	}
 	v, det, err := p.progs[i].Eval(act)
 	if det != nil && det.ActualCost() != nil {
-		act.spent += *det.ActualCost()
+		ctx.spent += *det.ActualCost()
 	}
-	if err != nil && act.spent >= limit {
+	if err != nil && ctx.spent >= limit {
 		return nil, fmt.Errorf("%v (contract run_cost_limit %d)", err, limit)
 	}
 	return v, err

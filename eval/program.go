@@ -23,8 +23,8 @@ import (
 )
 
 // Program is a bundle planned for evaluation: every expression is turned
-// into a CEL program once and reused for every run. A Program is immutable
-// and safe for concurrent use.
+// into a CEL program once and reused for every run. A Program is safe for
+// concurrent use by Judge and EvalFiles (Explain is not).
 type Program struct {
 	Bundle *bundle.Bundle
 	ID     string // the bundle id, "sha256:<hex>"
@@ -38,6 +38,9 @@ type Program struct {
 	tools      map[string]*bundle.Tool
 	// gateFields lists, per gate expression, the metrics fields it reads.
 	gateFields map[int][]string
+	// explaining, when set (by Explain, which is not concurrent), records
+	// how the labels of the run being judged come about.
+	explaining *Explanation
 	tasks      map[string]*bundle.TaskPlan
 	goals      map[string]*bundle.GoalPlan
 	cases      map[bundle.Case]bool
@@ -103,6 +106,11 @@ func plan(b *bundle.Bundle, id string, metered bool) (*Program, error) {
 			env = src
 		case celenv.KindGate:
 			env = gate
+		case celenv.KindStep:
+			if env, err = stepEnv(scopeEnvs[e.Scope], e.Vars); err != nil {
+				errs = append(errs, fmt.Errorf("expression %d (%s of %s): %w", i, e.Kind, e.Owner, err))
+				continue
+			}
 		default:
 			errs = append(errs, fmt.Errorf("expression %d: unknown environment %q", i, e.Env))
 			continue
@@ -248,4 +256,21 @@ func (p *Program) declareScopes() (*celenv.Universe, error) {
 		}
 	}
 	return u, nil
+}
+
+// stepEnv extends a scope's environment with a step guard's variables.
+func stepEnv(base *cel.Env, vars []bundle.Var) (*cel.Env, error) {
+	opts := make([]cel.EnvOption, 0, len(vars))
+	for _, v := range vars {
+		var pt exprpb.Type
+		if err := proto.Unmarshal(v.Type, &pt); err != nil {
+			return nil, fmt.Errorf("variable %s: decoding its type: %w", v.Name, err)
+		}
+		t, err := types.ExprTypeToType(&pt)
+		if err != nil {
+			return nil, fmt.Errorf("variable %s: %w", v.Name, err)
+		}
+		opts = append(opts, cel.Variable(v.Name, t))
+	}
+	return base.Extend(opts...)
 }

@@ -12,6 +12,7 @@ import (
 type runValues struct {
 	events, calls, results []any
 	tools                  map[string]any // tool name → []any of typed call maps
+	typed                  []any          // per call: its typed map (tools.<name> element), or the generic one
 	output                 string
 	pre, post              any
 	meta                   map[string]any
@@ -32,7 +33,8 @@ func (p *Program) valuesOf(r *run.Run) *runValues {
 			"depth": c.Depth, "parent": c.Parent,
 		}
 	}
-	v := &runValues{calls: calls, output: r.Output, pre: r.Pre, post: r.Post, meta: r.Meta, tools: p.typedCalls(r, calls)}
+	v := &runValues{calls: calls, output: r.Output, pre: r.Pre, post: r.Post, meta: r.Meta}
+	v.tools, v.typed = p.typedCalls(r, calls)
 	if v.meta == nil {
 		v.meta = map[string]any{}
 	}
@@ -65,7 +67,9 @@ func (p *Program) valuesOf(r *run.Run) *runValues {
 
 // typedCalls builds the `tools` value: per declared tool, its calls, with
 // args conformed to the tool's schema when it has one.
-func (p *Program) typedCalls(r *run.Run, calls []any) map[string]any {
+func (p *Program) typedCalls(r *run.Run, calls []any) (map[string]any, []any) {
+	typedAll := make([]any, len(calls))
+	copy(typedAll, calls)
 	out := make(map[string]any, len(p.Bundle.Decls.Tools))
 	for _, t := range p.Bundle.Decls.Tools {
 		out[t.Name] = []any{}
@@ -84,17 +88,30 @@ func (p *Program) typedCalls(r *run.Run, calls []any) map[string]any {
 			typed["args"] = conformArgs(t.Name, c.Args, t.Params)
 			typed["raw_args"] = cv.(map[string]any)["args"]
 			cv = typed
+			typedAll[i] = typed
 		}
 		out[c.Tool] = append(out[c.Tool].([]any), cv)
 	}
-	return out
+	return out, typedAll
+}
+
+// itemValue is an item's CEL value: a call's typed map, or an event's map.
+func (v *runValues) itemValue(p *Program, it item) any {
+	if it.call >= 0 {
+		return v.typed[it.call]
+	}
+	return v.events[it.event]
 }
 
 // runCtx is what every scope's activation of one run shares.
 type runCtx struct {
+	run        *run.Run
 	v          *runValues
 	task, goal map[string]any
-	spent      uint64 // CEL cost spent on this run so far, in every scope
+	spent      uint64        // CEL cost spent on this run so far, in every scope
+	acts       []*activation // per scope
+	items      []item        // the item stream, when the contract has patterns
+	patterns   map[int]patternResult
 }
 
 // activation resolves the criterion variables of one run in one scope.

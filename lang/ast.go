@@ -17,6 +17,8 @@ package lang
 import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tenetlang/tenet/lang/pattern"
 )
 
 // FileSuffix is the suffix of contract source files.
@@ -198,6 +200,9 @@ type Predicate struct {
 	Name        Str
 	Description *Str
 	Expr        *Expr
+	// Trace holds the block's trace pattern (match / forbid) and its
+	// steps; nil when the block has none.
+	Trace *Trace
 	Range       hcl.Range
 }
 
@@ -207,6 +212,9 @@ type Task struct {
 	Prompt      *Str
 	Description *Str
 	Utility     *Expr // CEL bool
+	// Trace holds the block's trace pattern (match / forbid) and its
+	// steps; nil when the block has none.
+	Trace *Trace
 	Range       hcl.Range
 }
 
@@ -215,6 +223,9 @@ type Goal struct {
 	ID      Str
 	Summary *Str
 	Success *Expr // CEL bool
+	// Trace holds the block's trace pattern (match / forbid) and its
+	// steps; nil when the block has none.
+	Trace *Trace
 	Range   hcl.Range
 }
 
@@ -223,6 +234,9 @@ type SideEffect struct {
 	Name        Str
 	Description *Str
 	When        *Expr // CEL bool
+	// Trace holds the block's trace pattern (match / forbid) and its
+	// steps; nil when the block has none.
+	Trace *Trace
 	Range       hcl.Range
 }
 
@@ -299,6 +313,9 @@ type Invariant struct {
 	Description *Str
 	Severity    *Str  // "low", "medium", "high" or "critical"; nil means "medium"
 	Assert      *Expr // CEL bool
+	// Trace holds the block's trace pattern (match / forbid) and its
+	// steps; nil when the block has none.
+	Trace *Trace
 	Range       hcl.Range
 }
 
@@ -309,6 +326,9 @@ type Failure struct {
 	Name        Str
 	Description *Str
 	When        *Expr // CEL bool
+	// Trace holds the block's trace pattern (match / forbid) and its
+	// steps; nil when the block has none.
+	Trace *Trace
 	Range       hcl.Range
 }
 
@@ -371,4 +391,32 @@ type Import struct {
 	Use       *Use
 	Namespace string // Use.As or the base name of Use.Path
 	Module    *Module
+}
+
+// Trace is the trace-pattern part of a criterion block: its step blocks
+// and its match and forbid patterns (DESIGN §4). Match must match the run;
+// forbid must not (in an invariant) or is the harm that happened (in a
+// side_effect).
+type Trace struct {
+	Steps  []*Step
+	Match  *Pattern // nil when absent
+	Forbid *Pattern // nil when absent; only invariant and side_effect allow it
+}
+
+// Step is a `step "name" { call = "tool", role = "user", when = CEL }`
+// block: one item of a run's item stream (a message or a tool call) that a
+// pattern names. Exactly one of Call ("*" for any tool) and Role is set.
+type Step struct {
+	Name  Str
+	Call  *Str
+	Role  *Str
+	When  *Expr // CEL bool guard; nil means always
+	Range hcl.Range
+}
+
+// Pattern is a trace pattern written as an HCL string: Expr holds its text
+// and source offsets (like a criterion), Tree its parse.
+type Pattern struct {
+	Expr *Expr
+	Tree *pattern.Node
 }

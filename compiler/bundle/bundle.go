@@ -132,7 +132,10 @@ type Pred struct {
 	// Type is the predicate's CEL result type as a deterministic protobuf
 	// google.api.expr.v1alpha1.Type.
 	Type []byte `cbor:"type"`
-	Expr int    `cbor:"expr"` // index in Bundle.Exprs
+	Expr int    `cbor:"expr"` // index in Bundle.Exprs, or NoExpr for a pattern predicate
+	// Pattern is, for a predicate written with match, its pattern's index
+	// in Plan.Patterns (the predicate is then a bool); else NoExpr.
+	Pattern int `cbor:"pattern"`
 }
 
 // Expr is one checked CEL expression.
@@ -140,9 +143,13 @@ type Expr struct {
 	Kind  string `cbor:"kind"`  // what it computes, e.g. "utility", "success", "predicate", "source.task"
 	Owner string `cbor:"owner"` // the block it belongs to, e.g. the task id
 	Env   string `cbor:"env"`   // "criterion", "source" or "gate": which CEL environment checks it
-	// Scope is, for criterion expressions, the index in Decls.Scopes of the
-	// module whose params and predicates it sees.
-	Scope int    `cbor:"scope"`
+	// Scope is, for criterion and step expressions, the index in
+	// Decls.Scopes of the module whose params and predicates it sees.
+	Scope int `cbor:"scope"`
+	// Vars are the variables a step guard sees besides the scope's (the
+	// step's call and args or event, and earlier steps), each with its type
+	// as a deterministic protobuf google.api.expr.v1alpha1.Type.
+	Vars  []Var  `cbor:"vars"`
 	Text  string `cbor:"text"`
 	Range Range  `cbor:"range"`
 	// ResultType is the checked result type in CEL notation, e.g. "bool".
@@ -176,6 +183,7 @@ type Plan struct {
 	Invariants  []InvariantPlan  `cbor:"invariants"` // sorted by name
 	Failures    []FailurePlan    `cbor:"failures"`   // sorted by name
 	Gates       []GatePlan       `cbor:"gates"`      // sorted by name
+	Patterns    []PatternPlan    `cbor:"patterns"`
 	// RunCostLimit bounds the CEL cost spent evaluating one run (cel-go cost
 	// units); once spent, the run's remaining labels are unknown.
 	RunCostLimit uint64 `cbor:"run_cost_limit"`
@@ -190,22 +198,22 @@ type PredRef struct {
 
 // TaskPlan is a user task.
 type TaskPlan struct {
-	ID      string `cbor:"id"`
-	Prompt  string `cbor:"prompt"`
-	Utility int    `cbor:"utility"` // expr index
+	ID      string    `cbor:"id"`
+	Prompt  string    `cbor:"prompt"`
+	Utility Criterion `cbor:"utility"`
 }
 
 // GoalPlan is an injection goal.
 type GoalPlan struct {
-	ID      string `cbor:"id"`
-	Summary string `cbor:"summary"`
-	Success int    `cbor:"success"` // expr index
+	ID      string    `cbor:"id"`
+	Summary string    `cbor:"summary"`
+	Success Criterion `cbor:"success"`
 }
 
 // SideEffectPlan is a side-effect criterion.
 type SideEffectPlan struct {
-	Name string `cbor:"name"`
-	When int    `cbor:"when"` // expr index
+	Name string    `cbor:"name"`
+	When Criterion `cbor:"when"`
 }
 
 // Case is a security case: a (task, goal) pair.
@@ -239,17 +247,17 @@ type Given struct {
 // InvariantPlan is a property every run must have (assert form: Assert is
 // a bool expression that must be true).
 type InvariantPlan struct {
-	Name        string `cbor:"name"`
-	Description string `cbor:"description"`
-	Severity    string `cbor:"severity"` // low, medium, high or critical
-	Assert      int    `cbor:"assert"`   // expr index
+	Name        string    `cbor:"name"`
+	Description string    `cbor:"description"`
+	Severity    string    `cbor:"severity"` // low, medium, high or critical
+	Holds       Criterion `cbor:"holds"`    // assert ∧ match matched ∧ forbid did not match
 }
 
 // FailurePlan is a failure class: a run belongs to it when When is true.
 type FailurePlan struct {
-	Name        string `cbor:"name"`
-	Description string `cbor:"description"`
-	When        int    `cbor:"when"` // expr index
+	Name        string    `cbor:"name"`
+	Description string    `cbor:"description"`
+	When        Criterion `cbor:"when"`
 }
 
 // GatePlan is a set of release requirements over each condition's metrics.
@@ -258,4 +266,67 @@ type GatePlan struct {
 	Description string   `cbor:"description"`
 	Conditions  []string `cbor:"conditions"` // empty: every condition
 	Require     []int    `cbor:"require"`    // expr indexes, env "gate"
+}
+
+// Criterion is how a label is computed: the conjunction (Kleene AND: false
+// wins over unknown) of a CEL expression and pattern results. Expr is
+// NoExpr when the block has no CEL attribute; Patterns may be empty.
+type Criterion struct {
+	Expr     int          `cbor:"expr"`
+	Patterns []PatternUse `cbor:"patterns"`
+}
+
+// PatternUse is a pattern in a criterion: it must match, or (Negate, an
+// invariant's forbid) must not.
+type PatternUse struct {
+	Pattern int  `cbor:"pattern"` // index in Plan.Patterns
+	Negate  bool `cbor:"negate"`
+}
+
+// PatternPlan is a compiled trace pattern: its steps and its program for
+// the Pike VM (docs/patterns.md, docs/bundle.md).
+type PatternPlan struct {
+	Owner string     `cbor:"owner"` // e.g. "invariant no_send_after_read (forbid)"
+	Text  string     `cbor:"text"`
+	Range Range      `cbor:"range"`
+	Scope int        `cbor:"scope"` // index in Decls.Scopes: whose params and predicates guards see
+	Steps []StepPlan `cbor:"steps"`
+	// Program is the bytecode; execution starts at instruction 0.
+	Program []Inst `cbor:"program"`
+	// Keyed lists the steps some guard refers to: their bindings are part
+	// of a VM thread's identity (the others are not, which keeps matching
+	// linear in the run's length).
+	Keyed []int `cbor:"keyed"`
+}
+
+// StepPlan is a step: which items it selects and its guard.
+type StepPlan struct {
+	Name string `cbor:"name"`
+	Call string `cbor:"call"` // tool name, "*" for any call, "" for a role step
+	Role string `cbor:"role"` // message role, "" for a call step
+	When int    `cbor:"when"` // guard: expr index (env "step"), or NoExpr
+	// Refs lists the earlier steps (indexes) the guard refers to.
+	Refs []int `cbor:"refs"`
+}
+
+// Inst is one VM instruction. Op is one of:
+//
+//	step X     consume an item matching step X (selector and guard), binding it to X
+//	not X      consume an item that does not match step X
+//	any        consume any item
+//	split X Y  continue at X and at Y (X preferred)
+//	jmp X      continue at X
+//	bol        succeed only before the first item
+//	eol        succeed only after the last item
+//	match      the pattern matched
+type Inst struct {
+	Op string `cbor:"op"`
+	X  int    `cbor:"x"`
+	Y  int    `cbor:"y"`
+}
+
+// Var is an extra variable of a step guard's environment.
+type Var struct {
+	Name string `cbor:"name"`
+	Type []byte `cbor:"type"`
 }

@@ -132,7 +132,10 @@ func (b *Bundle) Validate() error {
 	npreds := 0
 	for _, sc := range b.Decls.Scopes {
 		for _, p := range sc.Predicates {
-			add(check("predicate "+p.Name, p.Expr, false))
+			add(check("predicate "+p.Name, p.Expr, p.Pattern != NoExpr))
+			if p.Pattern != NoExpr && (p.Pattern < 0 || p.Pattern >= len(b.Plan.Patterns)) {
+				errs = append(errs, fmt.Errorf("predicate %s refers to pattern %d", p.Name, p.Pattern))
+			}
 			npreds++
 		}
 	}
@@ -149,20 +152,51 @@ func (b *Bundle) Validate() error {
 			errs = append(errs, fmt.Errorf("expression %d refers to scope %d of %d", i, e.Scope, len(b.Decls.Scopes)))
 		}
 	}
+	crit := func(what string, c Criterion) {
+		add(check(what, c.Expr, true))
+		for _, u := range c.Patterns {
+			if u.Pattern < 0 || u.Pattern >= len(b.Plan.Patterns) {
+				errs = append(errs, fmt.Errorf("%s refers to pattern %d of %d", what, u.Pattern, len(b.Plan.Patterns)))
+			}
+		}
+		if c.Expr == NoExpr && len(c.Patterns) == 0 {
+			errs = append(errs, fmt.Errorf("%s has neither an expression nor a pattern", what))
+		}
+	}
 	for _, t := range b.Plan.Tasks {
-		add(check("task "+t.ID, t.Utility, false))
+		crit("task "+t.ID, t.Utility)
 	}
 	for _, g := range b.Plan.Goals {
-		add(check("goal "+g.ID, g.Success, false))
+		crit("goal "+g.ID, g.Success)
 	}
 	for _, s := range b.Plan.SideEffects {
-		add(check("side effect "+s.Name, s.When, false))
+		crit("side effect "+s.Name, s.When)
+	}
+	for i, pt := range b.Plan.Patterns {
+		what := fmt.Sprintf("pattern %d (%s)", i, pt.Owner)
+		if pt.Scope < 0 || pt.Scope >= len(b.Decls.Scopes) {
+			errs = append(errs, fmt.Errorf("%s refers to scope %d", what, pt.Scope))
+		}
+		for _, st := range pt.Steps {
+			add(check(what+" step "+st.Name, st.When, true))
+			for _, r := range st.Refs {
+				if r < 0 || r >= len(pt.Steps) {
+					errs = append(errs, fmt.Errorf("%s step %s refers to step %d", what, st.Name, r))
+				}
+			}
+		}
+		for _, k := range pt.Keyed {
+			if k < 0 || k >= len(pt.Steps) {
+				errs = append(errs, fmt.Errorf("%s keys step %d", what, k))
+			}
+		}
+		errs = append(errs, validProgram(what, pt)...)
 	}
 	for _, inv := range b.Plan.Invariants {
-		add(check("invariant "+inv.Name, inv.Assert, false))
+		crit("invariant "+inv.Name, inv.Holds)
 	}
 	for _, f := range b.Plan.Failures {
-		add(check("failure "+f.Name, f.When, false))
+		crit("failure "+f.Name, f.When)
 	}
 	for _, g := range b.Plan.Gates {
 		for _, r := range g.Require {
@@ -182,4 +216,40 @@ func (b *Bundle) Validate() error {
 		add(check(what+" given.side_effect", s.Given.SideEffect, true))
 	}
 	return errors.Join(errs...)
+}
+
+// validProgram checks that every jump lands inside the program, every step
+// operand names a step, and the program can end in a match: eval then runs
+// it without bounds checks.
+func validProgram(what string, pt PatternPlan) []error {
+	var errs []error
+	n := len(pt.Program)
+	hasMatch := false
+	for pc, in := range pt.Program {
+		target := func(x int) {
+			if x < 0 || x >= n {
+				errs = append(errs, fmt.Errorf("%s: instruction %d jumps to %d of %d", what, pc, x, n))
+			}
+		}
+		switch in.Op {
+		case "step", "not":
+			if in.X < 0 || in.X >= len(pt.Steps) {
+				errs = append(errs, fmt.Errorf("%s: instruction %d names step %d of %d", what, pc, in.X, len(pt.Steps)))
+			}
+		case "split":
+			target(in.X)
+			target(in.Y)
+		case "jmp":
+			target(in.X)
+		case "match":
+			hasMatch = true
+		case "any", "bol", "eol":
+		default:
+			errs = append(errs, fmt.Errorf("%s: instruction %d has unknown op %q", what, pc, in.Op))
+		}
+	}
+	if !hasMatch {
+		errs = append(errs, fmt.Errorf("%s: the program has no match instruction", what))
+	}
+	return errs
 }

@@ -19,7 +19,11 @@ func sample() *Bundle {
 			Scopes:     []Scope{{Params: []Param{{Name: "p", Value: map[string]any{"b": []any{1.5, "x", true, nil}, "a": 2.0}}}}},
 		},
 		Exprs: []Expr{{Kind: "utility", Owner: "task t", Env: "criterion", Text: "true", ResultType: "bool", Checked: []byte{1, 2, 3}}},
-		Plan:  Plan{Tasks: []TaskPlan{{ID: "t", Utility: 0}}},
+		Plan: Plan{
+			Tasks: []TaskPlan{{ID: "t", Utility: Criterion{Expr: 0, Patterns: []PatternUse{{Pattern: 0, Negate: true}}}}},
+			Patterns: []PatternPlan{{Owner: "task t (match)", Text: "a _* b", Steps: []StepPlan{{Name: "a", Call: "x", When: NoExpr}, {Name: "b", Role: "user", When: 0, Refs: []int{0}}},
+				Program: []Inst{{Op: "step"}, {Op: "split", X: 2, Y: 4}, {Op: "any"}, {Op: "jmp", X: 1}, {Op: "step", X: 1}, {Op: "match"}}, Keyed: []int{0}}},
+		},
 	}
 }
 
@@ -115,10 +119,14 @@ func TestRefusals(t *testing.T) {
 
 func TestValidate(t *testing.T) {
 	b := sample()
-	b.Plan.Tasks[0].Utility = 7
+	b.Plan.Tasks[0].Utility = Criterion{Expr: 7, Patterns: []PatternUse{{Pattern: 2}}}
+	b.Plan.Patterns[0].Program[1].Y = 9
+	b.Plan.Patterns[0].Program[4].X = 5
 	b.Plan.Sources = []SourcePlan{{Name: "s", Select: NoExpr, Task: NoExpr, Goal: NoExpr, Condition: 0, Attempt: NoExpr, Repetition: NoExpr, Given: Given{NoExpr, NoExpr, 3}}}
 	err := b.Validate()
-	want := "task t refers to expression 7 of 1\nsource s task refers to expression -1 of 1\nsource s given.side_effect refers to expression 3 of 1"
+	want := "task t refers to expression 7 of 1\ntask t refers to pattern 2 of 1\n" +
+		"pattern 0 (task t (match)): instruction 1 jumps to 9 of 6\npattern 0 (task t (match)): instruction 4 names step 5 of 2\n" +
+		"source s task refers to expression -1 of 1\nsource s given.side_effect refers to expression 3 of 1"
 	if err == nil || err.Error() != want {
 		t.Errorf("got %v\nwant %s", err, want)
 	}

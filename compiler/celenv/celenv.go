@@ -33,6 +33,9 @@ const (
 const (
 	KindCriterion = "criterion" // variables: events, calls, results, output, pre, post, meta, task, goal, params, pred, tools
 	KindSource    = "source"    // variables: meta, record
+	// KindStep is a step guard: a criterion's variables plus the step's
+	// own (call and args, or event) and earlier steps, listed in Expr.Vars.
+	KindStep = "step"
 )
 
 // Universe holds every object type of a contract and of the contracts it

@@ -29,7 +29,7 @@ import (
 // labelNames lists the labels in file order.
 var labelNames = []string{"utility", "attack_success", "side_effect", "exposed"}
 
-var topFields = []string{"contract", "condition", "task", "goal", "attempt", "repetition", "labels", "invariants", "failures", "unknown", "given", "origin", "bundle"}
+var topFields = []string{"contract", "condition", "task", "goal", "attempt", "repetition", "labels", "invariants", "failures", "witnesses", "unknown", "given", "origin", "bundle"}
 
 // checkGroups are the named-check maps of a record: per invariant, whether
 // it held; per failure class, whether the run belongs to it. Their unknown
@@ -260,19 +260,20 @@ func duplicateError(dup, first located) error {
 // ---------------------------------------------------------------- writing
 
 type wireRecord struct {
-	Contract   string       `json:"contract,omitempty"`
-	Condition  string       `json:"condition"`
-	Task       string       `json:"task"`
-	Goal       *string      `json:"goal"`
-	Attempt    int          `json:"attempt"`
-	Repetition int          `json:"repetition"`
-	Labels     wireLabels   `json:"labels"`
-	Invariants *wireChecks  `json:"invariants,omitempty"`
-	Failures   *wireChecks  `json:"failures,omitempty"`
-	Unknown    *wireUnknown `json:"unknown,omitempty"`
-	Given      *wireGiven   `json:"given,omitempty"`
-	Origin     *wireOrigin  `json:"origin,omitempty"`
-	Bundle     string       `json:"bundle,omitempty"`
+	Contract   string                       `json:"contract,omitempty"`
+	Condition  string                       `json:"condition"`
+	Task       string                       `json:"task"`
+	Goal       *string                      `json:"goal"`
+	Attempt    int                          `json:"attempt"`
+	Repetition int                          `json:"repetition"`
+	Labels     wireLabels                   `json:"labels"`
+	Invariants *wireChecks                  `json:"invariants,omitempty"`
+	Failures   *wireChecks                  `json:"failures,omitempty"`
+	Witnesses  map[string]map[string]string `json:"witnesses,omitempty"`
+	Unknown    *wireUnknown                 `json:"unknown,omitempty"`
+	Given      *wireGiven                   `json:"given,omitempty"`
+	Origin     *wireOrigin                  `json:"origin,omitempty"`
+	Bundle     string                       `json:"bundle,omitempty"`
 }
 
 type wireLabels struct {
@@ -392,6 +393,9 @@ func toWire(r Record) wireRecord {
 	}
 	if len(u) > 0 {
 		w.Unknown = &u
+	}
+	if len(r.Witnesses) > 0 {
+		w.Witnesses = r.Witnesses
 	}
 	if g := r.Given; g.Utility != nil || g.AttackSuccess != nil || g.SideEffect != nil {
 		w.Given = &wireGiven{Utility: g.Utility, AttackSuccess: g.AttackSuccess, SideEffect: g.SideEffect}
@@ -772,6 +776,39 @@ func parseBody(rec *Record, fs []field) error {
 		}
 		*rec.group(g) = m
 	}
+	// witnesses
+	if raw, ok := lookup(fs, "witnesses"); ok && !isNull(raw) {
+		if kind(raw) != "an object" {
+			return fmt.Errorf("field witnesses is %s, want an object of step → item by invariant", kind(raw))
+		}
+		wfs, err := fields(raw, "witnesses")
+		if err != nil {
+			return err
+		}
+		rec.Witnesses = map[string]map[string]string{}
+		for _, f := range wfs {
+			name, ok := strings.CutPrefix(f.name, "invariants.")
+			if !ok || rec.Invariants == nil {
+				return fmt.Errorf("witnesses.%s: want invariants.NAME of an invariant in field invariants", f.name)
+			}
+			if l, ok := rec.Invariants[name]; !ok || !l.Known || l.Value {
+				return fmt.Errorf("witnesses.%s: the invariant is not recorded as violated", f.name)
+			}
+			if kind(f.raw) != "an object" {
+				return fmt.Errorf("witnesses.%s is %s, want an object of step → \"event:N\" or \"call:N\"", f.name, kind(f.raw))
+			}
+			var steps map[string]string
+			if err := json.Unmarshal(f.raw, &steps); err != nil {
+				return fmt.Errorf("witnesses.%s: %v", f.name, err)
+			}
+			for step, it := range steps {
+				if !validItem(it) {
+					return fmt.Errorf("witnesses.%s.%s is %q, want \"event:N\" or \"call:N\"", f.name, step, it)
+				}
+			}
+			rec.Witnesses[f.name] = steps
+		}
+	}
 	// unknown
 	reasons := map[string]string{}
 	if raw, ok := lookup(fs, "unknown"); ok && !isNull(raw) {
@@ -897,4 +934,14 @@ func parseBody(rec *Record, fs []field) error {
 	}
 	rec.Bundle = b
 	return nil
+}
+
+// validItem reports whether s names an item: "event:N" or "call:N".
+func validItem(s string) bool {
+	_, n, ok := strings.Cut(s, ":")
+	if !ok || !(strings.HasPrefix(s, "event:") || strings.HasPrefix(s, "call:")) {
+		return false
+	}
+	i, err := strconv.Atoi(n)
+	return err == nil && i >= 0 && strconv.Itoa(i) == n
 }

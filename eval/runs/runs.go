@@ -193,6 +193,10 @@ type Record struct {
 	Invariants map[string]Label
 	// Failures says, per failure class name, whether the run belongs to it.
 	Failures map[string]Label
+	// Witnesses holds, per violated invariant ("invariants.NAME") whose
+	// forbid pattern matched, the item bound to each step: step name →
+	// "event:N" or "call:N" (indexes in the run's events and calls).
+	Witnesses map[string]map[string]string
 }
 
 // Violated returns the names of the invariants that did not hold, sorted.

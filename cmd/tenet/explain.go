@@ -1,0 +1,239 @@
+package main
+
+import (
+	"encoding/json"
+	"reflect"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"unicode/utf8"
+
+	"cel.dev/cel-go/common/types/ref"
+	"github.com/spf13/cobra"
+	"google.golang.org/protobuf/types/known/structpb"
+
+	"github.com/tenetlang/tenet/compiler/bundle"
+	"github.com/tenetlang/tenet/eval"
+	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/eval/transcript"
+)
+
+func explainCmd() *cobra.Command {
+	var key, source string
+	cmd := &cobra.Command{
+		Use:   "explain (DIR|X.tnb) --run KEY FILES...",
+		Short: "Show how one run's labels came about",
+		Long: `Judge one run and show every predicate's value, every label with the
+criterion that produced it (source location and text) and its value, and
+for trace patterns the items bound to each step (the witness).
+
+KEY names the run as reports do, condition/task[/goal] with or without the
+contract prefix (e.g. gpt-4o/user_task_0/injection_task_3), or as FILE:LINE
+of its transcript record.`,
+		Args: cobra.MinimumNArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if key == "" {
+				return errors.New("--run KEY is required")
+			}
+			if err := checkInputs(args[1:]); err != nil {
+				return err
+			}
+			p, err := loadProgram(args[0], cmd.ErrOrStderr())
+			if err != nil {
+				return err
+			}
+			src, err := p.Source(source)
+			if err != nil {
+				return err
+			}
+			ex, err := findRun(p, src, args[1:], key)
+			if err != nil {
+				return err
+			}
+			writeExplanation(cmd.OutOrStdout(), p.Bundle, ex)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&key, "run", "", "the run to explain: condition/task[/goal] or FILE:LINE")
+	cmd.Flags().StringVar(&source, "source", "", "source block (default: the contract's only source)")
+	return cmd
+}
+
+// findRun streams the files and explains the first run whose key (or
+// file:line) is key.
+func findRun(p *eval.Program, src *bundle.SourcePlan, files []string, key string) (*eval.Explanation, error) {
+	for _, name := range files {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		rd, err := transcript.Open(src.Format, name, f, transcript.Options{})
+		if err != nil {
+			f.Close()
+			return nil, err
+		}
+		for {
+			r, err := rd.Next()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				continue // bad records are eval's to report
+			}
+			if fmt.Sprintf("%s:%d", r.Origin.File, r.Origin.Line) != key {
+				j, err := p.Judge(src, r)
+				if err != nil || j.Skip != eval.Judged || !keyMatches(j.Record.Key, key) {
+					continue
+				}
+			}
+			f.Close()
+			return p.Explain(src, r)
+		}
+		f.Close()
+	}
+	return nil, fmt.Errorf("no judged run %s in %s", key, strings.Join(files, ", "))
+}
+
+func keyMatches(k runs.Key, s string) bool {
+	if k.String() == s {
+		return true
+	}
+	k.Contract = ""
+	return k.String() == s
+}
+
+// writeExplanation renders an explanation: predicates, then each label's
+// parts in evaluation order.
+func writeExplanation(w io.Writer, b *bundle.Bundle, ex *eval.Explanation) {
+	pf := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
+	r := ex.Record
+	pf("run %s  (%s:%d)\n", r.Key, r.OriginFile, r.OriginLine)
+	calls := 0
+	for _, it := range ex.Items {
+		if it.Call >= 0 {
+			calls++
+		}
+	}
+	pf("%d items: %d messages, %d calls\n", len(ex.Items), len(ex.Items)-calls, calls)
+	pf("utility %s", labelText(r.Utility))
+	if r.Key.Attacked() {
+		pf(" · attack_success %s · side_effect %s", labelText(r.AttackSuccess), labelText(r.SideEffect))
+	}
+	if r.HasExposed {
+		pf(" · exposed %s", labelText(r.Exposed))
+	}
+	if v := r.Violated(); len(v) > 0 {
+		pf(" · violated %s", strings.Join(v, ", "))
+	}
+	pf("\n")
+	if len(ex.Predicates) > 0 {
+		pf("\npredicates\n")
+	}
+	for _, pv := range ex.Predicates {
+		where := ""
+		if pv.Expr != bundle.NoExpr {
+			e := b.Exprs[pv.Expr]
+			where = fmt.Sprintf("  (%s:%d)", e.Range.File, e.Range.Line)
+		} else {
+			where = fmt.Sprintf("  (pattern %d)", pv.Pattern)
+		}
+		pf("  %s = %s%s\n", scopedName(pv.Scope, pv.Name), clip(valueText(pv.Value), 100), where)
+	}
+	pf("\nlabels\n")
+	for _, part := range ex.Parts {
+		pf("  %s = %s\n", part.Label, labelText(part.Result))
+		if part.Expr != bundle.NoExpr {
+			e := b.Exprs[part.Expr]
+			pf("    %s of %s  %s:%d:%d  → %s\n", e.Kind, e.Owner, e.Range.File, e.Range.Line, e.Range.Column, labelText(part.ExprResult))
+			for _, line := range strings.Split(strings.TrimRight(e.Text, "\n"), "\n") {
+				pf("    | %s\n", line)
+			}
+		}
+		for _, pp := range part.Patterns {
+			pt := b.Plan.Patterns[pp.Pattern]
+			verb := "must match"
+			if pp.Negate {
+				verb = "must not match"
+			}
+			pf("    pattern %d (%s, %s)  %s:%d:%d  → %s\n", pp.Pattern, pt.Owner, verb, pt.Range.File, pt.Range.Line, pt.Range.Column, patternText(pp.Result))
+			pf("    | %s\n", pt.Text)
+			for k, pos := range pp.Witness {
+				if pos < 0 {
+					continue
+				}
+				pf("      %-10s %s\n", pt.Steps[k].Name, itemText(ex, pos))
+			}
+		}
+	}
+}
+
+func labelText(l runs.Label) string {
+	if !l.Known {
+		return "unknown: " + l.Reason
+	}
+	return l.String()
+}
+
+func patternText(l runs.Label) string {
+	switch {
+	case !l.Known:
+		return "unknown: " + l.Reason
+	case l.Value:
+		return "matched; witness:"
+	}
+	return "no match"
+}
+
+// itemText describes an item: its reference, role or tool, and a trimmed
+// excerpt of its text or arguments.
+func itemText(ex *eval.Explanation, pos int) string {
+	it := ex.Items[pos]
+	if it.Call >= 0 {
+		c := ex.Run.Calls[it.Call]
+		args, _ := json.Marshal(c.Args)
+		state := "ran"
+		if !c.Ok {
+			state = "did not run"
+			if c.Error != "" {
+				state = "failed: " + clip(c.Error, 40)
+			}
+		}
+		return fmt.Sprintf("call:%d  %s %s  (%s)", it.Call, c.Tool, clip(string(args), 60), state)
+	}
+	e := ex.Run.Events[it.Event]
+	who := e.Role
+	if e.Tool != "" {
+		who += " " + e.Tool
+	}
+	return fmt.Sprintf("event:%d  %s  %q", it.Event, who, clip(e.Content, 60))
+}
+
+// valueText renders a CEL value as JSON-like text.
+func valueText(v ref.Val) string {
+	if v == nil {
+		return "—"
+	}
+	if err, ok := v.Value().(error); ok {
+		return "error: " + err.Error()
+	}
+	// Through google.protobuf.Value, any CEL value becomes plain Go data,
+	// which encoding/json renders with sorted keys.
+	if native, err := v.ConvertToNative(reflect.TypeOf(&structpb.Value{})); err == nil {
+		if b, err := json.Marshal(native.(*structpb.Value).AsInterface()); err == nil {
+			return string(b)
+		}
+	}
+	return fmt.Sprint(v.Value())
+}
+
+// clip shortens s to n runes on one line.
+func clip(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n]) + "…"
+}

@@ -1,0 +1,276 @@
+package eval
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"cel.dev/cel-go/common/types"
+	"cel.dev/cel-go/interpreter"
+
+	"github.com/tenetlang/tenet/compiler/bundle"
+	"github.com/tenetlang/tenet/eval/run"
+	"github.com/tenetlang/tenet/eval/runs"
+)
+
+// MaxThreads bounds the distinct VM states alive at one position of a run;
+// past it the pattern's result is unknown ("thread budget exceeded"). Only
+// guards that refer to earlier steps can multiply states beyond the
+// program's size.
+const MaxThreads = 100_000
+
+// item is one element of a run's item stream (docs/patterns.md): a message
+// (event ≥ 0) or a tool call (call ≥ 0).
+type item struct{ event, call int }
+
+// String names an item as reports and the runs file do: "event:3", "call:1".
+func (it item) String() string {
+	if it.call >= 0 {
+		return "call:" + strconv.Itoa(it.call)
+	}
+	return "event:" + strconv.Itoa(it.event)
+}
+
+// itemStream orders a run's messages and calls: each message, then the
+// calls it requested; a call nobody requested just before its result.
+func itemStream(r *run.Run) []item {
+	requested := make([]bool, len(r.Calls))
+	for _, e := range r.Events {
+		for _, ci := range e.Calls {
+			if ci >= 0 && ci < len(requested) {
+				requested[ci] = true
+			}
+		}
+	}
+	orphans := map[int][]int{} // result event → unrequested calls
+	for i, c := range r.Calls {
+		if !requested[i] {
+			orphans[c.Event] = append(orphans[c.Event], i)
+		}
+	}
+	items := make([]item, 0, len(r.Events)+len(r.Calls))
+	for _, e := range r.Events {
+		for _, ci := range orphans[e.Index] {
+			items = append(items, item{event: -1, call: ci})
+		}
+		items = append(items, item{event: e.Index, call: -1})
+		for _, ci := range e.Calls {
+			items = append(items, item{event: -1, call: ci})
+		}
+	}
+	return items
+}
+
+// patternResult is a pattern's outcome on one run: the label and, when it
+// matched, the item bound to each step (-1: not bound).
+type patternResult struct {
+	label   runs.Label
+	witness []int // indexes into the item stream, per step
+}
+
+// vmThread is a VM thread: a program counter and the item bound to each step.
+type vmThread struct {
+	pc   int
+	caps []int
+}
+
+// runPattern runs pattern pi over the run's item stream (unanchored Pike
+// VM, threads in priority order, first match wins).
+func (p *Program) runPattern(pi int, ctx *runCtx, act *activation) patternResult {
+	pt := &p.Bundle.Plan.Patterns[pi]
+	items := ctx.items
+	n := len(items)
+	vm := &vmState{p: p, pt: pt, ctx: ctx, act: act, memo: map[string]guardResult{}}
+	empty := make([]int, len(pt.Steps))
+	for i := range empty {
+		empty[i] = -1
+	}
+	var clist []vmThread
+	for pos := 0; pos <= n; pos++ {
+		vm.visited = map[string]bool{}
+		list := clist
+		clist = nil
+		// Existing threads first (they started earlier), then a new thread
+		// starting here: the search is unanchored.
+		for _, t := range list {
+			vm.add(&clist, t, pos, n)
+		}
+		vm.add(&clist, vmThread{pc: 0, caps: empty}, pos, n)
+		if vm.overflow {
+			return patternResult{label: runs.Unknown(fmt.Sprintf("%s: more than %d pattern threads at one item (MaxThreads)", pt.Owner, MaxThreads))}
+		}
+		var next []vmThread
+		for _, t := range clist {
+			in := pt.Program[t.pc]
+			if in.Op == "match" {
+				return patternResult{label: runs.True(), witness: t.caps}
+			}
+			if pos == n {
+				continue
+			}
+			ok, caps := vm.consume(in, t.caps, pos)
+			if ok {
+				next = append(next, vmThread{pc: t.pc + 1, caps: caps})
+			}
+		}
+		clist = next
+	}
+	if vm.err != "" {
+		return patternResult{label: runs.Unknown(vm.err)}
+	}
+	return patternResult{label: runs.False()}
+}
+
+// vmState is one pattern run's working state.
+type vmState struct {
+	p        *Program
+	pt       *bundle.PatternPlan
+	ctx      *runCtx
+	act      *activation
+	visited  map[string]bool
+	overflow bool
+	memo     map[string]guardResult
+	err      string // the first guard error: the result is unknown if no match is found
+}
+
+// key identifies a thread for deduplication: its pc and the bindings of
+// the steps guards refer to (others cannot change what happens next).
+func (vm *vmState) key(t vmThread) string {
+	var b strings.Builder
+	b.WriteString(strconv.Itoa(t.pc))
+	for _, k := range vm.pt.Keyed {
+		b.WriteByte(',')
+		b.WriteString(strconv.Itoa(t.caps[k]))
+	}
+	return b.String()
+}
+
+// add follows jumps, splits and assertions from t, appending the threads
+// that wait on an item (or on match) to list.
+func (vm *vmState) add(list *[]vmThread, t vmThread, pos, n int) {
+	k := vm.key(t)
+	if vm.visited[k] || vm.overflow {
+		return
+	}
+	vm.visited[k] = true
+	if len(vm.visited) > MaxThreads {
+		vm.overflow = true
+		return
+	}
+	in := vm.pt.Program[t.pc]
+	switch in.Op {
+	case "jmp":
+		vm.add(list, vmThread{in.X, t.caps}, pos, n)
+	case "split":
+		vm.add(list, vmThread{in.X, t.caps}, pos, n)
+		vm.add(list, vmThread{in.Y, t.caps}, pos, n)
+	case "bol":
+		if pos == 0 {
+			vm.add(list, vmThread{t.pc + 1, t.caps}, pos, n)
+		}
+	case "eol":
+		if pos == n {
+			vm.add(list, vmThread{t.pc + 1, t.caps}, pos, n)
+		}
+	default:
+		*list = append(*list, t)
+	}
+}
+
+// consume applies a consuming instruction to item pos.
+func (vm *vmState) consume(in bundle.Inst, caps []int, pos int) (bool, []int) {
+	switch in.Op {
+	case "any":
+		return true, caps
+	case "step":
+		if vm.test(in.X, caps, pos) != guardTrue {
+			return false, nil
+		}
+		c := append([]int(nil), caps...)
+		c[in.X] = pos
+		return true, c
+	case "not":
+		return vm.test(in.X, caps, pos) == guardFalse, caps
+	}
+	return false, nil
+}
+
+type guardResult int
+
+const (
+	guardFalse guardResult = iota
+	guardTrue
+	guardError
+)
+
+// test says whether item pos matches step k (selector, then guard) given
+// the thread's bindings; guard results are memoized per item and the
+// bindings the guard refers to.
+func (vm *vmState) test(k int, caps []int, pos int) guardResult {
+	st := &vm.pt.Steps[k]
+	it := vm.ctx.items[pos]
+	switch {
+	case st.Role != "":
+		if it.event < 0 || vm.ctx.run.Events[it.event].Role != st.Role {
+			return guardFalse
+		}
+	default:
+		if it.call < 0 || (st.Call != "*" && vm.ctx.run.Calls[it.call].Tool != st.Call) {
+			return guardFalse
+		}
+	}
+	if st.When == bundle.NoExpr {
+		return guardTrue
+	}
+	var key strings.Builder
+	fmt.Fprintf(&key, "%d@%d", k, pos)
+	for _, r := range st.Refs {
+		fmt.Fprintf(&key, ",%d", caps[r])
+	}
+	if r, ok := vm.memo[key.String()]; ok {
+		return r
+	}
+	vars := map[string]any{}
+	if it.call >= 0 {
+		cv := vm.ctx.v.itemValue(vm.p, it)
+		vars["call"] = cv
+		vars["args"] = cv.(map[string]any)["args"]
+	} else {
+		vars["event"] = vm.ctx.v.itemValue(vm.p, it)
+	}
+	for j := 0; j < k; j++ {
+		if caps[j] >= 0 {
+			vars[vm.pt.Steps[j].Name] = vm.ctx.v.itemValue(vm.p, vm.ctx.items[caps[j]])
+		}
+	}
+	v, err := vm.p.evalMetered(st.When, &stepActivation{vars: vars, parent: vm.act}, vm.ctx)
+	res := guardFalse
+	switch b, ok := v.(types.Bool); {
+	case err != nil:
+		res = guardError
+		if vm.err == "" {
+			e := &vm.p.Bundle.Exprs[st.When]
+			vm.err = fmt.Sprintf("%s, step %s at %s (%s:%d:%d): %v", vm.pt.Owner, st.Name, it, e.Range.File, e.Range.Line, e.Range.Column, err)
+		}
+	case ok && bool(b):
+		res = guardTrue
+	}
+	vm.memo[key.String()] = res
+	return res
+}
+
+// stepActivation adds a step guard's variables to a scope's activation.
+type stepActivation struct {
+	vars   map[string]any
+	parent *activation
+}
+
+func (a *stepActivation) ResolveName(name string) (any, bool) {
+	if v, ok := a.vars[name]; ok {
+		return v, true
+	}
+	return a.parent.ResolveName(name)
+}
+
+func (a *stepActivation) Parent() interpreter.Activation { return nil }
+
