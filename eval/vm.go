@@ -273,4 +273,3 @@ func (a *stepActivation) ResolveName(name string) (any, bool) {
 }
 
 func (a *stepActivation) Parent() interpreter.Activation { return nil }
-

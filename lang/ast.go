@@ -203,7 +203,7 @@ type Predicate struct {
 	// Trace holds the block's trace pattern (match / forbid) and its
 	// steps; nil when the block has none.
 	Trace *Trace
-	Range       hcl.Range
+	Range hcl.Range
 }
 
 // Task is a `task "id" { ... }` block: a user task with its utility criterion.
@@ -215,7 +215,7 @@ type Task struct {
 	// Trace holds the block's trace pattern (match / forbid) and its
 	// steps; nil when the block has none.
 	Trace *Trace
-	Range       hcl.Range
+	Range hcl.Range
 }
 
 // Goal is a `goal "id" { ... }` block: an injection task with its attack-success criterion.
@@ -226,7 +226,7 @@ type Goal struct {
 	// Trace holds the block's trace pattern (match / forbid) and its
 	// steps; nil when the block has none.
 	Trace *Trace
-	Range   hcl.Range
+	Range hcl.Range
 }
 
 // SideEffect is a `side_effect "name" { when = "..." }` block: a frozen harm criterion.
@@ -237,7 +237,7 @@ type SideEffect struct {
 	// Trace holds the block's trace pattern (match / forbid) and its
 	// steps; nil when the block has none.
 	Trace *Trace
-	Range       hcl.Range
+	Range hcl.Range
 }
 
 // Cases is a `cases { tasks = [...], goals = [...] }` block: the security
@@ -316,7 +316,7 @@ type Invariant struct {
 	// Trace holds the block's trace pattern (match / forbid) and its
 	// steps; nil when the block has none.
 	Trace *Trace
-	Range       hcl.Range
+	Range hcl.Range
 }
 
 // Failure is a `failure "name" { when = "..." }` block: a failure class
@@ -329,7 +329,7 @@ type Failure struct {
 	// Trace holds the block's trace pattern (match / forbid) and its
 	// steps; nil when the block has none.
 	Trace *Trace
-	Range       hcl.Range
+	Range hcl.Range
 }
 
 // Gate is a `gate "name" { require = [...] }` block: release requirements

@@ -2,11 +2,11 @@ package main
 
 import (
 	"encoding/json"
-	"reflect"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"strings"
 	"unicode/utf8"
 
