@@ -112,6 +112,7 @@ func (c *compiler) stepBinding(st *lang.Step) (binding, bool) {
 		call := types.NewObjectType(celenv.CallType)
 		args := types.NewMapType(types.StringType, types.DynType)
 		if st.Call.Value != "*" {
+			c.used.tools[st.Call.Value] = true
 			t, ok := c.tools[st.Call.Value]
 			if !ok {
 				c.errorf("unknown-tool", st.Call.Range, "Unknown tool",

@@ -164,6 +164,7 @@ func (p *Program) resolve(key runs.Key) (*bundle.TaskPlan, *bundle.GoalPlan, Ski
 // label evaluates predicates and criteria for a run.
 func (p *Program) label(rec *runs.Record, task *bundle.TaskPlan, goal *bundle.GoalPlan, r *run.Run) {
 	ctx := &runCtx{
+		threat:   p.threat,
 		run:      r,
 		v:        p.valuesOf(r),
 		task:     map[string]any{"id": task.ID, "prompt": task.Prompt},

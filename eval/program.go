@@ -36,6 +36,7 @@ type Program struct {
 	scopeIndex map[string]int    // scope path → index in Decls.Scopes
 	ops        map[string]string // tool name → operation
 	tools      map[string]*bundle.Tool
+	threat     map[string]any // the threat_model variable
 	// gateFields lists, per gate expression, the metrics fields it reads.
 	gateFields map[int][]string
 	// explaining, when set (by Explain, which is not concurrent), records
@@ -139,6 +140,12 @@ func plan(b *bundle.Bundle, id string, metered bool) (*Program, error) {
 	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
+	}
+	tm := b.Manifest.ThreatModel
+	p.threat = map[string]any{
+		"injection_vectors": stringsAny(tm.InjectionVectors),
+		"adversary_sees":    stringsAny(tm.AdversarySees),
+		"attempt_budget":    int64(tm.AttemptBudget),
 	}
 	for i, t := range b.Decls.Tools {
 		p.ops[t.Name] = t.Operation
@@ -273,4 +280,12 @@ func stepEnv(base *cel.Env, vars []bundle.Var) (*cel.Env, error) {
 		opts = append(opts, cel.Variable(v.Name, t))
 	}
 	return base.Extend(opts...)
+}
+
+func stringsAny(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
 }

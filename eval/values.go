@@ -28,7 +28,7 @@ func (p *Program) valuesOf(r *run.Run) *runValues {
 		}
 		calls[i] = map[string]any{
 			"index": c.Index, "event": c.Event, "id": c.ID, "tool": c.Tool,
-			"operation": p.ops[c.Tool], "args": args, "args_error": c.ArgsError,
+			"operation": p.ops[c.Tool], "args": args, "args_error": c.ArgsError, "resource": p.resourceOf(c),
 			"ok": c.Ok, "result": c.Result, "error": c.Error, "result_event": c.ResultEvent,
 			"depth": c.Depth, "parent": c.Parent,
 		}
@@ -95,16 +95,22 @@ func (p *Program) typedCalls(r *run.Run, calls []any) (map[string]any, []any) {
 	return out, typedAll
 }
 
-// itemValue is an item's CEL value: a call's typed map, or an event's map.
-func (v *runValues) itemValue(p *Program, it item) any {
-	if it.call >= 0 {
+// itemValue is an item's CEL value as a step sees it: an event's map, or a
+// call's map — typed (tools.<name>'s element) for a step naming the tool,
+// generic (raw args) for a step selecting any call.
+func (v *runValues) itemValue(it item, typed bool) any {
+	switch {
+	case it.call < 0:
+		return v.events[it.event]
+	case typed:
 		return v.typed[it.call]
 	}
-	return v.events[it.event]
+	return v.calls[it.call]
 }
 
 // runCtx is what every scope's activation of one run shares.
 type runCtx struct {
+	threat     map[string]any // the threat_model value
 	run        *run.Run
 	v          *runValues
 	task, goal map[string]any
@@ -150,8 +156,21 @@ func (a *activation) ResolveName(name string) (any, bool) {
 		return a.pred, true
 	case "tools":
 		return a.v.tools, true
+	case "threat_model":
+		return a.threat, true
 	}
 	return nil, false
 }
 
 func (a *activation) Parent() interpreter.Activation { return nil }
+
+// resourceOf is the value of the argument a call's tool names as its
+// resource, when it is a string; else "".
+func (p *Program) resourceOf(c *run.Call) string {
+	t, ok := p.tools[c.Tool]
+	if !ok || t.Resource == "" {
+		return ""
+	}
+	s, _ := c.Args[t.Resource].(string)
+	return s
+}

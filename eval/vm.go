@@ -232,15 +232,15 @@ func (vm *vmState) test(k int, caps []int, pos int) guardResult {
 	}
 	vars := map[string]any{}
 	if it.call >= 0 {
-		cv := vm.ctx.v.itemValue(vm.p, it)
+		cv := vm.ctx.v.itemValue(it, st.Call != "*")
 		vars["call"] = cv
 		vars["args"] = cv.(map[string]any)["args"]
 	} else {
-		vars["event"] = vm.ctx.v.itemValue(vm.p, it)
+		vars["event"] = vm.ctx.v.itemValue(it, false)
 	}
 	for j := 0; j < k; j++ {
 		if caps[j] >= 0 {
-			vars[vm.pt.Steps[j].Name] = vm.ctx.v.itemValue(vm.p, vm.ctx.items[caps[j]])
+			vars[vm.pt.Steps[j].Name] = vm.ctx.v.itemValue(vm.ctx.items[caps[j]], vm.pt.Steps[j].Call != "*")
 		}
 	}
 	v, err := vm.p.evalMetered(st.When, &stepActivation{vars: vars, parent: vm.act}, vm.ctx)

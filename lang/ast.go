@@ -405,7 +405,11 @@ type Trace struct {
 
 // Step is a `step "name" { call = "tool", role = "user", when = CEL }`
 // block: one item of a run's item stream (a message or a tool call) that a
-// pattern names. Exactly one of Call ("*" for any tool) and Role is set.
+// pattern names. Exactly one of Call ("*" for any tool) and Role (one of
+// Roles) is set. Trace.Steps holds only steps without errors, in source
+// order, with distinct names that are identifiers, not reserved words, not
+// "_" and not a variable guards see (RunVariables, GuardVariables,
+// CELTypeNames).
 type Step struct {
 	Name  Str
 	Call  *Str
@@ -415,7 +419,14 @@ type Step struct {
 }
 
 // Pattern is a trace pattern written as an HCL string: Expr holds its text
-// and source offsets (like a criterion), Tree its parse.
+// and source offsets (like a criterion), Tree its parse. A node's Pos and
+// End are byte offsets in Expr.Text: Expr.RangeOf(n.Pos, n.End) is its
+// range in the file.
+//
+// Tree is nil when lang reported an error about the pattern: it does not
+// parse, or it names a step that is not in its Trace's Steps (undeclared,
+// or left out for an error of its own). A non-nil Tree names only steps of
+// Trace.Steps.
 type Pattern struct {
 	Expr *Expr
 	Tree *pattern.Node

@@ -53,26 +53,26 @@ var (
 	toolSchema        = &hcl.BodySchema{Attributes: attrs([]string{"operation"}, "description", "resource", "params")}
 	grantSchema       = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "allow", LabelNames: []string{"operation"}}}}
 	allowSchema       = &hcl.BodySchema{Attributes: attrs([]string{"resources"})}
-	predicateSchema   = &hcl.BodySchema{Attributes: attrs([]string{"expr"}, "description")}
-	taskSchema        = &hcl.BodySchema{Attributes: attrs([]string{"utility"}, "prompt", "description")}
-	goalSchema        = &hcl.BodySchema{Attributes: attrs([]string{"success"}, "summary")}
-	sideEffectSchema  = &hcl.BodySchema{Attributes: attrs([]string{"when"}, "description")}
-	casesSchema       = &hcl.BodySchema{Attributes: attrs([]string{"tasks", "goals"})}
-	sourceSchema      = &hcl.BodySchema{
+	// The six criterion blocks take step blocks and match patterns;
+	// only invariant and side_effect allow forbid, which the others
+	// accept here to refuse with a precise message. Which attributes are
+	// required is checked by hand: a criterion may be CEL, a pattern or
+	// both.
+	predicateSchema  = &hcl.BodySchema{Attributes: attrs(nil, "description", "expr", "match", "forbid"), Blocks: stepBlocks}
+	taskSchema       = &hcl.BodySchema{Attributes: attrs(nil, "prompt", "description", "utility", "match", "forbid"), Blocks: stepBlocks}
+	goalSchema       = &hcl.BodySchema{Attributes: attrs(nil, "summary", "success", "match", "forbid"), Blocks: stepBlocks}
+	sideEffectSchema = &hcl.BodySchema{Attributes: attrs(nil, "description", "when", "match", "forbid"), Blocks: stepBlocks}
+	casesSchema      = &hcl.BodySchema{Attributes: attrs([]string{"tasks", "goals"})}
+	sourceSchema     = &hcl.BodySchema{
 		Attributes: attrs([]string{"format", "task", "condition"}, "select", "goal", "attempt", "repetition", "grant"),
 		Blocks:     []hcl.BlockHeaderSchema{{Type: "given"}},
 	}
-	givenSchema = &hcl.BodySchema{Attributes: attrs(nil, "utility", "attack_success", "side_effect")}
-	// The step blocks and forbid pattern of an invariant are in the schema
-	// only to be refused with a clear message until trace patterns exist.
-	invariantSchema = &hcl.BodySchema{
-		Attributes: attrs(nil, "description", "severity", "assert", "forbid"),
-		Blocks:     []hcl.BlockHeaderSchema{{Type: "step", LabelNames: []string{"name"}}},
-	}
-	failureSchema = &hcl.BodySchema{Attributes: attrs([]string{"when"}, "description")}
-	gateSchema    = &hcl.BodySchema{Attributes: attrs([]string{"require"}, "description", "conditions")}
-	testSchema    = &hcl.BodySchema{Attributes: attrs([]string{"transcript", "expect"}, "record", "source", "task", "goal")}
-	useSchema     = &hcl.BodySchema{Attributes: attrs(nil, "as")}
+	givenSchema     = &hcl.BodySchema{Attributes: attrs(nil, "utility", "attack_success", "side_effect")}
+	invariantSchema = &hcl.BodySchema{Attributes: attrs(nil, "description", "severity", "assert", "match", "forbid"), Blocks: stepBlocks}
+	failureSchema   = &hcl.BodySchema{Attributes: attrs(nil, "description", "when", "match", "forbid"), Blocks: stepBlocks}
+	gateSchema      = &hcl.BodySchema{Attributes: attrs([]string{"require"}, "description", "conditions")}
+	testSchema      = &hcl.BodySchema{Attributes: attrs([]string{"transcript", "expect"}, "record", "source", "task", "goal")}
+	useSchema       = &hcl.BodySchema{Attributes: attrs(nil, "as")}
 )
 
 // decodeFile decodes the top-level blocks of one file into d.m.
@@ -325,6 +325,14 @@ func (d *decoder) predicate(b *hcl.Block) *Predicate {
 		Expr:        d.criterion(c.Attributes["expr"]),
 		Range:       b.DefRange,
 	}
+	p.Trace = d.trace(b, c, traceRules{})
+	if e, m := c.Attributes["expr"], c.Attributes["match"]; e != nil && m != nil {
+		d.errorf(codeConflicting, m.NameRange, "Conflicting arguments",
+			"A predicate is either a CEL expression (expr) or a trace pattern (match, whose value is whether it matched the run), not both. Make two predicates, and combine them in a third: expr = \"pred.a && pred.b\".")
+	} else {
+		d.require(b, c, []string{"expr", "match"},
+			"A predicate needs expr = \"<CEL expression>\" or match = \"<trace pattern>\" (a bool: whether the pattern matched the run).")
+	}
 	if !d.declare("predicate", p.Name, b.DefRange) {
 		return nil
 	}
@@ -340,6 +348,9 @@ func (d *decoder) task(b *hcl.Block) *Task {
 		Utility:     d.criterion(c.Attributes["utility"]),
 		Range:       b.DefRange,
 	}
+	t.Trace = d.trace(b, c, traceRules{})
+	d.require(b, c, []string{"utility", "match"},
+		"A task needs utility = \"<CEL bool>\", match = \"<trace pattern>\", or both (utility then needs both to hold).")
 	if !d.declare("task", t.ID, b.DefRange) {
 		return nil
 	}
@@ -354,6 +365,9 @@ func (d *decoder) goal(b *hcl.Block) *Goal {
 		Success: d.criterion(c.Attributes["success"]),
 		Range:   b.DefRange,
 	}
+	g.Trace = d.trace(b, c, traceRules{})
+	d.require(b, c, []string{"success", "match"},
+		"A goal needs success = \"<CEL bool>\", match = \"<trace pattern>\", or both (the attack then succeeds when both hold).")
 	if !d.declare("goal", g.ID, b.DefRange) {
 		return nil
 	}
@@ -368,6 +382,9 @@ func (d *decoder) sideEffect(b *hcl.Block) *SideEffect {
 		When:        d.criterion(c.Attributes["when"]),
 		Range:       b.DefRange,
 	}
+	s.Trace = d.trace(b, c, traceRules{forbid: true})
+	d.require(b, c, []string{"when", "match", "forbid"},
+		"A side effect needs when = \"<CEL bool>\", match = \"<trace pattern>\" or forbid = \"<trace pattern>\" (the harm happened when every one given holds, forbid counting when it matched).")
 	if !d.declare("side_effect", s.Name, b.DefRange) {
 		return nil
 	}

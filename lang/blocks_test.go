@@ -186,8 +186,10 @@ invariant "e" {
 				`[invalid-name] main.tenet.hcl:15:11-15:20: Invalid invariant name: "no-send" is not a valid invariant name: a name is made of letters, digits and underscores and does not start with a digit, so that CEL can refer to it. Did you mean "no_send"?`,
 				`[duplicate-name] main.tenet.hcl:16:1-16:14: Duplicate invariant "a": An invariant "a" was already declared at main.tenet.hcl:2:1; each invariant needs a distinct name.`,
 				`[wrong-value-type] main.tenet.hcl:18:14-18:15: Incorrect attribute value type: Inappropriate value for attribute "severity": a string is required, not number.`,
-				`[unsupported] main.tenet.hcl:19:3-19:14: Trace patterns are not supported yet: This version of tenet does not implement an invariant's step blocks and forbid pattern. Write the invariant as a CEL condition every run must satisfy: assert = "<CEL bool>".`,
-				`[unsupported] main.tenet.hcl:24:3-24:9: Trace patterns are not supported yet: This version of tenet does not implement an invariant's step blocks and forbid pattern. Write the invariant as a CEL condition every run must satisfy: assert = "<CEL bool>".`,
+				`[unused-step] main.tenet.hcl:19:8-19:14: Unused step: Step "read" is not named by its block's match or forbid pattern, so it has no effect. Use it in the pattern, or remove it.`,
+				`[unused-step] main.tenet.hcl:20:8-20:14: Unused step: Step "send" is not named by its block's match or forbid pattern, so it has no effect. Use it in the pattern, or remove it.`,
+				`[missing-attribute] main.tenet.hcl:17:15-17:15: Missing required argument: An invariant needs assert = "<CEL bool that must hold>", match = "<trace pattern that must match>" or forbid = "<trace pattern that must not match>"; any of them may be combined, and the invariant holds when every one given does.`,
+				`[unknown-step] main.tenet.hcl:24:21-24:25: Unknown step: The pattern names "send", which is not a step of invariant "e". Did you mean "read"?`,
 			},
 		},
 		{

@@ -19,23 +19,9 @@ func (d *decoder) invariant(b *hcl.Block) *Invariant {
 		Assert:      d.criterion(c.Attributes["assert"]),
 		Range:       b.DefRange,
 	}
-	// The trace-pattern form (step blocks and forbid) arrives with trace
-	// patterns; until then it is refused once per invariant, at forbid or
-	// else at the first step block.
-	var pattern *hcl.Range
-	if a := c.Attributes["forbid"]; a != nil {
-		pattern = &a.NameRange
-	} else if len(c.Blocks) > 0 {
-		pattern = &c.Blocks[0].DefRange
-	}
-	switch {
-	case pattern != nil:
-		d.errorf(codeUnsupported, *pattern, "Trace patterns are not supported yet",
-			"This version of tenet does not implement an invariant's step blocks and forbid pattern. Write the invariant as a CEL condition every run must satisfy: assert = \"<CEL bool>\".")
-	case c.Attributes["assert"] == nil:
-		d.errorf(codeMissingAttribute, b.Body.MissingItemRange(), "Missing required argument",
-			"The argument \"assert\" is required, but no definition was found.")
-	}
+	inv.Trace = d.trace(b, c, traceRules{forbid: true})
+	d.require(b, c, []string{"assert", "match", "forbid"},
+		"An invariant needs assert = \"<CEL bool that must hold>\", match = \"<trace pattern that must match>\" or forbid = \"<trace pattern that must not match>\"; any of them may be combined, and the invariant holds when every one given does.")
 	if !d.declare("invariant", inv.Name, b.DefRange) {
 		return nil
 	}
@@ -69,6 +55,9 @@ func (d *decoder) failure(b *hcl.Block) *Failure {
 		When:        d.criterion(c.Attributes["when"]),
 		Range:       b.DefRange,
 	}
+	f.Trace = d.trace(b, c, traceRules{})
+	d.require(b, c, []string{"when", "match"},
+		"A failure needs when = \"<CEL bool>\", match = \"<trace pattern>\", or both (the run then belongs to the class when both hold).")
 	if !d.declare("failure", f.Name, b.DefRange) {
 		return nil
 	}

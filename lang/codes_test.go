@@ -47,6 +47,8 @@ var badInputs = []string{
 	"threat_model { attempt_budget = \"x\" }\n",
 	"invariant \"i\" {\n  severity = \"hgh\"\n  assert   = \"true\"\n}\n",
 	"invariant \"i\" {\n  step \"a\" { call = \"x\" }\n}\n",
+	"predicate \"p\" {\n  expr  = \"true\"\n  match = \"a (\"\n}\n",
+	"task \"t\" {\n  step \"calls\" { role = \"user\" }\n  step \"x\" {\n    call = \"t\"\n    role = \"user\"\n  }\n  match = \"calls b\"\n}\n",
 	"test \"t\" {\n  transcript = \"x\"\n  expect     = { utilty = true, utility = 1, exposed = \"x\" }\n}\n",
 	"test \"t\" {\n  transcript = \"x\"\n  expect     = { utility = true, utility = false }\n}\n",
 	"use \"../x\" { as = \"let\" }\nuse \"../y\" { as = \"let\" }\nuse \"/abs\" {}\n",
@@ -70,7 +72,7 @@ var langCodes = []diag.Code{
 	codeUnknownAttribute, codeMissingAttribute, codeMissingBlock, codeDuplicateAttribute,
 	codeDuplicateBlock, codeDuplicateName, codeLabels, codeInvalidName, codeReserved, codeNotString,
 	codeInterpolation, codeInvalidType, codeWrongType, codeInvalidValue, codeNotConstant,
-	codeUnsupported, codeUseCycle, codeUseMissing, codeUseDuplicate, codeUseTooDeep, codeInternal,
+	codeConflicting, codePatternSyntax, codeUnknownStep, codeUnusedStep, codeShadowed, codeUseCycle, codeUseMissing, codeUseDuplicate, codeUseTooDeep, codeInternal,
 }
 
 // TestEveryDiagnosticHasACode parses bad inputs and checks that every

@@ -26,8 +26,8 @@ gate "release" {}
 test "t" {}
 use "../common" {}`,
 			want: []string{
-				`[missing-attribute] main.tenet.hcl:2:15-2:15: Missing required argument: The argument "assert" is required, but no definition was found.`,
-				`[missing-attribute] main.tenet.hcl:3:13-3:13: Missing required argument: The argument "when" is required, but no definition was found.`,
+				`[missing-attribute] main.tenet.hcl:2:15-2:15: Missing required argument: An invariant needs assert = "<CEL bool that must hold>", match = "<trace pattern that must match>" or forbid = "<trace pattern that must not match>"; any of them may be combined, and the invariant holds when every one given does.`,
+				`[missing-attribute] main.tenet.hcl:3:13-3:13: Missing required argument: A failure needs when = "<CEL bool>", match = "<trace pattern>", or both (the run then belongs to the class when both hold).`,
 				`[missing-attribute] main.tenet.hcl:4:16-4:16: Missing required argument: The argument "require" is required, but no definition was found.`,
 				`[missing-attribute] main.tenet.hcl:5:10-5:10: Missing required argument: The argument "transcript" is required, but no definition was found.`,
 				`[missing-attribute] main.tenet.hcl:5:10-5:10: Missing required argument: The argument "expect" is required, but no definition was found.`,
@@ -99,10 +99,10 @@ cases { tasks = ["*"] }
 registry {}
 source "s" {}`,
 			want: []string{
-				`[missing-attribute] main.tenet.hcl:2:10-2:10: Missing required argument: The argument "utility" is required, but no definition was found.`,
-				`[missing-attribute] main.tenet.hcl:3:12-3:12: Missing required argument: The argument "success" is required, but no definition was found.`,
-				`[missing-attribute] main.tenet.hcl:4:17-4:17: Missing required argument: The argument "when" is required, but no definition was found.`,
-				`[missing-attribute] main.tenet.hcl:5:15-5:15: Missing required argument: The argument "expr" is required, but no definition was found.`,
+				`[missing-attribute] main.tenet.hcl:2:10-2:10: Missing required argument: A task needs utility = "<CEL bool>", match = "<trace pattern>", or both (utility then needs both to hold).`,
+				`[missing-attribute] main.tenet.hcl:3:12-3:12: Missing required argument: A goal needs success = "<CEL bool>", match = "<trace pattern>", or both (the attack then succeeds when both hold).`,
+				`[missing-attribute] main.tenet.hcl:4:17-4:17: Missing required argument: A side effect needs when = "<CEL bool>", match = "<trace pattern>" or forbid = "<trace pattern>" (the harm happened when every one given holds, forbid counting when it matched).`,
+				`[missing-attribute] main.tenet.hcl:5:15-5:15: Missing required argument: A predicate needs expr = "<CEL expression>" or match = "<trace pattern>" (a bool: whether the pattern matched the run).`,
 				`[missing-attribute] main.tenet.hcl:6:10-6:10: Missing required argument: The argument "operation" is required, but no definition was found.`,
 				`[missing-attribute] main.tenet.hcl:7:9-7:9: Missing required argument: The argument "goals" is required, but no definition was found.`,
 				`[missing-attribute] main.tenet.hcl:8:10-8:10: Missing required argument: The argument "operations" is required, but no definition was found.`,
@@ -369,7 +369,7 @@ func TestSyntaxErrorsKeepGoing(t *testing.T) {
 		"b.tenet.hcl": []byte("goal \"g\" {}\n"),
 	})
 	got := renderAll(diags)
-	if len(got) < 2 || got[len(got)-1] != `[missing-attribute] b.tenet.hcl:1:10-1:10: Missing required argument: The argument "success" is required, but no definition was found.` {
+	if len(got) < 2 || got[len(got)-1] != `[missing-attribute] b.tenet.hcl:1:10-1:10: Missing required argument: A goal needs success = "<CEL bool>", match = "<trace pattern>", or both (the attack then succeeds when both hold).` {
 		t.Errorf("diagnostics: %q", got)
 	}
 	for _, g := range got {

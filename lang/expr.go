@@ -42,8 +42,23 @@ func (d *decoder) criterion(attr *hcl.Attribute) *Expr {
 	if attr == nil {
 		return nil
 	}
-	return d.criterionExpr(attr.Name, attr.Expr, false)
+	return d.literalAttr(criterionText, attr.Name, attr.Expr, false)
 }
+
+// literalKind says what a literal-text attribute holds, for messages: a
+// CEL criterion or a trace pattern. Both are decoded alike.
+type literalKind struct {
+	noun   string // "criterion"
+	title  string // "Criterion"
+	isA    string // "a CEL expression"
+	source string // "CEL source text"
+	reader string // "CEL sees it"
+}
+
+var (
+	criterionText = literalKind{"criterion", "Criterion", "a CEL expression", "CEL source text", "CEL sees it"}
+	patternText   = literalKind{"pattern", "Pattern", "a trace pattern", "trace-pattern text", "the pattern is read"}
+)
 
 // criterionList decodes a list of criteria written as a list literal, such
 // as a gate's require. Each element is decoded like a criterion attribute.
@@ -61,39 +76,39 @@ func (d *decoder) criterionList(attr *hcl.Attribute) []*Expr {
 	}
 	out := []*Expr{}
 	for _, el := range elems {
-		if e := d.criterionExpr(attr.Name, el, true); e != nil {
+		if e := d.literalAttr(criterionText, attr.Name, el, true); e != nil {
 			out = append(out, e)
 		}
 	}
 	return out
 }
 
-// criterionExpr decodes expr, the value of the criterion attribute name or
-// (elem) one element of its list.
-func (d *decoder) criterionExpr(name string, expr hcl.Expression, elem bool) *Expr {
+// literalAttr decodes expr, the value of the attribute name (a criterion
+// or a pattern, per k) or (elem) one element of its list.
+func (d *decoder) literalAttr(k literalKind, name string, expr hcl.Expression, elem bool) *Expr {
 	f := d.file(expr.Range().Filename)
 	switch x := expr.(type) {
 	case *hclsyntax.TemplateExpr:
 		for _, part := range x.Parts {
 			if _, lit := part.(*hclsyntax.LiteralValueExpr); !lit {
-				d.interpolationError(name, expr, f)
+				d.interpolationError(k, name, expr, f)
 				return nil
 			}
 		}
 		return d.literalExpr(x, f)
 	case *hclsyntax.TemplateWrapExpr:
-		d.interpolationError(name, expr, f)
+		d.interpolationError(k, name, expr, f)
 		return nil
 	}
 	if elem {
-		d.errorf(codeNotString, expr.Range(), "Criterion must be a string",
-			"Each %s criterion is a CEL expression written as an HCL string, quoted (%s = [\"...\"]) or as a heredoc (<<EOT); found %s.",
-			name, name, describeExpr(expr))
+		d.errorf(codeNotString, expr.Range(), k.title+" must be a string",
+			"Each %s %s is %s written as an HCL string, quoted (%s = [\"...\"]) or as a heredoc (<<EOT); found %s.",
+			name, k.noun, k.isA, name, describeExpr(expr))
 		return nil
 	}
-	d.errorf(codeNotString, expr.Range(), "Criterion must be a string",
-		"The %s criterion is a CEL expression written as an HCL string, quoted (%s = \"...\") or as a heredoc (<<EOT); found %s.",
-		name, name, describeExpr(expr))
+	d.errorf(codeNotString, expr.Range(), k.title+" must be a string",
+		"The %s %s is %s written as an HCL string, quoted (%s = \"...\") or as a heredoc (<<EOT); found %s.",
+		name, k.noun, k.isA, name, describeExpr(expr))
 	return nil
 }
 
@@ -145,7 +160,7 @@ func offsetsInFile(offs []int, size int) bool {
 // %{...} sequence of the criterion expr (of attribute name), each with the
 // sequence's own range (one report per kind: "%{ if }...%{ endif }" is one
 // mistake, not two).
-func (d *decoder) interpolationError(name string, expr hcl.Expression, f *srcFile) {
+func (d *decoder) interpolationError(k literalKind, name string, expr hcl.Expression, f *srcFile) {
 	rng := expr.Range()
 	reported := false
 	if f != nil {
@@ -173,7 +188,7 @@ func (d *decoder) interpolationError(name string, expr hcl.Expression, f *srcFil
 						break
 					}
 				}
-				d.templateSeqError(name, seq, tok.Type == hclsyntax.TokenTemplateControl, rng)
+				d.templateSeqError(k, name, seq, tok.Type == hclsyntax.TokenTemplateControl, rng)
 				reported = true
 			case hclsyntax.TokenTemplateSeqEnd:
 				depth = max(0, depth-1)
@@ -181,23 +196,23 @@ func (d *decoder) interpolationError(name string, expr hcl.Expression, f *srcFil
 		}
 	}
 	if !reported {
-		d.templateSeqError(name, rng, false, rng)
+		d.templateSeqError(k, name, rng, false, rng)
 	}
 }
 
-func (d *decoder) templateSeqError(name string, seq hcl.Range, directive bool, whole hcl.Range) {
+func (d *decoder) templateSeqError(k literalKind, name string, seq hcl.Range, directive bool, whole hcl.Range) {
 	dg := &hcl.Diagnostic{
 		Severity: hcl.DiagError,
-		Summary:  "Criterion contains an HCL interpolation",
-		Detail: fmt.Sprintf("The %s criterion is CEL source text, but HCL would evaluate this ${...} interpolation before CEL sees it. Write $${ for a literal ${.",
-			name),
+		Summary:  k.title + " contains an HCL interpolation",
+		Detail: fmt.Sprintf("The %s %s is %s, but HCL would evaluate this ${...} interpolation before %s. Write $${ for a literal ${.",
+			name, k.noun, k.source, k.reader),
 		Subject: seq.Ptr(),
 		Context: whole.Ptr(),
 	}
 	if directive {
-		dg.Summary = "Criterion contains an HCL template directive"
-		dg.Detail = fmt.Sprintf("The %s criterion is CEL source text, but HCL would evaluate this %%{...} template directive before CEL sees it. Write %%%%{ for a literal %%{.",
-			name)
+		dg.Summary = k.title + " contains an HCL template directive"
+		dg.Detail = fmt.Sprintf("The %s %s is %s, but HCL would evaluate this %%{...} template directive before %s. Write %%%%{ for a literal %%{.",
+			name, k.noun, k.source, k.reader)
 	}
 	d.diags = append(d.diags, diag.Set(dg, codeInterpolation))
 }

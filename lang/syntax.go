@@ -3,16 +3,27 @@ package lang
 import "github.com/hashicorp/hcl/v2"
 
 // Syntax lists every block of the language with its attributes: block
-// type → attribute names (nested blocks are named "parent.child"). The
-// golden-coverage test uses it to require an example of each.
+// type → attribute names (nested blocks are named "parent.child", such as
+// "task.step"). The golden-coverage test uses it to require an example of
+// each.
 func Syntax() map[string][]string {
 	out := map[string][]string{}
-	add := func(block string, s *hcl.BodySchema) {
-		var names []string
+	names := func(s *hcl.BodySchema, except []string) []string {
+		var out []string
 		for _, a := range s.Attributes {
-			names = append(names, a.Name)
+			if !contains(except, a.Name) {
+				out = append(out, a.Name)
+			}
 		}
-		out[block] = names
+		return out
+	}
+	add := func(block string, s *hcl.BodySchema, except ...string) {
+		out[block] = names(s, except)
+		for _, b := range s.Blocks {
+			if b.Type == "step" { // the step blocks of criterion blocks
+				out[block+".step"] = names(stepSchema, nil)
+			}
+		}
 	}
 	add("contract", contractSchema)
 	add("threat_model", threatModelSchema)
@@ -21,15 +32,17 @@ func Syntax() map[string][]string {
 	add("tool", toolSchema)
 	add("grant", grantSchema)
 	add("grant.allow", allowSchema)
-	add("predicate", predicateSchema)
-	add("task", taskSchema)
-	add("goal", goalSchema)
+	// forbid is in every criterion block's schema, to be refused with a
+	// precise message; only invariant and side_effect allow it.
+	add("predicate", predicateSchema, "forbid")
+	add("task", taskSchema, "forbid")
+	add("goal", goalSchema, "forbid")
 	add("side_effect", sideEffectSchema)
 	add("cases", casesSchema)
 	add("source", sourceSchema)
 	add("source.given", givenSchema)
-	add("invariant", &hcl.BodySchema{Attributes: attrs(nil, "description", "severity", "assert")}) // step/forbid: not yet
-	add("failure", failureSchema)
+	add("invariant", invariantSchema)
+	add("failure", failureSchema, "forbid")
 	add("gate", gateSchema)
 	add("test", testSchema)
 	add("use", useSchema)

@@ -87,7 +87,7 @@ func writeStats(w io.Writer, res *eval.Result) {
 	for _, n := range res.Skipped {
 		skipped += n
 	}
-	fmt.Fprintf(w, "%d runs judged, %d %s skipped, %d %s without messages\n", len(res.Records), skipped, plural(skipped, "record", "records"), res.Headers, plural(res.Headers, "header line", "header lines"))
+	fmt.Fprintf(w, "%s judged, %d %s skipped, %d %s without messages\n", count(len(res.Records), "run"), skipped, plural(skipped, "record", "records"), res.Headers, plural(res.Headers, "header line", "header lines"))
 	for _, s := range []eval.Skip{eval.NotSelected, eval.TaskNotDeclared, eval.GoalNotDeclared, eval.CaseNotDeclared} {
 		n := res.Skipped[s]
 		if n == 0 {
@@ -134,9 +134,6 @@ func writeResults(stdout, stderr io.Writer, recs []runs.Record, declared map[str
 			return err
 		}
 	}
-	if merr != nil {
-		return merr
-	}
 	failed := 0
 	for _, c := range checks {
 		for _, inv := range c.Invariants {
@@ -151,6 +148,9 @@ func writeResults(stdout, stderr io.Writer, recs []runs.Record, declared map[str
 			fmt.Fprintf(stderr, "gate %s failed for %s: %s %s\n", g.Gate, g.Condition, g.Requirement, g.Reason)
 			failed++
 		}
+	}
+	if merr != nil {
+		return merr // bad input outranks failures: exit 2
 	}
 	if failed > 0 {
 		return exitError{exitFailure}

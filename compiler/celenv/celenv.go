@@ -26,12 +26,16 @@ const (
 	TaskType   = "tenet.Task"
 	GoalType   = "tenet.Goal"
 	ParamsType = "tenet.Params"
-	PredType   = "tenet.Pred"
+	// ThreatModelType is the contract's threat model as criteria see it
+	// (threat_model.injection_vectors, ...), so that reusable invariants
+	// can name "an untrusted read" without knowing the contract's tools.
+	ThreatModelType = "tenet.ThreatModel"
+	PredType        = "tenet.Pred"
 )
 
 // Environment kinds, as recorded in bundle.Expr.Env.
 const (
-	KindCriterion = "criterion" // variables: events, calls, results, output, pre, post, meta, task, goal, params, pred, tools
+	KindCriterion = "criterion" // variables: events, calls, results, output, pre, post, meta, task, goal, params, pred, tools, threat_model
 	KindSource    = "source"    // variables: meta, record
 	// KindStep is a step guard: a criterion's variables plus the step's
 	// own (call and args, or event) and earlier steps, listed in Expr.Vars.
@@ -127,6 +131,7 @@ func (u *Universe) Env(path string) (*cel.Env, error) {
 		cel.Variable("params", types.NewObjectType(ScopeParamsType(path))),
 		cel.Variable("pred", types.NewObjectType(ScopePredType(path))),
 		cel.Variable("tools", types.NewObjectType(ToolsType)),
+		cel.Variable("threat_model", types.NewObjectType(ThreatModelType)),
 	)
 	if err != nil {
 		return nil, err
@@ -164,6 +169,9 @@ func builtinStructs() []*Struct {
 		}},
 		{Name: CallType, Fields: callFields()},
 		{Name: TaskType, Fields: map[string]*types.Type{"id": str, "prompt": str}},
+		{Name: ThreatModelType, Fields: map[string]*types.Type{
+			"injection_vectors": list(str), "adversary_sees": list(str), "attempt_budget": integer,
+		}},
 		{Name: GoalType, Fields: map[string]*types.Type{"id": str, "summary": str}},
 	}
 }
@@ -176,6 +184,9 @@ func callFields() map[string]*types.Type {
 		"index": integer, "event": integer, "id": str, "tool": str, "operation": str,
 		"args": types.NewMapType(str, types.DynType), "args_error": str, "ok": boolean,
 		"result": str, "error": str, "result_event": integer, "depth": integer, "parent": integer,
+		// resource: the value of the argument the tool's resource names
+		// (a string; "" when the tool names none or the value is not a string).
+		"resource": str,
 	}
 }
 

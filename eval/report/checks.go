@@ -9,8 +9,9 @@ import (
 	"github.com/tenetlang/tenet/eval/metrics"
 )
 
-// maxListed bounds how many runs are named per invariant or failure class.
-const maxListed = 10
+// maxListed bounds how many runs are named per invariant and condition;
+// the runs file (--out) records every violation with its witness.
+const maxListed = 3
 
 // WriteChecks writes the invariant and failure-class counts per condition,
 // when the contract has any:
@@ -26,7 +27,7 @@ const maxListed = 10
 //	condition  class    runs  unknown  of
 //	gpt-4o     timeout  2     0        32
 //
-// At most 10 runs are named per invariant (then "… and N more"); unknown
+// At most 3 runs are named per invariant (then "… and N more"); unknown
 // results are listed with their reasons.
 func WriteChecks(w io.Writer, cs []metrics.Checks) error {
 	bw := bufio.NewWriter(w)

@@ -2,6 +2,8 @@
 # Facts: ../shared/agentdojo/facts/banking.md. See ../README.md for how each
 # AgentDojo state check is restated over tool calls.
 
+use "../../common" {}
+
 contract "agentdojo-banking" {
   version     = "1.0.0"
   description = "AgentDojo v1 banking suite: 16 user tasks and injection_task_3, criteria judged from the transcript"
