@@ -81,14 +81,24 @@ func (p *Program) runPattern(pi int, ctx *runCtx, act *activation) patternResult
 	items := ctx.items
 	n := len(items)
 	vm := &vmState{p: p, pt: pt, ctx: ctx, act: act, memo: map[string]guardResult{}}
+	if len(pt.Keyed) == 0 {
+		vm.stamp = make([]int, len(pt.Program))
+	} else {
+		vm.visited = map[string]bool{}
+	}
 	empty := make([]int, len(pt.Steps))
 	for i := range empty {
 		empty[i] = -1
 	}
 	var clist []vmThread
+	var next []vmThread
 	for pos := 0; pos <= n; pos++ {
-		vm.visited = map[string]bool{}
+		vm.pos = pos
+		if vm.visited != nil {
+			clear(vm.visited)
+		}
 		list := clist
+		clist = next[:0]
 		clist = nil
 		// Existing threads first (they started earlier), then a new thread
 		// starting here: the search is unanchored.
@@ -99,7 +109,13 @@ func (p *Program) runPattern(pi int, ctx *runCtx, act *activation) patternResult
 		if vm.overflow {
 			return patternResult{label: runs.Unknown(fmt.Sprintf("%s: more than %d pattern threads at one item (MaxThreads)", pt.Owner, MaxThreads))}
 		}
-		var next []vmThread
+		// Each live thread costs one unit of the run's cost budget, so that
+		// a pattern whose keyed threads multiply cannot run for minutes.
+		ctx.spent += uint64(len(clist))
+		if limit := p.Bundle.Plan.RunCostLimit; ctx.spent > limit {
+			return patternResult{label: runs.Unknown(fmt.Sprintf("%s: run cost limit of %d exceeded while matching (contract run_cost_limit)", pt.Owner, limit))}
+		}
+		next = list[:0] // list's threads were all re-added to clist: reuse its array
 		for _, t := range clist {
 			in := pt.Program[t.pc]
 			if in.Op == "match" {
@@ -127,7 +143,12 @@ type vmState struct {
 	pt       *bundle.PatternPlan
 	ctx      *runCtx
 	act      *activation
+	// Threads seen at the current position: by pc (stamp holds pos+1) when
+	// no guard refers to another step, else by pc and keyed bindings.
+	stamp    []int
 	visited  map[string]bool
+	live     int // threads added at the current position
+	pos      int
 	overflow bool
 	memo     map[string]guardResult
 	err      string // the first guard error: the result is unknown if no match is found
@@ -148,14 +169,24 @@ func (vm *vmState) key(t vmThread) string {
 // add follows jumps, splits and assertions from t, appending the threads
 // that wait on an item (or on match) to list.
 func (vm *vmState) add(list *[]vmThread, t vmThread, pos, n int) {
-	k := vm.key(t)
-	if vm.visited[k] || vm.overflow {
+	if vm.overflow {
 		return
 	}
-	vm.visited[k] = true
-	if len(vm.visited) > MaxThreads {
-		vm.overflow = true
-		return
+	if vm.stamp != nil {
+		if vm.stamp[t.pc] == pos+1 {
+			return
+		}
+		vm.stamp[t.pc] = pos + 1
+	} else {
+		k := vm.key(t)
+		if vm.visited[k] {
+			return
+		}
+		vm.visited[k] = true
+		if len(vm.visited) > MaxThreads {
+			vm.overflow = true
+			return
+		}
 	}
 	in := vm.pt.Program[t.pc]
 	switch in.Op {
