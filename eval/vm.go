@@ -139,10 +139,10 @@ func (p *Program) runPattern(pi int, ctx *runCtx, act *activation) patternResult
 
 // vmState is one pattern run's working state.
 type vmState struct {
-	p        *Program
-	pt       *bundle.PatternPlan
-	ctx      *runCtx
-	act      *activation
+	p   *Program
+	pt  *bundle.PatternPlan
+	ctx *runCtx
+	act *activation
 	// Threads seen at the current position: by pc (stamp holds pos+1) when
 	// no guard refers to another step, else by pc and keyed bindings.
 	stamp    []int
