@@ -193,6 +193,15 @@ type Record struct {
 	Invariants map[string]Label
 	// Failures says, per failure class name, whether the run belongs to it.
 	Failures map[string]Label
+	// AttemptBudget is the threat model's attempt budget of the bundle
+	// that judged the run (0 when unknown, e.g. labels from elsewhere);
+	// metrics refuse attempts beyond it and compare refuses to pair runs
+	// judged under different budgets.
+	AttemptBudget int
+	// Grant names the grant the run's calls were audited against ("" when
+	// no audit was made); Audit holds one decision per call, in call order.
+	Grant string
+	Audit []AuditEntry
 	// Witnesses holds, per violated invariant ("invariants.NAME") whose
 	// forbid pattern matched, the item bound to each step: step name →
 	// "event:N" or "call:N" (indexes in the run's events and calls).
@@ -230,4 +239,29 @@ type Given struct {
 	Utility       *bool
 	AttackSuccess *bool
 	SideEffect    *bool
+}
+
+// Audit decisions (DESIGN §7), in the order they are checked.
+const (
+	UnregisteredTool          = "unregistered_tool"
+	SchemaFields              = "schema_fields"
+	SchemaTypes               = "schema_types"
+	MissingResourceCapability = "missing_resource_capability"
+	Authorized                = "authorized"
+)
+
+// Decisions lists the audit decisions in check order.
+var Decisions = []string{UnregisteredTool, SchemaFields, SchemaTypes, MissingResourceCapability, Authorized}
+
+// AuditEntry is the authorization decision for one call of a run.
+type AuditEntry struct {
+	Call     int    // index in the run's calls
+	Tool     string // the tool called
+	Decision string // one of Decisions
+	Detail   string // why, for every decision but authorized
+	// Parent is the index of the call whose arguments held this one, or -1.
+	Parent int
+	// Hazard marks a nested call: a runtime may execute it before it
+	// validates the call that carries it.
+	Hazard bool
 }
