@@ -262,6 +262,7 @@ func (c *compiler) threatModel() {
 	tm := &c.b.Manifest.ThreatModel
 	tm.AttemptBudget = 1
 	tm.Exposure = bundle.NoExpr
+	tm.AttemptUtility, tm.AttemptSideEffect, tm.AttemptExposed = "all", "any", "any"
 	t := c.mod.ThreatModel
 	if t == nil {
 		return
@@ -285,5 +286,13 @@ func (c *compiler) threatModel() {
 	}
 	if t.Exposure != nil {
 		tm.Exposure = c.checkBool(t.Exposure, "exposure", "threat_model")
+	}
+	for _, r := range []struct {
+		from *lang.Str
+		to   *string
+	}{{t.AttemptUtility, &tm.AttemptUtility}, {t.AttemptSideEffect, &tm.AttemptSideEffect}, {t.AttemptExposed, &tm.AttemptExposed}} {
+		if r.from != nil {
+			*r.to = r.from.Value
+		}
 	}
 }

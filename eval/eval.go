@@ -30,6 +30,7 @@ type Result struct {
 type Options struct {
 	Source     string // source block name; "" when the contract has exactly one
 	Format     string // transcript format; "" means the source's format
+	Grant      string // audit against this grant instead of the source's (DESIGN §7)
 	Transcript transcript.Options
 }
 
@@ -45,6 +46,14 @@ func (p *Program) EvalFiles(files []string, opt Options) (*Result, error) {
 	format := opt.Format
 	if format == "" {
 		format = src.Format
+	}
+	if opt.Grant != "" {
+		if _, ok := p.grants[opt.Grant]; !ok {
+			return nil, fmt.Errorf("contract %s has no grant %q", p.Bundle.Manifest.Contract, opt.Grant)
+		}
+		s := *src // the bundle's plan is shared: override a copy
+		s.Grant = opt.Grant
+		src = &s
 	}
 	res := &Result{Skipped: map[Skip]int{}, SkippedIDs: map[Skip]map[string]int{}}
 	seen := map[runs.Key]runs.Record{}

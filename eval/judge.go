@@ -79,7 +79,7 @@ func (p *Program) JudgeAs(src *bundle.SourcePlan, r *run.Run, o *Override) (Judg
 		rec := runs.Record{Bundle: p.ID, Key: key, OriginFile: r.Origin.File, OriginLine: r.Origin.Line}
 		task, goal, skip := p.resolve(key)
 		if skip == Judged {
-			p.label(&rec, task, goal, r)
+			p.label(&rec, task, goal, r, src.Grant)
 		}
 		return Judgement{Skip: skip, Record: rec}, nil
 	}
@@ -137,7 +137,7 @@ func (p *Program) JudgeAs(src *bundle.SourcePlan, r *run.Run, o *Override) (Judg
 	if rec.Given.SideEffect, err = p.sourceBool(src.Given.SideEffect, &sact); err != nil {
 		return fail("given.side_effect: %v", err)
 	}
-	p.label(&rec, task, goal, r)
+	p.label(&rec, task, goal, r, src.Grant)
 	return Judgement{Record: rec}, nil
 }
 
@@ -162,7 +162,8 @@ func (p *Program) resolve(key runs.Key) (*bundle.TaskPlan, *bundle.GoalPlan, Ski
 }
 
 // label evaluates predicates and criteria for a run.
-func (p *Program) label(rec *runs.Record, task *bundle.TaskPlan, goal *bundle.GoalPlan, r *run.Run) {
+// grant names the grant calls are audited against ("": no audit).
+func (p *Program) label(rec *runs.Record, task *bundle.TaskPlan, goal *bundle.GoalPlan, r *run.Run, grant string) {
 	ctx := &runCtx{
 		threat:   p.threat,
 		run:      r,
@@ -217,6 +218,10 @@ func (p *Program) label(rec *runs.Record, task *bundle.TaskPlan, goal *bundle.Go
 			ex.Predicates = append(ex.Predicates, PredicateValue{Scope: scopes[pr.Scope].Path, Name: pd.Name, Expr: pd.Expr, Pattern: pd.Pattern, Value: v})
 		}
 	}
+	if g := p.grants[grant]; g != nil {
+		rec.Grant, rec.Audit = g.Name, p.audit(r, g)
+	}
+	rec.AttemptBudget = p.Bundle.Manifest.ThreatModel.AttemptBudget
 	rec.Utility = p.explained("utility", task.Utility, ctx)
 	if len(p.Bundle.Plan.Invariants) > 0 {
 		rec.Invariants = make(map[string]runs.Label, len(p.Bundle.Plan.Invariants))

@@ -37,6 +37,7 @@ type Program struct {
 	ops        map[string]string // tool name → operation
 	tools      map[string]*bundle.Tool
 	threat     map[string]any // the threat_model variable
+	grants     map[string]*bundle.Grant
 	// gateFields lists, per gate expression, the metrics fields it reads.
 	gateFields map[int][]string
 	// explaining, when set (by Explain, which is not concurrent), records
@@ -146,6 +147,10 @@ func plan(b *bundle.Bundle, id string, metered bool) (*Program, error) {
 		"injection_vectors": stringsAny(tm.InjectionVectors),
 		"adversary_sees":    stringsAny(tm.AdversarySees),
 		"attempt_budget":    int64(tm.AttemptBudget),
+	}
+	p.grants = map[string]*bundle.Grant{}
+	for i := range b.Decls.Grants {
+		p.grants[b.Decls.Grants[i].Name] = &b.Decls.Grants[i]
 	}
 	for i, t := range b.Decls.Tools {
 		p.ops[t.Name] = t.Operation

@@ -32,7 +32,8 @@ func (it item) String() string {
 }
 
 // itemStream orders a run's messages and calls: each message, then the
-// calls it requested; a call nobody requested just before its result.
+// calls it requested, each followed by the calls nested in its arguments;
+// a top-level call nobody requested just before its result.
 func itemStream(r *run.Run) []item {
 	requested := make([]bool, len(r.Calls))
 	for _, e := range r.Events {
@@ -42,20 +43,31 @@ func itemStream(r *run.Run) []item {
 			}
 		}
 	}
-	orphans := map[int][]int{} // result event → unrequested calls
+	orphans := map[int][]int{}  // result event → unrequested top-level calls
+	children := map[int][]int{} // call → calls nested in its arguments
 	for i, c := range r.Calls {
-		if !requested[i] {
+		switch {
+		case c.Parent >= 0:
+			children[c.Parent] = append(children[c.Parent], i)
+		case !requested[i]:
 			orphans[c.Event] = append(orphans[c.Event], i)
 		}
 	}
 	items := make([]item, 0, len(r.Events)+len(r.Calls))
+	var call func(ci int)
+	call = func(ci int) {
+		items = append(items, item{event: -1, call: ci})
+		for _, nc := range children[ci] {
+			call(nc)
+		}
+	}
 	for _, e := range r.Events {
 		for _, ci := range orphans[e.Index] {
-			items = append(items, item{event: -1, call: ci})
+			call(ci)
 		}
 		items = append(items, item{event: e.Index, call: -1})
 		for _, ci := range e.Calls {
-			items = append(items, item{event: -1, call: ci})
+			call(ci)
 		}
 	}
 	return items

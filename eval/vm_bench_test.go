@@ -112,7 +112,7 @@ func BenchmarkPattern(b *testing.B) {
 			b.Run(fmt.Sprintf("%s/items=%d", tc.name, n), func(b *testing.B) {
 				// Label once to build the run's values; then time the VM alone.
 				var rec runs.Record
-				p.label(&rec, p.tasks["t"], nil, r)
+				p.label(&rec, p.tasks["t"], nil, r, "")
 				ctx := &runCtx{threat: p.threat, run: r, v: p.valuesOf(r), items: itemStream(r)}
 				ctx.acts = []*activation{{runCtx: ctx, params: p.params[0], pred: map[string]any{}}}
 				b.ResetTimer()

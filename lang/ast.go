@@ -142,8 +142,11 @@ type ThreatModel struct {
 	InjectionVectors []Str // tools whose output the adversary may alter
 	AdversarySees    []Str // documentation only, kept in the bundle
 	AttemptBudget    *Int  // attempts per security case; nil means 1
-	Exposure         *Expr // CEL bool: did adversarial content reach the agent
-	Range            hcl.Range
+	// How a case's attempts combine (AttemptRules); nil means the default:
+	// utility "all", side effect "any", exposed "any".
+	AttemptUtility, AttemptSideEffect, AttemptExposed *Str
+	Exposure                                          *Expr // CEL bool: did adversarial content reach the agent
+	Range                                             hcl.Range
 }
 
 // Int is an integer value with the range of its literal.

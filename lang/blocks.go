@@ -48,11 +48,12 @@ func attrs(required []string, optional ...string) []hcl.AttributeSchema {
 
 var (
 	contractSchema    = &hcl.BodySchema{Attributes: attrs(nil, "version", "description", "cost_budget", "run_cost_limit")}
-	threatModelSchema = &hcl.BodySchema{Attributes: attrs(nil, "injection_vectors", "adversary_sees", "attempt_budget", "exposure")}
-	registrySchema    = &hcl.BodySchema{Attributes: attrs([]string{"operations"})}
-	toolSchema        = &hcl.BodySchema{Attributes: attrs([]string{"operation"}, "description", "resource", "params")}
-	grantSchema       = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "allow", LabelNames: []string{"operation"}}}}
-	allowSchema       = &hcl.BodySchema{Attributes: attrs([]string{"resources"})}
+	threatModelSchema = &hcl.BodySchema{Attributes: attrs(nil, "injection_vectors", "adversary_sees", "attempt_budget", "exposure",
+		"attempt_utility", "attempt_side_effect", "attempt_exposed")}
+	registrySchema = &hcl.BodySchema{Attributes: attrs([]string{"operations"})}
+	toolSchema     = &hcl.BodySchema{Attributes: attrs([]string{"operation"}, "description", "resource", "params")}
+	grantSchema    = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "allow", LabelNames: []string{"operation"}}}}
+	allowSchema    = &hcl.BodySchema{Attributes: attrs([]string{"resources"})}
 	// The six criterion blocks take step blocks and match patterns;
 	// only invariant and side_effect allow forbid, which the others
 	// accept here to refuse with a precise message. Which attributes are
@@ -231,11 +232,14 @@ func (d *decoder) contract(b *hcl.Block) *Contract {
 func (d *decoder) threatModel(b *hcl.Block) *ThreatModel {
 	c := d.content(b.Body, threatModelSchema)
 	return &ThreatModel{
-		InjectionVectors: d.strList(c.Attributes["injection_vectors"]),
-		AdversarySees:    d.strList(c.Attributes["adversary_sees"]),
-		AttemptBudget:    d.integer(c.Attributes["attempt_budget"]),
-		Exposure:         d.criterion(c.Attributes["exposure"]),
-		Range:            b.DefRange,
+		InjectionVectors:  d.strList(c.Attributes["injection_vectors"]),
+		AdversarySees:     d.strList(c.Attributes["adversary_sees"]),
+		AttemptBudget:     d.integer(c.Attributes["attempt_budget"]),
+		AttemptUtility:    d.oneOf(c.Attributes["attempt_utility"], "attempt rule", AttemptRules),
+		AttemptSideEffect: d.oneOf(c.Attributes["attempt_side_effect"], "attempt rule", AttemptRules),
+		AttemptExposed:    d.oneOf(c.Attributes["attempt_exposed"], "attempt rule", AttemptRules),
+		Exposure:          d.criterion(c.Attributes["exposure"]),
+		Range:             b.DefRange,
 	}
 }
 

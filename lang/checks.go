@@ -30,20 +30,31 @@ func (d *decoder) invariant(b *hcl.Block) *Invariant {
 
 // severity decodes an invariant's severity; nil when absent or invalid.
 func (d *decoder) severity(attr *hcl.Attribute) *Str {
+	return d.oneOf(attr, "severity", Severities)
+}
+
+// AttemptRules are the ways the attempts of one security case combine
+// into its utility, side-effect or exposure label (attack success is always
+// "any": the adversary's best attempt).
+var AttemptRules = []string{"any", "all", "first", "last"}
+
+// oneOf decodes a string attribute that must be one of values; nil when
+// absent or invalid (an error with the nearest value).
+func (d *decoder) oneOf(attr *hcl.Attribute, what string, values []string) *Str {
 	s := d.str(attr)
 	if s == nil {
 		return nil
 	}
-	for _, v := range Severities {
+	for _, v := range values {
 		if s.Value == v {
 			return s
 		}
 	}
-	detail := "The severity " + quote(s.Value) + " is not one of " + strings.Join(Severities, ", ") + "."
-	if sug := Suggest(strings.ToLower(s.Value), Severities); sug != "" {
+	detail := "The " + what + " " + quote(s.Value) + " is not one of " + strings.Join(values, ", ") + "."
+	if sug := Suggest(strings.ToLower(s.Value), values); sug != "" {
 		detail += " Did you mean " + quote(sug) + "?"
 	}
-	d.errorf(codeInvalidValue, s.Range, "Invalid severity", "%s", detail)
+	d.errorf(codeInvalidValue, s.Range, "Invalid "+what, "%s", detail)
 	return nil
 }
 

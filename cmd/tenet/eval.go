@@ -75,6 +75,7 @@ Unknown labels make the metrics of their condition refuse: exit 2.`,
 	}
 	cmd.Flags().StringVar(&opt.Source, "source", "", "source block to map records with (default: the contract's only source)")
 	cmd.Flags().StringVar(&opt.Format, "transcript-format", "", "transcript format (default: the source's format)")
+	cmd.Flags().StringVar(&opt.Grant, "grant", "", "audit calls against this grant (default: the source's grant)")
 	cmd.Flags().StringVarP(&out, "out", "o", "", "write the labelled runs (JSONL, docs/runs-format.md) to this file, atomically")
 	cmd.Flags().IntVar(&opt.Transcript.MaxRecordBytes, "max-record-bytes", transcript.DefaultMaxRecordBytes, "longest transcript record (line) accepted, in bytes")
 	cmd.Flags().StringVar(&format, "format", "table", "report format: table")
@@ -125,6 +126,9 @@ func writeResults(stdout, stderr io.Writer, recs []runs.Record, declared map[str
 	}
 	checks := metrics.CountChecks(recs)
 	if err := report.WriteChecks(stdout, checks); err != nil {
+		return err
+	}
+	if err := report.WriteAudit(stdout, metrics.CountAudit(recs)); err != nil {
 		return err
 	}
 	var gates []eval.GateResult

@@ -57,7 +57,12 @@ type ThreatModel struct {
 	InjectionVectors []string `cbor:"injection_vectors"`
 	AdversarySees    []string `cbor:"adversary_sees"`
 	AttemptBudget    int      `cbor:"attempt_budget"`
-	Exposure         int      `cbor:"exposure"` // index in Bundle.Exprs, or NoExpr
+	// How the attempts of one security case combine into its labels: each
+	// "any", "all", "first" or "last". Attack success is always "any".
+	AttemptUtility    string `cbor:"attempt_utility"`
+	AttemptSideEffect string `cbor:"attempt_side_effect"`
+	AttemptExposed    string `cbor:"attempt_exposed"`
+	Exposure          int    `cbor:"exposure"` // index in Bundle.Exprs, or NoExpr
 }
 
 // Decls are the declarations needed to rebuild the CEL environment and to

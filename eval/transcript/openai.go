@@ -103,6 +103,7 @@ func decodeOpenAIMessages(line []byte) (rn *run.Run, skip bool, msg string) {
 			return nil, false, fmt.Sprintf("message %d: %s", i, err)
 		}
 	}
+	addNestedCalls(rn)
 	if n := len(rn.Events); n > 0 {
 		if last := rn.Events[n-1]; last.Role == "assistant" {
 			rn.Output = last.Content

@@ -1,0 +1,228 @@
+package eval
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/tenetlang/tenet/compiler/bundle"
+	"github.com/tenetlang/tenet/eval/run"
+	"github.com/tenetlang/tenet/eval/runs"
+)
+
+// audit decides, for every call of a run, whether the host's grant
+// authorized it (DESIGN §7): the first check a call fails is its decision —
+//
+//	unregistered_tool            the tool is not declared
+//	schema_fields                the argument keys are not exactly the declared ones (optional keys
+//	                             may be absent or null; arguments that did not parse fail here)
+//	schema_types                 a value is not of its declared type, with no coercion: a bool is not
+//	                             a number, an integer is not a string, a nested call object is not a string
+//	missing_resource_capability  the grant has no (operation, resource) pair for the call
+//	authorized                   none of the above
+//
+// Calls nested in another call's arguments are audited first, each on its
+// own, and flagged as hazards: a runtime may execute them before it
+// validates the call that carries them. The grant is only read: nothing in
+// a transcript can extend it. Entries come in audit order (nested calls
+// before their parent).
+func (p *Program) audit(r *run.Run, g *bundle.Grant) []runs.AuditEntry {
+	children := map[int][]int{}
+	for _, c := range r.Calls {
+		if c.Parent >= 0 {
+			children[c.Parent] = append(children[c.Parent], c.Index)
+		}
+	}
+	var out []runs.AuditEntry
+	var visit func(i int)
+	visit = func(i int) {
+		for _, ch := range children[i] {
+			visit(ch)
+		}
+		c := r.Calls[i]
+		decision, detail := p.decide(c, g)
+		out = append(out, runs.AuditEntry{Call: i, Tool: c.Tool, Decision: decision, Detail: detail, Parent: c.Parent, Hazard: c.Depth > 0})
+	}
+	for _, c := range r.Calls {
+		if c.Parent < 0 {
+			visit(c.Index)
+		}
+	}
+	return out
+}
+
+// decide runs the checks in order on one call.
+func (p *Program) decide(c *run.Call, g *bundle.Grant) (string, string) {
+	t, ok := p.tools[c.Tool]
+	if !ok {
+		return runs.UnregisteredTool, fmt.Sprintf("tool %q is not declared", c.Tool)
+	}
+	if t.HasSchema {
+		if c.ArgsError != "" {
+			return runs.SchemaFields, c.ArgsError
+		}
+		if d := fieldsProblem(c.Args, t.Params); d != "" {
+			return runs.SchemaFields, d
+		}
+		for _, f := range t.Params {
+			v, present := c.Args[f.Name]
+			if !present || (v == nil && f.Optional) {
+				continue
+			}
+			if d := typeProblem(f.Name, v, f.Type); d != "" {
+				return runs.SchemaTypes, d
+			}
+		}
+	}
+	resource := "*"
+	if t.Resource != "" {
+		if v, ok := c.Args[t.Resource]; ok && v != nil {
+			resource = resourceText(v)
+		}
+	}
+	if !granted(g, t.Operation, resource, t.Resource != "") {
+		if t.Resource == "" {
+			return runs.MissingResourceCapability, fmt.Sprintf("grant %q does not allow %s", g.Name, t.Operation)
+		}
+		return runs.MissingResourceCapability, fmt.Sprintf("grant %q does not allow (%s, %s)", g.Name, t.Operation, resource)
+	}
+	return runs.Authorized, ""
+}
+
+// fieldsProblem says which keys are missing or unexpected, or "".
+func fieldsProblem(args map[string]any, schema []bundle.Field) string {
+	declared := map[string]bool{}
+	var missing []string
+	for _, f := range schema {
+		declared[f.Name] = true
+		if _, ok := args[f.Name]; !ok && !f.Optional {
+			missing = append(missing, f.Name)
+		}
+	}
+	var extra []string
+	for k := range args {
+		if !declared[k] {
+			extra = append(extra, k)
+		}
+	}
+	sort.Strings(extra)
+	var parts []string
+	if len(missing) > 0 {
+		parts = append(parts, "missing "+strings.Join(missing, ", "))
+	}
+	if len(extra) > 0 {
+		parts = append(parts, "unexpected "+strings.Join(extra, ", "))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// typeProblem says how v fails its declared type, or "" (no coercion).
+func typeProblem(path string, v any, t bundle.Type) string {
+	bad := func() string {
+		what := jsonKind(v)
+		if m, ok := v.(map[string]any); ok && asNestedCall(m) {
+			what = "a nested call object"
+		}
+		return fmt.Sprintf("argument %s is %s, declared %s", path, what, typeString(t))
+	}
+	switch t.Kind {
+	case "any":
+		return ""
+	case "string":
+		if _, ok := v.(string); !ok {
+			return bad()
+		}
+	case "bool":
+		if _, ok := v.(bool); !ok {
+			return bad()
+		}
+	case "double":
+		if _, ok := v.(float64); !ok {
+			return bad()
+		}
+	case "int":
+		if f, ok := v.(float64); !ok || f != float64(int64(f)) {
+			return bad()
+		}
+	case "list":
+		l, ok := v.([]any)
+		if !ok {
+			return bad()
+		}
+		for i, e := range l {
+			if d := typeProblem(fmt.Sprintf("%s[%d]", path, i), e, elemOf(t)); d != "" {
+				return d
+			}
+		}
+	case "map":
+		m, ok := v.(map[string]any)
+		if !ok {
+			return bad()
+		}
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			if d := typeProblem(path+"."+k, m[k], elemOf(t)); d != "" {
+				return d
+			}
+		}
+	case "object":
+		m, ok := v.(map[string]any)
+		if !ok {
+			return bad()
+		}
+		if d := fieldsProblem(m, t.Fields); d != "" {
+			return fmt.Sprintf("argument %s: %s", path, d)
+		}
+		for _, f := range t.Fields {
+			fv, present := m[f.Name]
+			if !present || (fv == nil && f.Optional) {
+				continue
+			}
+			if d := typeProblem(path+"."+f.Name, fv, f.Type); d != "" {
+				return d
+			}
+		}
+	}
+	return ""
+}
+
+// asNestedCall reports whether an argument object has a call's shape.
+func asNestedCall(m map[string]any) bool {
+	_, f := m["function"].(string)
+	_, n := m["name"].(string)
+	return f || n
+}
+
+// resourceText renders a resource argument for matching against a grant:
+// a string as is, anything else as its JSON text (the id 7 is "7").
+func resourceText(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// granted reports whether g allows operation op on resource. A tool that
+// names no resource needs an allow block for its operation (any resources).
+func granted(g *bundle.Grant, op, resource string, hasResource bool) bool {
+	for _, a := range g.Allows {
+		if a.Operation != op {
+			continue
+		}
+		if !hasResource {
+			return true
+		}
+		for _, r := range a.Resources {
+			if r == "*" || r == resource {
+				return true
+			}
+		}
+	}
+	return false
+}
