@@ -22,7 +22,8 @@ func (c *compiler) criteria() {
 	}
 	for _, id := range sortedKeys(c.tasks) {
 		t := c.tasks[id]
-		tp := bundle.TaskPlan{ID: id, Utility: c.criterion(c.root, t.Utility, t.Trace, "utility", "task "+id, false)}
+		tp := bundle.TaskPlan{ID: id, Utility: c.criterion(c.root, t.Utility, t.Trace, "utility", "task "+id, false),
+			Variants: c.variants(t.Variants, "utility", "task "+id)}
 		if t.Prompt != nil {
 			tp.Prompt = t.Prompt.Value
 		}
@@ -34,7 +35,8 @@ func (c *compiler) criteria() {
 	}
 	for _, id := range sortedKeys(c.goals) {
 		g := c.goals[id]
-		gp := bundle.GoalPlan{ID: id, Success: c.criterion(c.root, g.Success, g.Trace, "success", "goal "+id, false)}
+		gp := bundle.GoalPlan{ID: id, Success: c.criterion(c.root, g.Success, g.Trace, "success", "goal "+id, false),
+			Variants: c.variants(g.Variants, "success", "goal "+id)}
 		if g.Summary != nil {
 			gp.Summary = g.Summary.Value
 		}
@@ -171,4 +173,18 @@ func (c *compiler) sources() {
 		c.b.Plan.Sources = append(c.b.Plan.Sources, sp)
 	}
 	sort.Slice(c.b.Plan.Sources, func(i, j int) bool { return c.b.Plan.Sources[i].Name < c.b.Plan.Sources[j].Name })
+}
+
+// variants checks a task's or goal's variant blocks.
+func (c *compiler) variants(vs []*lang.Variant, kind, owner string) []bundle.VariantPlan {
+	var out []bundle.VariantPlan
+	for _, v := range vs {
+		what := owner + " variant " + v.Name.Value
+		out = append(out, bundle.VariantPlan{
+			Name: v.Name.Value,
+			When: c.checkBool(v.When, "when", what),
+			Expr: c.checkBool(v.Criterion, kind, what),
+		})
+	}
+	return out
 }

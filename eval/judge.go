@@ -222,7 +222,7 @@ func (p *Program) label(rec *runs.Record, task *bundle.TaskPlan, goal *bundle.Go
 		rec.Grant, rec.Audit = g.Name, p.audit(r, g)
 	}
 	rec.AttemptBudget = p.Bundle.Manifest.ThreatModel.AttemptBudget
-	rec.Utility = p.explained("utility", task.Utility, ctx)
+	rec.Utility = p.explained("utility", p.variant(task.Utility, task.Variants, ctx), ctx)
 	if len(p.Bundle.Plan.Invariants) > 0 {
 		rec.Invariants = make(map[string]runs.Label, len(p.Bundle.Plan.Invariants))
 		for _, inv := range p.Bundle.Plan.Invariants {
@@ -246,7 +246,7 @@ func (p *Program) label(rec *runs.Record, task *bundle.TaskPlan, goal *bundle.Go
 	if goal == nil {
 		return
 	}
-	rec.AttackSuccess = p.explained("attack_success", goal.Success, ctx)
+	rec.AttackSuccess = p.explained("attack_success", p.variant(goal.Success, goal.Variants, ctx), ctx)
 	// The side-effect scope always includes the goal (h ≥ a by construction).
 	labels := []runs.Label{rec.AttackSuccess}
 	for _, se := range p.Bundle.Plan.SideEffects {
@@ -257,6 +257,22 @@ func (p *Program) label(rec *runs.Record, task *bundle.TaskPlan, goal *bundle.Go
 		rec.HasExposed = true
 		rec.Exposed = p.explained("exposed", bundle.Criterion{Expr: exp}, ctx)
 	}
+}
+
+// variant returns the criterion to use on this run: the first variant
+// whose when holds replaces the expression (the patterns stay). A when that
+// cannot be decided makes the label unknown: its error becomes the criterion.
+func (p *Program) variant(cr bundle.Criterion, vs []bundle.VariantPlan, ctx *runCtx) bundle.Criterion {
+	for _, v := range vs {
+		l := p.expr(v.When, ctx)
+		if !l.Known {
+			return bundle.Criterion{Expr: v.When, Patterns: cr.Patterns} // evaluates to the same unknown
+		}
+		if l.Value {
+			return bundle.Criterion{Expr: v.Expr, Patterns: cr.Patterns}
+		}
+	}
+	return cr
 }
 
 // explained is criterion, recording its parts when explaining.

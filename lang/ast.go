@@ -215,6 +215,8 @@ type Task struct {
 	Prompt      *Str
 	Description *Str
 	Utility     *Expr // CEL bool
+	// Variants replace Utility on runs they select (see Variant).
+	Variants []*Variant
 	// Trace holds the block's trace pattern (match / forbid) and its
 	// steps; nil when the block has none.
 	Trace *Trace
@@ -226,6 +228,8 @@ type Goal struct {
 	ID      Str
 	Summary *Str
 	Success *Expr // CEL bool
+	// Variants replace Success on runs they select (see Variant).
+	Variants []*Variant
 	// Trace holds the block's trace pattern (match / forbid) and its
 	// steps; nil when the block has none.
 	Trace *Trace
@@ -433,4 +437,17 @@ type Step struct {
 type Pattern struct {
 	Expr *Expr
 	Tree *pattern.Node
+}
+
+// Variant is a `variant "name" { when = CEL, utility = CEL }` block of a
+// task (success = CEL in a goal): a versioned form of the criterion. On a
+// run, the first variant whose when holds replaces the block's criterion
+// (its CEL attribute; the block's patterns still apply); when none holds,
+// the block's own criterion is used. A benchmark whose task texts changed
+// between versions keeps one block per task this way.
+type Variant struct {
+	Name      Str
+	When      *Expr // CEL bool over the run: does this variant apply?
+	Criterion *Expr // the variant's utility or success
+	Range     hcl.Range
 }

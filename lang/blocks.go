@@ -60,8 +60,8 @@ var (
 	// required is checked by hand: a criterion may be CEL, a pattern or
 	// both.
 	predicateSchema  = &hcl.BodySchema{Attributes: attrs(nil, "description", "expr", "match", "forbid"), Blocks: stepBlocks}
-	taskSchema       = &hcl.BodySchema{Attributes: attrs(nil, "prompt", "description", "utility", "match", "forbid"), Blocks: stepBlocks}
-	goalSchema       = &hcl.BodySchema{Attributes: attrs(nil, "summary", "success", "match", "forbid"), Blocks: stepBlocks}
+	taskSchema       = &hcl.BodySchema{Attributes: attrs(nil, "prompt", "description", "utility", "match", "forbid"), Blocks: withVariants(stepBlocks)}
+	goalSchema       = &hcl.BodySchema{Attributes: attrs(nil, "summary", "success", "match", "forbid"), Blocks: withVariants(stepBlocks)}
 	sideEffectSchema = &hcl.BodySchema{Attributes: attrs(nil, "description", "when", "match", "forbid"), Blocks: stepBlocks}
 	casesSchema      = &hcl.BodySchema{Attributes: attrs([]string{"tasks", "goals"})}
 	sourceSchema     = &hcl.BodySchema{
@@ -353,6 +353,7 @@ func (d *decoder) task(b *hcl.Block) *Task {
 		Range:       b.DefRange,
 	}
 	t.Trace = d.trace(b, c, traceRules{})
+	t.Variants = d.variants(c, "utility")
 	d.require(b, c, []string{"utility", "match"},
 		"A task needs utility = \"<CEL bool>\", match = \"<trace pattern>\", or both (utility then needs both to hold).")
 	if !d.declare("task", t.ID, b.DefRange) {
@@ -370,6 +371,7 @@ func (d *decoder) goal(b *hcl.Block) *Goal {
 		Range:   b.DefRange,
 	}
 	g.Trace = d.trace(b, c, traceRules{})
+	g.Variants = d.variants(c, "success")
 	d.require(b, c, []string{"success", "match"},
 		"A goal needs success = \"<CEL bool>\", match = \"<trace pattern>\", or both (the attack then succeeds when both hold).")
 	if !d.declare("goal", g.ID, b.DefRange) {

@@ -41,6 +41,8 @@ func Syntax() map[string][]string {
 	add("cases", casesSchema)
 	add("source", sourceSchema)
 	add("source.given", givenSchema)
+	add("task.variant", &hcl.BodySchema{Attributes: attrs([]string{"when", "utility"})})
+	add("goal.variant", &hcl.BodySchema{Attributes: attrs([]string{"when", "success"})})
 	add("invariant", invariantSchema)
 	add("failure", failureSchema, "forbid")
 	add("gate", gateSchema)

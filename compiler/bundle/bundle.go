@@ -206,13 +206,17 @@ type TaskPlan struct {
 	ID      string    `cbor:"id"`
 	Prompt  string    `cbor:"prompt"`
 	Utility Criterion `cbor:"utility"`
+	// Variants, tried in order, replace Utility's expression on the runs
+	// whose When holds (its patterns still apply).
+	Variants []VariantPlan `cbor:"variants"`
 }
 
 // GoalPlan is an injection goal.
 type GoalPlan struct {
-	ID      string    `cbor:"id"`
-	Summary string    `cbor:"summary"`
-	Success Criterion `cbor:"success"`
+	ID       string        `cbor:"id"`
+	Summary  string        `cbor:"summary"`
+	Success  Criterion     `cbor:"success"`
+	Variants []VariantPlan `cbor:"variants"` // as TaskPlan.Variants
 }
 
 // SideEffectPlan is a side-effect criterion.
@@ -334,4 +338,11 @@ type Inst struct {
 type Var struct {
 	Name string `cbor:"name"`
 	Type []byte `cbor:"type"`
+}
+
+// VariantPlan is a versioned form of a task's or goal's criterion.
+type VariantPlan struct {
+	Name string `cbor:"name"`
+	When int    `cbor:"when"` // expr index: does the variant apply to the run?
+	Expr int    `cbor:"expr"` // expr index: the criterion's expression for those runs
 }

@@ -163,11 +163,19 @@ func (b *Bundle) Validate() error {
 			errs = append(errs, fmt.Errorf("%s has neither an expression nor a pattern", what))
 		}
 	}
+	variants := func(what string, vs []VariantPlan) {
+		for _, v := range vs {
+			add(check(what+" variant "+v.Name+" when", v.When, false))
+			add(check(what+" variant "+v.Name, v.Expr, false))
+		}
+	}
 	for _, t := range b.Plan.Tasks {
 		crit("task "+t.ID, t.Utility)
+		variants("task "+t.ID, t.Variants)
 	}
 	for _, g := range b.Plan.Goals {
 		crit("goal "+g.ID, g.Success)
+		variants("goal "+g.ID, g.Variants)
 	}
 	for _, s := range b.Plan.SideEffects {
 		crit("side effect "+s.Name, s.When)
