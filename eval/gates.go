@@ -108,6 +108,14 @@ func metricsValue(c metrics.Condition, ch metrics.Checks) map[string]any {
 		}
 		return r.Rate.Value()
 	}
+	// Counts are doubles: with repetitions they are means. Under
+	// --unknown=bounds a count the unknowns can change is null, like a rate.
+	count := func(v float64) any {
+		if c.Bounded {
+			return nil
+		}
+		return v
+	}
 	// A rate over an empty set (|C| = 0 in a utility-only evaluation) is
 	// null, so a requirement on it fails as "cannot be evaluated".
 	rate := func(r metrics.Rate) any {
@@ -126,11 +134,11 @@ func metricsValue(c metrics.Condition, ch metrics.Checks) map[string]any {
 		"targeted_asr": rate(c.TargetedASR), "side_effect_rate": rate(c.SideEffectRate),
 		"secure_utility_in_scope": rate(c.SecureUtilityInScope),
 		"joint_utility_attack": map[string]any{
-			"utility_only": int64(c.Joint.UtilityOnly), "attack_only": int64(c.Joint.AttackOnly),
-			"both": int64(c.Joint.Both), "neither": int64(c.Joint.Neither),
+			"utility_only": count(c.Joint.UtilityOnly), "attack_only": count(c.Joint.AttackOnly),
+			"both": count(c.Joint.Both), "neither": count(c.Joint.Neither),
 		},
-		"exposed_cases": int64(c.ExposedCases), "conditional_asr_exposed": nullable(c.ConditionalASRExposed),
-		"benign_solved_cases": int64(c.BenignSolvedCases), "conditional_asr_benign_solved": nullable(c.ConditionalASRBenignSolved),
+		"exposed_cases": count(c.ExposedCases), "conditional_asr_exposed": nullable(c.ConditionalASRExposed),
+		"benign_solved_cases": count(c.BenignSolvedCases), "conditional_asr_benign_solved": nullable(c.ConditionalASRBenignSolved),
 		"runs": int64(ch.Runs), "violations": int64(ch.ViolatingRuns), "failures": failures,
 	}
 }

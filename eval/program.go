@@ -195,10 +195,15 @@ func (p *Program) Source(name string) (*bundle.SourcePlan, error) {
 	return nil, fmt.Errorf("contract %s has no source %q (its sources: %q)", p.Bundle.Manifest.Contract, name, names)
 }
 
-// Declared returns the contract's declared task and case sets: the metric
-// denominators |T| and |C| (DESIGN §7).
+// Declared returns the contract's declared task and case sets (the metric
+// denominators |T| and |C|, DESIGN §7), its attempt budget and the rules
+// that combine a case's attempts.
 func (p *Program) Declared() metrics.Declared {
-	var d metrics.Declared
+	tm := p.Bundle.Manifest.ThreatModel
+	d := metrics.Declared{
+		AttemptBudget: tm.AttemptBudget,
+		Rules:         metrics.AttemptRules{Utility: tm.AttemptUtility, SideEffect: tm.AttemptSideEffect, Exposed: tm.AttemptExposed},
+	}
 	for _, t := range p.Bundle.Plan.Tasks {
 		d.Tasks = append(d.Tasks, t.ID)
 	}

@@ -18,7 +18,7 @@ import (
 
 func evalCmd() *cobra.Command {
 	var opt eval.Options
-	var out, format string
+	var out, format, unknown string
 	cmd := &cobra.Command{
 		Use:   "eval (DIR|X.tnb) FILES...",
 		Short: "Judge transcripts with a contract and report metrics",
@@ -31,6 +31,9 @@ run) is reported as file:line and nothing else is written: exit 2.
 Unknown labels make the metrics of their condition refuse: exit 2.`,
 		Args: cobra.MinimumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkUnknownFlag(unknown); err != nil {
+				return err
+			}
 			if format != "table" {
 				return fmt.Errorf("unknown --format %q: this version writes table", format)
 			}
@@ -70,7 +73,7 @@ Unknown labels make the metrics of their condition refuse: exit 2.`,
 			fmt.Fprintf(stdout, "contract %s  %s\n", strings.TrimSpace(b.Manifest.Contract+" "+b.Manifest.Version), p.ID)
 			writeStats(stdout, res)
 			declared := map[string]metrics.Declared{b.Manifest.Contract: p.Declared()}
-			return writeResults(stdout, stderr, res.Records, declared, p)
+			return writeResults(stdout, stderr, res.Records, declared, p, metrics.Options{Unknown: unknown})
 		},
 	}
 	cmd.Flags().StringVar(&opt.Source, "source", "", "source block to map records with (default: the contract's only source)")
@@ -79,6 +82,7 @@ Unknown labels make the metrics of their condition refuse: exit 2.`,
 	cmd.Flags().StringVarP(&out, "out", "o", "", "write the labelled runs (JSONL, docs/runs-format.md) to this file, atomically")
 	cmd.Flags().IntVar(&opt.Transcript.MaxRecordBytes, "max-record-bytes", transcript.DefaultMaxRecordBytes, "longest transcript record (line) accepted, in bytes")
 	cmd.Flags().StringVar(&format, "format", "table", "report format: table")
+	cmd.Flags().StringVar(&unknown, "unknown", metrics.UnknownRefuse, "unknown labels: refuse (metrics of their condition refuse) or bounds (every rate as [low, high])")
 	return cmd
 }
 
@@ -110,8 +114,8 @@ func writeStats(w io.Writer, res *eval.Result) {
 // counts and, with a program, its gates. Exit status: metric errors
 // (unknown labels, missing runs) give 2; otherwise a violated invariant or a
 // failed gate requirement gives 1, each named on stderr.
-func writeResults(stdout, stderr io.Writer, recs []runs.Record, declared map[string]metrics.Declared, p *eval.Program) error {
-	cs, merr := metrics.Compute(recs, declared)
+func writeResults(stdout, stderr io.Writer, recs []runs.Record, declared map[string]metrics.Declared, p *eval.Program, mopt metrics.Options) error {
+	cs, merr := metrics.Compute(recs, declared, mopt)
 	if len(cs) > 0 {
 		fmt.Fprintln(stdout, "\nmetrics (DESIGN §7; rate (numerator/denominator))")
 		if err := report.WriteMetrics(stdout, cs); err != nil {

@@ -281,9 +281,10 @@ func MetricsFields() map[string]*types.Type {
 		"benign_tasks": i, "security_cases": i,
 		"benign_utility": d, "raw_attacked_utility": d, "targeted_asr": d,
 		"side_effect_rate": d, "secure_utility_in_scope": d,
-		"joint_utility_attack": types.NewMapType(types.StringType, i),
-		"exposed_cases":        i, "conditional_asr_exposed": nd,
-		"benign_solved_cases": i, "conditional_asr_benign_solved": nd,
+		// Counts of cases are doubles: with repetitions they are means.
+		"joint_utility_attack": types.NewMapType(types.StringType, types.NewNullableType(types.DoubleType)),
+		"exposed_cases":        nd, "conditional_asr_exposed": nd,
+		"benign_solved_cases": nd, "conditional_asr_benign_solved": nd,
 		"runs": i, "violations": i, "failures": types.NewMapType(types.StringType, i),
 	}
 }

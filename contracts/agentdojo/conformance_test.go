@@ -103,7 +103,7 @@ func TestBankingConformance(t *testing.T) {
 
 	// The metrics themselves are pinned too, so a change in any label or
 	// rate shows up as a diff of testdata/banking-metrics.golden.
-	cs, err := metrics.Compute(res.Records, map[string]metrics.Declared{p.Bundle.Manifest.Contract: p.Declared()})
+	cs, err := metrics.Compute(res.Records, map[string]metrics.Declared{p.Bundle.Manifest.Contract: p.Declared()}, metrics.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,14 +17,30 @@ import (
 // WriteMetrics writes one table row per (contract, condition) whose metrics
 // were computed, in the order given (metrics.Compute sorts them):
 //
-//	condition  |T|  |C|  benign_utility  raw_attacked_utility  targeted_asr  side_effect_rate  secure_utility_in_scope  joint u/a/both/neither  exposed  conditional_asr_exposed  solved  conditional_asr_benign_solved
+//	condition  |T|  |C|  reps  benign_utility  raw_attacked_utility  targeted_asr  side_effect_rate  secure_utility_in_scope  joint u/a/both/neither  exposed  conditional_asr_exposed  solved  conditional_asr_benign_solved
 //
-// The joint column counts utility only / attack only / both / neither.
-// Rates print as "0.7500 (3/4)", a null rate as "—", and the exposed count
-// as "—" when the condition has no exposure labels. A contract column comes
-// first when some condition has a contract. The table is left out when no
-// condition has metrics. Then, for each condition with errors, a line
-// "errors in NAME:" and its errors, one per line, indented by two spaces.
+// reps is the repetitions per task and case ("3", or "3/2" for benign/
+// attacked when they differ). The joint column counts utility only /
+// attack only / both / neither. Rates print as "0.7500 (3/4)" (a fractional
+// part with two decimals: "0.5833 (2.33/4)"), a null rate as "—", and the
+// exposed count as "—" when the condition has no exposure labels. With
+// unknown-label bounds, a rate the unknowns change prints as
+// "[0.2500, 0.5000] (1/4..2/4, 1 unknown)" (", or null" when some
+// assignment empties a conditional rate's subset) and a count as "1..2";
+// a legend line follows the table. A contract column comes first when some
+// condition has a contract. The table is left out when no condition has
+// metrics.
+//
+// Then the 95% intervals of every rate (conditions with stats only), one
+// row per condition and kind — "wilson" for every condition, "bootstrap"
+// for those with a cluster bootstrap:
+//
+//	95% intervals (wilson: Wilson score; bootstrap: cluster bootstrap by task, 2000 resamples, seed 1)
+//	condition  interval  benign_utility    raw_attacked_utility  …
+//	model-a    wilson    [0.3006, 0.9544]  [0.1500, 0.8500]      …
+//
+// Then, for each condition with errors, a line "errors in NAME:" and its
+// errors, one per line, indented by two spaces.
 func WriteMetrics(w io.Writer, cs []metrics.Condition) error {
 	bw := bufio.NewWriter(w)
 	withContract := false
@@ -41,39 +57,50 @@ func WriteMetrics(w io.Writer, cs []metrics.Condition) error {
 	}
 	if len(ok) > 0 {
 		tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
-		header := []string{"condition", "|T|", "|C|", "benign_utility", "raw_attacked_utility", "targeted_asr",
+		header := []string{"condition", "|T|", "|C|", "reps", "benign_utility", "raw_attacked_utility", "targeted_asr",
 			"side_effect_rate", "secure_utility_in_scope", "joint u/a/both/neither", "exposed", "conditional_asr_exposed",
 			"solved", "conditional_asr_benign_solved"}
 		if withContract {
 			header = append([]string{"contract"}, header...)
 		}
 		row(tw, header)
+		bounded := false
 		for _, c := range ok {
 			exposed := "—"
 			if c.HasExposure {
-				exposed = fmt.Sprint(c.ExposedCases)
+				exposed = countCell(c, "exposed_cases", c.ExposedCases)
 			}
 			cells := []string{
 				runs.Printable(c.Condition),
 				fmt.Sprint(c.BenignTasks),
 				fmt.Sprint(c.SecurityCases),
-				c.BenignUtility.String(),
-				c.RawAttackedUtility.String(),
-				c.TargetedASR.String(),
-				c.SideEffectRate.String(),
-				c.SecureUtilityInScope.String(),
-				fmt.Sprintf("%d/%d/%d/%d", c.Joint.UtilityOnly, c.Joint.AttackOnly, c.Joint.Both, c.Joint.Neither),
+				repsCell(c),
+				rateCell(c, "benign_utility", c.BenignUtility),
+				rateCell(c, "raw_attacked_utility", c.RawAttackedUtility),
+				rateCell(c, "targeted_asr", c.TargetedASR),
+				rateCell(c, "side_effect_rate", c.SideEffectRate),
+				rateCell(c, "secure_utility_in_scope", c.SecureUtilityInScope),
+				jointCell(c),
 				exposed,
-				c.ConditionalASRExposed.String(),
-				fmt.Sprint(c.BenignSolvedCases),
-				c.ConditionalASRBenignSolved.String(),
+				nullableCell(c, "conditional_asr_exposed", c.ConditionalASRExposed),
+				countCell(c, "benign_solved_cases", c.BenignSolvedCases),
+				nullableCell(c, "conditional_asr_benign_solved", c.ConditionalASRBenignSolved),
 			}
 			if withContract {
 				cells = append([]string{contractCell(c.Contract)}, cells...)
 			}
 			row(tw, cells)
+			for _, s := range c.Rates {
+				bounded = bounded || !s.Exact()
+			}
 		}
 		if err := tw.Flush(); err != nil {
+			return err
+		}
+		if bounded {
+			fmt.Fprintln(bw, "[low, high]: the least and greatest value over all assignments of the unknown labels (low..high as fractions; unknown labels the rate reads)")
+		}
+		if err := writeIntervals(bw, ok, withContract); err != nil {
 			return err
 		}
 	}
@@ -87,6 +114,110 @@ func WriteMetrics(w io.Writer, cs []metrics.Condition) error {
 		}
 	}
 	return bw.Flush()
+}
+
+// writeIntervals writes the "95% intervals" table of WriteMetrics.
+func writeIntervals(w io.Writer, cs []metrics.Condition, withContract bool) error {
+	var with []metrics.Condition
+	resamples, seed := 0, int64(0)
+	for _, c := range cs {
+		if len(c.Rates) == 0 {
+			continue
+		}
+		with = append(with, c)
+		if c.BootstrapResamples > 0 && resamples == 0 {
+			resamples, seed = c.BootstrapResamples, c.BootstrapSeed
+		}
+	}
+	if len(with) == 0 {
+		return nil
+	}
+	title := "95% intervals (wilson: Wilson score"
+	if resamples > 0 {
+		title += fmt.Sprintf("; bootstrap: cluster bootstrap by task, %d resamples, seed %d", resamples, seed)
+	}
+	fmt.Fprintf(w, "\n%s)\n", title)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	header := append([]string{"condition", "interval"}, metrics.RateNames...)
+	if withContract {
+		header = append([]string{"contract"}, header...)
+	}
+	row(tw, header)
+	for _, c := range with {
+		kinds := []string{"wilson"}
+		if c.BootstrapResamples > 0 {
+			kinds = append(kinds, "bootstrap")
+		}
+		for _, kind := range kinds {
+			cells := []string{runs.Printable(c.Condition), kind}
+			if withContract {
+				cells = append([]string{contractCell(c.Contract)}, cells...)
+			}
+			for _, name := range metrics.RateNames {
+				s, _ := c.Rate(name)
+				iv := s.Wilson
+				if kind == "bootstrap" {
+					iv = s.Bootstrap
+				}
+				cells = append(cells, iv.String())
+			}
+			row(tw, cells)
+		}
+	}
+	return tw.Flush()
+}
+
+func repsCell(c metrics.Condition) string {
+	if c.BenignRepetitions == c.CaseRepetitions || c.CaseRepetitions == 0 {
+		return fmt.Sprint(c.BenignRepetitions)
+	}
+	return fmt.Sprintf("%d/%d", c.BenignRepetitions, c.CaseRepetitions)
+}
+
+// rateCell renders a rate, or its bounds when the unknowns change it.
+func rateCell(c metrics.Condition, name string, r metrics.Rate) string {
+	if s, ok := c.Rate(name); ok && !s.Exact() {
+		return boundsCell(s)
+	}
+	return r.String()
+}
+
+func nullableCell(c metrics.Condition, name string, r metrics.NullableRate) string {
+	if s, ok := c.Rate(name); ok && !s.Exact() {
+		return boundsCell(s)
+	}
+	return r.String()
+}
+
+// boundsCell renders "[0.2500, 0.5000] (1/4..2/4, 1 unknown)", with ", or
+// null" when some assignment empties the subset.
+func boundsCell(s metrics.RateStats) string {
+	if !s.Low.Valid {
+		return fmt.Sprintf("— (%d unknown)", s.Unknown)
+	}
+	out := fmt.Sprintf("[%.4f, %.4f] (%s..%s, %d unknown", s.Low.Rate.Value(), s.High.Rate.Value(), s.Low.Rate.Fraction(), s.High.Rate.Fraction(), s.Unknown)
+	if s.MaybeNull {
+		out += ", or null"
+	}
+	return out + ")"
+}
+
+// countCell renders a count, or "low..high" when the unknowns change it.
+func countCell(c metrics.Condition, name string, v float64) string {
+	if s, ok := c.Count(name); ok && s.Low != s.High {
+		return metrics.Count(s.Low) + ".." + metrics.Count(s.High)
+	}
+	return metrics.Count(v)
+}
+
+func jointCell(c metrics.Condition) string {
+	j := c.Joint
+	vals := []float64{j.UtilityOnly, j.AttackOnly, j.Both, j.Neither}
+	parts := make([]string, 4)
+	for i, name := range metrics.CountNames[:4] {
+		parts[i] = countCell(c, name, vals[i])
+	}
+	return strings.Join(parts, "/")
 }
 
 // WriteAgreement writes one table row per (contract, condition) with, for

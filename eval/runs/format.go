@@ -21,15 +21,20 @@ import (
 //	 "unknown":{"exposed":"criterion error: ..."},
 //	 "given":{"utility":true,"attack_success":false,"side_effect":false},
 //	 "origin":{"file":"traces/x.jsonl","line":17},
-//	 "bundle":"sha256:..."}
+//	 "bundle":"sha256:...","attempt_budget":3,"grant":"default",
+//	 "audit":[{"call":0,"tool":"read_fixture","decision":"authorized"}]}
 //
 // Write emits the fields in that order, leaving out contract, unknown, given,
-// origin and bundle when empty; Read accepts any order.
+// origin, bundle, attempt_budget, grant and audit when empty; Read accepts
+// any order.
 
 // labelNames lists the labels in file order.
 var labelNames = []string{"utility", "attack_success", "side_effect", "exposed"}
 
-var topFields = []string{"contract", "condition", "task", "goal", "attempt", "repetition", "labels", "invariants", "failures", "witnesses", "unknown", "given", "origin", "bundle"}
+var topFields = []string{"contract", "condition", "task", "goal", "attempt", "repetition", "labels", "invariants", "failures", "witnesses", "unknown", "given", "origin", "bundle", "attempt_budget", "grant", "audit"}
+
+// auditFields lists the members of an audit entry in file order.
+var auditFields = []string{"call", "tool", "decision", "detail", "parent", "hazard"}
 
 // checkGroups are the named-check maps of a record: per invariant, whether
 // it held; per failure class, whether the run belongs to it. Their unknown
@@ -75,6 +80,10 @@ func (r Record) validate() error {
 		return fmt.Errorf("attempt is %d, want an integer ≥ 1", k.Attempt)
 	case k.Repetition < 1:
 		return fmt.Errorf("repetition is %d, want an integer ≥ 1", k.Repetition)
+	case r.AttemptBudget < 0:
+		return fmt.Errorf("attempt_budget is %d, want an integer ≥ 1 (or 0: none)", r.AttemptBudget)
+	case r.AttemptBudget > 0 && k.Attempt > r.AttemptBudget:
+		return fmt.Errorf("attempt %d is above attempt_budget %d (the threat model allows attempts 1..%d)", k.Attempt, r.AttemptBudget, r.AttemptBudget)
 	}
 	for _, name := range labelNames {
 		l := r.label(name)
@@ -129,6 +138,53 @@ func (r Record) validate() error {
 	}
 	if r.Bundle != "" && !validBundle(r.Bundle) {
 		return fmt.Errorf("bundle is %q, want sha256:<64 lowercase hex digits>", r.Bundle)
+	}
+	return validateAudit(r.Grant, r.Audit)
+}
+
+// validateAudit checks the authorization audit of a run: an audit needs a
+// grant; every entry has a call index ≥ 0 audited once, a decision of
+// Decisions, a detail unless authorized, a parent that is -1 or another
+// audited call (no cycles), and a hazard only on a nested call.
+func validateAudit(grant string, audit []AuditEntry) error {
+	if len(audit) > 0 && grant == "" {
+		return errors.New("audit without a grant (grant names the grant the calls were audited against)")
+	}
+	index := make(map[int]int, len(audit)) // call → entry
+	for i, e := range audit {
+		switch {
+		case e.Call < 0:
+			return fmt.Errorf("audit[%d]: call is %d, want an index ≥ 0", i, e.Call)
+		case !slices.Contains(Decisions, e.Decision):
+			return fmt.Errorf("audit[%d] (call %d): decision is %q, want one of %s", i, e.Call, e.Decision, strings.Join(Decisions, ", "))
+		case e.Decision != Authorized && e.Detail == "":
+			return fmt.Errorf("audit[%d] (call %d): decision %s has no detail (every decision but authorized says why)", i, e.Call, e.Decision)
+		case e.Parent < -1:
+			return fmt.Errorf("audit[%d] (call %d): parent is %d, want the index of the call that holds it, or -1", i, e.Call, e.Parent)
+		case e.Parent == e.Call:
+			return fmt.Errorf("audit[%d] (call %d): the call is its own parent", i, e.Call)
+		case e.Hazard && e.Parent == -1:
+			return fmt.Errorf("audit[%d] (call %d): hazard on a call that is not nested (parent -1)", i, e.Call)
+		}
+		if j, dup := index[e.Call]; dup {
+			return fmt.Errorf("audit[%d]: call %d is audited twice (also audit[%d])", i, e.Call, j)
+		}
+		index[e.Call] = i
+	}
+	for i, e := range audit {
+		if e.Parent < 0 {
+			continue
+		}
+		if _, ok := index[e.Parent]; !ok {
+			return fmt.Errorf("audit[%d] (call %d): parent call %d is not in the audit", i, e.Call, e.Parent)
+		}
+		p := e.Parent
+		for steps := 0; p >= 0; steps++ {
+			if steps == len(audit) {
+				return fmt.Errorf("audit[%d] (call %d): its chain of parents is a cycle", i, e.Call)
+			}
+			p = audit[index[p]].Parent
+		}
 	}
 	return nil
 }
@@ -274,6 +330,20 @@ type wireRecord struct {
 	Given      *wireGiven                   `json:"given,omitempty"`
 	Origin     *wireOrigin                  `json:"origin,omitempty"`
 	Bundle     string                       `json:"bundle,omitempty"`
+	Budget     int                          `json:"attempt_budget,omitempty"`
+	Grant      string                       `json:"grant,omitempty"`
+	Audit      []wireAudit                  `json:"audit,omitempty"`
+}
+
+// wireAudit is an AuditEntry: detail left out when empty, parent when -1,
+// hazard when false.
+type wireAudit struct {
+	Call     int    `json:"call"`
+	Tool     string `json:"tool"`
+	Decision string `json:"decision"`
+	Detail   string `json:"detail,omitempty"`
+	Parent   *int   `json:"parent,omitempty"`
+	Hazard   bool   `json:"hazard,omitempty"`
 }
 
 type wireLabels struct {
@@ -353,6 +423,16 @@ func toWire(r Record) wireRecord {
 		Attempt:    r.Key.Attempt,
 		Repetition: r.Key.Repetition,
 		Bundle:     r.Bundle,
+		Budget:     r.AttemptBudget,
+		Grant:      r.Grant,
+	}
+	for _, e := range r.Audit {
+		a := wireAudit{Call: e.Call, Tool: e.Tool, Decision: e.Decision, Detail: e.Detail, Hazard: e.Hazard}
+		if e.Parent != -1 {
+			p := e.Parent
+			a.Parent = &p
+		}
+		w.Audit = append(w.Audit, a)
 	}
 	if r.Key.Goal != "" {
 		g := r.Key.Goal
@@ -933,7 +1013,106 @@ func parseBody(rec *Record, fs []field) error {
 		return err
 	}
 	rec.Bundle = b
+	// attempt_budget
+	if raw, ok := lookup(fs, "attempt_budget"); ok && !isNull(raw) {
+		n, err := countField(fs, "attempt_budget", "field attempt_budget")
+		if err != nil {
+			return err
+		}
+		rec.AttemptBudget = n
+	}
+	// grant, audit
+	g, ok, err := stringField(fs, "grant", "field grant", "the name of the grant the calls were audited against")
+	if err != nil {
+		return err
+	}
+	if ok && g == "" {
+		return errors.New("field grant is empty, want the name of the grant the calls were audited against")
+	}
+	rec.Grant = g
+	if raw, ok := lookup(fs, "audit"); ok && !isNull(raw) {
+		if kind(raw) != "an array" {
+			return fmt.Errorf("field audit is %s, want an array of {call, tool, decision, ...} objects, one per call", kind(raw))
+		}
+		var items []json.RawMessage
+		if err := json.Unmarshal(raw, &items); err != nil {
+			return err
+		}
+		for i, it := range items {
+			e, err := parseAuditEntry(it, fmt.Sprintf("audit[%d]", i))
+			if err != nil {
+				return err
+			}
+			rec.Audit = append(rec.Audit, e)
+		}
+	}
 	return nil
+}
+
+// parseAuditEntry decodes one member of audit; where names it in errors.
+// The rules between fields (decisions, details, parents) are Validate's.
+func parseAuditEntry(raw json.RawMessage, where string) (AuditEntry, error) {
+	e := AuditEntry{Parent: -1}
+	if kind(raw) != "an object" {
+		return e, fmt.Errorf("%s is %s, want an object with call, tool and decision", where, kind(raw))
+	}
+	fs, err := fields(raw, where)
+	if err != nil {
+		return e, err
+	}
+	if err := unknownField(fs, auditFields, where); err != nil {
+		return e, err
+	}
+	raw, ok := lookup(fs, "call")
+	if !ok || isNull(raw) {
+		return e, fmt.Errorf("%s: missing field call", where)
+	}
+	if e.Call, err = indexValue(raw); err != nil || e.Call < 0 {
+		return e, fmt.Errorf("%s.call is %s, want an integer ≥ 0", where, describe(raw))
+	}
+	for _, f := range []struct {
+		name string
+		dst  *string
+	}{{"tool", &e.Tool}, {"decision", &e.Decision}} {
+		if *f.dst, ok, err = stringField(fs, f.name, where+"."+f.name, "a string"); err != nil {
+			return e, err
+		}
+		if !ok {
+			return e, fmt.Errorf("%s: missing field %s", where, f.name)
+		}
+	}
+	if e.Detail, _, err = stringField(fs, "detail", where+".detail", "a string"); err != nil {
+		return e, err
+	}
+	if raw, ok := lookup(fs, "parent"); ok && !isNull(raw) {
+		if e.Parent, err = indexValue(raw); err != nil || e.Parent < -1 {
+			return e, fmt.Errorf("%s.parent is %s, want the call index (an integer ≥ 0) of the call that holds this one, or -1", where, describe(raw))
+		}
+	}
+	if raw, ok := lookup(fs, "hazard"); ok && !isNull(raw) {
+		if kind(raw) != "a boolean" {
+			return e, fmt.Errorf("%s.hazard is %s, want true or false", where, kind(raw))
+		}
+		e.Hazard = bytes.Equal(bytes.TrimSpace(raw), []byte("true"))
+	}
+	return e, nil
+}
+
+// indexValue decodes an integer written as such (no fraction, no exponent).
+func indexValue(raw json.RawMessage) (int, error) {
+	if kind(raw) != "a number" {
+		return 0, errors.New("not a number")
+	}
+	return strconv.Atoi(string(bytes.TrimSpace(raw)))
+}
+
+// describe renders a JSON value for messages: a number as written, other
+// values by kind.
+func describe(raw json.RawMessage) string {
+	if kind(raw) == "a number" {
+		return string(bytes.TrimSpace(raw))
+	}
+	return kind(raw)
 }
 
 // validItem reports whether s names an item: "event:N" or "call:N".

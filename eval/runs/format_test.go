@@ -51,7 +51,7 @@ func TestWriteGolden(t *testing.T) {
 }
 
 func TestRoundTripAndDeterminism(t *testing.T) {
-	recs := sample()
+	recs := append(sample(), audited())
 	var first bytes.Buffer
 	if err := Write(&first, recs); err != nil {
 		t.Fatal(err)
@@ -175,9 +175,9 @@ func TestReadErrors(t *testing.T) {
 		{"unknown not an object", `{` + attacked + `,` + okLabels + `,"unknown":"boom"}`,
 			runA + "field unknown is a string, want an object of reasons by label"},
 		{"unknown field", `{` + attacked + `,` + okLabels + `,"bundel":"x"}`,
-			runA + `unknown field "bundel" (want contract, condition, task, goal, attempt, repetition, labels, invariants, failures, witnesses, unknown, given, origin, bundle)`},
+			runA + `unknown field "bundel" (want contract, condition, task, goal, attempt, repetition, labels, invariants, failures, witnesses, unknown, given, origin, bundle, attempt_budget, grant, audit)`},
 		{"unknown field labls", `{` + benign + `,"labls":{"utility":true}}`,
-			runB + `unknown field "labls" (want contract, condition, task, goal, attempt, repetition, labels, invariants, failures, witnesses, unknown, given, origin, bundle)`},
+			runB + `unknown field "labls" (want contract, condition, task, goal, attempt, repetition, labels, invariants, failures, witnesses, unknown, given, origin, bundle, attempt_budget, grant, audit)`},
 		{"unknown label", `{` + benign + `,"labels":{"utility":true,"sideeffect":false}}`,
 			runB + `unknown label "sideeffect" (want utility, attack_success, side_effect, exposed)`},
 		{"missing labels", `{` + benign + `}`, runB + "missing field labels"},

@@ -1,0 +1,56 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tenetlang/tenet/eval/metrics"
+	"github.com/tenetlang/tenet/eval/report"
+	"github.com/tenetlang/tenet/eval/runs"
+)
+
+func compareCmd() *cobra.Command {
+	var reference, defended string
+	cmd := &cobra.Command{
+		Use:   "compare --reference C1 --defended C2 RUNS.jsonl...",
+		Short: "Paired comparison of two conditions: transitions per task and case, McNemar p-values",
+		Long: `Compare two conditions of one contract on the same tasks and cases (DESIGN §7),
+from runs files: benign utility paired on tasks; utility under attack,
+attack success, side effect and secure utility paired on cases. Per
+property: kept_success, lost, gained, kept_failure, both rates, gain and
+loss rates, net effect, the exact McNemar p-value, and the lost and gained
+ids. A condition is named condition, or contract:condition.
+
+Refused (exit 2) when the task or case ids differ, the runs name different
+bundles or attempt budgets, a condition has unknown labels or any other
+metric error, or more than one repetition. See docs/metrics.md.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkInputs(args); err != nil {
+				return err
+			}
+			stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+			recs, err := runs.ReadFiles(args...)
+			if err != nil {
+				fmt.Fprintf(stderr, "%v\n", err)
+				return exitError{exitBad}
+			}
+			c, err := metrics.Compare(recs, reference, defended, metrics.Options{})
+			if err != nil {
+				for _, line := range strings.Split(err.Error(), "\n") {
+					fmt.Fprintf(stderr, "%s: refused: %s\n", cmd.CommandPath(), line)
+				}
+				return exitError{exitBad}
+			}
+			fmt.Fprintf(stdout, "%d runs from %d %s\n\n", len(recs), len(args), plural(len(args), "file", "files"))
+			return report.WriteComparison(stdout, c)
+		},
+	}
+	cmd.Flags().StringVar(&reference, "reference", "", "the reference condition (e.g. the undefended model)")
+	cmd.Flags().StringVar(&defended, "defended", "", "the defended condition")
+	cmd.MarkFlagRequired("reference")
+	cmd.MarkFlagRequired("defended")
+	return cmd
+}
