@@ -141,6 +141,32 @@ func (p *Program) JudgeAs(src *bundle.SourcePlan, r *run.Run, o *Override) (Judg
 	return Judgement{Record: rec}, nil
 }
 
+// emptyRun labels a run whose transcript has no messages: nothing can be
+// judged from it (a harness failure, not agent behaviour), so every label,
+// invariant and failure class is unknown with that reason — never false.
+func (p *Program) emptyRun(rec *runs.Record, attacked bool) {
+	why := runs.Unknown("the transcript has no messages: nothing to judge")
+	rec.Utility = why
+	if attacked {
+		rec.AttackSuccess, rec.SideEffect = why, why
+		if p.Bundle.Manifest.ThreatModel.Exposure != bundle.NoExpr {
+			rec.HasExposed, rec.Exposed = true, why
+		}
+	}
+	for _, inv := range p.Bundle.Plan.Invariants {
+		if rec.Invariants == nil {
+			rec.Invariants = map[string]runs.Label{}
+		}
+		rec.Invariants[inv.Name] = why
+	}
+	for _, f := range p.Bundle.Plan.Failures {
+		if rec.Failures == nil {
+			rec.Failures = map[string]runs.Label{}
+		}
+		rec.Failures[f.Name] = why
+	}
+}
+
 // resolve finds a key's task and goal (nil for a benign run), or says why
 // the contract does not judge it.
 func (p *Program) resolve(key runs.Key) (*bundle.TaskPlan, *bundle.GoalPlan, Skip) {
@@ -164,6 +190,11 @@ func (p *Program) resolve(key runs.Key) (*bundle.TaskPlan, *bundle.GoalPlan, Ski
 // label evaluates predicates and criteria for a run.
 // grant names the grant calls are audited against ("": no audit).
 func (p *Program) label(rec *runs.Record, task *bundle.TaskPlan, goal *bundle.GoalPlan, r *run.Run, grant string) {
+	rec.AttemptBudget = p.Bundle.Manifest.ThreatModel.AttemptBudget
+	if len(r.Events) == 0 {
+		p.emptyRun(rec, goal != nil)
+		return
+	}
 	ctx := &runCtx{
 		threat:   p.threat,
 		run:      r,
@@ -221,7 +252,6 @@ func (p *Program) label(rec *runs.Record, task *bundle.TaskPlan, goal *bundle.Go
 	if g := p.grants[grant]; g != nil {
 		rec.Grant, rec.Audit = g.Name, p.audit(r, g)
 	}
-	rec.AttemptBudget = p.Bundle.Manifest.ThreatModel.AttemptBudget
 	rec.Utility = p.explained("utility", p.variant(task.Utility, task.Variants, ctx), ctx)
 	if len(p.Bundle.Plan.Invariants) > 0 {
 		rec.Invariants = make(map[string]runs.Label, len(p.Bundle.Plan.Invariants))

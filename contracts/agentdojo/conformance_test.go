@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/tenetlang/tenet/compiler"
@@ -16,6 +17,7 @@ import (
 	"github.com/tenetlang/tenet/eval"
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/report"
+	"github.com/tenetlang/tenet/eval/runs"
 	"github.com/tenetlang/tenet/eval/transcript"
 	"github.com/tenetlang/tenet/internal/shared"
 	"github.com/tenetlang/tenet/lang"
@@ -59,11 +61,23 @@ func traces(t *testing.T) []string {
 	return files
 }
 
-// TestBankingConformance pins agreement with AgentDojo's labels on every
-// banking run of the 12 agents: 16 benign utility, 16 utility-under-attack
-// and 16 attack-success labels per agent, 576 in all, every one equal.
-func TestBankingConformance(t *testing.T) {
-	p := program(t, "banking")
+// suite describes the expected shape of one AgentDojo suite's runs.
+type suite struct {
+	name  string // directory under contracts/agentdojo and metadata.suite_name
+	tasks int    // user tasks: benign runs and attacked runs per agent
+	// unknown is how many runs have an empty transcript: every label of
+	// theirs must be unknown (never guessed), and they are the only unknowns.
+	unknown int
+}
+
+// checkSuite evaluates a suite's contract on the 12 agents' transcripts and
+// requires every label of every run with a non-empty transcript to agree
+// with AgentDojo's (benign utility, utility under attack, attack success),
+// and the runs with empty transcripts to be unknown. It pins the metrics
+// table in testdata/<suite>-metrics.golden and returns the judged records.
+func checkSuite(t *testing.T, s suite) []runs.Record {
+	t.Helper()
+	p := program(t, s.name)
 	res, err := p.EvalFiles(traces(t), eval.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -71,47 +85,82 @@ func TestBankingConformance(t *testing.T) {
 	if len(res.Errors) > 0 {
 		t.Fatalf("bad records: %v", res.Errors)
 	}
-	if got := len(res.Records); got != 384 {
-		t.Errorf("judged %d banking runs, want 384 (12 agents × 32)", got)
+	want := 12 * 2 * s.tasks
+	if got := len(res.Records); got != want {
+		t.Errorf("judged %d %s runs, want %d (12 agents × %d tasks × 2)", got, s.name, want, s.tasks)
 	}
-	if got := res.Skipped[eval.NotSelected]; got != 2328-384 {
-		t.Errorf("%d records of other suites not selected, want %d", got, 2328-384)
+	if got := res.Skipped[eval.NotSelected]; got != 2328-want {
+		t.Errorf("%d records of other suites not selected, want %d", got, 2328-want)
 	}
 	if res.Headers != 12 {
 		t.Errorf("%d header lines, want 12", res.Headers)
 	}
-	as := metrics.Agree(res.Records)
-	if len(as) != 12 {
-		t.Fatalf("agreement for %d conditions, want 12", len(as))
-	}
-	total := 0
-	for _, a := range as {
+	agree, unknown := 0, 0
+	for _, a := range metrics.Agree(res.Records) {
 		for _, row := range a.Rows() {
-			if row.Agree != 16 || row.Disagree != 0 || row.OursUnknown != 0 || row.NotGiven != 0 {
-				t.Errorf("%s %s: agree %d, disagree %d, unknown %d, not given %d; want 16/16",
+			agree += row.Agree
+			unknown += row.OursUnknown
+			if row.Disagree != 0 || row.NotGiven != 0 {
+				t.Errorf("%s %s: agree %d, disagree %d, unknown %d, not given %d",
 					a.Name(), row.Label, row.Agree, row.Disagree, row.OursUnknown, row.NotGiven)
-				for _, d := range row.Disagreements {
-					t.Errorf("  %s: ours %v, AgentDojo %v (%s:%d)", d.Key, d.Ours, d.Given, d.OriginFile, d.OriginLine)
+			}
+			for _, d := range row.Disagreements {
+				t.Errorf("  %s: ours %v, AgentDojo %v (%s:%d)", d.Key, d.Ours, d.Given, d.OriginFile, d.OriginLine)
+			}
+			for _, u := range row.Unknowns {
+				if !strings.Contains(u.Reason, "the transcript has no messages") {
+					t.Errorf("  %s unknown: %s", u.Key, u.Reason)
 				}
 			}
-			total += row.Agree
 		}
 	}
-	if total != 576 {
-		t.Errorf("%d of 576 labels agree", total)
+	labels := 12 * 3 * s.tasks // benign utility, utility under attack, attack success
+	unknownLabels := 0
+	for _, r := range res.Records {
+		if !r.Utility.Known {
+			unknownLabels++
+		}
+		if r.Key.Attacked() && !r.AttackSuccess.Known {
+			unknownLabels++
+		}
 	}
+	if unknown != unknownLabels {
+		t.Errorf("agreement counts %d unknown labels, the records %d", unknown, unknownLabels)
+	}
+	emptyRuns := 0
+	for _, r := range res.Records {
+		if !r.Utility.Known {
+			emptyRuns++
+		}
+	}
+	if emptyRuns != s.unknown {
+		t.Errorf("%d runs with unknown labels, want %d (the empty transcripts)", emptyRuns, s.unknown)
+	}
+	if agree+unknown != labels {
+		t.Errorf("%d labels agree and %d are unknown, of %d", agree, unknown, labels)
+	}
+	t.Logf("%s: %d of %d labels agree with AgentDojo, %d unknown (empty transcripts)", s.name, agree, labels, unknown)
 
 	// The metrics themselves are pinned too, so a change in any label or
-	// rate shows up as a diff of testdata/banking-metrics.golden.
-	cs, err := metrics.Compute(res.Records, map[string]metrics.Declared{p.Bundle.Manifest.Contract: p.Declared()}, metrics.Options{})
-	if err != nil {
-		t.Fatal(err)
+	// rate shows up as a diff of the golden. Empty transcripts make their
+	// labels unknown, so metrics are computed with bounds.
+	opt := metrics.Options{}
+	if s.unknown > 0 {
+		opt.Unknown = metrics.UnknownBounds
 	}
+	cs, _ := metrics.Compute(res.Records, map[string]metrics.Declared{p.Bundle.Manifest.Contract: p.Declared()}, opt)
 	var buf bytes.Buffer
 	if err := report.WriteMetrics(&buf, cs); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "testdata/banking-metrics.golden", buf.Bytes())
+	golden(t, "testdata/"+s.name+"-metrics.golden", buf.Bytes())
+	return res.Records
+}
+
+// TestBankingConformance: 16 benign utility, 16 utility-under-attack and
+// 16 attack-success labels per agent, 576 in all, every one equal.
+func TestBankingConformance(t *testing.T) {
+	checkSuite(t, suite{name: "banking", tasks: 16})
 }
 
 func golden(t *testing.T, path string, got []byte) {
