@@ -102,3 +102,40 @@ func loadBundle(path string, data []byte) (*eval.Program, error) {
 	}
 	return p, nil
 }
+
+// loadPrograms is loadProgram for eval, which also accepts a directory of
+// contract directories (e.g. contracts/agentdojo): every subdirectory that
+// holds *.tenet.hcl files is one contract, in name order.
+func loadPrograms(path string, stderr io.Writer) ([]*eval.Program, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !st.IsDir() || len(contractFiles(path)) > 0 {
+		p, err := loadProgram(path, stderr)
+		if err != nil {
+			return nil, err
+		}
+		return []*eval.Program{p}, nil
+	}
+	entries, err := os.ReadDir(path)
+	if err != nil {
+		return nil, err
+	}
+	var progs []*eval.Program
+	for _, e := range entries {
+		dir := filepath.Join(path, e.Name())
+		if !e.IsDir() || len(contractFiles(dir)) == 0 {
+			continue
+		}
+		p, err := loadProgram(dir, stderr)
+		if err != nil {
+			return nil, err
+		}
+		progs = append(progs, p)
+	}
+	if len(progs) == 0 {
+		return nil, fmt.Errorf("%s holds no *.tenet.hcl files and no contract directories", path)
+	}
+	return progs, nil
+}

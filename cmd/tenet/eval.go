@@ -46,34 +46,46 @@ Unknown labels make the metrics of their condition refuse: exit 2.`,
 					return err
 				}
 			}
-			p, err := loadProgram(args[0], stderr)
+			progs, err := loadPrograms(args[0], stderr)
 			if err != nil {
 				return err
 			}
-			res, err := p.EvalFiles(args[1:], opt)
-			if err != nil {
-				return err
-			}
-			if len(res.Errors) > 0 {
+			// Each contract reads every file; its source selects its records.
+			var results []*eval.Result
+			var all []runs.Record
+			bad := 0
+			for _, p := range progs {
+				res, err := p.EvalFiles(args[1:], opt)
+				if err != nil {
+					return err
+				}
 				for _, e := range res.Errors {
 					fmt.Fprintln(stderr, e)
 				}
-				return fmt.Errorf("%s; nothing written", count(len(res.Errors), "bad record"))
+				bad += len(res.Errors)
+				results = append(results, res)
+				all = append(all, res.Records...)
+			}
+			if bad > 0 {
+				return fmt.Errorf("%s; nothing written", count(bad, "bad record"))
 			}
 			if out != "" {
 				var buf bytes.Buffer
-				if err := runs.Write(&buf, res.Records); err != nil {
+				if err := runs.Write(&buf, all); err != nil {
 					return err
 				}
 				if err := atomicfile.Write(out, buf.Bytes(), 0o644); err != nil {
 					return err
 				}
 			}
-			b := p.Bundle
-			fmt.Fprintf(stdout, "contract %s  %s\n", strings.TrimSpace(b.Manifest.Contract+" "+b.Manifest.Version), p.ID)
-			writeStats(stdout, res)
-			declared := map[string]metrics.Declared{b.Manifest.Contract: p.Declared()}
-			return writeResults(stdout, stderr, res.Records, declared, p, metrics.Options{Unknown: unknown})
+			declared := map[string]metrics.Declared{}
+			for i, p := range progs {
+				b := p.Bundle
+				fmt.Fprintf(stdout, "contract %s  %s\n", strings.TrimSpace(b.Manifest.Contract+" "+b.Manifest.Version), p.ID)
+				writeStats(stdout, results[i])
+				declared[b.Manifest.Contract] = p.Declared()
+			}
+			return writeResults(stdout, stderr, all, declared, progs, metrics.Options{Unknown: unknown})
 		},
 	}
 	cmd.Flags().StringVar(&opt.Source, "source", "", "source block to map records with (default: the contract's only source)")
@@ -114,7 +126,7 @@ func writeStats(w io.Writer, res *eval.Result) {
 // counts and, with a program, its gates. Exit status: metric errors
 // (unknown labels, missing runs) give 2; otherwise a violated invariant or a
 // failed gate requirement gives 1, each named on stderr.
-func writeResults(stdout, stderr io.Writer, recs []runs.Record, declared map[string]metrics.Declared, p *eval.Program, mopt metrics.Options) error {
+func writeResults(stdout, stderr io.Writer, recs []runs.Record, declared map[string]metrics.Declared, progs []*eval.Program, mopt metrics.Options) error {
 	cs, merr := metrics.Compute(recs, declared, mopt)
 	if len(cs) > 0 {
 		fmt.Fprintln(stdout, "\nmetrics (DESIGN §7; rate (numerator/denominator))")
@@ -136,9 +148,18 @@ func writeResults(stdout, stderr io.Writer, recs []runs.Record, declared map[str
 		return err
 	}
 	var gates []eval.GateResult
-	if p != nil {
-		gates = p.Gates(cs, checks)
-		if err := report.WriteGates(stdout, gates); err != nil {
+	for _, p := range progs {
+		gates = append(gates, p.Gates(ofContract(cs, p.Bundle.Manifest.Contract), checks)...)
+	}
+	if err := report.WriteGates(stdout, gates); err != nil {
+		return err
+	}
+	contracts := map[string]bool{}
+	for _, c := range cs {
+		contracts[c.Contract] = true
+	}
+	if len(contracts) > 1 {
+		if err := report.WriteLeaderboard(stdout, metrics.Leaderboard(cs)); err != nil {
 			return err
 		}
 	}
@@ -173,4 +194,15 @@ func hasGiven(recs []runs.Record) bool {
 		}
 	}
 	return false
+}
+
+// ofContract keeps the conditions of one contract.
+func ofContract(cs []metrics.Condition, contract string) []metrics.Condition {
+	var out []metrics.Condition
+	for _, c := range cs {
+		if c.Contract == contract {
+			out = append(out, c)
+		}
+	}
+	return out
 }
