@@ -204,3 +204,22 @@ func sortedKeys[V any](m map[string]V) []string {
 	sort.Strings(keys)
 	return keys
 }
+
+// CompileDir parses the contract in dir (lang.ParseDir, imports included)
+// and compiles it. It compiles even after syntax-level errors, so that one
+// call reports every mistake; the bundle is nil when any diagnostic is an
+// error. The module is returned for its source files (diagnostic snippets)
+// and test blocks; it may be nil when dir cannot be read.
+func CompileDir(dir string, opt Options) (*lang.Module, *bundle.Bundle, hcl.Diagnostics) {
+	mod, diags := lang.ParseDir(dir)
+	if mod == nil || len(mod.Files) == 0 {
+		return mod, nil, diags
+	}
+	b, cd := Compile(mod, opt)
+	diags = append(diags, cd...)
+	SortDiagnostics(diags)
+	if diags.HasErrors() {
+		return mod, nil, diags
+	}
+	return mod, b, diags
+}

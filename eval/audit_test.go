@@ -12,18 +12,13 @@ import (
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/eval/runs"
 	"github.com/tenetlang/tenet/eval/transcript"
-	"github.com/tenetlang/tenet/lang"
 )
 
 // TestAuditSeedFixtures checks every audit outcome on examples/seed-fixtures
 // and that no decision changes the grant.
 func TestAuditSeedFixtures(t *testing.T) {
 	dir := filepath.Join("..", "examples", "seed-fixtures")
-	mod, diags := lang.ParseDir(dir)
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	b, diags := compiler.Compile(mod, compiler.Options{})
+	_, b, diags := compiler.CompileDir(dir, compiler.Options{})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}

@@ -12,7 +12,6 @@ import (
 	"github.com/tenetlang/tenet/eval/run"
 	"github.com/tenetlang/tenet/eval/transcript"
 	"github.com/tenetlang/tenet/internal/shared"
-	"github.com/tenetlang/tenet/lang"
 )
 
 // bankingRuns compiles the banking contract and reads every banking run of
@@ -20,11 +19,7 @@ import (
 // not reading). It returns the bundle and the runs.
 func bankingRuns(b *testing.B) (*bundle.Bundle, string, []*run.Run) {
 	b.Helper()
-	mod, diags := lang.ParseDir(filepath.Join("..", "contracts", "agentdojo", "banking"))
-	if diags.HasErrors() {
-		b.Fatal(diags)
-	}
-	bun, diags := compiler.Compile(mod, compiler.Options{})
+	_, bun, diags := compiler.CompileDir(filepath.Join("..", "contracts", "agentdojo", "banking"), compiler.Options{})
 	if diags.HasErrors() {
 		b.Fatal(diags)
 	}

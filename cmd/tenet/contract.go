@@ -19,22 +19,20 @@ import (
 // compileDir parses and compiles a contract directory, printing every
 // diagnostic to w. The bundle is nil when there were errors.
 func compileDir(dir string, w io.Writer) (*bundle.Bundle, bool) {
-	mod, diags := lang.ParseDir(dir)
-	var b *bundle.Bundle
-	// Compile even after syntax-level errors, so that every mistake is
-	// reported in one run; parts lang could not read are skipped.
-	if mod != nil && len(mod.Files) > 0 {
-		var cd hcl.Diagnostics
-		b, cd = compiler.Compile(mod, compiler.Options{Formats: transcript.Formats()})
-		diags = append(diags, cd...)
-		compiler.SortDiagnostics(diags)
-	}
+	_, b, ok := compileModule(dir, w)
+	return b, ok
+}
+
+// compileModule is compileDir that also returns the parsed module (for
+// its test blocks).
+func compileModule(dir string, w io.Writer) (*lang.Module, *bundle.Bundle, bool) {
+	mod, b, diags := compiler.CompileDir(dir, compiler.Options{Formats: transcript.Formats()})
 	var files map[string]*hcl.File
 	if mod != nil {
 		files = mod.FileMap()
 	}
 	writeDiags(w, dir, files, diags)
-	return b, !diags.HasErrors()
+	return mod, b, !diags.HasErrors()
 }
 
 // writeDiags prints diagnostics in HCL's snippet format, each preceded by

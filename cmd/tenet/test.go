@@ -17,7 +17,6 @@ import (
 	"github.com/tenetlang/tenet/eval/run"
 	"github.com/tenetlang/tenet/eval/runs"
 	"github.com/tenetlang/tenet/eval/transcript"
-	"github.com/tenetlang/tenet/lang"
 )
 
 func testCmd() *cobra.Command {
@@ -32,11 +31,10 @@ Exit 1 when a test fails, 2 when the contract or a test's input is bad.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := args[0]
 			stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
-			b, ok := compileDir(dir, stderr)
+			mod, b, ok := compileModule(dir, stderr)
 			if !ok {
 				return exitError{exitBad}
 			}
-			mod, _ := lang.ParseDir(dir) // parsed cleanly just above
 			data, _, err := bundle.Encode(b)
 			if err != nil {
 				return err

@@ -7,7 +7,6 @@ import (
 
 	"github.com/tenetlang/tenet/compiler"
 	"github.com/tenetlang/tenet/compiler/bundle"
-	"github.com/tenetlang/tenet/lang"
 )
 
 // TestEveryByteFlipIsDetected: changing any single byte of a real bundle
@@ -15,11 +14,7 @@ import (
 // Decode refuse it, so a bundle damaged or edited in transit is never
 // evaluated.
 func TestEveryByteFlipIsDetected(t *testing.T) {
-	mod, diags := lang.ParseDir(filepath.Join("..", "..", "contracts", "agentdojo", "banking"))
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	b, diags := compiler.Compile(mod, compiler.Options{})
+	_, b, diags := compiler.CompileDir(filepath.Join("..", "..", "contracts", "agentdojo", "banking"), compiler.Options{})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}

@@ -20,7 +20,6 @@ import (
 	"github.com/tenetlang/tenet/eval/runs"
 	"github.com/tenetlang/tenet/eval/transcript"
 	"github.com/tenetlang/tenet/internal/shared"
-	"github.com/tenetlang/tenet/lang"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -29,11 +28,7 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 // encoding, exactly as `tenet eval DIR` does.
 func program(t *testing.T, dir string) *eval.Program {
 	t.Helper()
-	mod, diags := lang.ParseDir(dir)
-	if diags.HasErrors() {
-		t.Fatalf("parse %s: %v", dir, diags)
-	}
-	b, diags := compiler.Compile(mod, compiler.Options{Formats: transcript.Formats()})
+	_, b, diags := compiler.CompileDir(dir, compiler.Options{Formats: transcript.Formats()})
 	if diags.HasErrors() {
 		t.Fatalf("compile %s: %v", dir, diags)
 	}
