@@ -32,6 +32,10 @@ type Options struct {
 	Format     string // transcript format; "" means the source's format
 	Grant      string // audit against this grant instead of the source's (DESIGN §7)
 	Transcript transcript.Options
+	// Progress, when set, is called after each record with the records and
+	// the bytes of transcript read so far by this EvalFiles call (bytes
+	// run ahead of records by at most a read buffer).
+	Progress func(records int, bytes int64)
 }
 
 // EvalFiles streams each transcript file through the source plan and judges
@@ -57,8 +61,9 @@ func (p *Program) EvalFiles(files []string, opt Options) (*Result, error) {
 	}
 	res := &Result{Skipped: map[Skip]int{}, SkippedIDs: map[Skip]map[string]int{}}
 	seen := map[runs.Key]runs.Record{}
+	var read progress
 	for _, name := range files {
-		if err := p.evalFile(name, format, src, opt, res, seen); err != nil {
+		if err := p.evalFile(name, format, src, opt, res, seen, &read); err != nil {
 			return nil, err
 		}
 	}
@@ -66,18 +71,23 @@ func (p *Program) EvalFiles(files []string, opt Options) (*Result, error) {
 	return res, nil
 }
 
-func (p *Program) evalFile(name, format string, src *bundle.SourcePlan, opt Options, res *Result, seen map[runs.Key]runs.Record) error {
+func (p *Program) evalFile(name, format string, src *bundle.SourcePlan, opt Options, res *Result, seen map[runs.Key]runs.Record, read *progress) error {
 	f, err := os.Open(name)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	rd, err := transcript.Open(format, name, f, opt.Transcript)
+	read.r = f
+	rd, err := transcript.Open(format, name, read, opt.Transcript)
 	if err != nil {
 		return err
 	}
 	for {
 		r, err := rd.Next()
+		if opt.Progress != nil && !errors.Is(err, io.EOF) {
+			read.records++
+			opt.Progress(read.records, read.bytes)
+		}
 		if errors.Is(err, io.EOF) {
 			break
 		}
@@ -118,6 +128,20 @@ func (p *Program) evalFile(name, format string, src *bundle.SourcePlan, opt Opti
 	}
 	res.Headers += rd.Skipped()
 	return nil
+}
+
+// progress counts the records and bytes EvalFiles has read; it reads
+// through to the current file.
+type progress struct {
+	r       io.Reader
+	records int
+	bytes   int64
+}
+
+func (c *progress) Read(b []byte) (int, error) {
+	n, err := c.r.Read(b)
+	c.bytes += int64(n)
+	return n, err
 }
 
 // SortedIDs returns the ids of a SkippedIDs entry, sorted.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tenetlang/tenet/compiler"
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/report"
 	"github.com/tenetlang/tenet/eval/runs"
@@ -13,6 +14,7 @@ import (
 
 func compareCmd() *cobra.Command {
 	var reference, defended string
+	var rf reportFlags
 	cmd := &cobra.Command{
 		Use:   "compare --reference C1 --defended C2 RUNS.jsonl...",
 		Short: "Paired comparison of two conditions: transitions per task and case, McNemar p-values",
@@ -31,7 +33,10 @@ metric error, or more than one repetition. See docs/metrics.md.`,
 			if err := checkInputs(args); err != nil {
 				return err
 			}
-			stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+			if err := rf.check(args); err != nil {
+				return err
+			}
+			stderr := cmd.ErrOrStderr()
 			recs, err := runs.ReadFiles(args...)
 			if err != nil {
 				fmt.Fprintf(stderr, "%v\n", err)
@@ -44,12 +49,12 @@ metric error, or more than one repetition. See docs/metrics.md.`,
 				}
 				return exitError{exitBad}
 			}
-			fmt.Fprintf(stdout, "%d runs from %d %s\n\n", len(recs), len(args), plural(len(args), "file", "files"))
-			return report.WriteComparison(stdout, c)
+			return rf.write(cmd, report.BuildComparison(compiler.Version, args, len(recs), &c))
 		},
 	}
 	cmd.Flags().StringVar(&reference, "reference", "", "the reference condition (e.g. the undefended model)")
 	cmd.Flags().StringVar(&defended, "defended", "", "the defended condition")
+	rf.add(cmd)
 	cmd.MarkFlagRequired("reference")
 	cmd.MarkFlagRequired("defended")
 	return cmd

@@ -3,11 +3,10 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/tenetlang/tenet/compiler"
 	"github.com/tenetlang/tenet/eval"
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/report"
@@ -18,7 +17,8 @@ import (
 
 func evalCmd() *cobra.Command {
 	var opt eval.Options
-	var out, format, unknown string
+	var out, unknown string
+	var rf reportFlags
 	cmd := &cobra.Command{
 		Use:   "eval (DIR|X.tnb) FILES...",
 		Short: "Judge transcripts with a contract and report metrics",
@@ -28,44 +28,57 @@ condition, and agreement with labels the transcripts carry.
 
 Bad input (a malformed record, a record the source cannot map, a duplicate
 run) is reported as file:line and nothing else is written: exit 2.
-Unknown labels make the metrics of their condition refuse: exit 2.`,
+Unknown labels make the metrics of their condition refuse: exit 2.
+A violated invariant or a failed gate requirement exits 1, each named on
+stderr and in the report, whatever its format.`,
 		Args: cobra.MinimumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkUnknownFlag(unknown); err != nil {
 				return err
 			}
-			if format != "table" {
-				return fmt.Errorf("unknown --format %q: this version writes table", format)
+			stderr := cmd.ErrOrStderr()
+			files := args[1:]
+			if err := checkInputs(files); err != nil {
+				return err
 			}
-			stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
-			if err := checkInputs(args[1:]); err != nil {
+			inputs := append(append([]string{args[0]}, files...), contractFiles(args[0])...)
+			if err := rf.check(inputs); err != nil {
 				return err
 			}
 			if out != "" {
-				if err := checkOutput(out, append(append([]string{args[0]}, args[1:]...), contractFiles(args[0])...)); err != nil {
+				if err := checkOutput(out, inputs); err != nil {
 					return err
+				}
+				if rf.out != "" && sameFile(out, rf.out) {
+					return fmt.Errorf("--out and --report-out name the same file %s", out)
 				}
 			}
 			progs, err := loadPrograms(args[0], stderr)
 			if err != nil {
 				return err
 			}
+			prog := newProgress(stderr, files, len(progs))
+			opt.Progress = prog.update
 			// Each contract reads every file; its source selects its records.
-			var results []*eval.Result
+			var contracts []report.Contract
 			var all []runs.Record
 			bad := 0
 			for _, p := range progs {
-				res, err := p.EvalFiles(args[1:], opt)
+				res, err := p.EvalFiles(files, opt)
+				prog.next()
 				if err != nil {
+					prog.done()
 					return err
 				}
 				for _, e := range res.Errors {
+					prog.clear()
 					fmt.Fprintln(stderr, e)
 				}
 				bad += len(res.Errors)
-				results = append(results, res)
+				contracts = append(contracts, contractOf(p, res))
 				all = append(all, res.Records...)
 			}
+			prog.done()
 			if bad > 0 {
 				return fmt.Errorf("%s; nothing written", count(bad, "bad record"))
 			}
@@ -79,13 +92,15 @@ Unknown labels make the metrics of their condition refuse: exit 2.`,
 				}
 			}
 			declared := map[string]metrics.Declared{}
-			for i, p := range progs {
-				b := p.Bundle
-				fmt.Fprintf(stdout, "contract %s  %s\n", strings.TrimSpace(b.Manifest.Contract+" "+b.Manifest.Version), p.ID)
-				writeStats(stdout, results[i])
-				declared[b.Manifest.Contract] = p.Declared()
+			for _, p := range progs {
+				declared[p.Bundle.Manifest.Contract] = p.Declared()
 			}
-			return writeResults(stdout, stderr, all, declared, progs, metrics.Options{Unknown: unknown})
+			d := report.Build(report.Input{
+				Command: report.CommandEval, Version: compiler.Version, Inputs: files,
+				Contracts: contracts, Records: all, Declared: declared, Programs: progs,
+				Metrics: metrics.Options{Unknown: unknown},
+			})
+			return rf.write(cmd, d)
 		},
 	}
 	cmd.Flags().StringVar(&opt.Source, "source", "", "source block to map records with (default: the contract's only source)")
@@ -93,116 +108,26 @@ Unknown labels make the metrics of their condition refuse: exit 2.`,
 	cmd.Flags().StringVar(&opt.Grant, "grant", "", "audit calls against this grant (default: the source's grant)")
 	cmd.Flags().StringVarP(&out, "out", "o", "", "write the labelled runs (JSONL, docs/runs-format.md) to this file, atomically")
 	cmd.Flags().IntVar(&opt.Transcript.MaxRecordBytes, "max-record-bytes", transcript.DefaultMaxRecordBytes, "longest transcript record (line) accepted, in bytes")
-	cmd.Flags().StringVar(&format, "format", "table", "report format: table")
 	cmd.Flags().StringVar(&unknown, "unknown", metrics.UnknownRefuse, "unknown labels: refuse (metrics of their condition refuse) or bounds (every rate as [low, high])")
+	rf.add(cmd)
 	return cmd
 }
 
-// writeStats says what happened to every record read.
-func writeStats(w io.Writer, res *eval.Result) {
-	skipped := 0
-	for _, n := range res.Skipped {
-		skipped += n
-	}
-	fmt.Fprintf(w, "%s judged, %d %s skipped, %d %s without messages\n", count(len(res.Records), "run"), skipped, plural(skipped, "record", "records"), res.Headers, plural(res.Headers, "header line", "header lines"))
+// contractOf describes a contract and what happened to the records it read.
+func contractOf(p *eval.Program, res *eval.Result) report.Contract {
+	m := p.Bundle.Manifest
+	c := report.Contract{Name: m.Contract, Version: m.Version, Bundle: p.ID, Judged: len(res.Records), Headers: res.Headers}
 	for _, s := range []eval.Skip{eval.NotSelected, eval.TaskNotDeclared, eval.GoalNotDeclared, eval.CaseNotDeclared} {
 		n := res.Skipped[s]
 		if n == 0 {
 			continue
 		}
-		line := fmt.Sprintf("  %d %s", n, s)
-		if ids := res.SkippedIDs[s]; len(ids) > 0 {
-			var parts []string
-			for _, id := range eval.SortedIDs(ids) {
-				parts = append(parts, fmt.Sprintf("%s ×%d", id, ids[id]))
-			}
-			line += ": " + strings.Join(parts, ", ")
+		sk := report.Skipped{Reason: s.String(), Count: n}
+		ids := res.SkippedIDs[s]
+		for _, id := range eval.SortedIDs(ids) {
+			sk.IDs = append(sk.IDs, report.IDCount{ID: id, Count: ids[id]})
 		}
-		fmt.Fprintln(w, line)
+		c.Skipped = append(c.Skipped, sk)
 	}
-}
-
-// writeResults prints metrics, agreement, invariant and failure-class
-// counts and, with a program, its gates. Exit status: metric errors
-// (unknown labels, missing runs) give 2; otherwise a violated invariant or a
-// failed gate requirement gives 1, each named on stderr.
-func writeResults(stdout, stderr io.Writer, recs []runs.Record, declared map[string]metrics.Declared, progs []*eval.Program, mopt metrics.Options) error {
-	cs, merr := metrics.Compute(recs, declared, mopt)
-	if len(cs) > 0 {
-		fmt.Fprintln(stdout, "\nmetrics (DESIGN §7; rate (numerator/denominator))")
-		if err := report.WriteMetrics(stdout, cs); err != nil {
-			return err
-		}
-	}
-	if as := metrics.Agree(recs); hasGiven(recs) {
-		fmt.Fprintln(stdout, "\nagreement with given labels")
-		if err := report.WriteAgreement(stdout, as); err != nil {
-			return err
-		}
-	}
-	checks := metrics.CountChecks(recs)
-	if err := report.WriteChecks(stdout, checks); err != nil {
-		return err
-	}
-	if err := report.WriteAudit(stdout, metrics.CountAudit(recs)); err != nil {
-		return err
-	}
-	var gates []eval.GateResult
-	for _, p := range progs {
-		gates = append(gates, p.Gates(ofContract(cs, p.Bundle.Manifest.Contract), checks)...)
-	}
-	if err := report.WriteGates(stdout, gates); err != nil {
-		return err
-	}
-	contracts := map[string]bool{}
-	for _, c := range cs {
-		contracts[c.Contract] = true
-	}
-	if len(contracts) > 1 {
-		if err := report.WriteLeaderboard(stdout, metrics.Leaderboard(cs)); err != nil {
-			return err
-		}
-	}
-	failed := 0
-	for _, c := range checks {
-		for _, inv := range c.Invariants {
-			if inv.Hits > 0 {
-				fmt.Fprintf(stderr, "invariant %s violated on %s of %s in %s\n", inv.Name, count(inv.Hits, "run"), count(c.Runs, "run"), c.Name())
-				failed++
-			}
-		}
-	}
-	for _, g := range gates {
-		if !g.Passed {
-			fmt.Fprintf(stderr, "gate %s failed for %s: %s %s\n", g.Gate, g.Condition, g.Requirement, g.Reason)
-			failed++
-		}
-	}
-	if merr != nil {
-		return merr // bad input outranks failures: exit 2
-	}
-	if failed > 0 {
-		return exitError{exitFailure}
-	}
-	return nil
-}
-
-func hasGiven(recs []runs.Record) bool {
-	for _, r := range recs {
-		if r.Given.Utility != nil || r.Given.AttackSuccess != nil || r.Given.SideEffect != nil {
-			return true
-		}
-	}
-	return false
-}
-
-// ofContract keeps the conditions of one contract.
-func ofContract(cs []metrics.Condition, contract string) []metrics.Condition {
-	var out []metrics.Condition
-	for _, c := range cs {
-		if c.Contract == contract {
-			out = append(out, c)
-		}
-	}
-	return out
+	return c
 }

@@ -52,3 +52,16 @@ func contractFiles(dir string) []string {
 	files, _ := filepath.Glob(filepath.Join(dir, "*.tenet.hcl"))
 	return files
 }
+
+// sameFile reports whether two output paths name the same file: the same
+// existing file, or the same cleaned absolute path.
+func sameFile(a, b string) bool {
+	sa, errA := os.Stat(a)
+	sb, errB := os.Stat(b)
+	if errA == nil && errB == nil {
+		return os.SameFile(sa, sb)
+	}
+	absA, errA := filepath.Abs(a)
+	absB, errB := filepath.Abs(b)
+	return errA == nil && errB == nil && absA == absB
+}

@@ -2,22 +2,32 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/tenetlang/tenet/compiler"
+	"github.com/tenetlang/tenet/eval"
 	"github.com/tenetlang/tenet/eval/metrics"
+	"github.com/tenetlang/tenet/eval/report"
 	"github.com/tenetlang/tenet/eval/runs"
 )
 
 func reportCmd() *cobra.Command {
-	var format, unknown string
+	var unknown, contract string
+	var rf reportFlags
 	cmd := &cobra.Command{
-		Use:   "report RUNS.jsonl...",
+		Use:   "report [--contract DIR|X.tnb] RUNS.jsonl...",
 		Short: "Recompute metrics from runs files (labels from tenet or any harness)",
 		Long: `Recompute the metrics of DESIGN §7 from runs files (docs/runs-format.md):
-labels written by 'tenet eval --out' or by any other harness. The task and
-case sets are those present in the files. Invalid files are refused with
-file:line and the run named: exit 2.
+labels written by 'tenet eval --out' or by any other harness. Invalid files
+are refused with file:line and the run named: exit 2.
+
+Without --contract the task and case sets are those present in the files.
+With --contract (a contract directory, a directory of contracts, or a
+bundle) they are the contract's, so a missing run is an error, and the
+contract's gates are evaluated: a failed requirement exits 1. Runs judged
+by another bundle than the contract's are refused: exit 2.
 
 Unknown labels make the metrics of their condition refuse (exit 2), unless
 --unknown=bounds: then every rate is reported as the interval over all
@@ -25,27 +35,78 @@ assignments of the unknown labels, with the number of unknowns it reads.
 See docs/metrics.md.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if format != "table" {
-				return fmt.Errorf("unknown --format %q: this version writes table", format)
-			}
 			if err := checkUnknownFlag(unknown); err != nil {
 				return err
 			}
 			if err := checkInputs(args); err != nil {
 				return err
 			}
+			inputs := args
+			if contract != "" {
+				inputs = append(append([]string{contract}, args...), contractFiles(contract)...)
+			}
+			if err := rf.check(inputs); err != nil {
+				return err
+			}
+			stderr := cmd.ErrOrStderr()
 			recs, err := runs.ReadFiles(args...)
 			if err != nil {
-				fmt.Fprintf(cmd.ErrOrStderr(), "%v\n", err)
+				fmt.Fprintf(stderr, "%v\n", err)
 				return exitError{exitBad}
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "%d runs from %d %s\n", len(recs), len(args), plural(len(args), "file", "files"))
-			return writeResults(cmd.OutOrStdout(), cmd.ErrOrStderr(), recs, nil, nil, metrics.Options{Unknown: unknown})
+			var progs []*eval.Program
+			var declared map[string]metrics.Declared
+			if contract != "" {
+				if progs, err = loadPrograms(contract, stderr); err != nil {
+					return err
+				}
+				declared = map[string]metrics.Declared{}
+				for _, p := range progs {
+					declared[p.Bundle.Manifest.Contract] = p.Declared()
+				}
+				if err := sameBundles(recs, progs); err != nil {
+					fmt.Fprintf(stderr, "%v\n", err)
+					return exitError{exitBad}
+				}
+			}
+			d := report.Build(report.Input{
+				Command: report.CommandReport, Version: compiler.Version, Inputs: args,
+				Records: recs, Declared: declared, Programs: progs,
+				Metrics: metrics.Options{Unknown: unknown},
+			})
+			return rf.write(cmd, d)
 		},
 	}
-	cmd.Flags().StringVar(&format, "format", "table", "report format: table")
+	cmd.Flags().StringVar(&contract, "contract", "", "take task and case sets and gates from this contract (directory, directory of contracts, or bundle)")
 	cmd.Flags().StringVar(&unknown, "unknown", metrics.UnknownRefuse, "unknown labels: refuse (the condition's metrics are an error) or bounds (every rate as [low, high] over the unknowns)")
+	rf.add(cmd)
 	return cmd
+}
+
+// sameBundles refuses runs that a contract of progs would have judged with
+// another bundle: their labels may not be the contract's. Runs labelled
+// elsewhere (no bundle) and runs of other contracts pass.
+func sameBundles(recs []runs.Record, progs []*eval.Program) error {
+	ids := map[string]string{}
+	for _, p := range progs {
+		ids[p.Bundle.Manifest.Contract] = p.ID
+	}
+	var bad []string
+	for _, r := range recs {
+		id, ok := ids[r.Key.Contract]
+		if !ok || r.Bundle == "" || r.Bundle == id {
+			continue
+		}
+		if len(bad) == 3 {
+			bad = append(bad, "…")
+			break
+		}
+		bad = append(bad, fmt.Sprintf("run %s was judged by %s, not by the contract's bundle %s", r.Key, r.Bundle, id))
+	}
+	if len(bad) > 0 {
+		return fmt.Errorf("%s\nre-run tenet eval with the contract, or report without --contract", strings.Join(bad, "\n"))
+	}
+	return nil
 }
 
 // checkUnknownFlag checks the value of --unknown.
@@ -54,11 +115,4 @@ func checkUnknownFlag(v string) error {
 		return fmt.Errorf("unknown --unknown %q: want %s or %s", v, metrics.UnknownRefuse, metrics.UnknownBounds)
 	}
 	return nil
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

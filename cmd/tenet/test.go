@@ -14,13 +14,15 @@ import (
 	"github.com/tenetlang/tenet/compiler"
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/eval"
+	"github.com/tenetlang/tenet/eval/report"
 	"github.com/tenetlang/tenet/eval/run"
 	"github.com/tenetlang/tenet/eval/runs"
 	"github.com/tenetlang/tenet/eval/transcript"
 )
 
 func testCmd() *cobra.Command {
-	return &cobra.Command{
+	var rf reportFlags
+	cmd := &cobra.Command{
 		Use:   "test DIR",
 		Short: "Run a contract's test blocks: judge each test transcript and compare labels",
 		Long: `Run the contract's test blocks. Each test judges one run of a transcript
@@ -30,6 +32,9 @@ Exit 1 when a test fails, 2 when the contract or a test's input is bad.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := args[0]
+			if err := rf.check(append([]string{dir}, contractFiles(dir)...)); err != nil {
+				return err
+			}
 			stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
 			mod, b, ok := compileModule(dir, stderr)
 			if !ok {
@@ -44,47 +49,39 @@ Exit 1 when a test fails, 2 when the contract or a test's input is bad.`,
 				return err
 			}
 			specs := compiler.Tests(mod)
-			if len(specs) == 0 {
+			if len(specs) == 0 && rf.format == "table" && rf.out == "" {
 				fmt.Fprintf(stdout, "no tests in %s\n", dir)
 				return nil
 			}
-			failed := 0
+			var results []report.TestResult
 			for _, s := range specs {
-				if !runTest(stdout, p, dir, s) {
-					failed++
-				}
+				results = append(results, runTest(p, dir, s))
 			}
-			fmt.Fprintf(stdout, "%s: %d passed, %d failed\n", count(len(specs), "test"), len(specs)-failed, failed)
-			if failed > 0 {
-				return exitError{exitFailure}
-			}
-			return nil
+			m := p.Bundle.Manifest
+			c := report.Contract{Name: m.Contract, Version: m.Version, Bundle: p.ID}
+			return rf.write(cmd, report.BuildTests(compiler.Version, c, results))
 		},
 	}
+	rf.add(cmd)
+	return cmd
 }
 
-// runTest runs one test and prints its outcome; it reports whether it passed.
-func runTest(w io.Writer, p *eval.Program, dir string, s compiler.TestSpec) bool {
+// runTest runs one test and says how it went.
+func runTest(p *eval.Program, dir string, s compiler.TestSpec) report.TestResult {
+	res := report.TestResult{Contract: p.Bundle.Manifest.Contract, Name: s.Name}
 	rec, err := judgeTestRun(p, dir, s)
 	if err != nil {
-		fmt.Fprintf(w, "FAIL  %s\n      %v\n", s.Name, err)
-		return false
+		res.Problems = []string{err.Error()}
+		return res
 	}
-	var problems []string
+	res.OriginFile, res.OriginLine = rec.OriginFile, rec.OriginLine
 	for _, e := range s.Expect {
 		if p := mismatch(e, rec); p != "" {
-			problems = append(problems, p)
+			res.Problems = append(res.Problems, p)
 		}
 	}
-	if len(problems) == 0 {
-		fmt.Fprintf(w, "ok    %s\n", s.Name)
-		return true
-	}
-	fmt.Fprintf(w, "FAIL  %s (%s:%d)\n", s.Name, rec.OriginFile, rec.OriginLine)
-	for _, p := range problems {
-		fmt.Fprintf(w, "      %s\n", p)
-	}
-	return false
+	res.Passed = len(res.Problems) == 0
+	return res
 }
 
 // judgeTestRun reads the test's run from its transcript and judges it.

@@ -1,0 +1,71 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tenetlang/tenet/eval/report"
+	"github.com/tenetlang/tenet/internal/atomicfile"
+)
+
+// reportFlags are --format and --report-out, shared by eval, report,
+// compare and test.
+type reportFlags struct {
+	format string
+	out    string
+}
+
+func (f *reportFlags) add(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&f.format, "format", "table", "report format: "+strings.Join(report.Formats, ", ")+" (docs/report-formats.md)")
+	cmd.Flags().StringVar(&f.out, "report-out", "", "write the report to this file, atomically, instead of stdout")
+}
+
+// check validates the flags before any work: a known format, and a
+// --report-out that is not one of the inputs.
+func (f *reportFlags) check(inputs []string) error {
+	known := false
+	for _, k := range report.Formats {
+		known = known || f.format == k
+	}
+	if !known {
+		return fmt.Errorf("unknown --format %q: want %s", f.format, strings.Join(report.Formats, ", "))
+	}
+	if f.out != "" {
+		return checkOutput(f.out, inputs)
+	}
+	return nil
+}
+
+// write renders d to stdout or --report-out, names every failure and
+// error on stderr, and returns the error that gives d's exit code.
+// The report is rendered in full before anything is written, so a
+// rendering error leaves no partial file.
+func (f *reportFlags) write(cmd *cobra.Command, d *report.Document) error {
+	var buf bytes.Buffer
+	if err := report.Write(&buf, d, f.format); err != nil {
+		return err
+	}
+	if f.out != "" {
+		if err := atomicfile.Write(f.out, buf.Bytes(), 0o644); err != nil {
+			return err
+		}
+	} else if _, err := cmd.OutOrStdout().Write(buf.Bytes()); err != nil {
+		return err
+	}
+	stderr := cmd.ErrOrStderr()
+	for _, line := range d.Failures {
+		fmt.Fprintln(stderr, line)
+	}
+	switch d.ExitCode {
+	case exitOK:
+		return nil
+	case exitFailure:
+		return exitError{exitFailure}
+	}
+	// Metric errors: main prints them after the command path, as before.
+	return errors.New(strings.Join(d.Errors, "\n"))
+}

@@ -1,0 +1,299 @@
+package report
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/tenetlang/tenet/eval"
+	"github.com/tenetlang/tenet/eval/metrics"
+	"github.com/tenetlang/tenet/eval/runs"
+)
+
+// Formats lists the report formats, in the order help text gives them.
+var Formats = []string{"table", "json", "markdown", "junit", "html"}
+
+// Commands whose results a Document holds.
+const (
+	CommandEval    = "eval"
+	CommandReport  = "report"
+	CommandCompare = "compare"
+	CommandTest    = "test"
+)
+
+// Document is one report: everything a command computed, as every format
+// renders it. The formats differ only in presentation; each says every
+// failure the exit code stands for (Failures), so a CI job sees why it
+// failed whichever format it keeps.
+//
+// Slices are in the order the metrics package returns them (sorted by
+// contract and condition); a Document built from the same inputs is the
+// same, whatever the input order.
+type Document struct {
+	Command string   // one of the Command constants
+	Version string   // tenet's version (compiler.Version)
+	Inputs  []string // the files read, as named on the command line
+
+	// Contracts are the contracts that judged transcripts (tenet eval) or
+	// whose tests ran (tenet test); empty for tenet report and compare.
+	Contracts []Contract
+	// Runs counts the records reported (judged by tenet eval, or read from
+	// runs files).
+	Runs int
+
+	Conditions []metrics.Condition
+	// Agreement compares the labels computed with those the transcripts
+	// carry; nil when no run carries a given label.
+	Agreement []metrics.Agreement
+	Checks    []metrics.Checks
+	// Violations lists every run on which an invariant did not hold, sorted
+	// by run key then invariant, with the witness of its forbid pattern.
+	Violations []Violation
+	Audit      []metrics.AuditCounts
+	Gates      []eval.GateResult
+	// Leaderboard pools each condition over contracts; nil unless the runs
+	// come from more than one contract.
+	Leaderboard []metrics.LeaderRow
+	Comparison  *metrics.Comparison // tenet compare only
+	Tests       []TestResult        // tenet test only
+
+	// Failures are the one-line reasons behind exit code 1 — a violated
+	// invariant, a failed gate requirement, a failed contract test — as
+	// printed on stderr.
+	Failures []string
+	// Errors are the reasons behind exit code 2 that leave a report to
+	// write: metrics that could not be computed (unknown labels, missing
+	// runs), one line each.
+	Errors []string
+	// ExitCode is the command's exit status: 2 with Errors, else 1 with
+	// Failures, else 0 (DESIGN §9).
+	ExitCode int
+}
+
+// Contract is one contract of a report, with what happened to the records
+// it read.
+type Contract struct {
+	Name    string // the contract's name (manifest), "" when it has none
+	Version string // its version, "" when it has none
+	Bundle  string // "sha256:<hex>": the bundle id
+	// Judged counts runs judged; Headers records without a transcript;
+	// Skipped the records not judged, by reason. Zero for tenet test.
+	Judged  int
+	Headers int
+	Skipped []Skipped
+}
+
+// Skipped is why some records were not judged, and which ids they named.
+type Skipped struct {
+	Reason string    // eval.Skip.String(): "task not in contract", …
+	Count  int       // records
+	IDs    []IDCount // task or task/goal ids, sorted; may be empty
+}
+
+// IDCount is an id and how many records named it.
+type IDCount struct {
+	ID    string
+	Count int
+}
+
+// Violation is one invariant that did not hold on one run.
+type Violation struct {
+	Key        runs.Key
+	Invariant  string
+	OriginFile string // where the transcript came from, when known
+	OriginLine int
+	// Witness is what the forbid pattern matched, one entry per step in
+	// step-name order; empty when the invariant is an assert.
+	Witness []WitnessStep
+}
+
+// WitnessStep is the item a pattern step matched.
+type WitnessStep struct {
+	Step string // the step's name
+	Item string // "event:N" or "call:N": an index in the run's events or calls
+	Tool string // for a call the audit saw, the tool called; else ""
+}
+
+// TestResult is the outcome of one contract test (tenet test).
+type TestResult struct {
+	Contract string // the contract's name
+	Name     string // the test block's label
+	Passed   bool
+	// Problems say how the labels differ from those expected, or why the
+	// test's run could not be judged; empty when Passed.
+	Problems []string
+	// OriginFile and OriginLine locate the test's run when it was read.
+	OriginFile string
+	OriginLine int
+}
+
+// Input is what Build computes a Document from.
+type Input struct {
+	Command   string
+	Version   string
+	Inputs    []string
+	Contracts []Contract
+	Records   []runs.Record
+	// Declared holds, per contract name, its tasks, cases and attempt rules
+	// (nil: take them from the records).
+	Declared map[string]metrics.Declared
+	// Programs are the loaded contracts whose gates apply.
+	Programs []*eval.Program
+	Metrics  metrics.Options
+}
+
+// Build computes the metrics, agreement, checks, violations, audit, gates
+// and leaderboard of the records, and the failures and exit code they give
+// (DESIGN §7, §9). Metric errors are reported in Document.Errors, never
+// returned: a report is written even then.
+func Build(in Input) *Document {
+	d := &Document{
+		Command:   in.Command,
+		Version:   in.Version,
+		Inputs:    in.Inputs,
+		Contracts: in.Contracts,
+		Runs:      len(in.Records),
+	}
+	cs, merr := metrics.Compute(in.Records, in.Declared, in.Metrics)
+	d.Conditions = cs
+	if hasGiven(in.Records) {
+		d.Agreement = metrics.Agree(in.Records)
+	}
+	d.Checks = metrics.CountChecks(in.Records)
+	d.Violations = violations(in.Records)
+	d.Audit = metrics.CountAudit(in.Records)
+	for _, p := range in.Programs {
+		d.Gates = append(d.Gates, p.Gates(ofContract(cs, p.Bundle.Manifest.Contract), d.Checks)...)
+	}
+	contracts := map[string]bool{}
+	for _, c := range cs {
+		contracts[c.Contract] = true
+	}
+	if len(contracts) > 1 {
+		d.Leaderboard = metrics.Leaderboard(cs)
+	}
+	for _, c := range d.Checks {
+		for _, inv := range c.Invariants {
+			if inv.Hits > 0 {
+				d.Failures = append(d.Failures, fmt.Sprintf("invariant %s violated on %s of %s in %s",
+					inv.Name, count(inv.Hits, "run"), count(c.Runs, "run"), c.Name()))
+			}
+		}
+	}
+	for _, g := range d.Gates {
+		if !g.Passed {
+			d.Failures = append(d.Failures, GateFailure(g))
+		}
+	}
+	if merr != nil {
+		d.Errors = strings.Split(merr.Error(), "\n")
+	}
+	d.setExitCode()
+	return d
+}
+
+// BuildTests returns the Document of tenet test: one contract and its
+// tests' results.
+func BuildTests(version string, c Contract, tests []TestResult) *Document {
+	d := &Document{Command: CommandTest, Version: version, Contracts: []Contract{c}, Tests: tests}
+	for _, t := range tests {
+		if !t.Passed {
+			d.Failures = append(d.Failures, fmt.Sprintf("test %q failed", t.Name))
+		}
+	}
+	d.setExitCode()
+	return d
+}
+
+// BuildComparison returns the Document of tenet compare.
+func BuildComparison(version string, inputs []string, nruns int, c *metrics.Comparison) *Document {
+	return &Document{Command: CommandCompare, Version: version, Inputs: inputs, Runs: nruns, Comparison: c}
+}
+
+func (d *Document) setExitCode() {
+	switch {
+	case len(d.Errors) > 0:
+		d.ExitCode = 2
+	case len(d.Failures) > 0:
+		d.ExitCode = 1
+	default:
+		d.ExitCode = 0
+	}
+}
+
+// GateFailure is the one-line message for a failed gate requirement:
+// "gate release failed for gpt-4o: metrics.targeted_asr <= 0.1 is false
+// (targeted_asr = 0.5000)".
+func GateFailure(g eval.GateResult) string {
+	return fmt.Sprintf("gate %s failed for %s: %s %s", g.Gate, g.Condition, g.Requirement, g.Reason)
+}
+
+// violations lists every violated invariant of every record, by key then
+// invariant name, with its witness.
+func violations(recs []runs.Record) []Violation {
+	var out []Violation
+	for _, r := range recs {
+		for _, name := range r.Violated() {
+			v := Violation{Key: r.Key, Invariant: name, OriginFile: r.OriginFile, OriginLine: r.OriginLine}
+			w := r.Witnesses["invariants."+name]
+			steps := make([]string, 0, len(w))
+			for s := range w {
+				steps = append(steps, s)
+			}
+			slices.Sort(steps)
+			for _, s := range steps {
+				v.Witness = append(v.Witness, WitnessStep{Step: s, Item: w[s], Tool: toolOf(r, w[s])})
+			}
+			out = append(out, v)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Violation) int {
+		if c := a.Key.Compare(b.Key); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Invariant, b.Invariant)
+	})
+	return out
+}
+
+// toolOf returns the tool of item "call:N" when the run's audit saw call N.
+func toolOf(r runs.Record, item string) string {
+	var n int
+	if _, err := fmt.Sscanf(item, "call:%d", &n); err != nil {
+		return ""
+	}
+	for _, a := range r.Audit {
+		if a.Call == n {
+			return a.Tool
+		}
+	}
+	return ""
+}
+
+func hasGiven(recs []runs.Record) bool {
+	for _, r := range recs {
+		if r.Given.Utility != nil || r.Given.AttackSuccess != nil || r.Given.SideEffect != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// ofContract keeps the conditions of one contract.
+func ofContract(cs []metrics.Condition, contract string) []metrics.Condition {
+	var out []metrics.Condition
+	for _, c := range cs {
+		if c.Contract == contract {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// count renders "1 run", "3 runs".
+func count(n int, noun string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, noun)
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

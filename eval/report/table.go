@@ -1,0 +1,132 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// WriteTable writes the Document as plain-text tables, the default format
+// of every command (docs/cli.md):
+//
+//   - eval: per contract "contract NAME VERSION  BUNDLE" and what happened
+//     to its records, then the results below;
+//   - report: "N runs from M files", then the results: metrics
+//     (WriteMetrics), agreement (WriteAgreement), invariants and failure
+//     classes (WriteChecks), the authorization audit (WriteAudit), gates
+//     (WriteGates) and, for several contracts, the leaderboard;
+//   - compare: "N runs from M files" and the comparison (WriteComparison);
+//   - test: "ok" or "FAIL" per test with its problems, and a summary line.
+//
+// Failures and Errors are not repeated here: the CLI prints them on stderr.
+func WriteTable(w io.Writer, d *Document) error {
+	bw := bufio.NewWriter(w)
+	switch d.Command {
+	case CommandTest:
+		writeTestsTable(bw, d)
+		return bw.Flush()
+	case CommandCompare:
+		fmt.Fprintf(bw, "%s\n\n", inputsLine(d))
+		if d.Comparison != nil {
+			if err := WriteComparison(bw, *d.Comparison); err != nil {
+				return err
+			}
+		}
+		return bw.Flush()
+	case CommandReport:
+		fmt.Fprintln(bw, inputsLine(d))
+	default:
+		for _, c := range d.Contracts {
+			fmt.Fprintf(bw, "contract %s  %s\n", strings.TrimSpace(c.Name+" "+c.Version), c.Bundle)
+			writeStats(bw, c)
+		}
+	}
+	if len(d.Conditions) > 0 {
+		fmt.Fprintln(bw, "\nmetrics (DESIGN §7; rate (numerator/denominator))")
+		if err := WriteMetrics(bw, d.Conditions); err != nil {
+			return err
+		}
+	}
+	if d.Agreement != nil {
+		fmt.Fprintln(bw, "\nagreement with given labels")
+		if err := WriteAgreement(bw, d.Agreement); err != nil {
+			return err
+		}
+	}
+	for _, write := range []func() error{
+		func() error { return WriteChecks(bw, d.Checks) },
+		func() error { return WriteAudit(bw, d.Audit) },
+		func() error { return WriteGates(bw, d.Gates) },
+	} {
+		if err := write(); err != nil {
+			return err
+		}
+	}
+	if d.Leaderboard != nil {
+		if err := WriteLeaderboard(bw, d.Leaderboard); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
+}
+
+// inputsLine is "N runs from M files".
+func inputsLine(d *Document) string {
+	files := "files"
+	if len(d.Inputs) == 1 {
+		files = "file"
+	}
+	return fmt.Sprintf("%s from %d %s", count(d.Runs, "run"), len(d.Inputs), files)
+}
+
+// writeStats says what happened to every record a contract read.
+func writeStats(w io.Writer, c Contract) {
+	skipped := 0
+	for _, s := range c.Skipped {
+		skipped += s.Count
+	}
+	fmt.Fprintf(w, "%s judged, %s skipped, %s without messages\n", count(c.Judged, "run"),
+		pluralize(skipped, "record", "records"), pluralize(c.Headers, "header line", "header lines"))
+	for _, s := range c.Skipped {
+		line := fmt.Sprintf("  %d %s", s.Count, s.Reason)
+		if len(s.IDs) > 0 {
+			var parts []string
+			for _, id := range s.IDs {
+				parts = append(parts, fmt.Sprintf("%s ×%d", id.ID, id.Count))
+			}
+			line += ": " + strings.Join(parts, ", ")
+		}
+		fmt.Fprintln(w, line)
+	}
+}
+
+// writeTestsTable writes "ok    NAME" or "FAIL  NAME (file:line)" and its
+// problems per test, then "N tests: P passed, F failed".
+func writeTestsTable(w io.Writer, d *Document) {
+	failed := 0
+	for _, t := range d.Tests {
+		if t.Passed {
+			fmt.Fprintf(w, "ok    %s\n", t.Name)
+			continue
+		}
+		failed++
+		if t.OriginFile != "" {
+			fmt.Fprintf(w, "FAIL  %s (%s:%d)\n", t.Name, t.OriginFile, t.OriginLine)
+		} else {
+			fmt.Fprintf(w, "FAIL  %s\n", t.Name)
+		}
+		for _, p := range t.Problems {
+			fmt.Fprintf(w, "      %s\n", p)
+		}
+	}
+	fmt.Fprintf(w, "%s: %d passed, %d failed\n", count(len(d.Tests), "test"), len(d.Tests)-failed, failed)
+}
+
+// pluralize renders "1 record", "2 records" with an irregular plural.
+func pluralize(n int, one, many string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, one)
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
