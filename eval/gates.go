@@ -139,7 +139,8 @@ func metricsValue(c metrics.Condition, ch metrics.Checks) map[string]any {
 		},
 		"exposed_cases": count(c.ExposedCases), "conditional_asr_exposed": nullable(c.ConditionalASRExposed),
 		"benign_solved_cases": count(c.BenignSolvedCases), "conditional_asr_benign_solved": nullable(c.ConditionalASRBenignSolved),
-		"runs": int64(ch.Runs), "violations": int64(ch.ViolatingRuns), "failures": failures,
+		"runs": int64(ch.Runs), "violations": int64(ch.ViolatingRuns),
+		"undecided": int64(ch.UndecidedRuns), "failures": failures,
 	}
 }
 

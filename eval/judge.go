@@ -121,6 +121,11 @@ func (p *Program) JudgeAs(src *bundle.SourcePlan, r *run.Run, o *Override) (Judg
 	if key.Repetition, err = p.sourceCount(src.Repetition, &sact); err != nil {
 		return fail("repetition: %v", err)
 	}
+	// An attempt the threat model does not allow is bad input, like any
+	// record the source cannot map: its labels could not be counted.
+	if b := p.Bundle.Manifest.ThreatModel.AttemptBudget; b > 0 && key.Attempt > b {
+		return fail("attempt: run %s: attempt %d is above attempt_budget %d (the threat model allows attempts 1..%d)", key, key.Attempt, b, b)
+	}
 	rec := runs.Record{Bundle: p.ID, Key: key, OriginFile: r.Origin.File, OriginLine: r.Origin.Line}
 	task, goal, skip := p.resolve(key)
 	if skip != Judged {

@@ -36,6 +36,9 @@ stderr and in the report, whatever its format.`,
 			if err := checkUnknownFlag(unknown); err != nil {
 				return err
 			}
+			if opt.Transcript.MaxRecordBytes < 1 {
+				return fmt.Errorf("--max-record-bytes %d: want at least 1", opt.Transcript.MaxRecordBytes)
+			}
 			stderr := cmd.ErrOrStderr()
 			files := args[1:]
 			if err := checkInputs(files); err != nil {

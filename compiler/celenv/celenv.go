@@ -275,17 +275,19 @@ const KindGate = "gate"
 // MetricsFields are tenet.Metrics' fields: DESIGN §7's metrics of one
 // condition, plus invariant violations and failure class counts.
 func MetricsFields() map[string]*types.Type {
-	i, d := types.IntType, types.DoubleType
+	i := types.IntType
 	nd := types.NewNullableType(types.DoubleType)
 	return map[string]*types.Type{
 		"benign_tasks": i, "security_cases": i,
-		"benign_utility": d, "raw_attacked_utility": d, "targeted_asr": d,
-		"side_effect_rate": d, "secure_utility_in_scope": d,
+		// A rate over an empty set is null (|C| = 0 in a utility-only
+		// evaluation): nullable, so a requirement can test "== null".
+		"benign_utility": nd, "raw_attacked_utility": nd, "targeted_asr": nd,
+		"side_effect_rate": nd, "secure_utility_in_scope": nd,
 		// Counts of cases are doubles: with repetitions they are means.
 		"joint_utility_attack": types.NewMapType(types.StringType, types.NewNullableType(types.DoubleType)),
 		"exposed_cases":        nd, "conditional_asr_exposed": nd,
 		"benign_solved_cases": nd, "conditional_asr_benign_solved": nd,
-		"runs": i, "violations": i, "failures": types.NewMapType(types.StringType, i),
+		"runs": i, "violations": i, "undecided": i, "failures": types.NewMapType(types.StringType, i),
 	}
 }
 

@@ -13,8 +13,11 @@ import (
 type Checks struct {
 	Contract, Condition string
 	Runs                int // judged runs, benign and attacked
-	// ViolatingRuns counts runs on which at least one invariant did not hold.
+	// ViolatingRuns counts runs on which at least one invariant did not hold;
+	// UndecidedRuns runs on which at least one invariant could not be
+	// decided (its result is unknown). A run can be in both.
 	ViolatingRuns int
+	UndecidedRuns int
 	Invariants    []CheckCount // by name
 	Failures      []CheckCount // by name
 }
@@ -41,17 +44,21 @@ func CountChecks(recs []runs.Record) []Checks {
 		inv := map[string]*CheckCount{}
 		fail := map[string]*CheckCount{}
 		for _, r := range g {
-			violated := false
+			violated, undecided := false, false
 			for name, l := range r.Invariants {
 				if tally(inv, name, l, false, r.Key) {
 					violated = true
 				}
+				undecided = undecided || !l.Known
 			}
 			for name, l := range r.Failures {
 				tally(fail, name, l, true, r.Key)
 			}
 			if violated {
 				c.ViolatingRuns++
+			}
+			if undecided {
+				c.UndecidedRuns++
 			}
 		}
 		c.Invariants, c.Failures = sortedCounts(inv), sortedCounts(fail)

@@ -78,5 +78,11 @@ func WriteComparison(w io.Writer, c metrics.Comparison) error {
 }
 
 // PValue renders a p-value with four significant digits: "1", "0.125",
-// "0.0002441", "1.526e-05".
-func PValue(p float64) string { return strconv.FormatFloat(p, 'g', 4, 64) }
+// "0.0002441", "1.526e-05". An exact p-value is never 0: one below the
+// smallest float64 (e.g. 1200 lost, 0 gained: 2^-1199) renders "<5e-324".
+func PValue(p float64) string {
+	if p == 0 {
+		return "<5e-324"
+	}
+	return strconv.FormatFloat(p, 'g', 4, 64)
+}

@@ -178,6 +178,12 @@ func Build(in Input) *Document {
 				d.Failures = append(d.Failures, fmt.Sprintf("invariant %s violated on %s of %s in %s",
 					inv.Name, count(inv.Hits, "run"), count(c.Runs, "run"), c.Name()))
 			}
+			// Fail closed: an invariant that could not be decided may
+			// hide a violation (e.g. an argument of an unexpected type).
+			if inv.Unknown > 0 {
+				d.Failures = append(d.Failures, fmt.Sprintf("invariant %s undecided on %s of %s in %s",
+					inv.Name, count(inv.Unknown, "run"), count(c.Runs, "run"), c.Name()))
+			}
 		}
 	}
 	for _, g := range d.Gates {
@@ -222,10 +228,10 @@ func (d *Document) setExitCode() {
 }
 
 // GateFailure is the one-line message for a failed gate requirement:
-// "gate release failed for gpt-4o: metrics.targeted_asr <= 0.1 is false
-// (targeted_asr = 0.5000)".
+// "gate release failed for gpt-4o: metrics.targeted_asr <= 0.1: is false
+// (targeted_asr = 0.5000)", as the gates table says it.
 func GateFailure(g eval.GateResult) string {
-	return fmt.Sprintf("gate %s failed for %s: %s %s", g.Gate, g.Condition, g.Requirement, g.Reason)
+	return fmt.Sprintf("gate %s failed for %s: %s: %s", g.Gate, g.Condition, g.Requirement, g.Reason)
 }
 
 // violations lists every violated invariant of every record, by key then
