@@ -1,11 +1,374 @@
 package report
 
 import (
-	"errors"
+	"encoding/xml"
+	"fmt"
 	"io"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/tenetlang/tenet/eval/metrics"
+	"github.com/tenetlang/tenet/eval/runs"
 )
 
-// WriteJUnit renders the Document as JUnit. (Being written.)
+// WriteJUnit writes the Document as JUnit XML, the format CI test reporters
+// read (GitHub test-reporter actions, Jenkins, GitLab):
+//
+//	<testsuites name="tenet eval" tests="9" failures="2" errors="1">
+//	  <testsuite name="metrics" tests="3" failures="0" errors="1">
+//	    <testcase name="metrics" classname="checks:b">
+//	      <error message="…" type="metrics">…</error>
+//
+// One suite per kind of check, in this order, each left out when it has no
+// test case:
+//
+//   - "metrics": a case "metrics" per condition (classname: the condition,
+//     "contract:condition"), an <error> listing Condition.Errors when its
+//     metrics could not be computed, else passing with its rates in
+//     <system-out>. A Document with Errors but no condition in error (no
+//     runs at all) gets one case "metrics" with classname "tenet" in error.
+//   - "invariants": a case "invariant NAME" per invariant and condition, a
+//     <failure> when some run violated it or it could not be decided on
+//     some run (fail closed, as Build) — the message names the first 3 runs
+//     of each (runs.Key.String), the text every run, with the origin and
+//     witness of a violation or the reason it is undecided.
+//   - "gates": a case "gate NAME: REQUIREMENT" per requirement and
+//     condition, a <failure> (GateFailure) when it failed.
+//   - "tests": a case per contract test (classname: the contract), a
+//     <failure> with its problems when it failed.
+//   - "comparison" (tenet compare): a passing case per property with the
+//     transition in <system-out>.
+//
+// So a failure of the exit code (Failures) is a <failure> and a metric
+// error an <error>. The <testsuites> element is always written, if empty.
+// Characters XML 1.0 cannot hold (control characters other than tab, line
+// feed and carriage return, invalid UTF-8, U+FFFE, U+FFFF) become U+FFFD,
+// so the output always parses. The output is deterministic.
 func WriteJUnit(w io.Writer, d *Document) error {
-	return errors.New("the junit format is not written yet")
+	root := junitDocument(d)
+	root.prepare()
+	out, err := xml.MarshalIndent(root, "", "  ")
+	if err != nil {
+		return err
+	}
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	if _, err := w.Write(out); err != nil {
+		return err
+	}
+	_, err = io.WriteString(w, "\n")
+	return err
+}
+
+type junitSuites struct {
+	XMLName  xml.Name     `xml:"testsuites"`
+	Name     string       `xml:"name,attr"`
+	Tests    int          `xml:"tests,attr"`
+	Failures int          `xml:"failures,attr"`
+	Errors   int          `xml:"errors,attr"`
+	Suites   []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name     string      `xml:"name,attr"`
+	Tests    int         `xml:"tests,attr"`
+	Failures int         `xml:"failures,attr"`
+	Errors   int         `xml:"errors,attr"`
+	Cases    []junitCase `xml:"testcase"`
+}
+
+type junitCase struct {
+	Name      string        `xml:"name,attr"`
+	Classname string        `xml:"classname,attr"`
+	Failure   *junitProblem `xml:"failure,omitempty"`
+	Error     *junitProblem `xml:"error,omitempty"`
+	SystemOut *junitText    `xml:"system-out,omitempty"`
+}
+
+// junitProblem is a <failure> or an <error>: a one-line message and the
+// full text.
+type junitProblem struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr"`
+	Text    string `xml:",innerxml"` // escaped by prepare
+}
+
+// junitText is element text, written with its line breaks (encoding/xml
+// would write them as &#xA;): '&', '<' and '>' are escaped, and '\r' as
+// &#xD; so that it survives end-of-line normalisation.
+type junitText struct {
+	Text string `xml:",innerxml"` // escaped by prepare
+}
+
+// textOf returns s as element text; nil for "".
+func textOf(s string) *junitText {
+	if s == "" {
+		return nil
+	}
+	return &junitText{Text: s}
+}
+
+// junitDocument builds the suites and counts them.
+func junitDocument(d *Document) junitSuites {
+	root := junitSuites{Name: "tenet " + d.Command}
+	for _, s := range []junitSuite{
+		{Name: "metrics", Cases: junitMetrics(d)},
+		{Name: "invariants", Cases: junitInvariants(d)},
+		{Name: "gates", Cases: junitGates(d)},
+		{Name: "tests", Cases: junitTests(d)},
+		{Name: "comparison", Cases: junitComparison(d)},
+	} {
+		if len(s.Cases) == 0 {
+			continue
+		}
+		for _, c := range s.Cases {
+			s.Tests++
+			if c.Failure != nil {
+				s.Failures++
+			}
+			if c.Error != nil {
+				s.Errors++
+			}
+		}
+		root.Tests += s.Tests
+		root.Failures += s.Failures
+		root.Errors += s.Errors
+		root.Suites = append(root.Suites, s)
+	}
+	return root
+}
+
+func junitMetrics(d *Document) []junitCase {
+	var out []junitCase
+	inError := false
+	for _, c := range d.Conditions {
+		tc := junitCase{Name: "metrics", Classname: c.Name()}
+		if !c.OK() {
+			inError = true
+			var lines []string
+			for _, err := range c.Errors {
+				lines = append(lines, err.Error())
+			}
+			tc.Error = &junitProblem{Type: "metrics", Text: strings.Join(lines, "\n"),
+				Message: fmt.Sprintf("metrics of %s could not be computed: %s", c.Name(), firstOf(lines))}
+		} else {
+			tc.SystemOut = textOf(conditionSummary(c))
+		}
+		out = append(out, tc)
+	}
+	if len(d.Errors) > 0 && !inError {
+		out = append(out, junitCase{Name: "metrics", Classname: "tenet", Error: &junitProblem{Type: "metrics",
+			Message: firstOf(d.Errors), Text: strings.Join(d.Errors, "\n")}})
+	}
+	return out
+}
+
+// firstOf is the first line, followed by "(and N more)" when there are
+// others.
+func firstOf(lines []string) string {
+	if len(lines) == 0 {
+		return ""
+	}
+	s := oneLine(lines[0])
+	if len(lines) > 1 {
+		s += fmt.Sprintf(" (and %d more)", len(lines)-1)
+	}
+	return s
+}
+
+// conditionSummary lists a condition's counts and rates, one per line, as
+// the table prints them.
+func conditionSummary(c metrics.Condition) string {
+	exposed := "—"
+	if c.HasExposure {
+		exposed = countCell(c, "exposed_cases", c.ExposedCases)
+	}
+	lines := []string{
+		fmt.Sprintf("|T| = %d, |C| = %d, reps %s", c.BenignTasks, c.SecurityCases, repsCell(c)),
+		"benign_utility: " + rateCell(c, "benign_utility", c.BenignUtility),
+		"raw_attacked_utility: " + rateCell(c, "raw_attacked_utility", c.RawAttackedUtility),
+		"targeted_asr: " + rateCell(c, "targeted_asr", c.TargetedASR),
+		"side_effect_rate: " + rateCell(c, "side_effect_rate", c.SideEffectRate),
+		"secure_utility_in_scope: " + rateCell(c, "secure_utility_in_scope", c.SecureUtilityInScope),
+		"joint u/a/both/neither: " + jointCell(c),
+		"exposed: " + exposed,
+		"conditional_asr_exposed: " + nullableCell(c, "conditional_asr_exposed", c.ConditionalASRExposed),
+		"solved: " + countCell(c, "benign_solved_cases", c.BenignSolvedCases),
+		"conditional_asr_benign_solved: " + nullableCell(c, "conditional_asr_benign_solved", c.ConditionalASRBenignSolved),
+	}
+	return strings.Join(lines, "\n")
+}
+
+func junitInvariants(d *Document) []junitCase {
+	type vkey struct {
+		key runs.Key
+		inv string
+	}
+	viol := map[vkey]Violation{}
+	for _, v := range d.Violations {
+		viol[vkey{v.Key, v.Invariant}] = v
+	}
+	var out []junitCase
+	for _, c := range d.Checks {
+		for _, n := range c.Invariants {
+			tc := junitCase{Name: "invariant " + n.Name, Classname: c.Name()}
+			if n.Hits == 0 && n.Unknown == 0 {
+				out = append(out, tc)
+				continue
+			}
+			var parts, lines []string
+			if n.Hits > 0 {
+				keys := make([]string, len(n.HitRuns))
+				for i, k := range n.HitRuns {
+					keys[i] = k.String()
+					lines = append(lines, "violated on "+violationLine(k, viol[vkey{k, n.Name}]))
+				}
+				parts = append(parts, fmt.Sprintf("violated on %s of %s in %s: %s", count(n.Hits, "run"), count(c.Runs, "run"), c.Name(), firstRuns(keys)))
+			}
+			if n.Unknown > 0 {
+				keys := make([]string, len(n.UnknownRuns))
+				for i, u := range n.UnknownRuns {
+					keys[i] = u.Key.String()
+					lines = append(lines, fmt.Sprintf("undecided on %s: %s", u.Key, oneLine(u.Reason)))
+				}
+				parts = append(parts, fmt.Sprintf("undecided on %s of %s in %s: %s", count(n.Unknown, "run"), count(c.Runs, "run"), c.Name(), firstRuns(keys)))
+			}
+			tc.Failure = &junitProblem{Type: "invariant", Message: "invariant " + n.Name + " " + strings.Join(parts, "; "),
+				Text: strings.Join(lines, "\n")}
+			out = append(out, tc)
+		}
+	}
+	return out
+}
+
+// firstRuns names the first maxListed runs, then "… and N more".
+func firstRuns(keys []string) string {
+	if len(keys) <= maxListed {
+		return strings.Join(keys, ", ")
+	}
+	return strings.Join(keys[:maxListed], ", ") + fmt.Sprintf(" … and %d more", len(keys)-maxListed)
+}
+
+func junitGates(d *Document) []junitCase {
+	var out []junitCase
+	for _, g := range d.Gates {
+		tc := junitCase{Name: "gate " + g.Gate + ": " + g.Requirement, Classname: g.Condition}
+		if !g.Passed {
+			text := GateFailure(g)
+			if g.Range.File != "" {
+				text += fmt.Sprintf("\nat %s:%d:%d", g.Range.File, g.Range.Line, g.Range.Column)
+			}
+			tc.Failure = &junitProblem{Type: "gate", Message: oneLine(GateFailure(g)), Text: text}
+		}
+		out = append(out, tc)
+	}
+	return out
+}
+
+func junitTests(d *Document) []junitCase {
+	var out []junitCase
+	for _, t := range d.Tests {
+		tc := junitCase{Name: t.Name, Classname: t.Contract}
+		if !t.Passed {
+			lines := append([]string(nil), t.Problems...)
+			if o := originText(t.OriginFile, t.OriginLine); o != "" {
+				lines = append(lines, "run "+o)
+			}
+			msg := fmt.Sprintf("test %q failed", t.Name)
+			if len(t.Problems) > 0 {
+				msg += ": " + firstOf(t.Problems)
+			}
+			tc.Failure = &junitProblem{Type: "test", Message: oneLine(msg), Text: strings.Join(lines, "\n")}
+		}
+		out = append(out, tc)
+	}
+	return out
+}
+
+func junitComparison(d *Document) []junitCase {
+	if d.Comparison == nil {
+		return nil
+	}
+	c := d.Comparison
+	class := runs.Safe(c.Reference) + " vs " + runs.Safe(c.Defended)
+	if c.Contract != "" {
+		class = runs.Safe(c.Contract) + ":" + class
+	}
+	var out []junitCase
+	for _, t := range c.Transitions {
+		lines := []string{
+			fmt.Sprintf("over %d %s: kept_success %d, lost %d, gained %d, kept_failure %d", t.N, t.Over, t.KeptSuccess, t.Lost, t.Gained, t.KeptFailure),
+			"reference_rate: " + t.ReferenceRate.String(),
+			"defended_rate: " + t.DefendedRate.String(),
+			"gain_rate: " + t.GainRate.String(),
+			"loss_rate: " + t.LossRate.String(),
+			"net_effect: " + t.NetEffect.String(),
+			"p_value: " + PValue(t.PValue),
+			"lost: " + idList(t.LostIDs),
+			"gained: " + idList(t.GainedIDs),
+		}
+		out = append(out, junitCase{Name: t.Name, Classname: class, SystemOut: textOf(strings.Join(lines, "\n"))})
+	}
+	return out
+}
+
+// idList is the ids, comma-separated, or "none".
+func idList(ids []string) string {
+	if len(ids) == 0 {
+		return "none"
+	}
+	shown := make([]string, len(ids))
+	for i, id := range ids {
+		shown[i] = runs.Printable(id)
+	}
+	return strings.Join(shown, ", ")
+}
+
+// prepare makes every string of the document fit for XML: attributes lose
+// the characters XML 1.0 cannot hold (xmlSafe), element texts too and are
+// escaped (xmlEscape).
+func (s *junitSuites) prepare() {
+	s.Name = xmlSafe(s.Name)
+	for i := range s.Suites {
+		su := &s.Suites[i]
+		su.Name = xmlSafe(su.Name)
+		for j := range su.Cases {
+			c := &su.Cases[j]
+			c.Name, c.Classname = xmlSafe(c.Name), xmlSafe(c.Classname)
+			if c.SystemOut != nil {
+				c.SystemOut.Text = xmlEscape(xmlSafe(c.SystemOut.Text))
+			}
+			for _, p := range []*junitProblem{c.Failure, c.Error} {
+				if p != nil {
+					p.Message, p.Type, p.Text = xmlSafe(p.Message), xmlSafe(p.Type), xmlEscape(xmlSafe(p.Text))
+				}
+			}
+		}
+	}
+}
+
+// xmlEscape escapes element text, keeping tabs and line feeds as they are.
+func xmlEscape(s string) string {
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "\r", "&#xD;").Replace(s)
+}
+
+// xmlSafe replaces invalid UTF-8 and the characters outside XML 1.0's Char
+// production (#x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] |
+// [#x10000-#x10FFFF]) with U+FFFD.
+func xmlSafe(s string) string {
+	bad := func(r rune) bool {
+		return !(r == '\t' || r == '\n' || r == '\r' || r >= 0x20 && r <= 0xD7FF ||
+			r >= 0xE000 && r <= 0xFFFD || r >= 0x10000 && r <= 0x10FFFF)
+	}
+	if utf8.ValidString(s) && !strings.ContainsFunc(s, bad) {
+		return s
+	}
+	// strings.Map turns each invalid byte into U+FFFD.
+	return strings.Map(func(r rune) rune {
+		if bad(r) {
+			return '\uFFFD'
+		}
+		return r
+	}, s)
 }
