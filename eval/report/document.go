@@ -32,7 +32,7 @@ const (
 type Document struct {
 	Command string   // one of the Command constants
 	Version string   // tenet's version (compiler.Version)
-	Inputs  []string // the files read, as named on the command line
+	Inputs  []string // the files read, as named on the command line, sorted
 
 	// Contracts are the contracts that judged transcripts (tenet eval) or
 	// whose tests ran (tenet test); empty for tenet report and compare.
@@ -150,7 +150,7 @@ func Build(in Input) *Document {
 	d := &Document{
 		Command:   in.Command,
 		Version:   in.Version,
-		Inputs:    in.Inputs,
+		Inputs:    sorted(in.Inputs),
 		Contracts: in.Contracts,
 		Runs:      len(in.Records),
 	}
@@ -213,7 +213,15 @@ func BuildTests(version string, c Contract, tests []TestResult) *Document {
 
 // BuildComparison returns the Document of tenet compare.
 func BuildComparison(version string, inputs []string, nruns int, c *metrics.Comparison) *Document {
-	return &Document{Command: CommandCompare, Version: version, Inputs: inputs, Runs: nruns, Comparison: c}
+	return &Document{Command: CommandCompare, Version: version, Inputs: sorted(inputs), Runs: nruns, Comparison: c}
+}
+
+// sorted returns a sorted copy: a report does not depend on the order
+// files were named in.
+func sorted(s []string) []string {
+	out := slices.Clone(s)
+	slices.Sort(out)
+	return out
 }
 
 func (d *Document) setExitCode() {
