@@ -75,15 +75,19 @@ func (p *Program) decide(c *run.Call, g *bundle.Grant) (string, string) {
 			}
 		}
 	}
-	resource := "*"
+	resource, absent := "*", true
 	if t.Resource != "" {
 		if v, ok := c.Args[t.Resource]; ok && v != nil {
-			resource = resourceText(v)
+			resource, absent = resourceText(v), false
 		}
 	}
 	if !granted(g, t.Operation, resource, t.Resource != "") {
-		if t.Resource == "" {
+		switch {
+		case t.Resource == "":
 			return runs.MissingResourceCapability, fmt.Sprintf("grant %q does not allow %s", g.Name, t.Operation)
+		case absent:
+			// Only a "*" capability covers a call that names no resource.
+			return runs.MissingResourceCapability, fmt.Sprintf("grant %q does not allow %s without a resource (argument %s is absent or null)", g.Name, t.Operation, t.Resource)
 		}
 		return runs.MissingResourceCapability, fmt.Sprintf("grant %q does not allow (%s, %s)", g.Name, t.Operation, resource)
 	}

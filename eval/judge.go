@@ -347,10 +347,14 @@ func (p *Program) criterion(cr bundle.Criterion, ctx *runCtx) runs.Label {
 	return allOf(parts)
 }
 
-// witness returns the witness of the first matched pattern of a criterion
-// (for an invariant, the forbid pattern that matched): step → item.
+// witness returns the witness of a violated invariant: the items the first
+// forbid pattern that matched bound to its steps (step → item). A match
+// pattern that matched is no evidence of a violation, so it is skipped.
 func (p *Program) witness(cr bundle.Criterion, ctx *runCtx) map[string]string {
 	for _, u := range cr.Patterns {
+		if !u.Negate {
+			continue
+		}
 		pr, ok := ctx.patterns[u.Pattern]
 		if !ok || !pr.label.Known || !pr.label.Value || pr.witness == nil {
 			continue
