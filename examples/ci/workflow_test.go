@@ -1,0 +1,236 @@
+// Package ci holds the GitHub Actions example of docs/ci.md; its test runs
+// the workflow's shell steps here, as a runner would, so the example cannot
+// drift from what tenet does.
+package ci
+
+import (
+	"encoding/xml"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/goccy/go-yaml"
+)
+
+// workflow is the part of a GitHub Actions workflow the test reads.
+type workflow struct {
+	Env  map[string]string `yaml:"env"`
+	Jobs map[string]struct {
+		Steps []step `yaml:"steps"`
+	} `yaml:"jobs"`
+}
+
+type step struct {
+	Name            string            `yaml:"name"`
+	ID              string            `yaml:"id"`
+	If              string            `yaml:"if"`
+	Uses            string            `yaml:"uses"`
+	Run             string            `yaml:"run"`
+	With            map[string]string `yaml:"with"`
+	ContinueOnError bool              `yaml:"continue-on-error"`
+}
+
+// outcome is what the test's runner saw.
+type outcome struct {
+	failed   bool            // the job failed
+	steps    map[string]bool // step name → ran
+	evalFail bool            // the step with id eval failed
+	logs     string          // every step's output
+}
+
+// runWorkflow runs the steps of the workflow's one job like a runner:
+// "run" steps in bash with the workflow's env (and overrides), "uses" steps
+// as no-ops (checkout, setup-go) or checks of the files they would
+// publish. It knows the few "if:" forms the example uses and fails on any
+// other, so a new one cannot go untested.
+func runWorkflow(t *testing.T, env map[string]string) outcome {
+	t.Helper()
+	data, err := os.ReadFile("github-actions.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wf workflow
+	if err := yaml.Unmarshal(data, &wf); err != nil {
+		t.Fatal(err)
+	}
+	if len(wf.Jobs) != 1 {
+		t.Fatalf("the example has %d jobs, want 1", len(wf.Jobs))
+	}
+	vars := os.Environ()
+	for k, v := range wf.Env {
+		if _, over := env[k]; !over {
+			vars = append(vars, k+"="+v)
+		}
+	}
+	for k, v := range env {
+		vars = append(vars, k+"="+v)
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		vars = append(vars, "PATH="+filepath.Join(runtime.GOROOT(), "bin")+string(os.PathListSeparator)+os.Getenv("PATH"))
+	}
+	out := outcome{steps: map[string]bool{}}
+	evalOutcome := "skipped"
+	for _, job := range wf.Jobs {
+		for _, s := range job.Steps {
+			name := s.Name
+			if name == "" {
+				name = s.Uses
+			}
+			run := false
+			switch s.If {
+			case "":
+				run = !out.failed
+			case "always()":
+				run = true
+			case "always() && steps.eval.outcome != 'skipped'":
+				run = evalOutcome != "skipped"
+			case "steps.eval.outcome == 'failure'":
+				run = !out.failed && evalOutcome == "failure"
+			default:
+				t.Fatalf("step %q: the test does not know if: %q; teach runWorkflow", name, s.If)
+			}
+			if !run {
+				continue
+			}
+			out.steps[name] = true
+			ok := true
+			if s.Run != "" {
+				cmd := exec.Command("bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", s.Run)
+				cmd.Dir = "../.."
+				cmd.Env = vars
+				b, err := cmd.CombinedOutput()
+				out.logs += "## " + name + "\n" + string(b)
+				var ee *exec.ExitError
+				if err != nil && !errors.As(err, &ee) {
+					t.Fatalf("step %q: %v", name, err)
+				}
+				ok = err == nil
+			} else {
+				checkUses(t, s, env)
+			}
+			if s.ID == "eval" {
+				evalOutcome = map[bool]string{true: "success", false: "failure"}[ok]
+			}
+			if !ok && !s.ContinueOnError {
+				out.failed = true
+			}
+		}
+	}
+	out.evalFail = evalOutcome == "failure"
+	return out
+}
+
+// checkUses checks what a "uses" step would publish exists.
+func checkUses(t *testing.T, s step, env map[string]string) {
+	t.Helper()
+	switch {
+	case strings.HasPrefix(s.Uses, "actions/checkout@"), strings.HasPrefix(s.Uses, "actions/setup-go@"):
+	case strings.HasPrefix(s.Uses, "actions/upload-artifact@"):
+		for _, f := range []string{"contract.tnb", "runs.jsonl", "junit.xml", "report.html"} {
+			if _, err := os.Stat(filepath.Join(env["OUT"], f)); err != nil {
+				t.Errorf("upload-artifact: %v", err)
+			}
+		}
+	case strings.HasPrefix(s.Uses, "mikepenz/action-junit-report@"):
+		if s.With["report_paths"] != "${{ env.OUT }}/junit.xml" {
+			t.Errorf("junit report_paths = %q", s.With["report_paths"])
+		}
+	default:
+		t.Fatalf("the test does not know the action %s", s.Uses)
+	}
+}
+
+// junitCounts returns the tests and failures attributes of junit.xml's root.
+func junitCounts(t *testing.T, path string) (tests, failures string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var root struct {
+		Tests    string `xml:"tests,attr"`
+		Failures string `xml:"failures,attr"`
+	}
+	if err := xml.Unmarshal(data, &root); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return root.Tests, root.Failures
+}
+
+func newEnv(t *testing.T) map[string]string {
+	out := t.TempDir()
+	return map[string]string{
+		"OUT":                 out,
+		"RUNNER_TEMP":         t.TempDir(),
+		"GITHUB_STEP_SUMMARY": filepath.Join(out, "summary.md"),
+	}
+}
+
+// TestWorkflowPasses runs the example on the quickstart, whose gate holds:
+// every step runs, the job passes, and the reports are published.
+func TestWorkflowPasses(t *testing.T) {
+	env := newEnv(t)
+	o := runWorkflow(t, env)
+	if o.failed || o.evalFail {
+		t.Fatalf("the job failed:\n%s", o.logs)
+	}
+	if o.steps["Fail on gates"] {
+		t.Errorf("Fail on gates ran on a passing evaluation")
+	}
+	if tests, failures := junitCounts(t, filepath.Join(env["OUT"], "junit.xml")); tests != "4" || failures != "0" {
+		t.Errorf("junit.xml: tests=%s failures=%s, want 4 (2 conditions' metrics, 2 gate requirements), 0 failures", tests, failures)
+	}
+	summary, err := os.ReadFile(env["GITHUB_STEP_SUMMARY"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(summary), "metrics.targeted_asr == 0.0") {
+		t.Errorf("the step summary does not show the gate:\n%s", summary)
+	}
+}
+
+// TestWorkflowFailsOnGate gates the baseline too: its targeted ASR is 1, so
+// the job fails, after the summary, JUnit and HTML reports were published,
+// each naming the failed requirement.
+func TestWorkflowFailsOnGate(t *testing.T) {
+	contract := t.TempDir()
+	for _, f := range []string{"contract.tenet.hcl"} {
+		data, err := os.ReadFile(filepath.Join("../quickstart", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := strings.Replace(string(data), `conditions = ["guarded"]`, `conditions = ["baseline", "guarded"]`, 1)
+		if s == string(data) {
+			t.Fatal("the quickstart's gate no longer reads conditions = [\"guarded\"]")
+		}
+		if err := os.WriteFile(filepath.Join(contract, f), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := newEnv(t)
+	env["CONTRACT"] = contract
+	o := runWorkflow(t, env)
+	if !o.failed || !o.evalFail || !o.steps["Fail on gates"] {
+		t.Fatalf("want the eval step and the job to fail (failed=%v eval=%v):\n%s", o.failed, o.evalFail, o.logs)
+	}
+	if tests, failures := junitCounts(t, filepath.Join(env["OUT"], "junit.xml")); tests != "6" || failures != "1" {
+		t.Errorf("junit.xml: tests=%s failures=%s, want 6 (2 conditions' metrics, 4 gate requirements), 1 failure", tests, failures)
+	}
+	const failure = "gate release failed for quickstart-mail:baseline: metrics.targeted_asr == 0.0: is false (targeted_asr = 1.0000)"
+	if !strings.Contains(o.logs, failure) {
+		t.Errorf("the log does not name the failed requirement %q:\n%s", failure, o.logs)
+	}
+	for _, f := range []string{"summary.md", "report.html", "junit.xml"} {
+		data, err := os.ReadFile(filepath.Join(env["OUT"], f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(data), "targeted_asr == 0.0") {
+			t.Errorf("%s does not name the failed requirement", f)
+		}
+	}
+}
