@@ -69,7 +69,7 @@ func (p *progress) update(records int, bytes int64) {
 	}
 	p.drawn = t
 	elapsed := t.Sub(p.start).Seconds()
-	line := fmt.Sprintf("judging: %d runs read", p.records)
+	line := "judging: " + count(p.records, "run") + " read"
 	if elapsed > 0 {
 		line += fmt.Sprintf(", %.0f runs/s", float64(p.records)/elapsed)
 	}
