@@ -78,7 +78,7 @@ stderr and in the report, whatever its format.`,
 					fmt.Fprintln(stderr, e)
 				}
 				bad += len(res.Errors)
-				contracts = append(contracts, contractOf(p, res))
+				contracts = append(contracts, report.ContractOf(p, res))
 				all = append(all, res.Records...)
 			}
 			prog.done()
@@ -114,23 +114,4 @@ stderr and in the report, whatever its format.`,
 	cmd.Flags().StringVar(&unknown, "unknown", metrics.UnknownRefuse, "unknown labels: refuse (metrics of their condition refuse) or bounds (every rate as [low, high])")
 	rf.add(cmd)
 	return cmd
-}
-
-// contractOf describes a contract and what happened to the records it read.
-func contractOf(p *eval.Program, res *eval.Result) report.Contract {
-	m := p.Bundle.Manifest
-	c := report.Contract{Name: m.Contract, Version: m.Version, Bundle: p.ID, Judged: len(res.Records), Headers: res.Headers}
-	for _, s := range []eval.Skip{eval.NotSelected, eval.TaskNotDeclared, eval.GoalNotDeclared, eval.CaseNotDeclared} {
-		n := res.Skipped[s]
-		if n == 0 {
-			continue
-		}
-		sk := report.Skipped{Reason: s.String(), Count: n}
-		ids := res.SkippedIDs[s]
-		for _, id := range eval.SortedIDs(ids) {
-			sk.IDs = append(sk.IDs, report.IDCount{ID: id, Count: ids[id]})
-		}
-		c.Skipped = append(c.Skipped, sk)
-	}
-	return c
 }

@@ -83,6 +83,26 @@ type Contract struct {
 	Skipped []Skipped
 }
 
+// ContractOf describes the contract of p and what happened to the records
+// it read (res, from p.EvalFiles).
+func ContractOf(p *eval.Program, res *eval.Result) Contract {
+	m := p.Bundle.Manifest
+	c := Contract{Name: m.Contract, Version: m.Version, Bundle: p.ID, Judged: len(res.Records), Headers: res.Headers}
+	for _, s := range []eval.Skip{eval.NotSelected, eval.TaskNotDeclared, eval.GoalNotDeclared, eval.CaseNotDeclared} {
+		n := res.Skipped[s]
+		if n == 0 {
+			continue
+		}
+		sk := Skipped{Reason: s.String(), Count: n}
+		ids := res.SkippedIDs[s]
+		for _, id := range eval.SortedIDs(ids) {
+			sk.IDs = append(sk.IDs, IDCount{ID: id, Count: ids[id]})
+		}
+		c.Skipped = append(c.Skipped, sk)
+	}
+	return c
+}
+
 // Skipped is why some records were not judged, and which ids they named.
 type Skipped struct {
 	Reason string    // eval.Skip.String(): "task not in contract", …

@@ -418,21 +418,11 @@ func corpusDocument(t *testing.T) *report.Document {
 				corpus.err = fmt.Errorf("bad records: %v", res.Errors)
 				return
 			}
-			m := p.Bundle.Manifest
-			c := report.Contract{Name: m.Contract, Version: m.Version, Bundle: p.ID, Judged: len(res.Records), Headers: res.Headers}
-			for _, sk := range []eval.Skip{eval.NotSelected, eval.TaskNotDeclared, eval.GoalNotDeclared, eval.CaseNotDeclared} {
-				if n := res.Skipped[sk]; n > 0 {
-					rs := report.Skipped{Reason: sk.String(), Count: n}
-					for _, id := range eval.SortedIDs(res.SkippedIDs[sk]) {
-						rs.IDs = append(rs.IDs, report.IDCount{ID: id, Count: res.SkippedIDs[sk][id]})
-					}
-					c.Skipped = append(c.Skipped, rs)
-				}
-			}
+			c := report.ContractOf(p, res)
 			progs = append(progs, p)
 			contracts = append(contracts, c)
 			all = append(all, res.Records...)
-			declared[m.Contract] = p.Declared()
+			declared[c.Name] = p.Declared()
 		}
 		corpus.doc = report.Build(report.Input{Command: report.CommandEval, Version: "test", Inputs: files,
 			Contracts: contracts, Records: all, Declared: declared, Programs: progs,
@@ -473,6 +463,26 @@ func TestHTMLAgentDojoCorpus(t *testing.T) {
 		"— the runs file has them all", d.Contracts[0].Bundle} {
 		if !strings.Contains(page, want) {
 			t.Errorf("page lacks %q", want)
+		}
+	}
+}
+
+// TestMarkdownAgentDojoCorpus checks that the Markdown report of the whole
+// corpus fits a GitHub step summary (at most 1 MiB) and names every failure.
+func TestMarkdownAgentDojoCorpus(t *testing.T) {
+	d := corpusDocument(t)
+	var b strings.Builder
+	if err := report.WriteMarkdown(&b, d); err != nil {
+		t.Fatal(err)
+	}
+	md := b.String()
+	t.Logf("%d bytes of Markdown", len(md))
+	if len(md) > 1<<20 {
+		t.Errorf("the corpus Markdown is %d bytes, over the 1 MiB of a GitHub step summary", len(md))
+	}
+	for _, f := range d.Failures {
+		if !strings.Contains(md, "- "+f+"\n") {
+			t.Errorf("the Markdown does not list the failure %q", f)
 		}
 	}
 }

@@ -1,6 +1,10 @@
-// Package report renders metrics as plain-text tables (DESIGN §1: the table
-// format of tenet eval and tenet report). Renderers only format: every number
-// they print was computed by eval/metrics. Output is deterministic.
+// Package report turns what a command computed into a Document (Build,
+// BuildTests, BuildComparison) and renders it in every report format of
+// DESIGN §1: plain-text tables (WriteTable and the Write* table writers in
+// this file), JSON, Markdown, JUnit and HTML (docs/report-formats.md).
+// Renderers only format: every number they print was computed by
+// eval/metrics. Output is deterministic: the same Document gives the same
+// bytes.
 package report
 
 import (
