@@ -14,6 +14,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/tenetlang/tenet/compiler/bundle"
+	"github.com/tenetlang/tenet/compiler/celenv"
 	"github.com/tenetlang/tenet/lang"
 	"github.com/tenetlang/tenet/lang/diag"
 )
@@ -53,11 +54,13 @@ func (c *compiler) checkParsed(in env, e *lang.Expr, parsed *cel.Ast, kind, owne
 	// Usage is recorded before checking, so that a declaration whose only
 	// user has a type error is not also reported as unused.
 	c.used.record(parsed)
+	misses := celenv.WatchFieldMisses(env)
 	checked, iss := env.Check(parsed)
 	if iss.Err() != nil {
-		c.celErrors(env, e, iss, parsed, kind, owner, drop)
+		c.celErrors(env, e, iss, parsed, kind, owner, drop, misses()...)
 		return bundle.NoExpr, nil
 	}
+	misses()
 	out := checked.OutputType()
 	if len(want) > 0 && !typeIn(out, want) {
 		names := make([]string, len(want))
@@ -117,13 +120,25 @@ func kindWords(kind string) string {
 
 // celErrors turns CEL issues into diagnostics located inside the .hcl file,
 // each with its code and, where it helps, a suggestion or an explanation.
-func (c *compiler) celErrors(env *cel.Env, e *lang.Expr, iss *cel.Issues, parsed *cel.Ast, kind, owner string, drop func(*cel.Error) bool) {
+// misses are the fields the checker looked up in vain, in the order of its
+// "undefined field" errors (celenv.WatchFieldMisses).
+func (c *compiler) celErrors(env *cel.Env, e *lang.Expr, iss *cel.Issues, parsed *cel.Ast, kind, owner string, drop func(*cel.Error) bool, misses ...celenv.FieldMiss) {
 	for _, ce := range iss.Errors() {
+		var fields []string // the fields of the type an undefined field was looked for on
+		if m := undefinedField.FindStringSubmatch(ce.Message); m != nil {
+			for i, miss := range misses {
+				if miss.Field == m[1] {
+					fields = miss.Fields
+					misses = append(misses[:i:i], misses[i+1:]...)
+					break
+				}
+			}
+		}
 		if drop != nil && drop(ce) {
 			continue
 		}
 		start, end := c.celSpan(e, ce, parsed)
-		code, help := c.explain(env, ce.Message, parsed == nil)
+		code, help := c.explain(env, ce.Message, parsed == nil, fields)
 		c.diags = append(c.diags, diag.Set(&hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  celSummary(ce.Message),
@@ -154,8 +169,9 @@ var (
 )
 
 // explain classifies a CEL message into a diagnostic code and adds a
-// suggestion (nearest field, variable or function) or an explanation.
-func (c *compiler) explain(env *cel.Env, msg string, syntax bool) (diag.Code, string) {
+// suggestion (nearest variable or function, or nearest of fields for an
+// undefined field) or an explanation.
+func (c *compiler) explain(env *cel.Env, msg string, syntax bool, fields []string) (diag.Code, string) {
 	switch {
 	case syntax:
 		if strings.Contains(msg, "token recognition error") {
@@ -164,7 +180,7 @@ func (c *compiler) explain(env *cel.Env, msg string, syntax bool) (diag.Code, st
 		return "cel-syntax", ""
 	case undefinedField.MatchString(msg):
 		name := undefinedField.FindStringSubmatch(msg)[1]
-		return "unknown-field", didYouMean(name, c.fieldNames())
+		return "unknown-field", didYouMean(name, fields)
 	case undeclaredRef.MatchString(msg):
 		name := undeclaredRef.FindStringSubmatch(msg)[1]
 		return "unknown-reference", didYouMean(name, referenceNames(env))
@@ -173,14 +189,6 @@ func (c *compiler) explain(env *cel.Env, msg string, syntax bool) (diag.Code, st
 		return "int-double-compare", " CEL never compares or combines int with double implicitly (1 == 1.0 does not type-check). Numbers from transcripts and params are doubles: write 1.0, not 1. Sizes, indexes and arguments declared int are ints: write 1, or convert with double(...)."
 	}
 	return "cel-type", ""
-}
-
-// fieldNames are the fields of every declared object type, for suggestions.
-func (c *compiler) fieldNames() []string {
-	if c.universe == nil {
-		return nil
-	}
-	return c.universe.FieldNames()
 }
 
 // referenceNames are the variables, functions and macros of env.

@@ -189,7 +189,7 @@ invariant "e" {
 				`[unused-step] main.tenet.hcl:19:8-19:14: Unused step: Step "read" is not named by its block's match or forbid pattern, so it has no effect. Use it in the pattern, or remove it.`,
 				`[unused-step] main.tenet.hcl:20:8-20:14: Unused step: Step "send" is not named by its block's match or forbid pattern, so it has no effect. Use it in the pattern, or remove it.`,
 				`[missing-attribute] main.tenet.hcl:17:15-17:15: Missing required argument: An invariant needs assert = "<CEL bool that must hold>", match = "<trace pattern that must match>" or forbid = "<trace pattern that must not match>"; any of them may be combined, and the invariant holds when every one given does.`,
-				`[unknown-step] main.tenet.hcl:24:21-24:25: Unknown step: The pattern names "send", which is not a step of invariant "e". Did you mean "read"?`,
+				`[unknown-step] main.tenet.hcl:24:21-24:25: Unknown step: The pattern names "send", which is not a step of invariant "e". Its steps are read.`,
 			},
 		},
 		{

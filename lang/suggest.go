@@ -1,27 +1,50 @@
 package lang
 
+import "strings"
+
 // Suggest returns the candidate closest to name, for "did you mean" hints, or
 // "" when no candidate is close enough.
 //
 // Closeness is the optimal-string-alignment edit distance over runes (an
 // insertion, deletion, substitution or swap of two adjacent runes costs 1).
-// A candidate is close enough when its distance is at most 2 and smaller than
-// the length of name, so that a one-letter name is not "corrected" into an
-// unrelated word. Among equally close candidates the first one wins, so
-// callers list the likeliest names first. An exact match is returned as is.
+// A candidate is close enough when its distance is 1 and name is longer than
+// one rune, or its distance is 2 and name is at least 5 runes long: one
+// letter is not "corrected" into an unrelated word, nor are two letters of
+// four ("nope" is not "role"). Among equally close candidates the first one
+// wins, so callers list the likeliest names first. An exact match is
+// returned as is.
+//
+// When no candidate is that close, a candidate that is the first words of
+// name ("tool" for "tool_nme") or that name is the first words of
+// ("injection_vectors" for "injection"), words being separated by
+// underscores, is suggested: the longest such candidate.
 func Suggest(name string, candidates []string) string {
 	given := []rune(name)
 	best, bestDist := "", 3
 	for _, c := range candidates {
 		d := editDistance(given, []rune(c))
-		if d < bestDist && d < len(given) || d == 0 {
+		if d < bestDist && closeEnough(d, len(given)) || d == 0 {
 			best, bestDist = c, d
 			if d == 0 {
 				break
 			}
 		}
 	}
+	if best != "" || name == "" {
+		return best
+	}
+	for _, c := range candidates {
+		if c != "" && len(c) > len(best) && (strings.HasPrefix(name, c+"_") || strings.HasPrefix(c, name+"_")) {
+			best = c
+		}
+	}
 	return best
+}
+
+// closeEnough says whether a candidate at edit distance d from a name of n
+// runes is worth suggesting.
+func closeEnough(d, n int) bool {
+	return d == 1 && n > 1 || d == 2 && n >= 5
 }
 
 // editDistance is the optimal-string-alignment distance between a and b.

@@ -17,6 +17,8 @@ func TestSuggest(t *testing.T) {
 		"integer":  "",
 		"frobnify": "",
 		"":         "",
+		"lst":      "list", // one edit in three letters
+		"obj":      "",     // two edits in three letters
 	} {
 		if got := Suggest(name, cands); got != want {
 			t.Errorf("Suggest(%q) = %q, want %q", name, got, want)
@@ -29,6 +31,30 @@ func TestSuggest(t *testing.T) {
 	}
 	if got := Suggest("ab", []string{"xb", "ax"}); got != "xb" {
 		t.Errorf("tie: got %q", got)
+	}
+	// Two edits in four letters are too many: "nope" is not "role".
+	if got := Suggest("nope", []string{"role", "type", "index"}); got != "" {
+		t.Errorf("nope: got %q", got)
+	}
+	if got := Suggest("amout", []string{"amount"}); got != "amount" {
+		t.Errorf("amout: got %q", got)
+	}
+	if got := Suggest("recipeint", []string{"recipient"}); got != "recipient" {
+		t.Errorf("recipeint: got %q", got)
+	}
+	// Words separated by underscores: a candidate that begins the name, or
+	// that the name begins, the longest first.
+	for name, want := range map[string]string{
+		"tool_nme":      "tool",
+		"args_amount":   "args",
+		"injection":     "injection_vectors",
+		"result_event_": "result_event",
+		"toolname":      "",
+		"_x":            "",
+	} {
+		if got := Suggest(name, []string{"tool", "args", "result", "result_event", "injection_vectors", ""}); got != want {
+			t.Errorf("Suggest(%q) = %q, want %q", name, got, want)
+		}
 	}
 	if got := Suggest("x", nil); got != "" {
 		t.Errorf("no candidates: got %q", got)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"os"
@@ -38,12 +39,24 @@ func compileModule(dir string, w io.Writer) (*lang.Module, *bundle.Bundle, bool)
 // writeDiags prints diagnostics in HCL's snippet format, each preceded by
 // a file:line:col: line. Ranges in diagnostics are relative to the contract
 // directory; they are shown joined to dir so that editors can open them.
+//
+// Printing takes time linear in the size of the files and of the output
+// (see snippetWriter), and is buffered: w has everything when writeDiags
+// returns.
 func writeDiags(w io.Writer, dir string, files map[string]*hcl.File, diags hcl.Diagnostics) {
+	printDiags(w, dir, files, diags)
+}
+
+// printDiags is writeDiags; it returns the snippet writer it used, whose
+// scans tests read.
+func printDiags(w io.Writer, dir string, files map[string]*hcl.File, diags hcl.Diagnostics) *snippetWriter {
 	shown := map[string]*hcl.File{}
 	for name, f := range files {
 		shown[filepath.Join(dir, name)] = f
 	}
-	tw := hcl.NewDiagnosticTextWriter(w, shown, 0, false)
+	bw := bufio.NewWriter(w)
+	defer bw.Flush()
+	tw := newSnippetWriter(bw, shown)
 	for _, d := range diags {
 		d := *d
 		if d.Subject != nil {
@@ -52,10 +65,10 @@ func writeDiags(w io.Writer, dir string, files map[string]*hcl.File, diags hcl.D
 				s.Filename = filepath.Join(dir, s.Filename)
 			}
 			d.Subject = &s
-			fmt.Fprintf(w, "%s:%d:%d: ", s.Filename, s.Start.Line, s.Start.Column)
+			fmt.Fprintf(bw, "%s:%d:%d: ", s.Filename, s.Start.Line, s.Start.Column)
 		}
 		if code := diag.Of(&d); code != "" {
-			fmt.Fprintf(w, "[%s] ", code)
+			fmt.Fprintf(bw, "[%s] ", code)
 		}
 		if d.Context != nil {
 			c := *d.Context
@@ -64,6 +77,7 @@ func writeDiags(w io.Writer, dir string, files map[string]*hcl.File, diags hcl.D
 		}
 		tw.WriteDiagnostic(&d)
 	}
+	return tw
 }
 
 // loadProgram returns the evaluation program for a contract directory

@@ -140,24 +140,6 @@ func (u *Universe) Env(path string) (*cel.Env, error) {
 	return env, nil
 }
 
-// FieldNames returns the field names of every declared object type (tenet's
-// own, the tools' typed arguments, params and predicates), sorted and
-// without duplicates, for did-you-mean suggestions.
-func (u *Universe) FieldNames() []string {
-	seen := map[string]bool{}
-	var names []string
-	for _, s := range u.structs {
-		for n := range s.Fields {
-			if !seen[n] {
-				seen[n] = true
-				names = append(names, n)
-			}
-		}
-	}
-	sort.Strings(names)
-	return names
-}
-
 func builtinStructs() []*Struct {
 	list := types.NewListType
 	str, integer, boolean, dyn := types.StringType, types.IntType, types.BoolType, types.DynType

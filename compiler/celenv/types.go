@@ -2,6 +2,9 @@ package celenv
 
 import (
 	"slices"
+	"sync"
+
+	"cel.dev/cel-go/cel"
 
 	"cel.dev/cel-go/common/types"
 	"cel.dev/cel-go/common/types/ref"
@@ -32,6 +35,55 @@ func (s *Struct) FieldNames() []string {
 type provider struct {
 	base    types.Provider
 	structs map[string]*Struct
+
+	// watch, when set, records the fields looked up in vain (see
+	// WatchFieldMisses).
+	mu    sync.Mutex
+	watch *[]FieldMiss
+}
+
+// FieldMiss is a field the type checker looked for, in vain, on an object
+// type: the checker then reports "undefined field".
+type FieldMiss struct {
+	Type   string   // the object type's name
+	Field  string   // the field looked for
+	Fields []string // the type's fields, sorted
+}
+
+// WatchFieldMisses records the fields env's type checker looks up in vain
+// until the returned function is called; that function returns them in
+// the order the checker looked (its order of "undefined field" errors).
+// The checker reports an undefined field without naming the type it was
+// looked for on; this says which type it was, for suggestions from its own
+// fields. Environments tenet did not build record nothing.
+func WatchFieldMisses(env *cel.Env) func() []FieldMiss {
+	p, ok := env.CELTypeProvider().(*provider)
+	if !ok {
+		return func() []FieldMiss { return nil }
+	}
+	var misses []FieldMiss
+	p.mu.Lock()
+	p.watch = &misses
+	p.mu.Unlock()
+	return func() []FieldMiss {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		if p.watch == &misses {
+			p.watch = nil
+		}
+		return misses
+	}
+}
+
+// missed records a field looked up in vain on type name, when watched.
+func (p *provider) missed(name, field string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.watch == nil {
+		return
+	}
+	fields, _ := p.FindStructFieldNames(name)
+	*p.watch = append(*p.watch, FieldMiss{Type: name, Field: field, Fields: fields})
 }
 
 var _ types.Provider = (*provider)(nil)
@@ -61,11 +113,16 @@ func (p *provider) FindStructFieldType(name, field string) (*types.FieldType, bo
 	if s, ok := p.structs[name]; ok {
 		t, ok := s.Fields[field]
 		if !ok {
+			p.missed(name, field)
 			return nil, false
 		}
 		return &types.FieldType{Type: t}, true
 	}
-	return p.base.FindStructFieldType(name, field)
+	ft, ok := p.base.FindStructFieldType(name, field)
+	if !ok {
+		p.missed(name, field)
+	}
+	return ft, ok
 }
 
 // NewValue refuses to construct tenet's types: criteria read runs, they do

@@ -1,0 +1,219 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"sort"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+)
+
+// snippetWriter prints diagnostics exactly as hcl.NewDiagnosticTextWriter
+// does with no width limit and no color, but in time linear in the output:
+// HCL's writer scans the whole source file for the snippet's lines, and
+// walks every top-level block for the "in ..." context, once per
+// diagnostic, so that printing n diagnostics of an n-line file took
+// quadratic time. snippetWriter indexes each file once, on its first
+// diagnostic, and finds a snippet's lines and block by binary search.
+type snippetWriter struct {
+	w     io.Writer
+	files map[string]*hcl.File
+	index map[string]*fileIndex
+	// scans counts the files indexed and visited the lines looked at, for
+	// tests.
+	scans, visited int
+}
+
+func newSnippetWriter(w io.Writer, files map[string]*hcl.File) *snippetWriter {
+	return &snippetWriter{w: w, files: files, index: map[string]*fileIndex{}}
+}
+
+// fileIndex is what printing snippets of one file needs.
+type fileIndex struct {
+	src []byte
+	// lines are the file's lines as hcl.RangeScanner with bufio.ScanLines
+	// produces them (the range excludes the line break; line numbers count
+	// grapheme clusters that start with CR or LF, as HCL does), in order.
+	lines []indexedLine
+	// blocks are the top-level blocks that can contain an offset, with
+	// their ranges; sorted says whether those ranges are in order and
+	// disjoint, so that a binary search finds the one HCL's linear search
+	// would.
+	blocks []*hclsyntax.Block
+	ranges []hcl.Range
+	sorted bool
+	hasNav bool
+}
+
+type indexedLine struct {
+	rng   hcl.Range
+	bytes []byte
+}
+
+// scanLines splits src into lines as hcl.NewRangeScanner(src, name,
+// bufio.ScanLines) does, without its cost (a bufio.Scanner and a grapheme
+// cluster scan per line). A line ends at LF, which is dropped with a CR
+// before it; the range's start line counts, like HCL, the grapheme clusters
+// that start with CR or LF before it: every LF, and every CR not followed by
+// LF (CR LF is one cluster, and CR and LF always start a cluster). Only
+// the byte offsets and the start line are set: they are all a snippet uses.
+func scanLines(src []byte) []indexedLine {
+	var lines []indexedLine
+	line := 1
+	for pos := 0; pos < len(src); {
+		end, next := len(src), len(src)
+		if i := bytes.IndexByte(src[pos:], '\n'); i >= 0 {
+			end, next = pos+i, pos+i+1
+		}
+		tok := src[pos:end]
+		if len(tok) > 0 && tok[len(tok)-1] == '\r' {
+			tok = tok[:len(tok)-1]
+		}
+		lines = append(lines, indexedLine{
+			rng: hcl.Range{
+				Start: hcl.Pos{Byte: pos, Line: line, Column: 1},
+				End:   hcl.Pos{Byte: pos + len(tok), Line: line},
+			},
+			bytes: tok,
+		})
+		// Line breaks in src[pos:next]: the LF, if any, and every lone CR.
+		for i := pos; i < next; i++ {
+			switch {
+			case src[i] == '\n':
+				line++
+			case src[i] == '\r' && (i+1 >= len(src) || src[i+1] != '\n'):
+				line++
+			}
+		}
+		pos = next
+	}
+	return lines
+}
+
+func (sw *snippetWriter) fileIndex(name string, f *hcl.File) *fileIndex {
+	if x := sw.index[name]; x != nil {
+		return x
+	}
+	sw.scans++
+	x := &fileIndex{src: f.Bytes, hasNav: f.Nav != nil, sorted: true}
+	x.lines = scanLines(f.Bytes)
+	if body, ok := f.Body.(*hclsyntax.Body); ok && x.hasNav {
+		for _, b := range body.Blocks {
+			r := b.Range()
+			if r.Start.Byte >= r.End.Byte {
+				continue // contains no offset
+			}
+			if n := len(x.ranges); n > 0 && r.Start.Byte < x.ranges[n-1].End.Byte {
+				x.sorted = false
+			}
+			x.blocks = append(x.blocks, b)
+			x.ranges = append(x.ranges, r)
+		}
+	}
+	sw.index[name] = x
+	return x
+}
+
+// contextString is hclsyntax's navigation.ContextString: the header of the
+// top-level block holding offset.
+func (x *fileIndex) contextString(offset int) string {
+	if !x.hasNav {
+		return ""
+	}
+	var block *hclsyntax.Block
+	if x.sorted {
+		i := sort.Search(len(x.ranges), func(i int) bool { return x.ranges[i].End.Byte > offset })
+		if i < len(x.ranges) && x.ranges[i].ContainsOffset(offset) {
+			block = x.blocks[i]
+		}
+	} else {
+		for i, r := range x.ranges {
+			if r.ContainsOffset(offset) {
+				block = x.blocks[i]
+				break
+			}
+		}
+	}
+	if block == nil {
+		return ""
+	}
+	s := block.Type
+	for _, label := range block.Labels {
+		s += fmt.Sprintf(" %q", label)
+	}
+	return s
+}
+
+// WriteDiagnostic prints d as HCL's text writer would.
+func (sw *snippetWriter) WriteDiagnostic(d *hcl.Diagnostic) {
+	if d.Expression != nil && d.EvalContext != nil {
+		// HCL then also prints the values of the expression's variables;
+		// tenet evaluates constants without an EvalContext, so this does
+		// not happen, but if it did HCL's writer would say it best.
+		hcl.NewDiagnosticTextWriter(sw.w, sw.files, 0, false).WriteDiagnostic(d)
+		return
+	}
+	severity := "???????"
+	switch d.Severity {
+	case hcl.DiagError:
+		severity = "Error"
+	case hcl.DiagWarning:
+		severity = "Warning"
+	}
+	fmt.Fprintf(sw.w, "%s: %s\n\n", severity, d.Summary)
+
+	if d.Subject != nil {
+		snip := *d.Subject
+		highlight := snip
+		if d.Context != nil {
+			snip = hcl.RangeOver(snip, *d.Context)
+		}
+		// An empty range is shown as one character, as HCL does.
+		if snip.Empty() {
+			snip.End.Byte++
+			snip.End.Column++
+		}
+		if highlight.Empty() {
+			highlight.End.Byte++
+			highlight.End.Column++
+		}
+		name := d.Subject.Filename
+		f := sw.files[name]
+		if f == nil || f.Bytes == nil {
+			fmt.Fprintf(sw.w, "  on %s line %d:\n  (source code not available)\n\n", name, d.Subject.Start.Line)
+		} else {
+			x := sw.fileIndex(name, f)
+			context := x.contextString(d.Subject.Start.Byte)
+			if context != "" {
+				context = ", in " + context
+			}
+			fmt.Fprintf(sw.w, "  on %s line %d%s:\n", name, d.Subject.Start.Line, context)
+			// Only lines between lo and hi can overlap the snippet (see
+			// hcl.Range.Overlaps); lines are in order of both their start
+			// and their end.
+			lo, hi := min(snip.Start.Byte, snip.End.Byte), max(snip.Start.Byte, snip.End.Byte)
+			i := sort.Search(len(x.lines), func(i int) bool { return x.lines[i].rng.End.Byte >= lo })
+			for ; i < len(x.lines) && x.lines[i].rng.Start.Byte <= hi; i++ {
+				sw.visited++
+				line := x.lines[i].rng
+				line.Filename = name
+				if !line.Overlaps(snip) {
+					continue
+				}
+				before, highlighted, after := line.PartitionAround(highlight)
+				if highlighted.Empty() {
+					fmt.Fprintf(sw.w, "%4d: %s\n", line.Start.Line, x.lines[i].bytes)
+				} else {
+					fmt.Fprintf(sw.w, "%4d: %s%s%s\n", line.Start.Line,
+						before.SliceBytes(x.src), highlighted.SliceBytes(x.src), after.SliceBytes(x.src))
+				}
+			}
+			sw.w.Write([]byte{'\n'})
+		}
+	}
+	if d.Detail != "" {
+		fmt.Fprintf(sw.w, "%s\n\n", d.Detail)
+	}
+}
