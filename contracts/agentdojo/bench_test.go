@@ -1,0 +1,66 @@
+package agentdojo_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/tenetlang/tenet/compiler"
+	"github.com/tenetlang/tenet/compiler/bundle"
+	"github.com/tenetlang/tenet/eval"
+	"github.com/tenetlang/tenet/eval/transcript"
+)
+
+// suiteDirs are the four AgentDojo contracts, the collection that
+// `tenet eval contracts/agentdojo` evaluates.
+var suiteDirs = []string{"banking", "slack", "travel", "workspace"}
+
+// BenchmarkBuild measures `tenet build` of the four AgentDojo contracts
+// (parse, check, compile, encode and hash each bundle), per op all four.
+// Target (issue 8): ≤ 1 s.
+func BenchmarkBuild(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, s := range suiteDirs {
+			_, bun, diags := compiler.CompileDir(s, compiler.Options{Formats: transcript.Formats()})
+			if diags.HasErrors() {
+				b.Fatal(diags)
+			}
+			if _, _, err := bundle.Encode(bun); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// BenchmarkColdStart measures what `tenet eval X.tnb` does before reading
+// its first transcript, for the four AgentDojo bundles: verify each
+// bundle's sha256 and format, decode it, validate it, rebuild its CEL
+// environments and plan every expression (eval.Load). Per op all four;
+// bundle bytes are in memory (file reads are the OS's cost). Target
+// (issue 8): ≤ 30 ms.
+func BenchmarkColdStart(b *testing.B) {
+	var data [][]byte
+	size := 0
+	for _, s := range suiteDirs {
+		_, bun, diags := compiler.CompileDir(filepath.Join(s), compiler.Options{Formats: transcript.Formats()})
+		if diags.HasErrors() {
+			b.Fatal(diags)
+		}
+		d, _, err := bundle.Encode(bun)
+		if err != nil {
+			b.Fatal(err)
+		}
+		data = append(data, d)
+		size += len(d)
+	}
+	b.ReportMetric(float64(size), "bundle-bytes")
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		for _, d := range data {
+			if _, err := eval.Load(d); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
