@@ -1,6 +1,8 @@
 package eval
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"io"
 	"os"
@@ -83,4 +85,166 @@ func BenchmarkJudgeBanking(b *testing.B) {
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "runs/s")
 		})
 	}
+}
+
+// corpus is the AgentDojo traces in memory: each file's bytes and its
+// non-blank lines (records, header lines included), with their total size.
+type corpus struct {
+	files []corpusFile
+	lines [][]byte
+	bytes int64
+}
+
+type corpusFile struct {
+	name string
+	data []byte
+}
+
+func loadCorpus(b *testing.B) *corpus {
+	b.Helper()
+	files, _ := filepath.Glob(filepath.Join(shared.Dir(b), "agentdojo", "traces", "*.jsonl"))
+	if len(files) == 0 {
+		b.Skip("no AgentDojo traces")
+	}
+	c := &corpus{}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		c.files = append(c.files, corpusFile{name: f, data: data})
+		c.bytes += int64(len(data))
+		for line := range bytes.SplitSeq(data, []byte{'\n'}) {
+			if len(bytes.TrimSpace(line)) > 0 {
+				c.lines = append(c.lines, line)
+			}
+		}
+	}
+	return c
+}
+
+// agentdojoPrograms plans the four AgentDojo contracts through the bundle
+// encoding, as `tenet eval DIR` does.
+func agentdojoPrograms(b *testing.B) []*Program {
+	b.Helper()
+	var ps []*Program
+	for _, s := range []string{"banking", "slack", "travel", "workspace"} {
+		_, bun, diags := compiler.CompileDir(filepath.Join("..", "contracts", "agentdojo", s), compiler.Options{Formats: transcript.Formats()})
+		if diags.HasErrors() {
+			b.Fatal(diags)
+		}
+		data, _, err := bundle.Encode(bun)
+		if err != nil {
+			b.Fatal(err)
+		}
+		p, err := Load(data)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ps = append(ps, p)
+	}
+	return ps
+}
+
+// BenchmarkCorpus measures throughput over the 12 AgentDojo trace files
+// (2,340 lines, 2,328 runs), one goroutine, one op = the whole corpus, so
+// that MB/s and runs/s compare directly across sub-benchmarks:
+//
+//   - encoding-json: json.Unmarshal of every line into `any` (the yardstick);
+//   - decode: tenet's openai-messages reader (framing and decoding into run.Run);
+//   - judge: the four AgentDojo contracts on the decoded runs (each run is
+//     judged by the contract whose source selects it; the other three only
+//     evaluate their select);
+//   - decode+judge: both, end to end, as `tenet eval` does per file.
+func BenchmarkCorpus(b *testing.B) {
+	c := loadCorpus(b)
+	ps := agentdojoPrograms(b)
+	srcs := make([]*bundle.SourcePlan, len(ps))
+	for i, p := range ps {
+		var err error
+		if srcs[i], err = p.Source(""); err != nil {
+			b.Fatal(err)
+		}
+	}
+	readAll := func(b *testing.B, each func(*run.Run)) int {
+		n := 0
+		for _, f := range c.files {
+			rd, err := transcript.Open("openai-messages", f.name, bytes.NewReader(f.data), transcript.Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			for {
+				r, err := rd.Next()
+				if errors.Is(err, io.EOF) {
+					break
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+				n++
+				each(r)
+			}
+		}
+		return n
+	}
+	judge := func(b *testing.B, r *run.Run) {
+		judged := 0
+		for i, p := range ps {
+			j, err := p.Judge(srcs[i], r)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if j.Skip == Judged {
+				judged++
+			}
+		}
+		if judged != 1 {
+			b.Fatalf("%s:%d: judged by %d contracts, want 1", r.Origin.File, r.Origin.Line, judged)
+		}
+	}
+	var decoded []*run.Run
+	readAll(b, func(r *run.Run) { decoded = append(decoded, r) })
+	report := func(b *testing.B, runs int) {
+		b.ReportMetric(float64(runs*b.N)/b.Elapsed().Seconds(), "runs/s")
+	}
+
+	b.Run("encoding-json", func(b *testing.B) {
+		b.SetBytes(c.bytes)
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, line := range c.lines {
+				var v any
+				if err := json.Unmarshal(line, &v); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		report(b, len(decoded))
+	})
+	b.Run("decode", func(b *testing.B) {
+		b.SetBytes(c.bytes)
+		b.ReportAllocs()
+		for b.Loop() {
+			readAll(b, func(*run.Run) {})
+		}
+		report(b, len(decoded))
+	})
+	b.Run("judge", func(b *testing.B) {
+		b.SetBytes(c.bytes)
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, r := range decoded {
+				judge(b, r)
+			}
+		}
+		report(b, len(decoded))
+	})
+	b.Run("decode+judge", func(b *testing.B) {
+		b.SetBytes(c.bytes)
+		b.ReportAllocs()
+		for b.Loop() {
+			readAll(b, func(r *run.Run) { judge(b, r) })
+		}
+		report(b, len(decoded))
+	})
 }
