@@ -1,69 +1,13 @@
 package transcript
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/tenetlang/tenet/eval/run"
 )
-
-// openAIMessages reads format openai-messages (see the package doc).
-type openAIMessages struct {
-	file    string
-	lines   *lineReader
-	skipped int
-	err     error // sticky: io.EOF once the stream has ended
-}
-
-func newOpenAIMessages(file string, r io.Reader, opt Options) Reader {
-	return &openAIMessages{file: file, lines: newLineReader(r, opt.maxRecordBytes())}
-}
-
-func (r *openAIMessages) Skipped() int { return r.skipped }
-
-func (r *openAIMessages) Next() (*run.Run, error) {
-	for r.err == nil {
-		line, tooLong, err := r.lines.next()
-		if err == io.EOF {
-			r.err = io.EOF
-			break
-		}
-		if err != nil {
-			// Reported once; the stream then ends, so that a caller that
-			// carries on after an *Error does not loop.
-			r.err = io.EOF
-			return nil, &Error{File: r.file, Line: r.lines.line, Msg: "read: " + err.Error(), Err: err}
-		}
-		if tooLong {
-			return nil, r.errorf("record longer than the limit of %d bytes (raise it with --max-record-bytes)", r.lines.max)
-		}
-		if r.lines.line == 1 {
-			line = bytes.TrimPrefix(line, []byte("\ufeff")) // a UTF-8 byte-order mark
-		}
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
-		rn, skip, msg := decodeOpenAIMessages(line)
-		if msg != "" {
-			return nil, r.errorf("%s", msg)
-		}
-		if skip {
-			r.skipped++
-			continue
-		}
-		rn.Origin = run.Origin{File: r.file, Line: r.lines.line}
-		return rn, nil
-	}
-	return nil, r.err
-}
-
-func (r *openAIMessages) errorf(format string, args ...any) *Error {
-	return &Error{File: r.file, Line: r.lines.line, Msg: fmt.Sprintf(format, args...)}
-}
 
 // decodeOpenAIMessages decodes one record. It returns skip for a record with
 // no "messages", or a non-empty msg saying why the record is malformed.

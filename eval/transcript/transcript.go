@@ -6,6 +6,12 @@
 // reported as an *Error, "file:line: reason", and the reader carries on with
 // the next record, so one bad line costs one run, not the file.
 //
+// Reading is two steps that can also be taken apart: framing (OpenRecords
+// returns a RecordReader yielding each record's raw bytes and origin) and
+// decoding (Decode turns one record into a run, and may run on another
+// goroutine). Open does both, one record at a time; eval's parallel pipeline
+// frames on one goroutine and decodes on many.
+//
 // # Format openai-messages
 //
 // JSONL: one JSON object per line; blank lines are ignored; a line may end in
@@ -115,7 +121,6 @@ import (
 	"fmt"
 	"io"
 	"sort"
-	"strings"
 
 	"github.com/tenetlang/tenet/eval/run"
 )
@@ -168,13 +173,6 @@ func (e *Error) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line,
 // Unwrap returns the underlying read error, if any.
 func (e *Error) Unwrap() error { return e.Err }
 
-// opener makes a reader for one format.
-type opener func(file string, r io.Reader, opt Options) Reader
-
-var formats = map[string]opener{
-	"openai-messages": newOpenAIMessages,
-}
-
 // Formats returns the names of the supported formats, sorted.
 func Formats() []string {
 	names := make([]string, 0, len(formats))
@@ -187,11 +185,12 @@ func Formats() []string {
 
 // Open returns a reader of format over r; file names the input in errors and
 // in each run's Origin. An unknown format is an error that lists the known
-// ones. Open reads nothing from r.
+// ones. Open reads nothing from r. It is OpenRecords and Decode, one record at
+// a time.
 func Open(format, file string, r io.Reader, opt Options) (Reader, error) {
-	open, ok := formats[format]
-	if !ok {
-		return nil, fmt.Errorf("unknown transcript format %q (known: %s)", format, strings.Join(Formats(), ", "))
+	records, err := OpenRecords(format, file, r, opt)
+	if err != nil {
+		return nil, err
 	}
-	return open(file, r, opt), nil
+	return &reader{format: format, records: records}, nil
 }
