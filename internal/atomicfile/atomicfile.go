@@ -13,7 +13,34 @@ import (
 )
 
 // Write writes data to path atomically with permissions perm.
-func Write(path string, data []byte, perm os.FileMode) (err error) {
+func Write(path string, data []byte, perm os.FileMode) error {
+	f, err := Create(path, perm)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Abort()
+		return err
+	}
+	return f.Commit()
+}
+
+// File is a file being written atomically, streamed to a temporary file
+// ("."+base+".tmp-*" next to the destination) until Commit renames it over
+// the destination. Until then the destination is untouched; Abort, or any
+// failure, removes the temporary file. A File is not safe for concurrent
+// use.
+type File struct {
+	path string
+	perm os.FileMode
+	tmp  *os.File
+	done bool // committed or aborted: the temporary file is gone
+	err  error
+}
+
+// Create starts writing path atomically; Commit gives it permissions perm.
+// Errors name path, not the temporary file.
+func Create(path string, perm os.FileMode) (*File, error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -25,28 +52,68 @@ func Write(path string, data []byte, perm os.FileMode) (err error) {
 		if errors.As(err, &pe) {
 			err = pe.Err
 		}
-		return fmt.Errorf("writing %s: %w", path, err)
+		return nil, fmt.Errorf("writing %s: %w", path, err)
+	}
+	return &File{path: path, perm: perm, tmp: tmp}, nil
+}
+
+// Write appends b to the temporary file. After a write error, later Writes
+// and Commit return that error; the caller should Abort.
+func (f *File) Write(b []byte) (int, error) {
+	if f.err != nil {
+		return 0, f.err
+	}
+	if f.done {
+		return 0, fmt.Errorf("writing %s: already committed or aborted", f.path)
+	}
+	n, err := f.tmp.Write(b)
+	if err != nil {
+		f.err = fmt.Errorf("writing %s: %w", f.path, err)
+		return n, f.err
+	}
+	return n, nil
+}
+
+// Commit syncs the temporary file, gives it the permissions and renames it
+// over the destination. On any error (including an earlier Write error) the
+// temporary file is removed and the destination is left as it was. Commit
+// after Commit or Abort is an error.
+func (f *File) Commit() (err error) {
+	if f.done {
+		return fmt.Errorf("writing %s: already committed or aborted", f.path)
 	}
 	defer func() {
 		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
+			f.Abort()
 		}
 	}()
-	if _, err = tmp.Write(data); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
+	if f.err != nil {
+		return f.err
 	}
-	if err = tmp.Chmod(perm); err != nil {
+	if err = f.tmp.Chmod(f.perm); err != nil {
 		return err
 	}
-	if err = tmp.Sync(); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
+	if err = f.tmp.Sync(); err != nil {
+		return fmt.Errorf("writing %s: %w", f.path, err)
 	}
-	if err = tmp.Close(); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
+	if err = f.tmp.Close(); err != nil {
+		return fmt.Errorf("writing %s: %w", f.path, err)
 	}
-	if err = os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
+	if err = os.Rename(f.tmp.Name(), f.path); err != nil {
+		return fmt.Errorf("writing %s: %w", f.path, err)
 	}
+	f.done = true
 	return nil
+}
+
+// Abort discards what was written: it closes and removes the temporary file
+// and leaves the destination as it was. It does nothing after Commit or a
+// previous Abort, so it can be deferred.
+func (f *File) Abort() {
+	if f.done {
+		return
+	}
+	f.done = true
+	f.tmp.Close()
+	os.Remove(f.tmp.Name())
 }
