@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -36,6 +35,9 @@ stderr and in the report, whatever its format.`,
 			if err := checkUnknownFlag(unknown); err != nil {
 				return err
 			}
+			if opt.Workers < 0 {
+				return fmt.Errorf("--workers %d: want 0 (one per CPU) or more", opt.Workers)
+			}
 			if opt.Transcript.MaxRecordBytes < 1 {
 				return fmt.Errorf("--max-record-bytes %d: want at least 1", opt.Transcript.MaxRecordBytes)
 			}
@@ -60,37 +62,32 @@ stderr and in the report, whatever its format.`,
 			if err != nil {
 				return err
 			}
-			prog := newProgress(stderr, files, len(progs))
+			prog := newProgress(stderr, files, passes(progs, opt))
 			opt.Progress = prog.update
-			// Each contract reads every file; its source selects its records.
+			// One pass per transcript format reads every file; each
+			// contract's source selects its records.
+			results, err := eval.EvalCollection(progs, files, opt)
+			prog.done()
+			if err != nil {
+				return err
+			}
 			var contracts []report.Contract
 			var all []runs.Record
 			bad := 0
-			for _, p := range progs {
-				res, err := p.EvalFiles(files, opt)
-				prog.next()
-				if err != nil {
-					prog.done()
-					return err
-				}
+			for i, p := range progs {
+				res := results[i]
 				for _, e := range res.Errors {
-					prog.clear()
 					fmt.Fprintln(stderr, e)
 				}
 				bad += len(res.Errors)
 				contracts = append(contracts, report.ContractOf(p, res))
 				all = append(all, res.Records...)
 			}
-			prog.done()
 			if bad > 0 {
 				return fmt.Errorf("%s; nothing written", count(bad, "bad record"))
 			}
 			if out != "" {
-				var buf bytes.Buffer
-				if err := runs.Write(&buf, all); err != nil {
-					return err
-				}
-				if err := atomicfile.Write(out, buf.Bytes(), 0o644); err != nil {
+				if err := writeRuns(out, all); err != nil {
 					return err
 				}
 			}
@@ -111,7 +108,41 @@ stderr and in the report, whatever its format.`,
 	cmd.Flags().StringVar(&opt.Grant, "grant", "", "audit calls against this grant (default: the source's grant)")
 	cmd.Flags().StringVarP(&out, "out", "o", "", "write the labelled runs (JSONL, docs/runs-format.md) to this file, atomically")
 	cmd.Flags().IntVar(&opt.Transcript.MaxRecordBytes, "max-record-bytes", transcript.DefaultMaxRecordBytes, "longest transcript record (line) accepted, in bytes")
+	cmd.Flags().IntVar(&opt.Workers, "workers", 0, "goroutines that decode and judge records (0: one per CPU); the output does not depend on it")
 	cmd.Flags().StringVar(&unknown, "unknown", metrics.UnknownRefuse, "unknown labels: refuse (metrics of their condition refuse) or bounds (every rate as [low, high])")
 	rf.add(cmd)
 	return cmd
+}
+
+// writeRuns streams the runs file to a temporary file renamed over out; on
+// any error out is left as it was and the temporary file is removed.
+func writeRuns(out string, recs []runs.Record) error {
+	f, err := atomicfile.Create(out, 0o644)
+	if err != nil {
+		return err
+	}
+	if err := runs.Write(f, recs); err != nil {
+		f.Abort()
+		return err
+	}
+	return f.Commit()
+}
+
+// passes is how many times the files are read: once per transcript format
+// of the contracts (a contract whose source is in error counts for nothing:
+// the evaluation fails before reading).
+func passes(progs []*eval.Program, opt eval.Options) int {
+	formats := map[string]bool{}
+	for _, p := range progs {
+		src, err := p.Source(opt.Source)
+		if err != nil {
+			continue
+		}
+		f := opt.Format
+		if f == "" {
+			f = src.Format
+		}
+		formats[f] = true
+	}
+	return max(len(formats), 1)
 }

@@ -17,17 +17,18 @@ const progressEvery = 200 * time.Millisecond
 //	judging: 1204 runs read, 812 runs/s, 41%, ETA 0:03
 //
 // It is silent unless stderr is a terminal (DESIGN §9), so logs and pipes
-// only ever see results. The ETA is by bytes: every contract reads every
-// file, so the work is Σ file sizes × contracts.
+// only ever see results. The ETA is by bytes: the files are read once per
+// transcript format of the contracts (eval.EvalCollection's passes), so the
+// work is Σ file sizes × passes.
 type progress struct {
 	w     io.Writer // nil: silent
 	now   func() time.Time
-	total int64 // bytes to read, over all contracts
+	total int64 // bytes to read, over all passes
 	start time.Time
 	drawn time.Time
 
-	// base* are the counts of the contracts already done; records and
-	// bytes include them.
+	// base* are the counts of the passes already done (see next); records
+	// and bytes include them.
 	baseRecords int
 	baseBytes   int64
 	records     int
@@ -37,7 +38,7 @@ type progress struct {
 
 // newProgress returns a progress line on stderr when it is a terminal, and
 // a silent one otherwise.
-func newProgress(stderr io.Writer, files []string, contracts int) *progress {
+func newProgress(stderr io.Writer, files []string, passes int) *progress {
 	f, ok := stderr.(*os.File)
 	if !ok || !term.IsTerminal(int(f.Fd())) {
 		return &progress{}
@@ -48,7 +49,7 @@ func newProgress(stderr io.Writer, files []string, contracts int) *progress {
 			size += st.Size()
 		}
 	}
-	return newProgressTo(stderr, size*int64(contracts), time.Now)
+	return newProgressTo(stderr, size*int64(passes), time.Now)
 }
 
 // newProgressTo draws on w whatever it is (tests give a buffer and a clock).
@@ -57,7 +58,8 @@ func newProgressTo(w io.Writer, total int64, now func() time.Time) *progress {
 	return &progress{w: w, now: now, total: total, start: t}
 }
 
-// update is eval.Options.Progress: counts of the current contract.
+// update is eval.Options.Progress: counts since the last next (EvalCollection
+// counts over all its passes, so tenet eval never calls next).
 func (p *progress) update(records int, bytes int64) {
 	if p.w == nil {
 		return
@@ -85,7 +87,8 @@ func (p *progress) update(records int, bytes int64) {
 	p.shown = true
 }
 
-// next marks the end of one contract's pass over the files.
+// next marks the end of one counting of the files: later counts start from
+// zero again.
 func (p *progress) next() {
 	p.baseRecords, p.baseBytes = p.records, p.bytes
 }
