@@ -1,0 +1,75 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tenetlang/tenet/internal/atomicfile"
+	"github.com/tenetlang/tenet/internal/synth"
+)
+
+// devCmd groups tools for tenet's own developers: hidden from help, not
+// part of the documented interface, free to change.
+func devCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:    "dev",
+		Short:  "Tools for tenet's developers (unsupported, may change)",
+		Hidden: true,
+	}
+	cmd.AddCommand(devSynthCmd())
+	return cmd
+}
+
+func devSynthCmd() *cobra.Command {
+	var (
+		runs int
+		seed int64
+		out  string
+	)
+	cmd := &cobra.Command{
+		Use:   "synth --runs N [--seed S] -o FILE",
+		Short: "Write a synthetic AgentDojo banking corpus (JSONL) for benchmarks",
+		Long: `Write N synthetic AgentDojo banking runs (openai-messages JSONL, a header line
+first) to FILE, atomically. The runs have the AgentDojo records' shape and
+size (about 4 KB each) and the banking contract (contracts/agentdojo/banking)
+judges every one of them; the given labels (metadata success and security)
+are the labels it computes. The same N and seed always give the same bytes.
+See the package doc of internal/synth.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if runs < 0 {
+				return errors.New("--runs must be 0 or more")
+			}
+			if err := checkOutput(out, nil); err != nil {
+				return err
+			}
+			f, err := atomicfile.Create(out, 0o644)
+			if err != nil {
+				return err
+			}
+			defer f.Abort()
+			start := time.Now()
+			st, err := synth.Write(f, runs, seed)
+			if err != nil {
+				return err
+			}
+			if err := f.Commit(); err != nil {
+				return err
+			}
+			secs := time.Since(start).Seconds()
+			fmt.Fprintf(cmd.OutOrStdout(), "%s: %d runs (%d attacked; utility %d, attack success %d, side effect %d), %d bytes, seed %d\n",
+				out, st.Runs, st.Attacked, st.Utility, st.AttackSuccess, st.SideEffect, st.Bytes, seed)
+			fmt.Fprintf(cmd.ErrOrStderr(), "%.2f s, %.0f MB/s\n", secs, float64(st.Bytes)/1e6/secs)
+			return nil
+		},
+	}
+	cmd.Flags().IntVar(&runs, "runs", 0, "number of runs to write (required)")
+	cmd.Flags().Int64Var(&seed, "seed", 1, "random seed")
+	cmd.Flags().StringVarP(&out, "out", "o", "", "file to write (required)")
+	cmd.MarkFlagRequired("runs")
+	cmd.MarkFlagRequired("out")
+	return cmd
+}
