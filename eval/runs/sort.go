@@ -1,0 +1,709 @@
+package runs
+
+import (
+	"bufio"
+	"bytes"
+	"container/heap"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"unicode/utf8"
+	"unsafe"
+)
+
+// Seq is a record's position in the input: the order among records with
+// the same key, so that the first one read wins and the others are
+// duplicates. File is the index of the input file (from 0, in the order the
+// files were named) and Line the record's line in it (from 1). Records with
+// the same key must have different Seqs.
+type Seq struct {
+	File int
+	Line int
+}
+
+// Compare orders Seqs by file, then line. It returns -1, 0 or +1.
+func (s Seq) Compare(o Seq) int {
+	if s.File != o.File {
+		if s.File < o.File {
+			return -1
+		}
+		return 1
+	}
+	switch {
+	case s.Line < o.Line:
+		return -1
+	case s.Line > o.Line:
+		return 1
+	}
+	return 0
+}
+
+// Duplicate is a record whose key a record earlier in the input (smaller
+// Seq) already has: Sorted yields the first and reports every later one.
+type Duplicate struct {
+	Key Key
+	// Seq, OriginFile and OriginLine are the duplicate's; First, FirstFile
+	// and FirstLine those of the record Sorted yields for the key.
+	Seq        Seq
+	OriginFile string
+	OriginLine int
+	First      Seq
+	FirstFile  string
+	FirstLine  int
+}
+
+// Error reads "FILE:LINE: duplicate run KEY: the same key as FILE:LINE"
+// (the origins of the duplicate and of the first record), as tenet eval
+// reports it; "duplicate run KEY" when the duplicate has no origin.
+func (d Duplicate) Error() string {
+	if d.OriginFile == "" {
+		return fmt.Sprintf("duplicate run %s", d.Key)
+	}
+	return fmt.Sprintf("%s:%d: duplicate run %s: the same key as %s:%d", d.OriginFile, d.OriginLine, d.Key, d.FirstFile, d.FirstLine)
+}
+
+// Sorter sorts records by key in bounded memory: an external merge sort
+// over their runs-file lines.
+//
+// Add encodes each record as the line Write would write for it (JSON,
+// about 1 KB for an AgentDojo run, against 2–3 KB for a Record with its
+// maps) and keeps it with its key and Seq. When the lines, keys and their
+// bookkeeping held in memory exceed maxBytes, they are sorted by (key, Seq)
+// and appended as one chunk to a temporary file in dir. Sort merges the
+// chunks (and what is still in memory) with a heap, decoding one record at
+// a time, so memory stays at about maxBytes plus one record per chunk
+// whatever the number of records. More than 64 chunks are merged in
+// passes first, so at most 64 are read at once.
+//
+// A Sorter is not safe for concurrent use. Close removes the temporary
+// files; call it when done, whatever happened (it is idempotent). After an
+// error the Sorter has removed its files and every later call returns that
+// error.
+type Sorter struct {
+	dir      string
+	maxBytes int
+
+	mem      []entry
+	memBytes int
+	intern   map[string]string
+
+	file   *os.File // the spill file; nil until the first spill
+	w      *bufio.Writer
+	size   int64 // bytes written to file
+	chunks []chunk
+
+	buf    bytes.Buffer // encoding scratch
+	enc    *json.Encoder
+	added  int
+	spills int
+	sorted bool
+	closed bool
+	err    error
+}
+
+// entry is a record held in memory: its key, Seq, runs-file line and the
+// flags that say what the line cannot (empty but non-nil maps and slices).
+type entry struct {
+	key   Key
+	seq   Seq
+	flags uint8
+	line  []byte
+}
+
+// Flags of an entry: the field was empty but not nil (the runs file leaves
+// empty fields out, and Read gives nil for them).
+const (
+	emptyInvariants uint8 = 1 << iota
+	emptyFailures
+	emptyWitnesses
+	emptyAudit
+)
+
+// entryOverhead is what an entry costs besides its line and key strings:
+// the entry itself, the line's slice header, allocation rounding.
+const entryOverhead = int(unsafe.Sizeof(entry{})) + 16
+
+// fanIn bounds the chunks one merge reads at once.
+var fanIn = 64
+
+// readBuffer is the read buffer of each chunk during a merge.
+const readBuffer = 32 << 10
+
+// chunk is a sorted run of entries in the spill file.
+type chunk struct {
+	off, size int64
+	count     int
+}
+
+// NewSorter returns a Sorter that keeps at most about maxBytes of encoded
+// records in memory (a value below 1 counts as 1: every record goes to its
+// own chunk) and spills the rest to temporary files in dir (os.TempDir()
+// when dir is ""), created on the first spill.
+func NewSorter(dir string, maxBytes int) *Sorter {
+	s := &Sorter{dir: dir, maxBytes: max(maxBytes, 1), intern: map[string]string{}}
+	s.enc = json.NewEncoder(&s.buf)
+	s.enc.SetEscapeHTML(false)
+	return s
+}
+
+// Add encodes rec and adds it with its position seq. It returns an error,
+// and adds nothing, when the runs file cannot represent rec exactly:
+// rec is invalid (Record.Validate: "run KEY: reason"), or holds what Read
+// would give back differently (text that is not valid UTF-8, an unknown
+// label with value true or no reason, a known one with a reason, a witness
+// of an invariant that is not violated, …). Add fails too when writing a
+// chunk fails, after Sort, and after Close.
+func (s *Sorter) Add(rec Record, seq Seq) error {
+	if err := s.usable(); err != nil {
+		return err
+	}
+	if err := encodable(rec); err != nil {
+		return err
+	}
+	s.buf.Reset()
+	if err := s.enc.Encode(toWire(rec)); err != nil {
+		return fmt.Errorf("run %s: %v", rec.Key, err)
+	}
+	e := entry{seq: seq, flags: flagsOf(rec), line: bytes.Clone(s.buf.Bytes())}
+	k := rec.Key
+	e.key = Key{Contract: s.str(k.Contract), Condition: s.str(k.Condition), Task: s.str(k.Task), Goal: s.str(k.Goal),
+		Attempt: k.Attempt, Repetition: k.Repetition}
+	s.mem = append(s.mem, e)
+	s.memBytes += len(e.line) + entryOverhead
+	s.added++
+	if s.memBytes > s.maxBytes {
+		if err := s.spill(); err != nil {
+			return s.fail(err)
+		}
+	}
+	return nil
+}
+
+// Len returns the number of records added.
+func (s *Sorter) Len() int { return s.added }
+
+// Spills returns the number of chunks written to the temporary file so far.
+func (s *Sorter) Spills() int { return s.spills }
+
+func (s *Sorter) usable() error {
+	switch {
+	case s.err != nil:
+		return s.err
+	case s.closed:
+		return errors.New("runs: Sorter used after Close")
+	case s.sorted:
+		return errors.New("runs: Sorter used after Sort")
+	}
+	return nil
+}
+
+// str interns a key string among the entries in memory, and counts its
+// bytes the first time.
+func (s *Sorter) str(v string) string {
+	if v == "" {
+		return ""
+	}
+	if w, ok := s.intern[v]; ok {
+		return w
+	}
+	s.intern[v] = v
+	s.memBytes += len(v) + 48 // the string and its map entry
+	return v
+}
+
+func flagsOf(r Record) uint8 {
+	var f uint8
+	if r.Invariants != nil && len(r.Invariants) == 0 {
+		f |= emptyInvariants
+	}
+	if r.Failures != nil && len(r.Failures) == 0 {
+		f |= emptyFailures
+	}
+	if r.Witnesses != nil && len(r.Witnesses) == 0 {
+		f |= emptyWitnesses
+	}
+	if r.Audit != nil && len(r.Audit) == 0 {
+		f |= emptyAudit
+	}
+	return f
+}
+
+func compareEntries(a, b *entry) int {
+	if c := a.key.Compare(b.key); c != 0 {
+		return c
+	}
+	return a.seq.Compare(b.seq)
+}
+
+func (s *Sorter) sortMem() {
+	slices.SortFunc(s.mem, func(a, b entry) int { return compareEntries(&a, &b) })
+}
+
+// spill sorts the entries in memory and appends them to the spill file as
+// one chunk.
+func (s *Sorter) spill() error {
+	if len(s.mem) == 0 {
+		return nil
+	}
+	if s.file == nil {
+		f, err := os.CreateTemp(s.dir, "tenet-runs-*.tmp")
+		if err != nil {
+			return fmt.Errorf("runs: sorting: %w", err)
+		}
+		s.file, s.w = f, bufio.NewWriterSize(f, 64<<10)
+	}
+	s.sortMem()
+	c := chunk{off: s.size, count: len(s.mem)}
+	var scratch []byte
+	for i := range s.mem {
+		scratch = appendSpilled(scratch[:0], &s.mem[i])
+		n, err := s.w.Write(scratch)
+		s.size += int64(n)
+		if err != nil {
+			return fmt.Errorf("runs: sorting: %w", err)
+		}
+	}
+	c.size = s.size - c.off
+	s.chunks = append(s.chunks, c)
+	s.spills++
+	clear(s.mem)
+	s.mem = s.mem[:0]
+	s.memBytes = 0
+	clear(s.intern)
+	return nil
+}
+
+// appendSpilled appends e as a spill record: flags, Seq, key, then the
+// line, integers as varints and strings and the line length-prefixed.
+func appendSpilled(b []byte, e *entry) []byte {
+	b = append(b, e.flags)
+	b = binary.AppendVarint(b, int64(e.seq.File))
+	b = binary.AppendVarint(b, int64(e.seq.Line))
+	for _, s := range []string{e.key.Contract, e.key.Condition, e.key.Task, e.key.Goal} {
+		b = binary.AppendUvarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	b = binary.AppendVarint(b, int64(e.key.Attempt))
+	b = binary.AppendVarint(b, int64(e.key.Repetition))
+	b = binary.AppendUvarint(b, uint64(len(e.line)))
+	return append(b, e.line...)
+}
+
+// readSpilled reads one spill record into e, reusing e.line's storage.
+func readSpilled(r *bufio.Reader, e *entry) error {
+	flags, err := r.ReadByte()
+	if err != nil {
+		return err
+	}
+	e.flags = flags
+	ints := func(dst ...*int) error {
+		for _, d := range dst {
+			v, err := binary.ReadVarint(r)
+			if err != nil {
+				return err
+			}
+			*d = int(v)
+		}
+		return nil
+	}
+	if err := ints(&e.seq.File, &e.seq.Line); err != nil {
+		return err
+	}
+	for _, d := range []*string{&e.key.Contract, &e.key.Condition, &e.key.Task, &e.key.Goal} {
+		n, err := binary.ReadUvarint(r)
+		if err != nil {
+			return err
+		}
+		b := make([]byte, n)
+		if _, err := io.ReadFull(r, b); err != nil {
+			return err
+		}
+		*d = string(b)
+	}
+	if err := ints(&e.key.Attempt, &e.key.Repetition); err != nil {
+		return err
+	}
+	n, err := binary.ReadUvarint(r)
+	if err != nil {
+		return err
+	}
+	if uint64(cap(e.line)) < n {
+		e.line = make([]byte, n)
+	}
+	e.line = e.line[:n]
+	_, err = io.ReadFull(r, e.line)
+	return err
+}
+
+// Sort ends the adding and returns the records in key order (Key.Compare;
+// among records with the same key, the one with the smallest Seq, the
+// others being duplicates). It first merges chunks in passes while there
+// are more than 64. The Sorted reads the Sorter's files: Close the Sorter
+// after reading it.
+func (s *Sorter) Sort() (*Sorted, error) {
+	if err := s.usable(); err != nil {
+		return nil, err
+	}
+	s.sorted = true
+	s.sortMem()
+	if s.file != nil {
+		if err := s.w.Flush(); err != nil {
+			return nil, s.fail(fmt.Errorf("runs: sorting: %w", err))
+		}
+		for len(s.chunks)+1 > fanIn {
+			if err := s.mergePass(); err != nil {
+				return nil, s.fail(err)
+			}
+		}
+	}
+	var cs []*cursor
+	for i, c := range s.chunks {
+		cs = append(cs, s.fileCursor(i, c))
+	}
+	if len(s.mem) > 0 {
+		cs = append(cs, &cursor{idx: len(cs), mem: s.mem})
+	}
+	it := &Sorted{s: s}
+	for _, c := range cs {
+		ok, err := c.advance()
+		if err != nil {
+			return nil, s.fail(fmt.Errorf("runs: sorting: reading back: %w", err))
+		}
+		if ok {
+			it.h = append(it.h, c)
+		}
+	}
+	heap.Init(&it.h)
+	return it, nil
+}
+
+func (s *Sorter) fileCursor(i int, c chunk) *cursor {
+	return &cursor{idx: i, left: c.count, r: bufio.NewReaderSize(io.NewSectionReader(s.file, c.off, c.size), readBuffer)}
+}
+
+// mergePass merges the chunks fanIn at a time into a new spill file, which
+// replaces the old one.
+func (s *Sorter) mergePass() error {
+	f, err := os.CreateTemp(s.dir, "tenet-runs-*.tmp")
+	if err != nil {
+		return fmt.Errorf("runs: sorting: %w", err)
+	}
+	w := bufio.NewWriterSize(f, 64<<10)
+	var size int64
+	var out []chunk
+	var scratch []byte
+	for i := 0; i < len(s.chunks); i += fanIn {
+		var h mergeHeap
+		group := s.chunks[i:min(i+fanIn, len(s.chunks))]
+		c := chunk{off: size}
+		for j, ch := range group {
+			cur := s.fileCursor(j, ch)
+			ok, err := cur.advance()
+			if err != nil {
+				f.Close()
+				os.Remove(f.Name())
+				return fmt.Errorf("runs: sorting: reading back: %w", err)
+			}
+			if ok {
+				h = append(h, cur)
+			}
+			c.count += ch.count
+		}
+		heap.Init(&h)
+		for len(h) > 0 {
+			cur := h[0]
+			scratch = appendSpilled(scratch[:0], &cur.e)
+			n, werr := w.Write(scratch)
+			size += int64(n)
+			ok, err := cur.advance()
+			if err == nil && werr != nil {
+				err = werr
+			}
+			if err != nil {
+				f.Close()
+				os.Remove(f.Name())
+				return fmt.Errorf("runs: sorting: %w", err)
+			}
+			if ok {
+				heap.Fix(&h, 0)
+			} else {
+				heap.Pop(&h)
+			}
+		}
+		c.size = size - c.off
+		out = append(out, c)
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return fmt.Errorf("runs: sorting: %w", err)
+	}
+	s.removeFile()
+	s.file, s.w, s.size, s.chunks = f, bufio.NewWriter(f), size, out
+	return nil
+}
+
+// fail removes the temporary files and makes err the Sorter's answer from
+// now on.
+func (s *Sorter) fail(err error) error {
+	if s.err == nil {
+		s.err = err
+	}
+	s.removeFile()
+	s.mem = nil
+	return s.err
+}
+
+func (s *Sorter) removeFile() error {
+	if s.file == nil {
+		return nil
+	}
+	err := s.file.Close()
+	if rerr := os.Remove(s.file.Name()); err == nil {
+		err = rerr
+	}
+	s.file, s.w = nil, nil
+	return err
+}
+
+// Close removes the temporary files and frees the records held in memory.
+// It can be called several times; Sorted must not be used after it.
+func (s *Sorter) Close() error {
+	s.closed = true
+	s.mem = nil
+	return s.removeFile()
+}
+
+// cursor reads one sorted run: a chunk of the spill file (r, with left
+// entries to go) or the entries still in memory (mem, from pos).
+type cursor struct {
+	idx  int
+	e    entry // the current entry
+	r    *bufio.Reader
+	left int
+	mem  []entry
+	pos  int
+}
+
+// advance moves to the next entry; false at the end of the run.
+func (c *cursor) advance() (bool, error) {
+	if c.r == nil {
+		if c.pos == len(c.mem) {
+			return false, nil
+		}
+		c.e = c.mem[c.pos]
+		c.mem[c.pos] = entry{} // the record is yielded once: free it after
+		c.pos++
+		return true, nil
+	}
+	if c.left == 0 {
+		return false, nil
+	}
+	c.left--
+	if err := readSpilled(c.r, &c.e); err != nil {
+		if err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+		return false, err
+	}
+	return true, nil
+}
+
+// mergeHeap orders cursors by their current entry's key, Seq, then run.
+type mergeHeap []*cursor
+
+func (h mergeHeap) Len() int { return len(h) }
+func (h mergeHeap) Less(i, j int) bool {
+	if c := compareEntries(&h[i].e, &h[j].e); c != 0 {
+		return c < 0
+	}
+	return h[i].idx < h[j].idx
+}
+func (h mergeHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *mergeHeap) Push(x any)   { *h = append(*h, x.(*cursor)) }
+func (h *mergeHeap) Pop() any {
+	old := *h
+	c := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return c
+}
+
+// Sorted iterates over the records of a Sorter in key order:
+//
+//	it, err := s.Sort()
+//	...
+//	for it.Next() {
+//		rec := it.Record()
+//		...
+//	}
+//	if err := it.Err(); err != nil { ... }
+//
+// Of records with the same key it yields the one with the smallest Seq and
+// lists the others in Duplicates.
+type Sorted struct {
+	s       *Sorter
+	h       mergeHeap
+	advance *cursor // the cursor of the current record, to advance at Next
+
+	line  []byte
+	seq   Seq
+	rec   Record
+	valid bool // rec is a record yielded (prev for duplicates)
+	dups  []Duplicate
+	err   error
+}
+
+// Next moves to the next record; it returns false at the end or on an
+// error (Err).
+func (it *Sorted) Next() bool {
+	for {
+		if it.err != nil {
+			return false
+		}
+		if it.s.closed {
+			it.err = errors.New("runs: Sorted used after Close")
+			return false
+		}
+		if c := it.advance; c != nil {
+			it.advance = nil
+			ok, err := c.advance()
+			if err != nil {
+				it.err = it.s.fail(fmt.Errorf("runs: sorting: reading back: %w", err))
+				return false
+			}
+			if ok {
+				heap.Fix(&it.h, 0)
+			} else {
+				heap.Pop(&it.h)
+			}
+		}
+		if len(it.h) == 0 {
+			return false
+		}
+		c := it.h[0]
+		it.advance = c
+		rec, err := decodeEntry(&c.e)
+		if err != nil {
+			it.err = it.s.fail(fmt.Errorf("runs: sorting: reading back run %s: %w", c.e.key, err))
+			return false
+		}
+		if it.valid && rec.Key == it.rec.Key {
+			it.dups = append(it.dups, Duplicate{Key: rec.Key, Seq: c.e.seq, OriginFile: rec.OriginFile, OriginLine: rec.OriginLine,
+				First: it.seq, FirstFile: it.rec.OriginFile, FirstLine: it.rec.OriginLine})
+			continue
+		}
+		it.rec, it.seq, it.line, it.valid = rec, c.e.seq, c.e.line, true
+		return true
+	}
+}
+
+// decodeEntry decodes an entry's line and restores what its flags say.
+func decodeEntry(e *entry) (Record, error) {
+	rec, err := parseRecord(e.line)
+	if err != nil {
+		return rec, err
+	}
+	if e.flags&emptyInvariants != 0 {
+		rec.Invariants = map[string]Label{}
+	}
+	if e.flags&emptyFailures != 0 {
+		rec.Failures = map[string]Label{}
+	}
+	if e.flags&emptyWitnesses != 0 {
+		rec.Witnesses = map[string]map[string]string{}
+	}
+	if e.flags&emptyAudit != 0 {
+		rec.Audit = []AuditEntry{}
+	}
+	return rec, nil
+}
+
+// Record returns the current record: equal (reflect.DeepEqual) to the one
+// added.
+func (it *Sorted) Record() Record { return it.rec }
+
+// Line returns the current record's runs-file line, a JSON object ending
+// in '\n', byte for byte what Write writes for it. It is valid until the
+// next call to Next.
+func (it *Sorted) Line() []byte { return it.line }
+
+// Seq returns the current record's position, as added.
+func (it *Sorted) Seq() Seq { return it.seq }
+
+// Duplicates returns the records left out so far because an earlier one
+// (by Seq) has the same key, in key order; all of them once Next has
+// returned false.
+func (it *Sorted) Duplicates() []Duplicate { return it.dups }
+
+// Err returns the error that ended the iteration, if any (an I/O error on
+// the temporary files, which are removed then).
+func (it *Sorted) Err() error { return it.err }
+
+// encodable reports why the runs file cannot represent r exactly (Read
+// would reject its line or give back another record), or nil.
+func encodable(r Record) error {
+	if err := r.Validate(); err != nil {
+		return err
+	}
+	if err := r.encodable(); err != nil {
+		return fmt.Errorf("run %s: %s; a runs file cannot hold it", r.Key, err)
+	}
+	return nil
+}
+
+func (r Record) encodable() error {
+	texts := []struct{ what, s string }{
+		{"contract", r.Key.Contract}, {"condition", r.Key.Condition}, {"task", r.Key.Task}, {"goal", r.Key.Goal},
+		{"origin.file", r.OriginFile}, {"grant", r.Grant},
+	}
+	for _, name := range labelNames {
+		l := *r.label(name)
+		texts = append(texts, struct{ what, s string }{"the reason of label " + name, l.Reason})
+		if !l.Known && l.Value {
+			return fmt.Errorf("label %s is unknown but has value true", name)
+		}
+	}
+	for _, g := range checkGroups {
+		for n, l := range *r.group(g) {
+			switch {
+			case n == "":
+				return fmt.Errorf("field %s has an empty name", g)
+			case l.Known && l.Reason != "":
+				return fmt.Errorf("%s.%s is %s but has an unknown-reason %q", g, n, l, l.Reason)
+			case !l.Known && (l.Value || l.Reason == ""):
+				return fmt.Errorf("%s.%s is unknown without a reason, or with value true", g, n)
+			}
+			texts = append(texts, struct{ what, s string }{g + " name", n}, struct{ what, s string }{"the reason of " + g + "." + n, l.Reason})
+		}
+	}
+	for w, steps := range r.Witnesses {
+		name, ok := strings.CutPrefix(w, "invariants.")
+		if l, found := r.Invariants[name]; !ok || !found || !l.Known || l.Value {
+			return fmt.Errorf("witnesses.%s: want invariants.NAME of a violated invariant", w)
+		}
+		if steps == nil {
+			return fmt.Errorf("witnesses.%s is nil, want an object of step → item", w)
+		}
+		for step, it := range steps {
+			if !validItem(it) {
+				return fmt.Errorf("witnesses.%s.%s is %q, want \"event:N\" or \"call:N\"", w, step, it)
+			}
+			texts = append(texts, struct{ what, s string }{"a witness step", step})
+		}
+		texts = append(texts, struct{ what, s string }{"a witness", w})
+	}
+	for _, e := range r.Audit {
+		texts = append(texts, struct{ what, s string }{"an audit tool", e.Tool}, struct{ what, s string }{"an audit detail", e.Detail})
+	}
+	for _, t := range texts {
+		if !utf8.ValidString(t.s) {
+			return fmt.Errorf("%s is not valid UTF-8", t.what)
+		}
+	}
+	return nil
+}
