@@ -40,8 +40,18 @@ type Options struct {
 
 // Compile checks m and returns its bundle. The bundle is nil when any
 // diagnostic is an error; warnings may accompany a bundle.
-func Compile(m *lang.Module, opt Options) (*bundle.Bundle, hcl.Diagnostics) {
+func Compile(m *lang.Module, opt Options) (b *bundle.Bundle, diags hcl.Diagnostics) {
 	c := &compiler{mod: m, opt: opt, b: &bundle.Bundle{}, used: newUsage()}
+	// Like the parser, the compiler must never take the program down on a
+	// hostile contract: a panic is a bug in tenet (or cel-go), reported as
+	// an internal-error diagnostic (and caught by FuzzCompile).
+	defer func() {
+		if r := recover(); r != nil {
+			b = nil
+			diags = append(c.diags, diag.Set(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Internal error in the compiler",
+				Detail: fmt.Sprintf("%v. This is a bug in tenet; please report it with the contract that caused it.", r)}, "internal-error"))
+		}
+	}()
 	c.run()
 	SortDiagnostics(c.diags)
 	if c.diags.HasErrors() {
