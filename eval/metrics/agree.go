@@ -70,24 +70,33 @@ type UnknownLabel struct {
 func Agree(recs []runs.Record) []Agreement {
 	var out []Agreement
 	for _, g := range groups(recs) {
-		a := Agreement{
-			Contract:        g[0].Key.Contract,
-			Condition:       g[0].Key.Condition,
-			BenignUtility:   AgreementRow{Label: "benign_utility"},
-			AttackedUtility: AgreementRow{Label: "utility_under_attack"},
-			AttackSuccess:   AgreementRow{Label: "attack_success"},
-		}
+		a := newAgreement(g[0].Key.Contract, g[0].Key.Condition)
 		for _, r := range g {
-			if r.Key.Attacked() {
-				a.AttackedUtility.add(r, r.Utility, r.Given.Utility)
-				a.AttackSuccess.add(r, r.AttackSuccess, r.Given.AttackSuccess)
-			} else {
-				a.BenignUtility.add(r, r.Utility, r.Given.Utility)
-			}
+			a.add(r)
 		}
 		out = append(out, a)
 	}
 	return out
+}
+
+func newAgreement(contract, condition string) Agreement {
+	return Agreement{
+		Contract:        contract,
+		Condition:       condition,
+		BenignUtility:   AgreementRow{Label: "benign_utility"},
+		AttackedUtility: AgreementRow{Label: "utility_under_attack"},
+		AttackSuccess:   AgreementRow{Label: "attack_success"},
+	}
+}
+
+// add compares one run's labels (runs added in key order).
+func (a *Agreement) add(r runs.Record) {
+	if r.Key.Attacked() {
+		a.AttackedUtility.add(r, r.Utility, r.Given.Utility)
+		a.AttackSuccess.add(r, r.AttackSuccess, r.Given.AttackSuccess)
+	} else {
+		a.BenignUtility.add(r, r.Utility, r.Given.Utility)
+	}
 }
 
 func (row *AgreementRow) add(r runs.Record, ours runs.Label, given *bool) {

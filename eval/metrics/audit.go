@@ -36,38 +36,61 @@ func (a AuditCounts) Name() string { return runs.ConditionName(a.Contract, a.Con
 func CountAudit(recs []runs.Record) []AuditCounts {
 	var out []AuditCounts
 	for _, g := range groups(recs) {
-		a := AuditCounts{Contract: g[0].Key.Contract, Condition: g[0].Key.Condition, Decisions: map[string]int{}}
-		grants := map[string]bool{}
-		audited := false
+		acc := newAuditAcc(g[0].Key.Contract, g[0].Key.Condition)
 		for _, r := range g {
-			if r.Grant == "" {
-				continue
-			}
-			audited = true
-			grants[r.Grant] = true
-			var first *runs.AuditEntry
-			for i, e := range r.Audit {
-				a.Calls++
-				a.Decisions[e.Decision]++
-				if e.Hazard {
-					a.Hazards++
-				}
-				if e.Decision != runs.Authorized && first == nil {
-					first = &r.Audit[i]
-				}
-			}
-			if first != nil {
-				a.Denied = append(a.Denied, DeniedCall{Key: r.Key, Call: first.Call, Tool: first.Tool, Decision: first.Decision, Detail: first.Detail})
-			}
+			acc.add(r)
 		}
-		if !audited {
-			continue
+		if a, ok := acc.result(); ok {
+			out = append(out, a)
 		}
-		for n := range grants {
-			a.Grants = append(a.Grants, n)
-		}
-		slices.Sort(a.Grants)
-		out = append(out, a)
 	}
 	return out
+}
+
+// auditAcc counts the audit of one condition's runs, added in key order.
+type auditAcc struct {
+	a       AuditCounts
+	grants  map[string]bool
+	audited bool
+}
+
+func newAuditAcc(contract, condition string) *auditAcc {
+	return &auditAcc{a: AuditCounts{Contract: contract, Condition: condition, Decisions: map[string]int{}}, grants: map[string]bool{}}
+}
+
+func (acc *auditAcc) add(r runs.Record) {
+	if r.Grant == "" {
+		return
+	}
+	a := &acc.a
+	acc.audited = true
+	acc.grants[r.Grant] = true
+	var first *runs.AuditEntry
+	for i, e := range r.Audit {
+		a.Calls++
+		a.Decisions[e.Decision]++
+		if e.Hazard {
+			a.Hazards++
+		}
+		if e.Decision != runs.Authorized && first == nil {
+			first = &r.Audit[i]
+		}
+	}
+	if first != nil {
+		a.Denied = append(a.Denied, DeniedCall{Key: r.Key, Call: first.Call, Tool: first.Tool, Decision: first.Decision, Detail: first.Detail})
+	}
+}
+
+// result returns the counts; false when no run was audited.
+func (acc *auditAcc) result() (AuditCounts, bool) {
+	if !acc.audited {
+		return AuditCounts{}, false
+	}
+	a := acc.a
+	a.Grants = nil
+	for n := range acc.grants {
+		a.Grants = append(a.Grants, n)
+	}
+	slices.Sort(a.Grants)
+	return a, true
 }

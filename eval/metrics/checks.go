@@ -40,31 +40,49 @@ type CheckCount struct {
 func CountChecks(recs []runs.Record) []Checks {
 	var out []Checks
 	for _, g := range groups(recs) {
-		c := Checks{Contract: g[0].Key.Contract, Condition: g[0].Key.Condition, Runs: len(g)}
-		inv := map[string]*CheckCount{}
-		fail := map[string]*CheckCount{}
+		acc := newChecksAcc(g[0].Key.Contract, g[0].Key.Condition)
 		for _, r := range g {
-			violated, undecided := false, false
-			for name, l := range r.Invariants {
-				if tally(inv, name, l, false, r.Key) {
-					violated = true
-				}
-				undecided = undecided || !l.Known
-			}
-			for name, l := range r.Failures {
-				tally(fail, name, l, true, r.Key)
-			}
-			if violated {
-				c.ViolatingRuns++
-			}
-			if undecided {
-				c.UndecidedRuns++
-			}
+			acc.add(r)
 		}
-		c.Invariants, c.Failures = sortedCounts(inv), sortedCounts(fail)
-		out = append(out, c)
+		out = append(out, acc.result())
 	}
 	return out
+}
+
+// checksAcc counts the checks of one condition's runs, added in key order.
+type checksAcc struct {
+	c         Checks
+	inv, fail map[string]*CheckCount
+}
+
+func newChecksAcc(contract, condition string) *checksAcc {
+	return &checksAcc{c: Checks{Contract: contract, Condition: condition}, inv: map[string]*CheckCount{}, fail: map[string]*CheckCount{}}
+}
+
+func (a *checksAcc) add(r runs.Record) {
+	a.c.Runs++
+	violated, undecided := false, false
+	for name, l := range r.Invariants {
+		if tally(a.inv, name, l, false, r.Key) {
+			violated = true
+		}
+		undecided = undecided || !l.Known
+	}
+	for name, l := range r.Failures {
+		tally(a.fail, name, l, true, r.Key)
+	}
+	if violated {
+		a.c.ViolatingRuns++
+	}
+	if undecided {
+		a.c.UndecidedRuns++
+	}
+}
+
+func (a *checksAcc) result() Checks {
+	c := a.c
+	c.Invariants, c.Failures = sortedCounts(a.inv), sortedCounts(a.fail)
+	return c
 }
 
 // tally adds one run's result to counts; hit is the label value that counts

@@ -177,6 +177,14 @@ const (
 	DefaultSeed      int64 = 1
 )
 
+// Check returns the error Compute gives for invalid options, or nil.
+func (o Options) Check() error {
+	if _, err := o.withDefaults(); err != nil {
+		return fmt.Errorf("metrics: %w", err)
+	}
+	return nil
+}
+
 func (o Options) withDefaults() (Options, error) {
 	switch o.Unknown {
 	case "":
@@ -444,6 +452,14 @@ func Compute(recs []runs.Record, declared map[string]Declared, opt Options) ([]C
 // for an invalid declared attempt rule.
 func computeGroup(g, recs []runs.Record, declared map[string]Declared, opt Options) (Condition, *arranged, error) {
 	contract := g[0].Key.Contract
+	attacked := slices.ContainsFunc(recs, func(r runs.Record) bool { return r.Key.Contract == contract && r.Key.Attacked() })
+	return computeOne(g, declared, opt, attacked)
+}
+
+// computeOne computes one condition g (sorted by key, non-empty); attacked
+// says whether any run of its contract, under any condition, is attacked.
+func computeOne(g []runs.Record, declared map[string]Declared, opt Options, attacked bool) (Condition, *arranged, error) {
+	contract := g[0].Key.Contract
 	d, ok := declared[contract]
 	var dp *Declared
 	if ok {
@@ -456,7 +472,7 @@ func computeGroup(g, recs []runs.Record, declared map[string]Declared, opt Optio
 	// A contract that declares no security cases, or (without declarations)
 	// whose runs include no attacked run at all, is a utility-only
 	// evaluation: its |C| is 0 by design, not by a missing run.
-	utilityOnly := !slices.ContainsFunc(recs, func(r runs.Record) bool { return r.Key.Contract == contract && r.Key.Attacked() })
+	utilityOnly := !attacked
 	if dp != nil {
 		utilityOnly = len(dp.Cases) == 0
 	}

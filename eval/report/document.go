@@ -165,23 +165,15 @@ type Input struct {
 // Build computes the metrics, agreement, checks, violations, audit, gates
 // and leaderboard of the records, and the failures and exit code they give
 // (DESIGN §7, §9). Metric errors are reported in Document.Errors, never
-// returned: a report is written even then.
-func Build(in Input) *Document {
-	d := &Document{
-		Command:   in.Command,
-		Version:   in.Version,
-		Inputs:    sorted(in.Inputs),
-		Contracts: in.Contracts,
-		Runs:      len(in.Records),
-	}
-	cs, merr := metrics.Compute(in.Records, in.Declared, in.Metrics)
-	d.Conditions = cs
-	if hasGiven(in.Records) {
-		d.Agreement = metrics.Agree(in.Records)
-	}
-	d.Checks = metrics.CountChecks(in.Records)
-	d.Violations = violations(in.Records)
-	d.Audit = metrics.CountAudit(in.Records)
+// returned: a report is written even then. It is NewBuilder(in).Document():
+// a Builder fed the same records in key order gives the same Document.
+func Build(in Input) *Document { return NewBuilder(in).Document() }
+
+// finish adds to d, whose metrics, agreement, checks, violations and audit
+// are set, the gates and leaderboard, the failures, the metric errors
+// (merr, Compute's error) and the exit code.
+func finish(d *Document, in Input, merr error) {
+	cs := d.Conditions
 	for _, p := range in.Programs {
 		d.Gates = append(d.Gates, p.Gates(ofContract(cs, p.Bundle.Manifest.Contract), d.Checks)...)
 	}
@@ -215,7 +207,6 @@ func Build(in Input) *Document {
 		d.Errors = strings.Split(merr.Error(), "\n")
 	}
 	d.setExitCode()
-	return d
 }
 
 // BuildTests returns the Document of tenet test: one contract and its
@@ -262,32 +253,33 @@ func GateFailure(g eval.GateResult) string {
 	return fmt.Sprintf("gate %s failed for %s: %s: %s", g.Gate, g.Condition, g.Requirement, g.Reason)
 }
 
-// violations lists every violated invariant of every record, by key then
-// invariant name, with its witness.
-func violations(recs []runs.Record) []Violation {
-	var out []Violation
-	for _, r := range recs {
-		for _, name := range r.Violated() {
-			v := Violation{Key: r.Key, Invariant: name, OriginFile: r.OriginFile, OriginLine: r.OriginLine}
-			w := r.Witnesses["invariants."+name]
-			steps := make([]string, 0, len(w))
-			for s := range w {
-				steps = append(steps, s)
-			}
-			slices.Sort(steps)
-			for _, s := range steps {
-				v.Witness = append(v.Witness, WitnessStep{Step: s, Item: w[s], Tool: toolOf(r, w[s])})
-			}
-			out = append(out, v)
+// appendViolations appends r's violated invariants, by name, with their
+// witnesses.
+func appendViolations(out []Violation, r runs.Record) []Violation {
+	for _, name := range r.Violated() {
+		v := Violation{Key: r.Key, Invariant: name, OriginFile: r.OriginFile, OriginLine: r.OriginLine}
+		w := r.Witnesses["invariants."+name]
+		steps := make([]string, 0, len(w))
+		for s := range w {
+			steps = append(steps, s)
 		}
+		slices.Sort(steps)
+		for _, s := range steps {
+			v.Witness = append(v.Witness, WitnessStep{Step: s, Item: w[s], Tool: toolOf(r, w[s])})
+		}
+		out = append(out, v)
 	}
-	slices.SortStableFunc(out, func(a, b Violation) int {
+	return out
+}
+
+// sortViolations sorts by key then invariant, stably.
+func sortViolations(vs []Violation) {
+	slices.SortStableFunc(vs, func(a, b Violation) int {
 		if c := a.Key.Compare(b.Key); c != 0 {
 			return c
 		}
 		return strings.Compare(a.Invariant, b.Invariant)
 	})
-	return out
 }
 
 // toolOf returns the tool of item "call:N" when the run's audit saw call N.
@@ -302,15 +294,6 @@ func toolOf(r runs.Record, item string) string {
 		}
 	}
 	return ""
-}
-
-func hasGiven(recs []runs.Record) bool {
-	for _, r := range recs {
-		if r.Given.Utility != nil || r.Given.AttackSuccess != nil || r.Given.SideEffect != nil {
-			return true
-		}
-	}
-	return false
 }
 
 // ofContract keeps the conditions of one contract.

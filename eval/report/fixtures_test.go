@@ -110,7 +110,10 @@ func fixtureRecord(contract, condition, task, goal string, u, a bool) runs.Recor
 // evalDocument is tenet eval of contract "checks" on conditions a (clean)
 // and b (an invariant violated with a witness, a denied call, a
 // disagreement with the given labels, a failed gate requirement).
-func evalDocument(t *testing.T) *Document {
+func evalDocument(t *testing.T) *Document { return Build(evalInput(t)) }
+
+// evalInput is the Input of evalDocument.
+func evalInput(t *testing.T) Input {
 	yes, no := true, false
 	var recs []runs.Record
 	for _, c := range []struct {
@@ -143,13 +146,13 @@ func evalDocument(t *testing.T) *Document {
 	bc.Given.AttackSuccess = &yes
 	recs[7].Failures["tool_error"] = runs.True()
 	recs[7].Invariants["answered"] = runs.Unknown("criterion error: no output")
-	return Build(Input{
+	return Input{
 		Command: CommandEval, Version: "0.9.0", Inputs: []string{"traces.jsonl"},
 		Contracts: []Contract{{Name: "checks", Version: "1.0", Bundle: "sha256:5a5a", Judged: 8, Headers: 1,
 			Skipped: []Skipped{{Reason: "task not in contract", Count: 3, IDs: []IDCount{{"T8", 1}, {"T9", 2}}}}}},
 		Records:  recs,
 		Programs: []*eval.Program{gateProgram(t)},
-	})
+	}
 }
 
 // workedRecords returns the worked example (runs/testdata/worked.jsonl) under a
@@ -181,7 +184,10 @@ func findRecord(t *testing.T, recs []runs.Record, task, goal string) *runs.Recor
 // boundsDocument is tenet report --unknown=bounds on two contracts: c1's
 // condition m has two unknown labels (bounded rates), c2's has two
 // repetitions (bootstrap intervals); the leaderboard pools them.
-func boundsDocument(t *testing.T) *Document {
+func boundsDocument(t *testing.T) *Document { return Build(boundsInput(t)) }
+
+// boundsInput is the Input of boundsDocument.
+func boundsInput(t *testing.T) Input {
 	recs := workedRecords(t, "c1", "m")
 	findRecord(t, recs, "T4", "").Utility = runs.Unknown("criterion error: no key 'iban'")
 	findRecord(t, recs, "T2", "G1").AttackSuccess = runs.Unknown("state missing")
@@ -193,8 +199,8 @@ func boundsDocument(t *testing.T) *Document {
 		}
 		rep = append(rep, r)
 	}
-	return Build(Input{Command: CommandReport, Version: "0.9.0", Inputs: []string{"c1.jsonl", "c2.jsonl"},
-		Records: append(recs, rep...), Metrics: metrics.Options{Unknown: metrics.UnknownBounds, Resamples: 200, Seed: 7}})
+	return Input{Command: CommandReport, Version: "0.9.0", Inputs: []string{"c1.jsonl", "c2.jsonl"},
+		Records: append(recs, rep...), Metrics: metrics.Options{Unknown: metrics.UnknownBounds, Resamples: 200, Seed: 7}}
 }
 
 // compareDocument is tenet compare of ref and def on the worked example,
@@ -225,7 +231,10 @@ func testsDocument() *Document {
 // "a|b<script>", a task with a newline, a control character and invalid
 // UTF-8 in a reason) and an unknown label: the hostile condition's metrics
 // are refused.
-func errorsDocument() *Document {
+func errorsDocument() *Document { return Build(errorsInput()) }
+
+// errorsInput is the Input of errorsDocument.
+func errorsInput() Input {
 	hostile := "a|b<script>"
 	recs := []runs.Record{
 		fixtureRecord("", "ok", "T1", "", true, false),
@@ -234,5 +243,5 @@ func errorsDocument() *Document {
 	}
 	recs[2].Utility = runs.Unknown("criterion error: \x1b[31mred\xff | `x` <b>")
 	recs[1].Invariants = map[string]runs.Label{"answered": runs.False()}
-	return Build(Input{Command: CommandReport, Version: "0.9.0", Inputs: []string{"runs.jsonl"}, Records: recs})
+	return Input{Command: CommandReport, Version: "0.9.0", Inputs: []string{"runs.jsonl"}, Records: recs}
 }

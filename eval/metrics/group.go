@@ -1,0 +1,117 @@
+package metrics
+
+import (
+	"fmt"
+
+	"github.com/tenetlang/tenet/eval/runs"
+)
+
+// Groups splits records by (contract, condition): each group sorted by key
+// (runs.SortRecords, so records with equal keys keep their order), the
+// groups sorted by (contract, condition). It does not modify recs. Compute,
+// Agree, CountChecks and CountAudit work group by group in this order.
+func Groups(recs []runs.Record) [][]runs.Record { return groups(recs) }
+
+// Group is one (contract, condition) whose runs are added one at a time,
+// in key order: it computes for them what Compute, Agree, CountChecks and
+// CountAudit compute for that condition, so that a report can be built
+// from a stream of sorted records holding one condition at a time.
+//
+// Of each run it keeps only what Compute reads (key, labels, bundle,
+// attempt budget; the whole record when it is invalid, for the error), and
+// folds the rest into the counts as the run is added.
+type Group struct {
+	contract, condition string
+	recs                []runs.Record
+	last                runs.Key
+	attacked            bool
+	strs                map[string]string
+	checks              *checksAcc
+	audit               *auditAcc
+	agree               Agreement
+}
+
+// NewGroup returns an empty Group for (contract, condition).
+func NewGroup(contract, condition string) *Group {
+	return &Group{contract: contract, condition: condition, strs: map[string]string{},
+		checks: newChecksAcc(contract, condition), audit: newAuditAcc(contract, condition),
+		agree: newAgreement(contract, condition)}
+}
+
+// Contract and Condition name the group.
+func (g *Group) Contract() string  { return g.contract }
+func (g *Group) Condition() string { return g.condition }
+
+// Len returns the number of runs added.
+func (g *Group) Len() int { return len(g.recs) }
+
+// Attacked reports whether some run added is attacked.
+func (g *Group) Attacked() bool { return g.attacked }
+
+// Add adds a run. Runs come in key order (runs.Key.Compare; equal keys,
+// duplicates, are allowed and counted as Compute counts them); Add returns
+// an error, and adds nothing, for a run of another condition or one that
+// sorts before the last run added.
+func (g *Group) Add(r runs.Record) error {
+	if r.Key.Contract != g.contract || r.Key.Condition != g.condition {
+		return fmt.Errorf("metrics: run %s added to condition %s", r.Key, runs.ConditionName(g.contract, g.condition))
+	}
+	if len(g.recs) > 0 && r.Key.Compare(g.last) < 0 {
+		return fmt.Errorf("metrics: run %s added after run %s: runs are added in key order", r.Key, g.last)
+	}
+	g.last = r.Key
+	g.attacked = g.attacked || r.Key.Attacked()
+	g.checks.add(r)
+	g.audit.add(r)
+	g.agree.add(r)
+	if r.Validate() == nil {
+		// What compute reads of a valid run; still valid, so compute
+		// treats it as it would the whole record.
+		k := r.Key
+		r = runs.Record{
+			Key: runs.Key{Contract: g.contract, Condition: g.condition, Task: g.str(k.Task), Goal: g.str(k.Goal),
+				Attempt: k.Attempt, Repetition: k.Repetition},
+			Bundle:  g.str(r.Bundle),
+			Utility: r.Utility, AttackSuccess: r.AttackSuccess, SideEffect: r.SideEffect, Exposed: r.Exposed,
+			HasExposed: r.HasExposed, AttemptBudget: r.AttemptBudget,
+		}
+	}
+	g.recs = append(g.recs, r)
+	return nil
+}
+
+func (g *Group) str(s string) string {
+	if v, ok := g.strs[s]; ok {
+		return v
+	}
+	g.strs[s] = s
+	return s
+}
+
+// Compute computes the condition's metrics as Compute does for it, with
+// declared and opt as there. contractAttacked says whether any run of the
+// contract, under any condition, is attacked: without a declaration for
+// the contract, a condition with no security cases is a utility-only
+// evaluation only when none is. The error is Compute's for an invalid opt
+// or declared attempt rule; a group with no runs is an error too.
+func (g *Group) Compute(declared map[string]Declared, opt Options, contractAttacked bool) (Condition, error) {
+	opt, err := opt.withDefaults()
+	if err != nil {
+		return Condition{}, fmt.Errorf("metrics: %w", err)
+	}
+	if len(g.recs) == 0 {
+		return Condition{}, fmt.Errorf("metrics: condition %s has no runs", runs.ConditionName(g.contract, g.condition))
+	}
+	c, _, err := computeOne(g.recs, declared, opt, contractAttacked)
+	return c, err
+}
+
+// Agreement returns the condition's agreement, as Agree gives it.
+func (g *Group) Agreement() Agreement { return g.agree }
+
+// Checks returns the condition's checks, as CountChecks gives them.
+func (g *Group) Checks() Checks { return g.checks.result() }
+
+// Audit returns the condition's audit counts as CountAudit gives them;
+// false when no run was audited (CountAudit leaves the condition out).
+func (g *Group) Audit() (AuditCounts, bool) { return g.audit.result() }

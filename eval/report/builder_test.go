@@ -1,0 +1,297 @@
+package report
+
+import (
+	"bytes"
+	"math/rand"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/tenetlang/tenet/compiler"
+	"github.com/tenetlang/tenet/compiler/bundle"
+	"github.com/tenetlang/tenet/eval"
+	"github.com/tenetlang/tenet/eval/metrics"
+	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/eval/transcript"
+	"github.com/tenetlang/tenet/internal/shared"
+)
+
+// reference is Build as it was before the Builder: every part computed over
+// all the records at once by the metrics package's whole-slice functions.
+func reference(in Input) *Document {
+	d := &Document{Command: in.Command, Version: in.Version, Inputs: sorted(in.Inputs), Contracts: in.Contracts, Runs: len(in.Records)}
+	cs, merr := metrics.Compute(in.Records, in.Declared, in.Metrics)
+	d.Conditions = cs
+	if hasGiven(in.Records) {
+		d.Agreement = metrics.Agree(in.Records)
+	}
+	d.Checks = metrics.CountChecks(in.Records)
+	d.Violations = violations(in.Records)
+	d.Audit = metrics.CountAudit(in.Records)
+	finish(d, in, merr)
+	return d
+}
+
+// violations lists every violated invariant of every record, by key then
+// invariant name, with its witness.
+func violations(recs []runs.Record) []Violation {
+	var out []Violation
+	for _, r := range recs {
+		out = appendViolations(out, r)
+	}
+	sortViolations(out)
+	return out
+}
+
+func hasGiven(recs []runs.Record) bool {
+	for _, r := range recs {
+		if r.Given.Utility != nil || r.Given.AttackSuccess != nil || r.Given.SideEffect != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// renderAll returns d in every format.
+func renderAll(t *testing.T, d *Document) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	for _, f := range Formats {
+		var b bytes.Buffer
+		if err := Write(&b, d, f); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		out[f] = b.Bytes()
+	}
+	return out
+}
+
+// streamings returns the Documents of in built in several ways: Build;
+// condition by condition (AddCondition, records shuffled within each);
+// record by record in key order (Add); and, when a runs file can hold
+// every record and no two share a key, streamed through a runs.Sorter
+// that spills every few records.
+func streamings(t *testing.T, in Input) map[string]*Document {
+	t.Helper()
+	empty := in
+	empty.Records = nil
+	out := map[string]*Document{"Build": Build(in)}
+
+	rng := rand.New(rand.NewSource(1))
+	shuffled := slices.Clone(in.Records)
+	rng.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+	b := NewBuilder(empty)
+	for _, g := range metrics.Groups(shuffled) {
+		g = slices.Clone(g)
+		rng.Shuffle(len(g), func(i, j int) { g[i], g[j] = g[j], g[i] })
+		if err := b.AddCondition(g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out["AddCondition"] = b.Document()
+
+	recs := slices.Clone(in.Records)
+	runs.SortRecords(recs)
+	b = NewBuilder(empty)
+	for _, r := range recs {
+		if err := b.Add(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out["Add"] = b.Document()
+
+	s := runs.NewSorter(t.TempDir(), 8<<10)
+	defer s.Close()
+	for i, r := range shuffled {
+		if err := s.Add(r, runs.Seq{Line: i + 1}); err != nil {
+			t.Logf("no Sorter: %v", err)
+			return out
+		}
+	}
+	it, err := s.Sort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b = NewBuilder(empty)
+	for it.Next() {
+		if err := b.Add(it.Record()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if it.Err() != nil {
+		t.Fatal(it.Err())
+	}
+	if len(it.Duplicates()) > 0 {
+		t.Logf("no Sorter: %d duplicate keys", len(it.Duplicates()))
+		return out
+	}
+	out["Sorter"] = b.Document()
+	return out
+}
+
+// checkEquivalent requires every way of building in's Document to give
+// the reference's bytes in every format.
+func checkEquivalent(t *testing.T, in Input) *Document {
+	t.Helper()
+	ref := reference(in)
+	want := renderAll(t, ref)
+	for how, d := range streamings(t, in) {
+		got := renderAll(t, d)
+		for _, f := range Formats {
+			if !bytes.Equal(got[f], want[f]) {
+				t.Errorf("%s: %s differs from the reference:\n%s", how, f, firstDiff(got[f], want[f]))
+			}
+		}
+	}
+	return ref
+}
+
+func firstDiff(got, want []byte) string {
+	gl, wl := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
+	for i := range min(len(gl), len(wl)) {
+		if gl[i] != wl[i] {
+			return "line " + strconv.Itoa(i+1) + ":\n got " + gl[i] + "\nwant " + wl[i]
+		}
+	}
+	return "lengths " + strconv.Itoa(len(gl)) + " and " + strconv.Itoa(len(wl)) + " lines"
+}
+
+// TestBuilderGoldenInputs: the inputs of the golden reports.
+func TestBuilderGoldenInputs(t *testing.T) {
+	for name, in := range map[string]Input{
+		"eval":   evalInput(t),
+		"bounds": boundsInput(t),
+		"errors": errorsInput(),
+		"empty":  {Command: CommandReport, Version: "0.9.0", Inputs: []string{"none.jsonl"}},
+	} {
+		t.Run(name, func(t *testing.T) { checkEquivalent(t, in) })
+	}
+}
+
+// TestBuilderCrossCondition covers what depends on more than one
+// condition: an undeclared contract is a utility-only evaluation only when
+// none of its runs is attacked, whichever condition comes first; gates,
+// the leaderboard and the agreement (present when any run has a given
+// label) span conditions; a declared attempt rule that is invalid drops
+// every condition's metrics; invalid options; duplicates and invalid runs.
+func TestBuilderCrossCondition(t *testing.T) {
+	benign := func(contract, cond, task string, u bool) runs.Record {
+		return fixtureRecord(contract, cond, task, "", u, false)
+	}
+	attacked := func(contract, cond, task, goal string, u, a bool) runs.Record {
+		return fixtureRecord(contract, cond, task, goal, u, a)
+	}
+	yes := true
+	mixed := []runs.Record{
+		benign("u", "a", "T1", true), // benign only, but u:b is attacked: |C| = 0 is an error
+		benign("u", "b", "T1", true), attacked("u", "b", "T1", "G", false, true),
+		benign("v", "a", "T1", false), attacked("v", "a", "T1", "G", true, false),
+		benign("v", "b", "T1", true),                                // benign only after an attacked condition
+		benign("w", "a", "T1", true), benign("w", "b", "T2", false), // utility only
+		benign("", "a", "T1", true),
+	}
+	mixed[1].Given.Utility = &yes
+	dup := append(slices.Clone(mixed), benign("v", "b", "T1", false))
+	invalid := append(slices.Clone(mixed), runs.Record{Key: runs.Key{Contract: "w", Condition: "a", Task: "T3", Attempt: 1, Repetition: 1}})
+	gated := evalInput(t)
+	gated.Records = append(gated.Records, fixtureRecord("checks", "c", "T1", "", true, false))
+	for name, in := range map[string]Input{
+		"utility only":         {Command: CommandReport, Records: mixed},
+		"declared":             {Command: CommandReport, Records: mixed, Declared: map[string]metrics.Declared{"u": {Tasks: []string{"T1"}}}},
+		"bounds":               {Command: CommandReport, Records: mixed, Metrics: metrics.Options{Unknown: metrics.UnknownBounds}},
+		"bad rule":             {Command: CommandReport, Records: mixed, Declared: map[string]metrics.Declared{"v": {Tasks: []string{"T1"}, Rules: metrics.AttemptRules{Utility: "most"}}}},
+		"bad options":          {Command: CommandReport, Records: mixed, Metrics: metrics.Options{Unknown: "guess"}},
+		"no runs, bad options": {Command: CommandReport, Metrics: metrics.Options{Resamples: -1}},
+		"duplicates":           {Command: CommandReport, Records: dup},
+		"invalid":              {Command: CommandReport, Records: invalid},
+		"gates":                gated,
+	} {
+		t.Run(name, func(t *testing.T) { checkEquivalent(t, in) })
+	}
+	d := reference(Input{Records: mixed})
+	var errs []string
+	for _, c := range d.Conditions {
+		if !c.OK() {
+			errs = append(errs, c.Name()+": "+c.Errors[0].Error())
+		}
+	}
+	if want := []string{"u:a: no security cases (|C| = 0)", "v:b: no security cases (|C| = 0)"}; !slices.Equal(errs, want) {
+		t.Errorf("condition errors %q, want %q", errs, want)
+	}
+}
+
+func TestBuilderOrder(t *testing.T) {
+	b := NewBuilder(Input{})
+	r1, r2 := fixtureRecord("", "a", "T2", "", true, false), fixtureRecord("", "a", "T1", "", true, false)
+	if err := b.Add(r1); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Add(r2); err == nil || !strings.Contains(err.Error(), "key order") {
+		t.Errorf("Add out of order: %v", err)
+	}
+	if err := b.AddCondition([]runs.Record{fixtureRecord("", "b", "T1", "", true, false), fixtureRecord("", "c", "T1", "", true, false)}); err == nil {
+		t.Error("AddCondition of two conditions: no error")
+	}
+	if err := b.AddCondition([]runs.Record{fixtureRecord("", "a", "T3", "", true, false)}); err == nil {
+		t.Error("AddCondition of the current condition again: no error")
+	}
+	if err := b.AddCondition([]runs.Record{fixtureRecord("", "b", "T1", "", true, false)}); err != nil {
+		t.Error(err)
+	}
+	if d := b.Document(); d.Runs != 2 || len(d.Conditions) != 2 {
+		t.Errorf("%d runs, %d conditions; want 2, 2", d.Runs, len(d.Conditions))
+	}
+}
+
+// TestBuilderAgentDojo: the four AgentDojo contracts on the 12 agents'
+// transcripts, with unknown labels refused and bounded.
+func TestBuilderAgentDojo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("evaluates the AgentDojo corpus")
+	}
+	files, err := filepath.Glob(filepath.Join(shared.Dir(t), "agentdojo", "traces", "*.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(files)
+	var progs []*eval.Program
+	declared := map[string]metrics.Declared{}
+	for _, s := range []string{"banking", "slack", "travel", "workspace"} {
+		_, b, diags := compiler.CompileDir(filepath.Join("..", "..", "contracts", "agentdojo", s), compiler.Options{Formats: transcript.Formats()})
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		data, _, err := bundle.Encode(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := eval.Load(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		progs = append(progs, p)
+		declared[p.Bundle.Manifest.Contract] = p.Declared()
+	}
+	results, err := eval.EvalCollection(progs, files, eval.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var contracts []Contract
+	var all []runs.Record
+	for i, p := range progs {
+		contracts = append(contracts, ContractOf(p, results[i]))
+		all = append(all, results[i].Records...)
+	}
+	for _, unknown := range []string{metrics.UnknownRefuse, metrics.UnknownBounds} {
+		t.Run(unknown, func(t *testing.T) {
+			d := checkEquivalent(t, Input{Command: CommandEval, Version: "test", Inputs: files, Contracts: contracts,
+				Records: all, Declared: declared, Programs: progs, Metrics: metrics.Options{Unknown: unknown}})
+			if d.Runs != len(all) || len(d.Conditions) != 48 || len(d.Violations) == 0 || len(d.Leaderboard) != 12 {
+				t.Errorf("%d runs, %d conditions, %d violations, %d leaderboard rows", d.Runs, len(d.Conditions), len(d.Violations), len(d.Leaderboard))
+			}
+		})
+	}
+}
