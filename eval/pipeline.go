@@ -23,9 +23,10 @@ import (
 //
 // The reader (one goroutine) frames records and sends each, with its own
 // result channel, to the workers and, in input order, to the collector (the
-// caller's goroutine), which waits for each record's outcome in turn. So at
-// most 4W+W records are framed and not yet collected, whatever the corpus
-// size, and everything order-dependent (errors, duplicate detection,
+// caller's goroutine), which waits for each record's outcome in turn. A
+// record goes to order before jobs, so at most 4W+2 records are framed and
+// not yet collected (the buffer, the one the collector waits for, the one
+// the reader holds), whatever the corpus size, and everything order-dependent (errors, duplicate detection,
 // progress) happens in input order on one goroutine.
 
 // Target is one program to evaluate with its own Source, Format and Grant
