@@ -14,7 +14,9 @@ import (
 // envelope is the CBOR value that follows Magic. Integer keys keep it small
 // and make the format version readable before anything else is trusted.
 type envelope struct {
-	Format  int    `cbor:"1,keyasint"`
+	// Format is unsigned and 64 bits wide, so that any version a future
+	// tenet may write is read and named rather than refused as corrupt.
+	Format  uint64 `cbor:"1,keyasint"`
 	SHA256  []byte `cbor:"2,keyasint"`
 	Payload []byte `cbor:"3,keyasint"`
 }
@@ -76,6 +78,12 @@ var ErrNotBundle = errors.New("not a tenet bundle (bad magic bytes)")
 // failure is an error saying which check failed.
 func Decode(data []byte) (*Bundle, string, error) {
 	if !bytes.HasPrefix(data, []byte(Magic)) {
+		if len(data) == 0 {
+			return nil, "", fmt.Errorf("%w: the file is empty", ErrNotBundle)
+		}
+		if len(data) < len(Magic) && bytes.HasPrefix([]byte(Magic), data) {
+			return nil, "", fmt.Errorf("bundle is truncated: %d bytes, less than its magic", len(data))
+		}
 		return nil, "", ErrNotBundle
 	}
 	var env envelope

@@ -67,7 +67,7 @@ func TestRefusals(t *testing.T) {
 		b[at] ^= 0x01
 		return b
 	}
-	rewrap := func(format int, payload []byte, sum []byte) []byte {
+	rewrap := func(format uint64, payload []byte, sum []byte) []byte {
 		env, err := encMode().Marshal(envelope{Format: format, SHA256: sum, Payload: payload})
 		if err != nil {
 			t.Fatal(err)
@@ -93,13 +93,15 @@ func TestRefusals(t *testing.T) {
 		data []byte
 		want string
 	}{
-		{"empty", nil, "not a tenet bundle (bad magic bytes)"},
+		{"empty", nil, "not a tenet bundle (bad magic bytes): the file is empty"},
+		{"half the magic", []byte(Magic[:4]), "bundle is truncated: 4 bytes, less than its magic"},
 		{"text", []byte("contract \"x\" {}"), "not a tenet bundle (bad magic bytes)"},
 		{"magic only", []byte(Magic), "bundle is truncated or corrupt: EOF"},
 		{"truncated", good[:len(good)-10], "bundle is truncated or corrupt: unexpected EOF"},
 		{"flipped magic", flip(1), "not a tenet bundle (bad magic bytes)"},
 		{"flipped payload byte", flip(len(good) - 5), "bundle is corrupt: sha256 of its payload is "},
 		{"future format", rewrap(FormatVersion+1, env.Payload, sum[:]), "bundle format version 2 is newer than this tenet reads (1): use a newer tenet or rebuild the bundle"},
+		{"format beyond int64", rewrap(1<<64-1, env.Payload, sum[:]), "bundle format version 18446744073709551615 is newer than this tenet reads (1)"},
 		{"old format", rewrap(0, env.Payload, sum[:]), "bundle format version 0 is not supported (this tenet reads 1): rebuild the bundle"},
 		{"unknown field", rewrap(FormatVersion, extra, extraSum[:]), `bundle payload does not decode: cbor: found unknown field at map element index 3`},
 		{"trailing bytes", append(bytes.Clone(good), 0), "bundle is truncated or corrupt: cbor: 1 bytes of extraneous data starting at index"},
