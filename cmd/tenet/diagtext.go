@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -204,10 +205,11 @@ func (sw *snippetWriter) WriteDiagnostic(d *hcl.Diagnostic) {
 				}
 				before, highlighted, after := line.PartitionAround(highlight)
 				if highlighted.Empty() {
-					fmt.Fprintf(sw.w, "%4d: %s\n", line.Start.Line, x.lines[i].bytes)
+					fmt.Fprintf(sw.w, "%4d: %s\n", line.Start.Line, snippetLine(x.lines[i].bytes, 0))
 				} else {
-					fmt.Fprintf(sw.w, "%4d: %s%s%s\n", line.Start.Line,
-						before.SliceBytes(x.src), highlighted.SliceBytes(x.src), after.SliceBytes(x.src))
+					b := before.SliceBytes(x.src)
+					text := append(append(append([]byte(nil), b...), highlighted.SliceBytes(x.src)...), after.SliceBytes(x.src)...)
+					fmt.Fprintf(sw.w, "%4d: %s\n", line.Start.Line, snippetLine(text, len(b)))
 				}
 			}
 			sw.w.Write([]byte{'\n'})
@@ -216,4 +218,96 @@ func (sw *snippetWriter) WriteDiagnostic(d *hcl.Diagnostic) {
 	if d.Detail != "" {
 		fmt.Fprintf(sw.w, "%s\n\n", d.Detail)
 	}
+}
+
+// maxSnippetLine bounds the bytes of one source line a snippet prints: a
+// hostile contract may hold a line of megabytes (100,000 nested brackets,
+// a generated CEL expression), which would otherwise be echoed whole for
+// every diagnostic on it.
+const maxSnippetLine = 1000
+
+// snippetWindow is how much of a longer line is shown: from
+// snippetBefore bytes before the highlight.
+const (
+	snippetWindow = 400
+	snippetBefore = 100
+)
+
+// snippetLine returns a source line as a snippet prints it (hl is the
+// offset of the highlighted part, 0 without one). It is the line itself,
+// except that:
+//
+//   - control characters but tab and LF (C0, DEL, C1), and the bidirectional
+//     formatting characters that can make text read in another order than
+//     it parses, are written as \xNN or \uNNNN escapes, so that a contract
+//     cannot move the cursor or recolour the terminal of whoever checks it;
+//   - a line longer than maxSnippetLine bytes is cut to snippetWindow
+//     bytes starting snippetBefore bytes before hl, with "…" where bytes
+//     were left out.
+//
+// Ordinary lines (printable, at most maxSnippetLine bytes) come out
+// unchanged, byte for byte as HCL's diagnostic writer prints them.
+func snippetLine(line []byte, hl int) []byte {
+	var pre, post string
+	// (A range whose line and byte numbers disagree, which tenet never
+	// produces, can make HCL print bytes of several lines as one: those
+	// are left whole, as HCL prints them.)
+	if len(line) > maxSnippetLine && bytes.IndexByte(line, '\n') < 0 {
+		a := max(0, min(hl, len(line))-snippetBefore)
+		for a > 0 && !utf8.RuneStart(line[a]) {
+			a--
+		}
+		b := min(len(line), a+snippetWindow)
+		for b < len(line) && !utf8.RuneStart(line[b]) {
+			b--
+		}
+		if a > 0 {
+			pre = "…"
+		}
+		if b < len(line) {
+			post = fmt.Sprintf("… (%d more bytes)", len(line)-b)
+		}
+		line = line[a:b]
+	}
+	clean := true
+	for i := 0; i < len(line); {
+		r, n := utf8.DecodeRune(line[i:])
+		if escaped(r, n) {
+			clean = false
+			break
+		}
+		i += n
+	}
+	if clean && pre == "" && post == "" {
+		return line
+	}
+	out := []byte(pre)
+	for i := 0; i < len(line); {
+		r, n := utf8.DecodeRune(line[i:])
+		switch {
+		case !escaped(r, n):
+			out = append(out, line[i:i+n]...)
+		case r < 0x80:
+			out = fmt.Appendf(out, "\\x%02x", r)
+		default:
+			out = fmt.Appendf(out, "\\u%04x", r)
+		}
+		i += n
+	}
+	return append(out, post...)
+}
+
+// escaped reports whether snippetLine escapes the rune r (of n bytes).
+func escaped(r rune, n int) bool {
+	switch {
+	case r == utf8.RuneError && n == 1:
+		return false // invalid UTF-8 is printed as HCL prints it
+	case r == '\t', r == '\n': // a line holds no LF; a snippet of an inconsistent range may
+		return false
+	case r < 0x20, r == 0x7f, r >= 0x80 && r <= 0x9f:
+		return true
+	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x200e, r == 0x200f, r == 0x061c:
+		return true
+	}
+	return false
 }

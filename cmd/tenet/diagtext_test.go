@@ -123,8 +123,8 @@ func TestSnippetWriterMatchesHCL(t *testing.T) {
 		for _, d := range diags {
 			hw.WriteDiagnostic(d)
 			sw.WriteDiagnostic(d)
-			if want.String() != got.String() {
-				t.Fatalf("%s: diagnostic %+v (context %+v):\nHCL:\n%s\nsnippetWriter:\n%s", name, d.Subject, d.Context, want.String(), got.String())
+			if w := hclSnippetLines(want.Bytes()); string(w) != got.String() {
+				t.Fatalf("%s: diagnostic %+v (context %+v):\nHCL:\n%s\nsnippetWriter:\n%s", name, d.Subject, d.Context, w, got.String())
 			}
 			want.Reset()
 			got.Reset()
@@ -132,6 +132,43 @@ func TestSnippetWriterMatchesHCL(t *testing.T) {
 		}
 	}
 	t.Logf("%d diagnostics compared", n)
+}
+
+// hclSnippetLines applies snippetLine to every line of HCL's output, as
+// snippetWriter does to source lines: HCL prints control characters raw.
+// No other line of the output holds any, and no source line is long
+// enough to be cut.
+func hclSnippetLines(out []byte) []byte {
+	lines := bytes.Split(out, []byte("\n"))
+	for i, l := range lines {
+		lines[i] = snippetLine(l, 0)
+	}
+	return bytes.Join(lines, []byte("\n"))
+}
+
+// TestSnippetLine: ordinary lines are printed as they are; control and
+// bidirectional formatting characters are escaped; a long line is cut to
+// a window around the highlight.
+func TestSnippetLine(t *testing.T) {
+	long := strings.Repeat("[", 5000) + "x" + strings.Repeat("]", 5000)
+	for _, c := range []struct {
+		line string
+		hl   int
+		want string
+	}{
+		{"  utility = \"output == 'é ❤️'\"", 2, "  utility = \"output == 'é ❤️'\""},
+		{"a\tb \xff\xfe", 0, "a\tb \xff\xfe"},
+		{"x = \"\x1b[31mred\x00\r\x7f\"", 0, `x = "\x1b[31mred\x00\x0d\x7f"`},
+		{"task \"\u202eevil\u2066\" {\u0085}", 0, `task "\u202eevil\u2066" {\u0085}`},
+		{strings.Repeat("a", maxSnippetLine), 0, strings.Repeat("a", maxSnippetLine)},
+		{long, 5000, "…" + strings.Repeat("[", snippetBefore) + "x" + strings.Repeat("]", snippetWindow-snippetBefore-1) + "… (4701 more bytes)"},
+		{long, 0, strings.Repeat("[", snippetWindow) + "… (9601 more bytes)"},
+		{strings.Repeat("é", 1000), 1001, "…" + strings.Repeat("é", 200) + "… (700 more bytes)"},
+	} {
+		if got := string(snippetLine([]byte(c.line), c.hl)); got != c.want {
+			t.Errorf("snippetLine(%.40q, %d) =\n%q\nwant\n%q", c.line, c.hl, got, c.want)
+		}
+	}
 }
 
 const perfHeader = `contract "perf" { version = "1" }
