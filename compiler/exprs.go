@@ -178,6 +178,8 @@ func (c *compiler) explain(env *cel.Env, msg string, syntax bool, fields []strin
 			return "cel-syntax", " A CEL string literal cannot span lines: HCL turns \\n inside a quoted .hcl string into a real newline before CEL sees it; write \\\\n to give CEL the escape, or use a heredoc."
 		}
 		return "cel-syntax", ""
+	case strings.HasPrefix(msg, celenv.RegexErrorPrefix):
+		return "invalid-regex", " tenet uses Go's regular expressions (RE2 syntax: no backreferences or lookaround; a repetition count is at most 1000)."
 	case undefinedField.MatchString(msg):
 		name := undefinedField.FindStringSubmatch(msg)[1]
 		return "unknown-field", didYouMean(name, fields)

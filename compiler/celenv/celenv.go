@@ -6,9 +6,13 @@ package celenv
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
+	"strings"
 
 	"cel.dev/cel-go/cel"
+	"cel.dev/cel-go/common/ast"
+	"cel.dev/cel-go/common/overloads"
 	"cel.dev/cel-go/common/types"
 
 	"github.com/tenetlang/tenet/compiler/bundle"
@@ -197,6 +201,7 @@ func newEnv(byName map[string]*Struct, vars ...cel.EnvOption) (*cel.Env, error) 
 		func(e *cel.Env) (*cel.Env, error) {
 			return cel.CustomTypeProvider(&provider{base: e.CELTypeProvider(), structs: byName})(e)
 		},
+		cel.ASTValidators(regexLiterals{}),
 	}
 	env, err := cel.NewEnv(append(opts, vars...)...)
 	if err != nil {
@@ -279,4 +284,37 @@ func NewGate() (*cel.Env, error) {
 		cel.Variable("metrics", types.NewObjectType(MetricsType)),
 		cel.Variable("condition", types.StringType),
 	)
+}
+
+// regexLiterals reports every matches() whose pattern is a string literal
+// that Go's regexp (RE2) refuses, with the reason: eval compiles literal
+// patterns when it plans a bundle, so such a contract would pass tenet
+// check and then fail to load. (cel-go's ValidateRegexLiterals gives no
+// reason, and checks the wrong argument of the global matches(s, re).)
+type regexLiterals struct{}
+
+// RegexErrorPrefix starts the message of a regexLiterals error.
+const RegexErrorPrefix = "invalid regular expression: "
+
+func (regexLiterals) Name() string { return "tenet.validator.regex_literals" }
+
+func (regexLiterals) Validate(_ *cel.Env, _ cel.ValidatorConfig, a *ast.AST, iss *cel.Issues) {
+	for _, e := range ast.MatchDescendants(ast.NavigateAST(a), ast.FunctionMatcher(overloads.Matches)) {
+		call := e.AsCall()
+		i := 1 // matches(s, re)
+		if call.IsMemberFunction() {
+			i = 0 // s.matches(re)
+		}
+		args := call.Args()
+		if len(args) <= i || args[i].Kind() != ast.LiteralKind {
+			continue
+		}
+		pattern, ok := args[i].AsLiteral().Value().(string)
+		if !ok {
+			continue
+		}
+		if _, err := regexp.Compile(pattern); err != nil {
+			iss.ReportErrorAtID(args[i].ID(), "%s%s", RegexErrorPrefix, strings.TrimPrefix(err.Error(), "error parsing regexp: "))
+		}
+	}
 }
