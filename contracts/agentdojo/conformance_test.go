@@ -26,7 +26,7 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 
 // program compiles a contract directory and plans it through the bundle
 // encoding, exactly as `tenet eval DIR` does.
-func program(t *testing.T, dir string) *eval.Program {
+func program(t testing.TB, dir string) *eval.Program {
 	t.Helper()
 	_, b, diags := compiler.CompileDir(dir, compiler.Options{Formats: transcript.Formats()})
 	if diags.HasErrors() {
@@ -43,7 +43,7 @@ func program(t *testing.T, dir string) *eval.Program {
 	return p
 }
 
-func traces(t *testing.T) []string {
+func traces(t testing.TB) []string {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join(shared.Dir(t), "agentdojo", "traces", "*.jsonl"))
 	if err != nil {
