@@ -30,6 +30,9 @@ type Program struct {
 	ID     string // the bundle id, "sha256:<hex>"
 
 	progs []cel.Program // index-aligned with Bundle.Exprs
+	// adapter converts Go values to CEL values as the criterion
+	// environments do.
+	adapter types.Adapter
 	// params holds each scope's params value (index-aligned with
 	// Decls.Scopes); an import's is also reachable from its parent's.
 	params     []map[string]any
@@ -87,6 +90,10 @@ func plan(b *bundle.Bundle, id string, metered bool) (*Program, error) {
 		if scopeEnvs[i], err = universe.Env(sc.Path); err != nil {
 			return nil, err
 		}
+	}
+	p.adapter = types.DefaultTypeAdapter
+	if len(scopeEnvs) > 0 {
+		p.adapter = scopeEnvs[0].CELTypeAdapter()
 	}
 	src, err := celenv.NewSource()
 	if err != nil {

@@ -1,112 +1,578 @@
 package eval
 
 import (
+	"fmt"
+	"reflect"
+
+	"cel.dev/cel-go/common/types"
+	"cel.dev/cel-go/common/types/ref"
+	"cel.dev/cel-go/common/types/traits"
 	"cel.dev/cel-go/interpreter"
 
+	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/eval/run"
 )
 
-// runValues are a run's CEL values: Go maps keyed by the field names of
-// tenet.Event and tenet.Call (compiler/celenv), built once per run and
-// shared by every expression.
+// runValues are a run's CEL values, built once per run and shared by every
+// expression (predicates, criteria, step guards).
+//
+// Events and calls are CEL maps keyed by the field names of tenet.Event and
+// tenet.Call (compiler/celenv). They are not Go maps: an eventVal or callVal
+// reads its fields from the run.Event or run.Call on first use and keeps the
+// CEL value, so a field that criteria read in every fold costs one
+// conversion per run, and fields no expression reads cost nothing. They
+// behave exactly as the Go maps they replace (map[string]any converted by
+// cel-go): same keys, sizes, equality, presence tests, conversions (explain
+// prints them through ConvertToNative) and cost.
 type runValues struct {
-	events, calls, results []any
-	tools                  map[string]any // tool name → []any of typed call maps
-	typed                  []any          // per call: its typed map (tools.<name> element), or the generic one
-	output                 string
+	p                      *Program
+	events, calls, results ref.Val // lists
+	eventVals              []*eventVal
+	callVals               []*callVal // generic: raw args
+	typedVals              []*callVal // per call: its typed value (tools.<name> element), or the generic one
+	tools                  *toolsVal
+	output                 ref.Val
 	pre, post              any
 	meta                   map[string]any
 }
 
 // valuesOf converts a run, filling each call's operation from the registry.
 func (p *Program) valuesOf(r *run.Run) *runValues {
-	calls := make([]any, len(r.Calls))
-	for i, c := range r.Calls {
-		args := c.Args
-		if args == nil {
-			args = map[string]any{}
-		}
-		calls[i] = map[string]any{
-			"index": c.Index, "event": c.Event, "id": c.ID, "tool": c.Tool,
-			"operation": p.ops[c.Tool], "args": args, "args_error": c.ArgsError, "resource": p.resourceOf(c),
-			"ok": c.Ok, "result": c.Result, "error": c.Error, "result_event": c.ResultEvent,
-			"depth": c.Depth, "parent": c.Parent,
-		}
-	}
-	v := &runValues{calls: calls, output: r.Output, pre: r.Pre, post: r.Post, meta: r.Meta}
-	v.tools, v.typed = p.typedCalls(r, calls)
+	v := &runValues{p: p, output: types.String(r.Output), pre: r.Pre, post: r.Post, meta: r.Meta}
 	if v.meta == nil {
 		v.meta = map[string]any{}
 	}
-	v.events = make([]any, len(r.Events))
-	for i, e := range r.Events {
-		ec := make([]any, 0, len(e.Calls))
-		for _, ci := range e.Calls {
-			if ci >= 0 && ci < len(calls) {
-				ec = append(ec, calls[ci])
+	n := len(r.Calls)
+	callVals := make([]callVal, n)
+	v.callVals = make([]*callVal, n)
+	v.typedVals = make([]*callVal, n)
+	calls := make([]ref.Val, n)
+	var typed []callVal
+	for i, c := range r.Calls {
+		cv := &callVals[i]
+		cv.c, cv.v = c, v
+		v.callVals[i], v.typedVals[i], calls[i] = cv, cv, cv
+		if t, ok := p.tools[c.Tool]; ok && t.HasSchema {
+			if typed == nil {
+				typed = make([]callVal, n)
 			}
+			tv := &typed[i]
+			tv.c, tv.v, tv.tool = c, v, t
+			v.typedVals[i] = tv
 		}
-		blocks := e.Blocks
-		if blocks == nil {
-			blocks = []any{}
-		}
-		m := map[string]any{
-			"index": e.Index, "role": e.Role, "content": e.Content, "blocks": blocks,
-			"calls": ec, "call_id": e.CallID, "tool": e.Tool, "error": e.Error, "failed": e.Failed,
-		}
-		v.events[i] = m
+	}
+	v.calls = types.NewRefValList(p.adapter, calls)
+	v.tools = &toolsVal{v: v}
+
+	eventVals := make([]eventVal, len(r.Events))
+	v.eventVals = make([]*eventVal, len(r.Events))
+	events := make([]ref.Val, len(r.Events))
+	var results []ref.Val
+	for i, e := range r.Events {
+		ev := &eventVals[i]
+		ev.e, ev.v = e, v
+		v.eventVals[i], events[i] = ev, ev
 		if e.Role == "tool" {
-			v.results = append(v.results, m)
+			results = append(results, ev)
 		}
 	}
-	if v.results == nil {
-		v.results = []any{}
+	v.events = types.NewRefValList(p.adapter, events)
+	if results == nil {
+		results = []ref.Val{}
 	}
+	v.results = types.NewRefValList(p.adapter, results)
 	return v
 }
 
-// typedCalls builds the `tools` value: per declared tool, its calls, with
-// args conformed to the tool's schema when it has one.
-func (p *Program) typedCalls(r *run.Run, calls []any) (map[string]any, []any) {
-	typedAll := make([]any, len(calls))
-	copy(typedAll, calls)
-	out := make(map[string]any, len(p.Bundle.Decls.Tools))
-	for _, t := range p.Bundle.Decls.Tools {
-		out[t.Name] = []any{}
-	}
-	for i, c := range r.Calls {
-		t, ok := p.tools[c.Tool]
-		if !ok {
-			continue
-		}
-		cv := calls[i]
-		if t.HasSchema {
-			typed := make(map[string]any, len(cv.(map[string]any)))
-			for k, v := range cv.(map[string]any) {
-				typed[k] = v
-			}
-			typed["args"] = conformArgs(t.Name, c.Args, t.Params)
-			typed["raw_args"] = cv.(map[string]any)["args"]
-			cv = typed
-			typedAll[i] = typed
-		}
-		out[c.Tool] = append(out[c.Tool].([]any), cv)
-	}
-	return out, typedAll
-}
-
-// itemValue is an item's CEL value as a step sees it: an event's map, or a
-// call's map — typed (tools.<name>'s element) for a step naming the tool,
-// generic (raw args) for a step selecting any call.
-func (v *runValues) itemValue(it item, typed bool) any {
+// itemValue is an item's CEL value as a step sees it: an event, or a call —
+// typed (tools.<name>'s element) for a step naming the tool, generic (raw
+// args) for a step selecting any call.
+func (v *runValues) itemValue(it item, typed bool) ref.Val {
 	switch {
 	case it.call < 0:
-		return v.events[it.event]
+		return v.eventVals[it.event]
 	case typed:
-		return v.typed[it.call]
+		return v.typedVals[it.call]
 	}
-	return v.calls[it.call]
+	return v.callVals[it.call]
 }
+
+// Field names in key order (the order of Iterator).
+var (
+	eventFields = []string{"blocks", "call_id", "calls", "content", "error", "failed", "index", "role", "tool"}
+	callFields  = []string{"args", "args_error", "depth", "error", "event", "id", "index", "ok", "operation", "parent", "resource", "result", "result_event", "tool"}
+	// typedCallFields are a typed call's: args conformed to the tool's
+	// schema, and raw_args as sent.
+	typedCallFields = []string{"args", "args_error", "depth", "error", "event", "id", "index", "ok", "operation", "parent", "raw_args", "resource", "result", "result_event", "tool"}
+)
+
+// Field slots of the cached scalar values.
+const (
+	fIndex = iota
+	fEvent
+	fID
+	fTool
+	fOperation
+	fArgsError
+	fResource
+	fOk
+	fResult
+	fError
+	fResultEvent
+	fDepth
+	fParent
+	fRole
+	fContent
+	fCallID
+	fFailed
+	nSlots
+)
+
+// callVal is a tool call as CEL sees it (see runValues).
+type callVal struct {
+	c     *run.Call
+	v     *runValues
+	tool  *bundle.Tool // set for a typed call: args conformed to its schema
+	typed map[string]any
+	slots [fRole]ref.Val
+}
+
+// raw returns the Go value field name had in the map this type replaces,
+// without converting it.
+func (cv *callVal) raw(name string) (any, bool) {
+	c := cv.c
+	switch name {
+	case "args":
+		if cv.tool != nil {
+			if cv.typed == nil {
+				cv.typed = conformArgs(cv.tool.Name, c.Args, cv.tool.Params)
+			}
+			return cv.typed, true
+		}
+		return rawArgs(c), true
+	case "raw_args":
+		if cv.tool != nil {
+			return rawArgs(c), true
+		}
+	}
+	return nil, false
+}
+
+func rawArgs(c *run.Call) map[string]any {
+	if c.Args == nil {
+		return map[string]any{}
+	}
+	return c.Args
+}
+
+// slot returns the CEL value of a scalar field, converting it once.
+func (cv *callVal) slot(name string) (ref.Val, bool) {
+	var i int
+	switch name {
+	case "index":
+		i = fIndex
+	case "event":
+		i = fEvent
+	case "id":
+		i = fID
+	case "tool":
+		i = fTool
+	case "operation":
+		i = fOperation
+	case "args_error":
+		i = fArgsError
+	case "resource":
+		i = fResource
+	case "ok":
+		i = fOk
+	case "result":
+		i = fResult
+	case "error":
+		i = fError
+	case "result_event":
+		i = fResultEvent
+	case "depth":
+		i = fDepth
+	case "parent":
+		i = fParent
+	default:
+		return nil, false
+	}
+	if v := cv.slots[i]; v != nil {
+		return v, true
+	}
+	c := cv.c
+	var v ref.Val
+	switch i {
+	case fIndex:
+		v = types.Int(c.Index)
+	case fEvent:
+		v = types.Int(c.Event)
+	case fID:
+		v = types.String(c.ID)
+	case fTool:
+		v = types.String(c.Tool)
+	case fOperation:
+		v = types.String(cv.v.p.ops[c.Tool])
+	case fArgsError:
+		v = types.String(c.ArgsError)
+	case fResource:
+		v = types.String(cv.v.p.resourceOf(c))
+	case fOk:
+		v = types.Bool(c.Ok)
+	case fResult:
+		v = types.String(c.Result)
+	case fError:
+		v = types.String(c.Error)
+	case fResultEvent:
+		v = types.Int(c.ResultEvent)
+	case fDepth:
+		v = types.Int(c.Depth)
+	case fParent:
+		v = types.Int(c.Parent)
+	}
+	cv.slots[i] = v
+	return v, true
+}
+
+// FindStringKey is the interpreter's fast path for field selection: it
+// returns what the replaced Go map held (Go maps for args, so that further
+// selection works as before; CEL values for scalars).
+func (cv *callVal) FindStringKey(name string) (any, bool) {
+	if v, ok := cv.slot(name); ok {
+		return v, true
+	}
+	return cv.raw(name)
+}
+
+func (cv *callVal) fieldNames() []string {
+	if cv.tool != nil {
+		return typedCallFields
+	}
+	return callFields
+}
+
+// asMap builds the Go map this value stands for (for conversions and
+// comparisons with other maps: not the hot path).
+func (cv *callVal) asMap() map[string]any {
+	c := cv.c
+	m := map[string]any{
+		"index": c.Index, "event": c.Event, "id": c.ID, "tool": c.Tool,
+		"operation": cv.v.p.ops[c.Tool], "args": rawArgs(c), "args_error": c.ArgsError, "resource": cv.v.p.resourceOf(c),
+		"ok": c.Ok, "result": c.Result, "error": c.Error, "result_event": c.ResultEvent,
+		"depth": c.Depth, "parent": c.Parent,
+	}
+	if cv.tool != nil {
+		m["args"], _ = cv.raw("args")
+		m["raw_args"] = rawArgs(c)
+	}
+	return m
+}
+
+func (cv *callVal) find(key ref.Val) (ref.Val, bool) {
+	s, ok := key.(types.String)
+	if !ok {
+		return nil, false
+	}
+	v, ok := cv.FindStringKey(string(s))
+	if !ok {
+		return nil, false
+	}
+	return cv.v.p.adapter.NativeToValue(v), true
+}
+
+func (cv *callVal) ConvertToNative(typeDesc reflect.Type) (any, error) {
+	return cv.v.p.adapter.NativeToValue(cv.asMap()).ConvertToNative(typeDesc)
+}
+func (cv *callVal) ConvertToType(t ref.Type) ref.Val {
+	return cv.v.p.adapter.NativeToValue(cv.asMap()).ConvertToType(t)
+}
+func (cv *callVal) Equal(other ref.Val) ref.Val {
+	if o, ok := other.(*callVal); ok && o == cv {
+		return types.True
+	}
+	return cv.v.p.adapter.NativeToValue(cv.asMap()).Equal(other)
+}
+func (cv *callVal) Type() ref.Type { return types.MapType }
+func (cv *callVal) Value() any     { return cv.asMap() }
+func (cv *callVal) Contains(key ref.Val) ref.Val {
+	_, ok := cv.find(key)
+	return types.Bool(ok)
+}
+func (cv *callVal) Get(key ref.Val) ref.Val {
+	v, ok := cv.find(key)
+	if !ok {
+		return types.NewErr("no such key: %v", key)
+	}
+	return v
+}
+func (cv *callVal) Find(key ref.Val) (ref.Val, bool) { return cv.find(key) }
+func (cv *callVal) Size() ref.Val                    { return types.Int(len(cv.fieldNames())) }
+func (cv *callVal) Iterator() traits.Iterator        { return newKeyIterator(cv.fieldNames()) }
+
+// eventVal is an event as CEL sees it (see runValues).
+type eventVal struct {
+	e     *run.Event
+	v     *runValues
+	calls ref.Val
+	slots [nSlots]ref.Val
+}
+
+func (ev *eventVal) slot(name string) (ref.Val, bool) {
+	var i int
+	switch name {
+	case "index":
+		i = fIndex
+	case "role":
+		i = fRole
+	case "content":
+		i = fContent
+	case "call_id":
+		i = fCallID
+	case "tool":
+		i = fTool
+	case "error":
+		i = fError
+	case "failed":
+		i = fFailed
+	default:
+		return nil, false
+	}
+	if v := ev.slots[i]; v != nil {
+		return v, true
+	}
+	e := ev.e
+	var v ref.Val
+	switch i {
+	case fIndex:
+		v = types.Int(e.Index)
+	case fRole:
+		v = types.String(e.Role)
+	case fContent:
+		v = types.String(e.Content)
+	case fCallID:
+		v = types.String(e.CallID)
+	case fTool:
+		v = types.String(e.Tool)
+	case fError:
+		v = types.String(e.Error)
+	case fFailed:
+		v = types.Bool(e.Failed)
+	}
+	ev.slots[i] = v
+	return v, true
+}
+
+// callList is the event's calls: the generic values of the calls it
+// requested.
+func (ev *eventVal) callList() ref.Val {
+	if ev.calls == nil {
+		cs := ev.v.callVals
+		ec := make([]ref.Val, 0, len(ev.e.Calls))
+		for _, ci := range ev.e.Calls {
+			if ci >= 0 && ci < len(cs) {
+				ec = append(ec, cs[ci])
+			}
+		}
+		ev.calls = types.NewRefValList(ev.v.p.adapter, ec)
+	}
+	return ev.calls
+}
+
+func (ev *eventVal) blocks() []any {
+	if ev.e.Blocks == nil {
+		return []any{}
+	}
+	return ev.e.Blocks
+}
+
+// FindStringKey: see callVal.FindStringKey.
+func (ev *eventVal) FindStringKey(name string) (any, bool) {
+	if v, ok := ev.slot(name); ok {
+		return v, true
+	}
+	switch name {
+	case "blocks":
+		return ev.blocks(), true
+	case "calls":
+		return ev.callList(), true
+	}
+	return nil, false
+}
+
+func (ev *eventVal) asMap() map[string]any {
+	e := ev.e
+	ec := make([]any, 0, len(e.Calls))
+	for _, ci := range e.Calls {
+		if ci >= 0 && ci < len(ev.v.callVals) {
+			ec = append(ec, ev.v.callVals[ci])
+		}
+	}
+	return map[string]any{
+		"index": e.Index, "role": e.Role, "content": e.Content, "blocks": ev.blocks(),
+		"calls": ec, "call_id": e.CallID, "tool": e.Tool, "error": e.Error, "failed": e.Failed,
+	}
+}
+
+func (ev *eventVal) find(key ref.Val) (ref.Val, bool) {
+	s, ok := key.(types.String)
+	if !ok {
+		return nil, false
+	}
+	v, ok := ev.FindStringKey(string(s))
+	if !ok {
+		return nil, false
+	}
+	return ev.v.p.adapter.NativeToValue(v), true
+}
+
+func (ev *eventVal) ConvertToNative(typeDesc reflect.Type) (any, error) {
+	return ev.v.p.adapter.NativeToValue(ev.asMap()).ConvertToNative(typeDesc)
+}
+func (ev *eventVal) ConvertToType(t ref.Type) ref.Val {
+	return ev.v.p.adapter.NativeToValue(ev.asMap()).ConvertToType(t)
+}
+func (ev *eventVal) Equal(other ref.Val) ref.Val {
+	if o, ok := other.(*eventVal); ok && o == ev {
+		return types.True
+	}
+	return ev.v.p.adapter.NativeToValue(ev.asMap()).Equal(other)
+}
+func (ev *eventVal) Type() ref.Type { return types.MapType }
+func (ev *eventVal) Value() any     { return ev.asMap() }
+func (ev *eventVal) Contains(key ref.Val) ref.Val {
+	_, ok := ev.find(key)
+	return types.Bool(ok)
+}
+func (ev *eventVal) Get(key ref.Val) ref.Val {
+	v, ok := ev.find(key)
+	if !ok {
+		return types.NewErr("no such key: %v", key)
+	}
+	return v
+}
+func (ev *eventVal) Find(key ref.Val) (ref.Val, bool) { return ev.find(key) }
+func (ev *eventVal) Size() ref.Val                    { return types.Int(len(eventFields)) }
+func (ev *eventVal) Iterator() traits.Iterator        { return newKeyIterator(eventFields) }
+
+// toolsVal is `tools`: per declared tool, the list of its calls (typed
+// when the tool has a schema), built on first use.
+type toolsVal struct {
+	v     *runValues
+	lists map[string]ref.Val
+}
+
+func (tv *toolsVal) list(name string) (ref.Val, bool) {
+	if l, ok := tv.lists[name]; ok {
+		return l, true
+	}
+	p := tv.v.p
+	if _, ok := p.tools[name]; !ok {
+		return nil, false
+	}
+	var elems []ref.Val
+	for i, cv := range tv.v.typedVals {
+		if cv.c.Tool == name {
+			elems = append(elems, tv.v.typedVals[i])
+		}
+	}
+	if elems == nil {
+		elems = []ref.Val{}
+	}
+	l := types.NewRefValList(p.adapter, elems)
+	if tv.lists == nil {
+		tv.lists = map[string]ref.Val{}
+	}
+	tv.lists[name] = l
+	return l, true
+}
+
+func (tv *toolsVal) FindStringKey(name string) (any, bool) { return tv.list(name) }
+
+func (tv *toolsVal) asMap() map[string]any {
+	m := make(map[string]any, len(tv.v.p.Bundle.Decls.Tools))
+	for _, t := range tv.v.p.Bundle.Decls.Tools {
+		m[t.Name], _ = tv.list(t.Name)
+	}
+	return m
+}
+
+func (tv *toolsVal) find(key ref.Val) (ref.Val, bool) {
+	s, ok := key.(types.String)
+	if !ok {
+		return nil, false
+	}
+	return tv.list(string(s))
+}
+
+func (tv *toolsVal) names() []string {
+	names := make([]string, len(tv.v.p.Bundle.Decls.Tools))
+	for i, t := range tv.v.p.Bundle.Decls.Tools {
+		names[i] = t.Name
+	}
+	return names
+}
+
+func (tv *toolsVal) ConvertToNative(typeDesc reflect.Type) (any, error) {
+	return tv.v.p.adapter.NativeToValue(tv.asMap()).ConvertToNative(typeDesc)
+}
+func (tv *toolsVal) ConvertToType(t ref.Type) ref.Val {
+	return tv.v.p.adapter.NativeToValue(tv.asMap()).ConvertToType(t)
+}
+func (tv *toolsVal) Equal(other ref.Val) ref.Val {
+	if o, ok := other.(*toolsVal); ok && o == tv {
+		return types.True
+	}
+	return tv.v.p.adapter.NativeToValue(tv.asMap()).Equal(other)
+}
+func (tv *toolsVal) Type() ref.Type { return types.MapType }
+func (tv *toolsVal) Value() any     { return tv.asMap() }
+func (tv *toolsVal) Contains(key ref.Val) ref.Val {
+	_, ok := tv.find(key)
+	return types.Bool(ok)
+}
+func (tv *toolsVal) Get(key ref.Val) ref.Val {
+	v, ok := tv.find(key)
+	if !ok {
+		return types.NewErr("no such key: %v", key)
+	}
+	return v
+}
+func (tv *toolsVal) Find(key ref.Val) (ref.Val, bool) { return tv.find(key) }
+func (tv *toolsVal) Size() ref.Val                    { return types.Int(len(tv.v.p.Bundle.Decls.Tools)) }
+func (tv *toolsVal) Iterator() traits.Iterator        { return newKeyIterator(tv.names()) }
+
+// keyIterator iterates over field names.
+type keyIterator struct {
+	keys []string
+	i    int
+}
+
+func newKeyIterator(keys []string) *keyIterator { return &keyIterator{keys: keys} }
+
+func (it *keyIterator) HasNext() ref.Val { return types.Bool(it.i < len(it.keys)) }
+func (it *keyIterator) Next() ref.Val {
+	if it.i >= len(it.keys) {
+		return nil
+	}
+	it.i++
+	return types.String(it.keys[it.i-1])
+}
+func (it *keyIterator) ConvertToNative(typeDesc reflect.Type) (any, error) {
+	return nil, fmt.Errorf("iterator cannot be converted to %v", typeDesc)
+}
+func (it *keyIterator) ConvertToType(t ref.Type) ref.Val {
+	return types.NewErr("iterator cannot be converted")
+}
+func (it *keyIterator) Equal(other ref.Val) ref.Val { return types.False }
+func (it *keyIterator) Type() ref.Type              { return types.IteratorType }
+func (it *keyIterator) Value() any                  { return nil }
+
+var (
+	_ traits.Mapper = (*callVal)(nil)
+	_ traits.Mapper = (*eventVal)(nil)
+	_ traits.Mapper = (*toolsVal)(nil)
+)
 
 // runCtx is what every scope's activation of one run shares.
 type runCtx struct {

@@ -275,9 +275,9 @@ func (vm *vmState) test(k int, caps []int, pos int) guardResult {
 	}
 	vars := map[string]any{}
 	if it.call >= 0 {
-		cv := vm.ctx.v.itemValue(it, st.Call != "*")
+		cv := vm.ctx.v.itemValue(it, st.Call != "*").(*callVal)
 		vars["call"] = cv
-		vars["args"] = cv.(map[string]any)["args"]
+		vars["args"], _ = cv.raw("args")
 	} else {
 		vars["event"] = vm.ctx.v.itemValue(it, false)
 	}

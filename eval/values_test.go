@@ -1,0 +1,105 @@
+package eval
+
+import (
+	"reflect"
+	"slices"
+	"sort"
+	"testing"
+
+	"cel.dev/cel-go/common/types"
+	"cel.dev/cel-go/common/types/ref"
+	"cel.dev/cel-go/common/types/traits"
+	structpb "google.golang.org/protobuf/types/known/structpb"
+
+	"github.com/tenetlang/tenet/eval/run"
+)
+
+// TestValuesBehaveAsMaps: the run's CEL values (eventVal, callVal, typed
+// callVal, toolsVal) behave as the Go maps they stand for, converted by
+// cel-go: same keys, size, field values, equality both ways, presence and
+// conversion to JSON.
+func TestValuesBehaveAsMaps(t *testing.T) {
+	p := patternProgram(t, "read send", "")
+	r := syntheticRun(12)
+	r.Calls[0].Args = nil                                   // absent arguments read as {}
+	r.Calls[1].Args = map[string]any{"to": 7.0}             // a typed call whose args do not conform
+	r.Events[1].Blocks = []any{map[string]any{"text": "x"}} // raw content blocks
+	r.Calls = append(r.Calls, &run.Call{Index: len(r.Calls), Event: 2, Tool: "other", Parent: -1, ResultEvent: -1})
+	v := p.valuesOf(r)
+
+	var vals []ref.Val
+	for _, e := range v.eventVals {
+		vals = append(vals, e)
+	}
+	for i := range v.callVals {
+		vals = append(vals, v.callVals[i], v.typedVals[i])
+	}
+	vals = append(vals, v.tools)
+	for i, val := range vals {
+		m := val.Value().(map[string]any)
+		want := p.adapter.NativeToValue(m).(traits.Mapper)
+		got := val.(traits.Mapper)
+		if got.Size() != want.Size() {
+			t.Errorf("%d: size %v, want %v", i, got.Size(), want.Size())
+		}
+		var keys []string
+		for it := got.Iterator(); it.HasNext() == types.True; {
+			keys = append(keys, string(it.Next().(types.String)))
+		}
+		wantKeys := make([]string, 0, len(m))
+		for k := range m {
+			wantKeys = append(wantKeys, k)
+		}
+		sort.Strings(wantKeys)
+		if !slices.Equal(keys, wantKeys) {
+			t.Errorf("%d: keys %v, want %v", i, keys, wantKeys)
+		}
+		for _, k := range wantKeys {
+			g, w := got.Get(types.String(k)), want.Get(types.String(k))
+			if g.Equal(w) != types.True {
+				t.Errorf("%d: %s = %v, want %v", i, k, g, w)
+			}
+			if got.Contains(types.String(k)) != types.True {
+				t.Errorf("%d: does not contain %s", i, k)
+			}
+		}
+		if got.Contains(types.String("nope")) != types.False {
+			t.Errorf("%d: contains a key it does not have", i)
+		}
+		if _, found := got.Find(types.Int(0)); found {
+			t.Errorf("%d: found an int key", i)
+		}
+		if g := got.Get(types.String("nope")); !types.IsError(g) {
+			t.Errorf("%d: missing key gave %v, want an error", i, g)
+		}
+		if got.Equal(want) != types.True || want.Equal(got) != types.True || got.Equal(got) != types.True {
+			t.Errorf("%d: not equal to its map", i)
+		}
+		if got.Type() != types.MapType {
+			t.Errorf("%d: type %v", i, got.Type())
+		}
+		gj, err1 := got.ConvertToNative(reflect.TypeOf(&structpb.Value{}))
+		wj, err2 := want.ConvertToNative(reflect.TypeOf(&structpb.Value{}))
+		if err1 != nil || err2 != nil {
+			// A typed call whose args hold errors does not convert either
+			// way (which error comes first follows map order).
+			if err1 == nil || err2 == nil {
+				t.Errorf("%d: converting: %v, want %v", i, err1, err2)
+			}
+			continue
+		}
+		if !reflect.DeepEqual(gj.(*structpb.Value).AsInterface(), wj.(*structpb.Value).AsInterface()) {
+			t.Errorf("%d: JSON %v, want %v", i, gj, wj)
+		}
+	}
+	// Different calls are not equal; a typed call has raw_args, a generic one not.
+	if v.callVals[0].Equal(v.callVals[1]) != types.False {
+		t.Error("two different calls are equal")
+	}
+	if _, ok := v.typedVals[0].FindStringKey("raw_args"); !ok {
+		t.Error("typed call without raw_args")
+	}
+	if _, ok := v.callVals[0].FindStringKey("raw_args"); ok {
+		t.Error("generic call with raw_args")
+	}
+}
