@@ -13,6 +13,7 @@ import (
 	"cel.dev/cel-go/cel"
 	"cel.dev/cel-go/common/ast"
 	"cel.dev/cel-go/common/types"
+	"cel.dev/cel-go/common/types/ref"
 	exprpb "google.golang.org/genproto/googleapis/api/expr/v1alpha1"
 	"google.golang.org/protobuf/proto"
 
@@ -95,6 +96,14 @@ func plan(b *bundle.Bundle, id string, metered bool) (*Program, error) {
 	if len(scopeEnvs) > 0 {
 		p.adapter = scopeEnvs[0].CELTypeAdapter()
 	}
+	// Params are converted to CEL values once, not at every access (an
+	// import's params map is shared with its parent's, so it is converted
+	// once too).
+	for i, sc := range b.Decls.Scopes {
+		for _, pr := range sc.Params {
+			p.params[i][pr.Name] = p.celValue(pr.Value)
+		}
+	}
 	src, err := celenv.NewSource()
 	if err != nil {
 		return nil, err
@@ -151,9 +160,9 @@ func plan(b *bundle.Bundle, id string, metered bool) (*Program, error) {
 	}
 	tm := b.Manifest.ThreatModel
 	p.threat = map[string]any{
-		"injection_vectors": stringsAny(tm.InjectionVectors),
-		"adversary_sees":    stringsAny(tm.AdversarySees),
-		"attempt_budget":    int64(tm.AttemptBudget),
+		"injection_vectors": p.celValue(stringsAny(tm.InjectionVectors)),
+		"adversary_sees":    p.celValue(stringsAny(tm.AdversarySees)),
+		"attempt_budget":    types.Int(tm.AttemptBudget),
 	}
 	p.grants = map[string]*bundle.Grant{}
 	for i := range b.Decls.Grants {
@@ -305,4 +314,25 @@ func stringsAny(ss []string) []any {
 		out[i] = s
 	}
 	return out
+}
+
+// celValue converts a constant (nil, bool, float64, string, []any,
+// map[string]any, as params are) to a CEL value, lists and maps deeply, as
+// cel-go would convert it at every access.
+func (p *Program) celValue(v any) ref.Val {
+	switch v := v.(type) {
+	case []any:
+		elems := make([]ref.Val, len(v))
+		for i, e := range v {
+			elems[i] = p.celValue(e)
+		}
+		return types.NewRefValList(p.adapter, elems)
+	case map[string]any:
+		m := make(map[ref.Val]ref.Val, len(v))
+		for k, e := range v {
+			m[types.String(k)] = p.celValue(e)
+		}
+		return types.NewRefValMap(p.adapter, m)
+	}
+	return p.adapter.NativeToValue(v)
 }
