@@ -125,7 +125,7 @@ func loadCorpus(b *testing.B) *corpus {
 
 // agentdojoPrograms plans the four AgentDojo contracts through the bundle
 // encoding, as `tenet eval DIR` does.
-func agentdojoPrograms(b *testing.B) []*Program {
+func agentdojoPrograms(b testing.TB) []*Program {
 	b.Helper()
 	var ps []*Program
 	for _, s := range []string{"banking", "slack", "travel", "workspace"} {

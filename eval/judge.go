@@ -244,7 +244,11 @@ func (p *Program) label(rec *runs.Record, task *bundle.TaskPlan, goal *bundle.Go
 			}
 		} else {
 			var err error
-			v, err = p.evalMetered(pd.Expr, ctx.acts[pr.Scope], ctx)
+			if c, ok := p.constPreds[pr]; ok {
+				v, err = p.chargeConst(c, ctx)
+			} else {
+				v, err = p.evalMetered(pd.Expr, ctx.acts[pr.Scope], ctx)
+			}
 			if err != nil {
 				v = types.NewErr("predicate %s: %v", pd.Name, err)
 			}
@@ -449,6 +453,22 @@ func (p *Program) evalMetered(i int, act interpreter.Activation, ctx *runCtx) (r
 		return nil, fmt.Errorf("%v (contract run_cost_limit %d)", err, limit)
 	}
 	return v, err
+}
+
+// chargeConst is evalMetered for a predicate evaluated once per bundle:
+// the run is charged its cost, and the outcome is what evaluating it again
+// would give (each program may spend the whole run limit, whatever the run
+// has spent).
+func (p *Program) chargeConst(c constPred, ctx *runCtx) (ref.Val, error) {
+	limit := p.Bundle.Plan.RunCostLimit
+	if ctx.spent >= limit {
+		return nil, fmt.Errorf("run cost limit of %d exceeded before this expression (contract run_cost_limit)", limit)
+	}
+	ctx.spent += c.cost
+	if c.err != nil && ctx.spent >= limit {
+		return nil, fmt.Errorf("%v (contract run_cost_limit %d)", c.err, limit)
+	}
+	return c.val, c.err
 }
 
 // sourceActivation resolves the variables of source expressions.

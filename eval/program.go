@@ -8,12 +8,14 @@ package eval
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 
 	"cel.dev/cel-go/cel"
 	"cel.dev/cel-go/common/ast"
 	"cel.dev/cel-go/common/types"
 	"cel.dev/cel-go/common/types/ref"
+	"cel.dev/cel-go/interpreter"
 	exprpb "google.golang.org/genproto/googleapis/api/expr/v1alpha1"
 	"google.golang.org/protobuf/proto"
 
@@ -47,6 +49,9 @@ type Program struct {
 	// explaining, when set (by Explain, which is not concurrent), records
 	// how the labels of the run being judged come about.
 	explaining *Explanation
+	// constPreds holds, by PredRef, the predicates whose value does not
+	// depend on the run (see planConstants).
+	constPreds map[bundle.PredRef]constPred
 	tasks      map[string]*bundle.TaskPlan
 	goals      map[string]*bundle.GoalPlan
 	cases      map[bundle.Case]bool
@@ -114,6 +119,7 @@ func plan(b *bundle.Bundle, id string, metered bool) (*Program, error) {
 	}
 	p.gateFields = map[int][]string{}
 	p.progs = make([]cel.Program, len(b.Exprs))
+	asts := make([]*cel.Ast, len(b.Exprs))
 	var errs []error
 	for i, e := range b.Exprs {
 		var env *cel.Env
@@ -141,6 +147,7 @@ func plan(b *bundle.Bundle, id string, metered bool) (*Program, error) {
 		// Each program may spend at most the run's whole budget; label
 		// accounts for what the run has spent so far (runCost).
 		checked := cel.CheckedExprToAst(&ce)
+		asts[i] = checked
 		if e.Env == celenv.KindGate {
 			p.gateFields[i] = selectedFields(checked, "metrics")
 		}
@@ -175,6 +182,7 @@ func plan(b *bundle.Bundle, id string, metered bool) (*Program, error) {
 	for i := range b.Plan.Tasks {
 		p.tasks[b.Plan.Tasks[i].ID] = &b.Plan.Tasks[i]
 	}
+	p.planConstants(asts)
 	for i := range b.Plan.Goals {
 		p.goals[b.Plan.Goals[i].ID] = &b.Plan.Goals[i]
 	}
@@ -336,3 +344,141 @@ func (p *Program) celValue(v any) ref.Val {
 	}
 	return p.adapter.NativeToValue(v)
 }
+
+// constPred is a predicate evaluated once per bundle: its value (or
+// error) and the cost its evaluation took, which every run is charged as
+// if it had evaluated it.
+type constPred struct {
+	val  ref.Val
+	err  error
+	cost uint64
+}
+
+// runVars are the criterion variables whose value depends on the run.
+var runVars = map[string]bool{
+	"events": true, "calls": true, "results": true, "output": true, "pre": true, "post": true,
+	"meta": true, "task": true, "goal": true, "tools": true,
+}
+
+// planConstants evaluates, once, the predicates that read only params,
+// threat_model and other such predicates (such as an initial state
+// derived from params): CEL is free of side effects, so every run would
+// compute the same value at the same cost. A predicate that names any run
+// variable, or pred other than as pred.[ns.]name of a constant predicate,
+// is evaluated per run as before (a comprehension variable that shadows a
+// run variable's name counts as the variable: conservative).
+func (p *Program) planConstants(asts []*cel.Ast) {
+	b := p.Bundle
+	p.constPreds = map[bundle.PredRef]constPred{}
+	// Per scope: the values of its constant predicates so far, with its
+	// imports' maps under their namespaces, as label builds them.
+	preds := make([]map[string]any, len(b.Decls.Scopes))
+	for i := range preds {
+		preds[i] = map[string]any{}
+	}
+	for i, sc := range b.Decls.Scopes {
+		for _, ns := range sc.Namespaces {
+			preds[i][ns] = preds[p.scopeIndex[celenv.Child(sc.Path, ns)]]
+		}
+	}
+	isConst := func(scope int, name string) bool {
+		for j, pd := range b.Decls.Scopes[scope].Predicates {
+			if pd.Name == name {
+				_, ok := p.constPreds[bundle.PredRef{Scope: scope, Pred: j}]
+				return ok
+			}
+		}
+		return false
+	}
+	for _, pr := range b.Plan.Predicates {
+		pd := b.Decls.Scopes[pr.Scope].Predicates[pr.Pred]
+		if pd.Expr == bundle.NoExpr || asts[pd.Expr] == nil || !p.readsNoRun(asts[pd.Expr], pr.Scope, isConst) {
+			continue
+		}
+		act := &constActivation{params: p.params[pr.Scope], pred: preds[pr.Scope], threat: p.threat}
+		v, det, err := p.progs[pd.Expr].Eval(act)
+		c := constPred{val: v, err: err}
+		if det != nil && det.ActualCost() != nil {
+			c.cost = *det.ActualCost()
+		}
+		p.constPreds[pr] = c
+		preds[pr.Scope][pd.Name] = v
+	}
+}
+
+// readsNoRun says whether a predicate's expression in scope reads no run
+// variable and only constant predicates.
+func (p *Program) readsNoRun(a *cel.Ast, scope int, isConst func(scope int, name string) bool) bool {
+	ok := true
+	// Selections pred.x[.y...] whose operand chain starts at ident pred,
+	// outermost first; their inner selections are checked with them.
+	inPredChain := map[int64]bool{}
+	ast.PreOrderVisit(a.NativeRep().Expr(), ast.NewExprVisitor(func(x ast.Expr) {
+		switch x.Kind() {
+		case ast.IdentKind:
+			name := x.AsIdent()
+			if runVars[name] || (name == "pred" && !inPredChain[x.ID()]) {
+				ok = false
+			}
+		case ast.SelectKind:
+			if inPredChain[x.ID()] {
+				return
+			}
+			// Collect the chain down to its root.
+			var names []string
+			var ids []int64
+			cur := x
+			for cur.Kind() == ast.SelectKind {
+				names = append(names, cur.AsSelect().FieldName())
+				ids = append(ids, cur.ID())
+				cur = cur.AsSelect().Operand()
+			}
+			if cur.Kind() != ast.IdentKind || cur.AsIdent() != "pred" {
+				return
+			}
+			if x.AsSelect().IsTestOnly() {
+				ok = false
+				return
+			}
+			for _, id := range ids {
+				inPredChain[id] = true
+			}
+			inPredChain[cur.ID()] = true
+			// names runs outermost first: walk from pred down through
+			// namespaces to the first predicate name.
+			s := scope
+			for k := len(names) - 1; k >= 0; k-- {
+				child, isNS := p.scopeIndex[celenv.Child(p.Bundle.Decls.Scopes[s].Path, names[k])]
+				if isNS && slices.Contains(p.Bundle.Decls.Scopes[s].Namespaces, names[k]) {
+					s = child
+					continue
+				}
+				if !isConst(s, names[k]) {
+					ok = false
+				}
+				return
+			}
+			ok = false // pred.ns as a whole
+		}
+	}))
+	return ok
+}
+
+// constActivation resolves the variables a constant predicate may read.
+type constActivation struct {
+	params, pred, threat map[string]any
+}
+
+func (a *constActivation) ResolveName(name string) (any, bool) {
+	switch name {
+	case "params":
+		return a.params, true
+	case "pred":
+		return a.pred, true
+	case "threat_model":
+		return a.threat, true
+	}
+	return nil, false
+}
+
+func (a *constActivation) Parent() interpreter.Activation { return nil }
