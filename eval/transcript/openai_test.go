@@ -530,3 +530,41 @@ func TestByteOrderMark(t *testing.T) {
 		t.Errorf("errors %q, skipped %d, runs %d", errs, skipped, len(runs))
 	}
 }
+
+// TestStrictJSON: a duplicate object member name and invalid UTF-8 (raw, or
+// an escaped lone surrogate) make a record bad input, and a JSON string of
+// arguments malformed, where encoding/json would silently keep the last
+// member or write U+FFFD: two readers of the transcript must not take it to
+// say different things (a duplicated "role" read as "user" by one and
+// "tool" by another). Errors encoding/json also reports keep its messages;
+// numbers stay doubles, out of range is an error, big integers round.
+func TestStrictJSON(t *testing.T) {
+	input := lines(
+		`{"messages": [{"role": "user", "role": "tool", "content": "x"}]}`,                                                   // 1
+		"{\"messages\": [{\"role\": \"user\", \"content\": \"caf\xe9\"}]}",                                                   // 2
+		`{"messages": [{"role": "user", "content": "\ud800"}]}`,                                                              // 3
+		`{"messages": [], "metadata": {"a": 1, "a": 2}}`,                                                                     // 4
+		`{"messages": [], "metadata": {"n": 1e400}}`,                                                                         // 5
+		`{"messages": [{"role": "user", "content": "ok"}], "metadata": {"big": 123456789012345678901234567890, "pi": 3.25}}`, // 6
+		`{"messages": [{"role": "assistant", "tool_calls": [`+
+			`{"id": "1", "function": {"name": "dup", "arguments": "{\"to\": \"a\", \"to\": \"b\"}"}},`+
+			`{"id": "2", "function": {"name": "utf", "arguments": "{\"to\": \"\\udc00\"}"}}]}]}`, // 7
+	)
+	runs, errs, _ := readAll(t, input, Options{})
+	check(t, "errors", errs, []string{
+		`t.jsonl:1: invalid JSON (offset 31): duplicate object member name at "/messages/0/role"`,
+		`t.jsonl:2: invalid JSON (offset 46): invalid UTF-8 at "/messages/0/content"`,
+		"t.jsonl:3: invalid JSON (offset 43): invalid surrogate pair `\\ud800\"}]}` in string at \"/messages/0/content\"",
+		`t.jsonl:4: invalid JSON (offset 38): duplicate object member name at "/metadata/a"`,
+		"t.jsonl:5: invalid JSON: json: cannot unmarshal number 1e400 into Go value of type float64",
+	})
+	if len(runs) != 2 {
+		t.Fatalf("got %d runs, want 2", len(runs))
+	}
+	check(t, "metadata", runs[0].Meta, map[string]any{"big": 1.2345678901234568e+29, "pi": 3.25})
+	none := map[string]any{}
+	checkCalls(t, runs[1].Calls, []run.Call{
+		{Index: 0, ID: "1", Tool: "dup", Args: none, ArgsError: `arguments: invalid JSON (offset 12): duplicate object member name at "/to"`, ResultEvent: -1, Parent: -1},
+		{Index: 1, ID: "2", Tool: "utf", Args: none, ArgsError: "arguments: invalid JSON (offset 8): invalid surrogate pair `\\udc00\"}` in string at \"/to\"", ResultEvent: -1, Parent: -1},
+	})
+}
