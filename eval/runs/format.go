@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // The runs file (docs/runs-format.md) is JSONL: one JSON object per line,
@@ -510,18 +511,36 @@ func Write(w io.Writer, recs []Record) error {
 
 // ---------------------------------------------------------------- reading
 
+// DefaultMaxRecordBytes is the longest record (line) Read and ReadFiles
+// accept: 64 MiB, as for transcripts. ReadOptions.MaxRecordBytes changes it.
+const DefaultMaxRecordBytes = 64 << 20
+
+// maxErrorBytes bounds one error message: an error that quotes a field name,
+// a number or a run key from the file is cut, so that a hostile line cannot
+// make an error of megabytes.
+const maxErrorBytes = 1 << 10
+
+// ReadOptions tune ReadFilesWith.
+type ReadOptions struct {
+	// MaxRecordBytes bounds one record (a line without its line ending); a
+	// longer one is an error at its line, and its bytes are skipped without
+	// being kept. Zero or negative means DefaultMaxRecordBytes.
+	MaxRecordBytes int
+}
+
 // Read reads a runs file; file names it in errors. It reads r line by line
 // (blank lines are skipped, a UTF-8 byte-order mark and "\r\n" endings are
-// accepted) and returns the records sorted by key.
+// accepted; a line longer than DefaultMaxRecordBytes is an error) and
+// returns the records sorted by key.
 //
 // Errors read "file:line: reason", or "file:line: run KEY: reason" once the
-// line's key is known. Read reports at most one error per line but keeps
-// going, and returns every error joined with errors.Join (after 20 errors it
-// stops reading and says so); on any error it returns no records. After the lines it
-// runs the checks between records (duplicate keys, naming both lines, and
-// exposure consistency).
+// line's key is known; one longer than 1 KiB is cut. Read reports at most
+// one error per line but keeps going, and returns every error joined with
+// errors.Join (after 20 errors it stops reading and says so); on any error
+// it returns no records. After the lines it runs the checks between records
+// (duplicate keys, naming both lines, and exposure consistency).
 func Read(file string, r io.Reader) ([]Record, error) {
-	var rd reader
+	rd := reader{max: DefaultMaxRecordBytes}
 	rd.read(file, r)
 	return rd.finish()
 }
@@ -530,7 +549,15 @@ func Read(file string, r io.Reader) ([]Record, error) {
 // consistency are checked across files. It returns the records of all files
 // sorted by key, or every error (at most 20) joined.
 func ReadFiles(paths ...string) ([]Record, error) {
-	var rd reader
+	return ReadFilesWith(ReadOptions{}, paths...)
+}
+
+// ReadFilesWith is ReadFiles with options.
+func ReadFilesWith(opt ReadOptions, paths ...string) ([]Record, error) {
+	rd := reader{max: opt.MaxRecordBytes}
+	if rd.max <= 0 {
+		rd.max = DefaultMaxRecordBytes
+	}
 	for _, p := range paths {
 		if rd.stopped {
 			break
@@ -550,6 +577,7 @@ type reader struct {
 	recs    []located
 	errs    []error
 	stopped bool
+	max     int // longest record accepted
 }
 
 // add records an error; the one after maxErrors stops the reading instead.
@@ -558,17 +586,32 @@ func (rd *reader) add(err error) {
 		rd.stopped = true
 		return
 	}
-	rd.errs = append(rd.errs, err)
+	rd.errs = append(rd.errs, clip(err))
+}
+
+// clip cuts an error message longer than maxErrorBytes.
+func clip(err error) error {
+	msg := err.Error()
+	if len(msg) <= maxErrorBytes {
+		return err
+	}
+	cut := maxErrorBytes
+	for cut > 0 && !utf8.RuneStart(msg[cut]) {
+		cut--
+	}
+	return fmt.Errorf("%s… (%d more bytes)", msg[:cut], len(msg)-cut)
 }
 
 func (rd *reader) read(file string, r io.Reader) {
-	br := bufio.NewReader(r)
+	br := bufio.NewReaderSize(r, 64<<10)
 	for n := 1; ; n++ {
 		if rd.stopped {
 			return
 		}
-		line, err := br.ReadBytes('\n')
-		if len(line) > 0 {
+		line, tooLong, err := readLine(br, rd.max)
+		if tooLong {
+			rd.add(fmt.Errorf("%s:%d: record longer than the limit of %d bytes (raise it with --max-record-bytes)", file, n, rd.max))
+		} else if len(line) > 0 {
 			if n == 1 {
 				line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
 			}
@@ -589,6 +632,35 @@ func (rd *reader) read(file string, r io.Reader) {
 			rd.add(fmt.Errorf("%s:%d: %w", file, n, err))
 			return
 		}
+	}
+}
+
+// readLine reads one line, its "\n" included, as bufio.Reader.ReadBytes
+// does, but keeps at most max bytes of it (a "\r\n" ending does not
+// count): a longer line is read to its end and dropped, and tooLong is
+// set. err is io.EOF at the end of the input, with the last line, if any.
+func readLine(br *bufio.Reader, max int) (line []byte, tooLong bool, err error) {
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if !tooLong {
+			line = append(line, chunk...)
+			content := len(line)
+			if content > 0 && line[content-1] == '\n' {
+				content--
+				if content > 0 && line[content-1] == '\r' {
+					content--
+				}
+			} else if content > 0 && line[content-1] == '\r' && errors.Is(err, bufio.ErrBufferFull) {
+				content-- // perhaps a "\r\n" split across reads
+			}
+			if content > max {
+				tooLong, line = true, nil
+			}
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		return line, tooLong, err
 	}
 }
 
