@@ -14,6 +14,7 @@ import (
 
 func compareCmd() *cobra.Command {
 	var reference, defended string
+	var maxRecord int
 	var rf reportFlags
 	cmd := &cobra.Command{
 		Use:   "compare --reference C1 --defended C2 RUNS.jsonl...",
@@ -37,7 +38,10 @@ metric error, or more than one repetition. See docs/metrics.md.`,
 				return err
 			}
 			stderr := cmd.ErrOrStderr()
-			recs, err := runs.ReadFiles(args...)
+			if maxRecord < 1 {
+				return fmt.Errorf("--max-record-bytes %d: want at least 1", maxRecord)
+			}
+			recs, err := runs.ReadFilesWith(runs.ReadOptions{MaxRecordBytes: maxRecord}, args...)
 			if err != nil {
 				fmt.Fprintf(stderr, "%v\n", err)
 				return exitError{exitBad}
@@ -52,6 +56,7 @@ metric error, or more than one repetition. See docs/metrics.md.`,
 			return rf.write(cmd, report.BuildComparison(compiler.Version, args, len(recs), &c))
 		},
 	}
+	cmd.Flags().IntVar(&maxRecord, "max-record-bytes", runs.DefaultMaxRecordBytes, "longest runs-file record (line) accepted, in bytes")
 	cmd.Flags().StringVar(&reference, "reference", "", "the reference condition (e.g. the undefended model)")
 	cmd.Flags().StringVar(&defended, "defended", "", "the defended condition")
 	rf.add(cmd)

@@ -15,6 +15,7 @@ import (
 
 func reportCmd() *cobra.Command {
 	var unknown, contract string
+	var maxRecord int
 	var rf reportFlags
 	cmd := &cobra.Command{
 		Use:   "report [--contract DIR|X.tnb] RUNS.jsonl...",
@@ -49,14 +50,22 @@ See docs/metrics.md.`,
 				return err
 			}
 			stderr := cmd.ErrOrStderr()
-			recs, err := runs.ReadFiles(args...)
+			if maxRecord < 1 {
+				return fmt.Errorf("--max-record-bytes %d: want at least 1", maxRecord)
+			}
+			recs, err := runs.ReadFilesWith(runs.ReadOptions{MaxRecordBytes: maxRecord}, args...)
 			if err != nil {
 				fmt.Fprintf(stderr, "%v\n", err)
 				return exitError{exitBad}
 			}
 			var progs []*eval.Program
 			var declared map[string]metrics.Declared
-			if contract != "" {
+			if contract == "" {
+				if err := mixedBundles(recs); err != nil {
+					fmt.Fprintf(stderr, "%v\n", err)
+					return exitError{exitBad}
+				}
+			} else {
 				if progs, err = loadPrograms(contract, stderr); err != nil {
 					return err
 				}
@@ -77,6 +86,7 @@ See docs/metrics.md.`,
 			return rf.write(cmd, d)
 		},
 	}
+	cmd.Flags().IntVar(&maxRecord, "max-record-bytes", runs.DefaultMaxRecordBytes, "longest runs-file record (line) accepted, in bytes")
 	cmd.Flags().StringVar(&contract, "contract", "", "take task and case sets and gates from this contract (directory, directory of contracts, or bundle)")
 	cmd.Flags().StringVar(&unknown, "unknown", metrics.UnknownRefuse, "unknown labels: refuse (the condition's metrics are an error) or bounds (every rate as [low, high] over the unknowns)")
 	rf.add(cmd)
@@ -105,6 +115,59 @@ func sameBundles(recs []runs.Record, progs []*eval.Program) error {
 	}
 	if len(bad) > 0 {
 		return fmt.Errorf("%s\nre-run tenet eval with the contract, or report without --contract", strings.Join(bad, "\n"))
+	}
+	return nil
+}
+
+// mixedBundles refuses runs of one contract judged by different bundles
+// (different versions of the contract, or of tenet): their labels need not
+// mean the same, so their metrics would mix two contracts under one name.
+// Runs labelled elsewhere (no bundle) pass.
+func mixedBundles(recs []runs.Record) error {
+	type first struct {
+		id  string
+		run runs.Key
+	}
+	seen := map[string][]first{} // contract → its bundles, in run order
+	var contracts []string
+	for _, r := range recs {
+		if r.Bundle == "" {
+			continue
+		}
+		fs := seen[r.Key.Contract]
+		if len(fs) == 0 {
+			contracts = append(contracts, r.Key.Contract)
+		}
+		known := false
+		for _, f := range fs {
+			known = known || f.id == r.Bundle
+		}
+		if !known {
+			seen[r.Key.Contract] = append(fs, first{r.Bundle, r.Key})
+		}
+	}
+	var bad []string
+	for _, c := range contracts {
+		fs := seen[c]
+		if len(fs) < 2 {
+			continue
+		}
+		name := "contract " + c
+		if c == "" {
+			name = "the runs without a contract"
+		}
+		var ids []string
+		for i, f := range fs {
+			if i == 3 {
+				ids = append(ids, fmt.Sprintf("and %d more", len(fs)-3))
+				break
+			}
+			ids = append(ids, fmt.Sprintf("%s (e.g. run %s)", f.id, f.run))
+		}
+		bad = append(bad, fmt.Sprintf("runs of %s were judged by %d bundles: %s", name, len(fs), strings.Join(ids, ", ")))
+	}
+	if len(bad) > 0 {
+		return fmt.Errorf("%s\ntheir labels may come from different versions of the contract: report each bundle's runs apart, or re-run tenet eval with one bundle", strings.Join(bad, "\n"))
 	}
 	return nil
 }
