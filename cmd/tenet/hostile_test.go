@@ -1,0 +1,515 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/fxamacker/cbor/v2"
+	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/tenetlang/tenet/compiler"
+	"github.com/tenetlang/tenet/compiler/bundle"
+	"github.com/tenetlang/tenet/eval/transcript"
+)
+
+// The hostile corpus (testdata/hostile, described in its README and in
+// docs/robustness.md) runs tenet, as a separate process, on inputs built to
+// break it, and compares what it does with a golden.
+//
+// Bounds, checked for every case whatever its golden says:
+//
+//   - time: the command must finish within hostileBound (or the case's
+//     "timeout" line). This detects hangs; it is not a performance
+//     assertion: the cases take well under a second each on an idle
+//     machine, and the bound allows for a loaded one.
+//   - memory: peak resident memory at most hostileMaxRSS (Linux), so an
+//     input cannot make tenet allocate without bound.
+//   - no crash: exit code 0, 1 or 2, no Go panic or runtime fatal error on
+//     stderr, at most hostileMaxOutput bytes on stdout and on stderr (an
+//     error does not echo a hostile input wholesale).
+//   - no debris: no temporary file is left in the working directory.
+const (
+	hostileBound     = 60 * time.Second
+	hostileMaxRSS    = 2 << 30
+	hostileMaxOutput = 1 << 20
+	hostileDir       = "../../testdata/hostile"
+	hostileMinCases  = 50
+)
+
+// TestHostile runs every case of testdata/hostile. A case is a directory
+// holding a file "case" and the inputs; "want.txtar" is its golden
+// (rewritten by go test -run TestHostile -update). Lines of "case":
+//
+//	# comment                  what the case is about
+//	tenet ARGS...              the command, run in a copy of the case directory
+//	                           (plus testdata/hostile/_shared) as working directory
+//	gen FILE text PART...      generate FILE before running: each PART is a Go
+//	                           string literal, or N*"literal" for N copies of it
+//	gen FILE bundle DIR [OP]   FILE is the bundle of contract DIR (built as tenet
+//	                           build does), then OP: truncate N (keep N bytes;
+//	                           negative: drop -N), flip N (xor byte N with 0xff;
+//	                           negative: from the end), format V (the same
+//	                           payload in an envelope of format V), payload
+//	                           PART... (the parts, as for text, as the payload,
+//	                           with its correct sha256), append PART..., or
+//	                           utility-expr N (the first task's utility names
+//	                           expression N; correctly hashed)
+//	show FILE                  put FILE's content (after the run) in the golden
+//	timeout SECONDS            a larger hang bound for this case
+//
+// Arguments are split on spaces; a Go string literal ("...") is one
+// argument. Case directories and files are all the data: adding a case is
+// adding a directory.
+func TestHostile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the hostile corpus generates inputs of 100 MB")
+	}
+	tenet, err := exec.LookPath("tenet") // the test binary, installed by testscript.Main
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(hostileDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, e := range entries {
+		if !e.IsDir() || strings.HasPrefix(e.Name(), "_") {
+			continue
+		}
+		n++
+		dir := filepath.Join(hostileDir, e.Name())
+		t.Run(e.Name(), func(t *testing.T) { runHostile(t, tenet, dir) })
+	}
+	if n < hostileMinCases {
+		t.Errorf("%d hostile cases, want at least %d", n, hostileMinCases)
+	}
+}
+
+type hostileCase struct {
+	args    []string
+	gens    [][]string
+	show    []string
+	timeout time.Duration
+}
+
+func readHostileCase(t *testing.T, dir string) hostileCase {
+	data, err := os.ReadFile(filepath.Join(dir, "case"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := hostileCase{timeout: hostileBound}
+	for i, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		words, err := splitWords(line)
+		if err != nil || len(words) < 2 {
+			t.Fatalf("case:%d: %q: %v", i+1, line, err)
+		}
+		switch words[0] {
+		case "tenet":
+			c.args = words[1:]
+		case "gen":
+			c.gens = append(c.gens, words[1:])
+		case "show":
+			c.show = append(c.show, words[1:]...)
+		case "timeout":
+			s, err := strconv.Atoi(words[1])
+			if err != nil {
+				t.Fatalf("case:%d: %v", i+1, err)
+			}
+			c.timeout = time.Duration(s) * time.Second
+		default:
+			t.Fatalf("case:%d: unknown line %q", i+1, line)
+		}
+	}
+	if c.args == nil {
+		t.Fatal("case: no tenet line")
+	}
+	return c
+}
+
+// splitWords splits a line on spaces; a Go string literal is one word.
+func splitWords(line string) ([]string, error) {
+	var words []string
+	for line = strings.TrimLeft(line, " \t"); line != ""; line = strings.TrimLeft(line, " \t") {
+		if i := strings.Index(line, "\""); i >= 0 && !strings.ContainsAny(line[:i], " \t") {
+			// A word holding a literal: prefix (like 3*) and the literal.
+			lit, err := strconv.QuotedPrefix(line[i:])
+			if err != nil {
+				return nil, err
+			}
+			words = append(words, line[:i+len(lit)])
+			line = line[i+len(lit):]
+			continue
+		}
+		end := strings.IndexAny(line, " \t")
+		if end < 0 {
+			end = len(line)
+		}
+		words = append(words, line[:end])
+		line = line[end:]
+	}
+	return words, nil
+}
+
+// unquote returns a word's value: a Go string literal unquoted, anything
+// else as is.
+func unquote(w string) (string, error) {
+	if strings.HasPrefix(w, "\"") {
+		return strconv.Unquote(w)
+	}
+	return w, nil
+}
+
+func runHostile(t *testing.T, tenet, dir string) {
+	c := readHostileCase(t, dir)
+	work := t.TempDir()
+	for _, from := range []string{filepath.Join(hostileDir, "_shared"), dir} {
+		if err := copyTree(from, work); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.Remove(filepath.Join(work, "case"))
+	os.Remove(filepath.Join(work, "want.txtar"))
+	for _, g := range c.gens {
+		if err := generate(work, g); err != nil {
+			t.Fatalf("gen %s: %v", strings.Join(g, " "), err)
+		}
+	}
+	before := listFiles(t, work)
+	args := make([]string, len(c.args))
+	for i, a := range c.args {
+		var err error
+		if args[i], err = unquote(a); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), c.timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, tenet, args...)
+	cmd.Dir = work
+	cmd.Env = append(os.Environ(), "TERM=dumb")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	err := cmd.Run()
+	elapsed := time.Since(start)
+	if ctx.Err() != nil {
+		t.Fatalf("HANG: tenet %s did not finish within the bound of %v", strings.Join(c.args, " "), c.timeout)
+	}
+	code := 0
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		code = ee.ExitCode()
+	case err != nil:
+		t.Fatal(err)
+	}
+	t.Logf("exit %d in %v", code, elapsed.Round(time.Millisecond))
+	if code < 0 || code > 2 {
+		t.Errorf("CRASH: exit code %d (killed by a signal?), want 0, 1 or 2", code)
+	}
+	if ps := cmd.ProcessState; ps != nil && runtime.GOOS == "linux" {
+		if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
+			rss := int64(ru.Maxrss) << 10 // KiB on Linux
+			t.Logf("peak RSS %d MiB", rss>>20)
+			if rss > hostileMaxRSS {
+				t.Errorf("MEMORY: peak RSS %d MiB, above the bound of %d MiB", rss>>20, hostileMaxRSS>>20)
+			}
+		}
+	}
+	for name, out := range map[string][]byte{"stdout": stdout.Bytes(), "stderr": stderr.Bytes()} {
+		if crashRE.Match(out) {
+			t.Errorf("CRASH: %s shows a Go panic or fatal error:\n%s", name, head(out))
+		}
+		if len(out) > hostileMaxOutput {
+			t.Fatalf("%s has %d bytes, above %d: an error echoes the input?\n%s", name, len(out), hostileMaxOutput, head(out))
+		}
+	}
+
+	after := listFiles(t, work)
+	var written []string
+	for _, f := range after {
+		if !slicesContains(before, f) {
+			written = append(written, f)
+			if strings.Contains(filepath.Base(f), ".tmp-") {
+				t.Errorf("DEBRIS: temporary file %s left behind", f)
+			}
+		}
+	}
+	got := &txtar.Archive{Comment: []byte(fmt.Sprintf("exit %d\n", code))}
+	add := func(name string, data []byte) {
+		data = normalize(data, work)
+		if len(data) > 0 && data[len(data)-1] != '\n' {
+			data = append(data, "\n[no newline at the end]\n"...)
+		}
+		got.Files = append(got.Files, txtar.File{Name: name, Data: data})
+	}
+	add("stdout", stdout.Bytes())
+	add("stderr", stderr.Bytes())
+	add("written", []byte(strings.Join(append(written, ""), "\n")))
+	for _, name := range c.show {
+		data, err := os.ReadFile(filepath.Join(work, name))
+		if err != nil {
+			data = []byte("[" + err.Error() + "]\n")
+		}
+		add(name, data)
+	}
+	gotBytes := txtar.Format(got)
+	golden := filepath.Join(dir, "want.txtar")
+	if *updateScripts {
+		if err := os.WriteFile(golden, gotBytes, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (create it with -update)", err)
+	}
+	if !bytes.Equal(want, gotBytes) {
+		t.Errorf("tenet %s: output differs from %s (rewrite with -update)\n--- got:\n%s\n--- want:\n%s",
+			strings.Join(c.args, " "), golden, gotBytes, want)
+	}
+}
+
+// crashRE matches what the Go runtime prints when a program panics or
+// dies: tenet must print a clear error instead.
+var crashRE = regexp.MustCompile(`(?m)^(panic: |fatal error: |goroutine [0-9]+ \[|runtime: )`)
+
+var idRE = regexp.MustCompile(`sha256:[0-9a-f]{64}`)
+
+// normalize makes output independent of the machine: the working
+// directory reads $WORK, and bundle ids (which change with tenet's and
+// cel-go's versions) read sha256:<id>.
+func normalize(b []byte, work string) []byte {
+	b = bytes.ReplaceAll(b, []byte(work), []byte("$WORK"))
+	return idRE.ReplaceAll(b, []byte("sha256:<id>"))
+}
+
+func head(b []byte) []byte {
+	if len(b) > 2000 {
+		return append(b[:2000:2000], "..."...)
+	}
+	return b
+}
+
+func slicesContains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// listFiles returns the files under dir, relative and sorted.
+func listFiles(t *testing.T, dir string) []string {
+	var out []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			rel, _ := filepath.Rel(dir, p)
+			out = append(out, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func copyTree(from, to string) error {
+	return filepath.WalkDir(from, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(from, p)
+		dst := filepath.Join(to, rel)
+		if d.IsDir() {
+			return os.MkdirAll(dst, 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(dst, data, 0o644)
+	})
+}
+
+// generate makes one input of a case (see TestHostile).
+func generate(work string, g []string) error {
+	if len(g) < 2 {
+		return errors.New("want FILE KIND ...")
+	}
+	path := filepath.Join(work, g[0])
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	switch g[1] {
+	case "text":
+		f, err := os.Create(path)
+		if err != nil {
+			return err
+		}
+		w := bufio.NewWriterSize(f, 1<<20)
+		if err := writeParts(w, g[2:]); err != nil {
+			return err
+		}
+		if err := w.Flush(); err != nil {
+			return err
+		}
+		return f.Close()
+	case "bundle":
+		if len(g) < 3 {
+			return errors.New("want FILE bundle DIR [OP ARG...]")
+		}
+		data, err := buildBundle(filepath.Join(work, g[2]))
+		if err != nil {
+			return err
+		}
+		if len(g) > 3 {
+			if data, err = mutateBundle(data, g[3], g[4:]); err != nil {
+				return err
+			}
+		}
+		return os.WriteFile(path, data, 0o644)
+	}
+	return fmt.Errorf("unknown generator %q", g[1])
+}
+
+// writeParts writes each part: a Go string literal, or N*"literal" for N
+// copies of it.
+func writeParts(w *bufio.Writer, parts []string) error {
+	for _, part := range parts {
+		n := 1
+		if i := strings.Index(part, "*\""); i > 0 {
+			var err error
+			if n, err = strconv.Atoi(part[:i]); err != nil {
+				return err
+			}
+			part = part[i+1:]
+		}
+		s, err := strconv.Unquote(part)
+		if err != nil {
+			return fmt.Errorf("%s: %v", part, err)
+		}
+		for range n {
+			w.WriteString(s)
+		}
+	}
+	return nil
+}
+
+func partsBytes(parts []string) ([]byte, error) {
+	var buf bytes.Buffer
+	w := bufio.NewWriter(&buf)
+	if err := writeParts(w, parts); err != nil {
+		return nil, err
+	}
+	err := w.Flush()
+	return buf.Bytes(), err
+}
+
+// buildBundle compiles a contract directory into bundle bytes, as tenet
+// build does.
+func buildBundle(dir string) ([]byte, error) {
+	_, b, diags := compiler.CompileDir(dir, compiler.Options{Formats: transcript.Formats()})
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	data, _, err := bundle.Encode(b)
+	return data, err
+}
+
+type hostileEnvelope struct {
+	Format  int    `cbor:"1,keyasint"`
+	SHA256  []byte `cbor:"2,keyasint"`
+	Payload []byte `cbor:"3,keyasint"`
+}
+
+// mutateBundle applies a bundle operation of a gen line (see TestHostile).
+func mutateBundle(data []byte, op string, args []string) ([]byte, error) {
+	rewrap := func(format int, payload []byte) ([]byte, error) {
+		sum := sha256.Sum256(payload)
+		em, err := cbor.CoreDetEncOptions().EncMode()
+		if err != nil {
+			return nil, err
+		}
+		env, err := em.Marshal(hostileEnvelope{Format: format, SHA256: sum[:], Payload: payload})
+		return append([]byte(bundle.Magic), env...), err
+	}
+	var env hostileEnvelope
+	if err := cbor.Unmarshal(data[len(bundle.Magic):], &env); err != nil {
+		return nil, err
+	}
+	switch op {
+	case "payload":
+		p, err := partsBytes(args)
+		if err != nil {
+			return nil, err
+		}
+		return rewrap(bundle.FormatVersion, p)
+	case "append":
+		p, err := partsBytes(args)
+		return append(data, p...), err
+	}
+	if len(args) != 1 {
+		return nil, fmt.Errorf("%s: want one number", op)
+	}
+	n, err := strconv.Atoi(args[0])
+	if err != nil {
+		return nil, err
+	}
+	at := func(n int) int {
+		if n < 0 {
+			return len(data) + n
+		}
+		return n
+	}
+	switch op {
+	case "truncate":
+		return data[:at(n)], nil
+	case "flip":
+		out := bytes.Clone(data)
+		out[at(n)] ^= 0xff
+		return out, nil
+	case "format":
+		return rewrap(n, env.Payload)
+	case "utility-expr":
+		// A well-formed, correctly hashed bundle whose first task's
+		// utility names expression n.
+		b, _, err := bundle.Decode(data)
+		if err != nil {
+			return nil, err
+		}
+		b.Plan.Tasks[0].Utility.Expr = n
+		out, _, err := bundle.Encode(b)
+		return out, err
+	}
+	return nil, fmt.Errorf("unknown bundle operation %q", op)
+}

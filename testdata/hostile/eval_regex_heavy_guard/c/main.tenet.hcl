@@ -1,0 +1,26 @@
+contract "c" {
+  version = "1"
+}
+
+threat_model {}
+
+registry { operations = ["read"] }
+
+tool "search" {
+  operation = "read"
+  params    = { q = string, pattern = optional(string) }
+}
+
+task "answer" {
+  step "q" {
+    call = "search"
+    when = "args.q.matches('^(a+)+$') || args.q.matches('(x+x+)+y') || args.q == 'ok'"
+  }
+  match = "q+ $"
+}
+
+source "s" {
+  format    = "openai-messages"
+  task      = "meta.task"
+  condition = "meta.agent"
+}
