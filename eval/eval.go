@@ -9,7 +9,9 @@ import (
 
 // Result is the outcome of evaluating transcript files with one source.
 type Result struct {
-	Records []runs.Record // judged runs, sorted by key
+	// Records holds the judged runs, sorted by key; nil when
+	// Options.SortBytes > 0, which leaves them to SortResults.
+	Records []runs.Record
 	// Headers counts records without a transcript (e.g. header lines).
 	Headers int
 	// Skipped counts records by why they were not judged, and SkippedIDs
@@ -17,8 +19,15 @@ type Result struct {
 	Skipped    map[Skip]int
 	SkippedIDs map[Skip]map[string]int
 	// Errors are records that could not be read or mapped to a run
-	// (file:line: reason), in input order.
+	// (file:line: reason), in input order. With Options.SortBytes > 0,
+	// duplicate keys are among them only once SortResults has run.
 	Errors []error
+
+	// With Options.SortBytes > 0: the judged runs, the input position of
+	// each error, the duplicates SortResults found.
+	sorter  *runs.Sorter
+	errSeqs []runs.Seq
+	dups    int
 }
 
 // Options configure EvalFiles and EvalCollection.
@@ -27,6 +36,15 @@ type Options struct {
 	Format     string // transcript format; "" means the source's format
 	Grant      string // audit against this grant instead of the source's (DESIGN §7)
 	Transcript transcript.Options
+	// SortBytes, when > 0, keeps the judged runs out of memory: instead of
+	// Result.Records each Result holds a runs.Sorter, the Sorters sharing a
+	// budget of SortBytes bytes of encoded runs and spilling the rest to
+	// temporary files in SortDir (os.TempDir() when ""). SortResults then
+	// yields the runs in key order and reports duplicate keys in
+	// Result.Errors; Close each Result after. A judged run a runs file
+	// cannot hold exactly (runs.Sorter.Add) is then a bad record.
+	SortBytes int
+	SortDir   string
 	// Workers is the number of goroutines that decode and judge records;
 	// 0 (or less) means runtime.GOMAXPROCS(0). Results do not depend on it.
 	Workers int

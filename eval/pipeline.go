@@ -68,6 +68,14 @@ func EvalTargets(targets []Target, files []string, opt Options) ([]*Result, erro
 	var passes []*pass
 	byFormat := map[string]*pass{}
 	results := make([]*Result, len(targets))
+	fail := func(err error) ([]*Result, error) {
+		for _, r := range results {
+			if r != nil {
+				r.Close()
+			}
+		}
+		return nil, err
+	}
 	for i, t := range targets {
 		jt, err := t.resolve()
 		isFormat := false
@@ -76,9 +84,12 @@ func EvalTargets(targets []Target, files []string, opt Options) ([]*Result, erro
 			err, isFormat = transcript.CheckFormat(jt.format), true
 		}
 		if err != nil {
-			return nil, sequentialError(files, i, err, isFormat)
+			return fail(sequentialError(files, i, err, isFormat))
 		}
 		results[i] = &Result{Skipped: map[Skip]int{}, SkippedIDs: map[Skip]map[string]int{}}
+		if opt.SortBytes > 0 {
+			results[i].sorter = runs.NewSorter(opt.SortDir, max(opt.SortBytes/len(targets), 1))
+		}
 		ps := byFormat[jt.format]
 		if ps == nil {
 			ps = &pass{format: jt.format}
@@ -96,7 +107,7 @@ func EvalTargets(targets []Target, files []string, opt Options) ([]*Result, erro
 	var c counts
 	for _, ps := range passes {
 		if err := ps.run(files, opt, workers, &c); err != nil {
-			return nil, err
+			return fail(err)
 		}
 	}
 	for _, res := range results {
@@ -167,12 +178,15 @@ type pass struct {
 	format  string
 	targets []judgeTarget
 	results []*Result                  // index-aligned with targets
-	seen    []map[runs.Key]runs.Record // per target: the runs judged so far
+	seen    []map[runs.Key]runs.Record // per target: the runs judged so far (without a Sorter)
+	n       int                        // records collected, for their runs.Seq
+	failed  error                      // a Sorter's temporary file failed
 }
 
 // job is one framed record on its way through the pipeline.
 type job struct {
 	origin run.Origin
+	file   int    // the index of origin.File in the files
 	data   []byte // the record; dropped once decoded
 	bytes  int64  // transcript bytes read, over all passes, when it was framed
 	// fatal ends the evaluation (a file could not be opened); done is then nil.
@@ -221,7 +235,11 @@ func (ps *pass) run(files []string, opt Options, workers int, c *counts) error {
 			continue
 		}
 		o := <-j.done
-		ps.record(o)
+		ps.n++
+		ps.record(o, runs.Seq{File: j.file, Line: ps.n})
+		if ps.failed != nil {
+			return ps.failed
+		}
 		if !o.header {
 			c.records++
 			c.bytes = j.bytes
@@ -252,13 +270,13 @@ func (ps *pass) read(files []string, topt transcript.Options, base int64, end *i
 			return false
 		}
 	}
-	for _, name := range files {
+	for i, name := range files {
 		f, err := os.Open(name)
 		if err != nil {
 			send(order, &job{fatal: err})
 			return
 		}
-		ok := ps.readFile(f, name, cr, topt, send, order, jobs)
+		ok := ps.readFile(f, i, name, cr, topt, send, order, jobs)
 		f.Close()
 		if !ok {
 			return
@@ -267,7 +285,7 @@ func (ps *pass) read(files []string, topt transcript.Options, base int64, end *i
 }
 
 // readFile frames one open file; false means the reading ends.
-func (ps *pass) readFile(f *os.File, name string, cr *countingReader, topt transcript.Options,
+func (ps *pass) readFile(f *os.File, file int, name string, cr *countingReader, topt transcript.Options,
 	send func(chan<- *job, *job) bool, order, jobs chan<- *job) bool {
 	cr.r = f
 	rr, err := transcript.OpenRecords(ps.format, name, cr, topt)
@@ -280,7 +298,7 @@ func (ps *pass) readFile(f *os.File, name string, cr *countingReader, topt trans
 		if errors.Is(err, io.EOF) {
 			return true
 		}
-		j := &job{origin: rec.Origin, bytes: cr.n, done: make(chan outcome, 1)}
+		j := &job{origin: rec.Origin, file: file, bytes: cr.n, done: make(chan outcome, 1)}
 		if err != nil {
 			var te *transcript.Error
 			if !errors.As(err, &te) {
@@ -318,26 +336,26 @@ func (ps *pass) process(j *job) outcome {
 	return outcome{verdict: vs}
 }
 
-// record adds a record's outcome to every target's result; it runs on the
-// collector, in input order.
-func (ps *pass) record(o outcome) {
+// record adds a record's outcome, at input position seq, to every
+// target's result; it runs on the collector, in input order.
+func (ps *pass) record(o outcome, seq runs.Seq) {
 	for i, res := range ps.results {
 		switch {
 		case o.err != nil:
-			res.Errors = append(res.Errors, o.err)
+			res.addError(o.err, seq)
 		case o.header:
 			res.Headers++
 		default:
-			ps.judged(i, o.verdict[i])
+			ps.judged(i, o.verdict[i], seq)
 		}
 	}
 }
 
 // judged records target i's judgement of one run.
-func (ps *pass) judged(i int, v verdict) {
+func (ps *pass) judged(i int, v verdict, seq runs.Seq) {
 	res, j := ps.results[i], v.j
 	if v.err != nil {
-		res.Errors = append(res.Errors, v.err)
+		res.addError(v.err, seq)
 		return
 	}
 	if j.Skip != Judged {
@@ -355,6 +373,17 @@ func (ps *pass) judged(i int, v verdict) {
 		return
 	}
 	rec := j.Record
+	if res.sorter != nil {
+		// Duplicates are found when the runs are sorted (SortResults).
+		if err := res.sorter.Add(rec, seq); err != nil {
+			if res.sorter.Err() != nil {
+				ps.failed = err
+				return
+			}
+			res.addError(fmt.Errorf("%s:%d: %w", rec.OriginFile, rec.OriginLine, err), seq)
+		}
+		return
+	}
 	if prev, dup := ps.seen[i][rec.Key]; dup {
 		res.Errors = append(res.Errors, fmt.Errorf("%s:%d: duplicate run %s: the same key as %s:%d",
 			rec.OriginFile, rec.OriginLine, rec.Key.String(), prev.OriginFile, prev.OriginLine))

@@ -52,7 +52,7 @@ func sequential(t testing.TB, p *Program, files []string, opt Options) (*Result,
 				continue
 			}
 			j, err := p.Judge(jt.src, r)
-			ps.judged(0, verdict{j: j, err: err})
+			ps.judged(0, verdict{j: j, err: err}, runs.Seq{})
 		}
 		res.Headers += rd.Skipped()
 		f.Close()

@@ -87,7 +87,7 @@ type Contract struct {
 // it read (res, from p.EvalFiles).
 func ContractOf(p *eval.Program, res *eval.Result) Contract {
 	m := p.Bundle.Manifest
-	c := Contract{Name: m.Contract, Version: m.Version, Bundle: p.ID, Judged: len(res.Records), Headers: res.Headers}
+	c := Contract{Name: m.Contract, Version: m.Version, Bundle: p.ID, Judged: res.Judged(), Headers: res.Headers}
 	for _, s := range []eval.Skip{eval.NotSelected, eval.TaskNotDeclared, eval.GoalNotDeclared, eval.CaseNotDeclared} {
 		n := res.Skipped[s]
 		if n == 0 {

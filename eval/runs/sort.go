@@ -189,6 +189,10 @@ func (s *Sorter) Add(rec Record, seq Seq) error {
 	return nil
 }
 
+// Err returns the error that broke the Sorter (a temporary file could not
+// be written or read back), or nil: Add's refusal of one record does not.
+func (s *Sorter) Err() error { return s.err }
+
 // Len returns the number of records added.
 func (s *Sorter) Len() int { return s.added }
 

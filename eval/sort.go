@@ -1,0 +1,168 @@
+package eval
+
+import (
+	"container/heap"
+	"fmt"
+	"slices"
+
+	"github.com/tenetlang/tenet/eval/runs"
+)
+
+// addError records a bad record at input position seq.
+func (r *Result) addError(err error, seq runs.Seq) {
+	r.Errors = append(r.Errors, err)
+	if r.sorter != nil {
+		r.errSeqs = append(r.errSeqs, seq)
+	}
+}
+
+// Judged returns the number of runs judged and kept: len(Records), or with
+// Options.SortBytes > 0 the runs added to the Result's Sorter less the
+// duplicates SortResults has found.
+func (r *Result) Judged() int {
+	if r.sorter == nil {
+		return len(r.Records)
+	}
+	return r.sorter.Len() - r.dups
+}
+
+// Close removes the temporary files of the Result's Sorter (with
+// Options.SortBytes > 0); it does nothing otherwise, and can be called
+// several times.
+func (r *Result) Close() error {
+	if r.sorter == nil {
+		return nil
+	}
+	return r.sorter.Close()
+}
+
+// SortResults yields the judged runs of every result in key order to fn
+// (when fn is not nil), with each run's runs-file line when the result
+// sorted it (Options.SortBytes > 0; the line is valid during the call, and
+// nil for Records). Runs of different results with the same key are both
+// yielded, in the order of results, as sorting their Records together
+// would give them. With Options.SortBytes > 0 it finds the duplicate keys
+// within each result (of records with one key, the first in input order is
+// kept) and adds them to the result's Errors, in input order among the
+// other errors, as EvalFiles reports them without a Sorter.
+//
+// It is called once. An error from fn ends it and is returned; so is an
+// I/O error of a Sorter's temporary files. The results are still to be
+// closed (Close) after it.
+func SortResults(results []*Result, fn func(rec runs.Record, line []byte) error) error {
+	var h sourceHeap
+	srcs := make([]*source, len(results))
+	for i, r := range results {
+		src := &source{idx: i, recs: r.Records}
+		srcs[i] = src
+		if r.sorter != nil {
+			it, err := r.sorter.Sort()
+			if err != nil {
+				return err
+			}
+			src.it = it
+		}
+		ok, err := src.next()
+		if err != nil {
+			return err
+		}
+		if ok {
+			h = append(h, src)
+		}
+	}
+	heap.Init(&h)
+	for len(h) > 0 {
+		src := h[0]
+		if fn != nil {
+			if err := fn(src.rec, src.line); err != nil {
+				return err
+			}
+		}
+		ok, err := src.next()
+		if err != nil {
+			return err
+		}
+		if ok {
+			heap.Fix(&h, 0)
+		} else {
+			heap.Pop(&h)
+		}
+	}
+	for i, r := range results {
+		if it := srcs[i].it; it != nil {
+			r.addDuplicates(it.Duplicates())
+		}
+	}
+	return nil
+}
+
+// source is one result's runs in key order: from its Sorter (it) or its
+// Records.
+type source struct {
+	idx  int
+	it   *runs.Sorted
+	recs []runs.Record
+	pos  int
+	rec  runs.Record
+	line []byte
+}
+
+func (s *source) next() (bool, error) {
+	if s.it == nil {
+		if s.pos == len(s.recs) {
+			return false, nil
+		}
+		s.rec, s.line = s.recs[s.pos], nil
+		s.pos++
+		return true, nil
+	}
+	if !s.it.Next() {
+		return false, s.it.Err()
+	}
+	s.rec, s.line = s.it.Record(), s.it.Line()
+	return true, nil
+}
+
+// sourceHeap orders sources by their current run's key, then result.
+type sourceHeap []*source
+
+func (h sourceHeap) Len() int { return len(h) }
+func (h sourceHeap) Less(i, j int) bool {
+	if c := h[i].rec.Key.Compare(h[j].rec.Key); c != 0 {
+		return c < 0
+	}
+	return h[i].idx < h[j].idx
+}
+func (h sourceHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *sourceHeap) Push(x any)   { *h = append(*h, x.(*source)) }
+func (h *sourceHeap) Pop() any {
+	old := *h
+	s := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return s
+}
+
+// addDuplicates merges the duplicates a result's Sorter found into its
+// Errors by input position.
+func (r *Result) addDuplicates(dups []runs.Duplicate) {
+	if len(dups) == 0 {
+		return
+	}
+	// Duplicates come in key order: put them in input order.
+	ds := slices.Clone(dups)
+	slices.SortFunc(ds, func(a, b runs.Duplicate) int { return a.Seq.Compare(b.Seq) })
+	errs := make([]error, 0, len(r.Errors)+len(ds))
+	seqs := make([]runs.Seq, 0, len(r.Errors)+len(ds))
+	i := 0
+	for _, d := range ds {
+		for ; i < len(r.Errors) && r.errSeqs[i].Compare(d.Seq) < 0; i++ {
+			errs, seqs = append(errs, r.Errors[i]), append(seqs, r.errSeqs[i])
+		}
+		errs = append(errs, fmt.Errorf("%s:%d: duplicate run %s: the same key as %s:%d",
+			d.OriginFile, d.OriginLine, d.Key.String(), d.FirstFile, d.FirstLine))
+		seqs = append(seqs, d.Seq)
+	}
+	errs, seqs = append(errs, r.Errors[i:]...), append(seqs, r.errSeqs[i:]...)
+	r.Errors, r.errSeqs = errs, seqs
+	r.dups += len(ds)
+}

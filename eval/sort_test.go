@@ -1,0 +1,171 @@
+package eval
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/eval/transcript"
+)
+
+// sortedRuns sorts results with SortResults and returns the runs yielded
+// and the runs file a runs.Writer makes of them (with Close's error).
+func sortedRuns(t *testing.T, results []*Result) ([]runs.Record, []byte, error) {
+	t.Helper()
+	var recs []runs.Record
+	var file bytes.Buffer
+	w := runs.NewWriter(&file)
+	err := SortResults(results, func(rec runs.Record, line []byte) error {
+		recs = append(recs, rec)
+		return w.Write(rec, line)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	werr := w.Close()
+	return recs, file.Bytes(), werr
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+func errTexts(es []error) []string {
+	var s []string
+	for _, e := range es {
+		s = append(s, e.Error())
+	}
+	return s
+}
+
+// TestSortResultsMatchesInMemory: with the judged runs in Sorters (budgets
+// that spill every run, a few chunks, nothing), SortResults yields the runs
+// the in-memory evaluation keeps, in the same order, the runs file has the
+// same bytes (the same error, were it Write's), and each
+// result's errors, duplicates included, are the in-memory ones in the same
+// input order — for 1 and 4 workers.
+func TestSortResultsMatchesInMemory(t *testing.T) {
+	mail, math := compileSource(t, mailContract), compileSource(t, mathContract)
+	targets := []Target{{Program: mail, Source: "s"}, {Program: mail, Source: "all", Grant: "wide"}, {Program: math}}
+	files := synthCorpus(t, 3, 60, 5)
+	dir := t.TempDir()
+	rec := func(task string, rep int, content string) string {
+		return synthRecord("math", task, nil, "a", rep, content, "")
+	}
+	for i, lines := range [][]string{
+		{rec("add", 1, "4"), rec("mul", 1, "6"), rec("add", 2, "4")},
+		{rec("add", 3, "4"), rec("add", 1, "5"), rec("mul", 2, "6"), rec("add", 3, "no")},
+		{rec("mul", 1, "7"), rec("add", 1, "x"), rec("mul", 2, "0")},
+	} {
+		path := filepath.Join(dir, "dup"+string(rune('a'+i))+".jsonl")
+		if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = slices.Insert(files, i*2, path)
+	}
+	opt := Options{Transcript: transcript.Options{MaxRecordBytes: 2000}}
+	for _, workers := range []int{1, 4} {
+		opt.Workers = workers
+		ref, err := EvalTargets(targets, files, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantRecs, wantFile, wantErr := sortedRuns(t, ref)
+		var all []runs.Record
+		dups := 0
+		for _, r := range ref {
+			all = append(all, r.Records...)
+			for _, e := range r.Errors {
+				if strings.Contains(e.Error(), "duplicate run") {
+					dups++
+				}
+			}
+		}
+		var b bytes.Buffer
+		if werr := runs.Write(&b, all); errText(werr) != errText(wantErr) || werr == nil && !bytes.Equal(b.Bytes(), wantFile) {
+			bl, wl := strings.Split(b.String(), "\n"), strings.Split(string(wantFile), "\n")
+			for i := range min(len(bl), len(wl)) {
+				if bl[i] != wl[i] {
+					t.Logf("line %d\nWrite  %s\nWriter %s", i, bl[i], wl[i])
+					break
+				}
+			}
+			t.Fatalf("the reference Writer and Write disagree: %v, %v (%d, %d lines)", wantErr, werr, len(bl), len(wl))
+		}
+		if dups == 0 {
+			t.Fatal("no duplicates: the corpus tests nothing")
+		}
+		for _, budget := range []int{1, 4 << 10, 64 << 20} {
+			spill := t.TempDir()
+			sopt := opt
+			sopt.SortBytes, sopt.SortDir = budget, spill
+			got, err := EvalTargets(targets, files, sopt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, r := range got {
+				if r.Records != nil {
+					t.Fatalf("target %d: Records kept in memory", i)
+				}
+			}
+			recs, file, werr := sortedRuns(t, got)
+			if !reflect.DeepEqual(recs, wantRecs) {
+				t.Errorf("%d workers, budget %d: the runs differ", workers, budget)
+			}
+			if !bytes.Equal(file, wantFile) || errText(werr) != errText(wantErr) {
+				t.Errorf("%d workers, budget %d: the runs file differs: %v", workers, budget, werr)
+			}
+			for i := range got {
+				g, w := got[i], ref[i]
+				if !slices.Equal(errTexts(g.Errors), errTexts(w.Errors)) {
+					t.Errorf("%d workers, budget %d, target %d: errors\n got %q\nwant %q", workers, budget, i, errTexts(g.Errors), errTexts(w.Errors))
+				}
+				if g.Judged() != w.Judged() || g.Headers != w.Headers || !reflect.DeepEqual(g.Skipped, w.Skipped) || !reflect.DeepEqual(g.SkippedIDs, w.SkippedIDs) {
+					t.Errorf("%d workers, budget %d, target %d: judged %d/%d, headers %d/%d, skipped %v/%v", workers, budget, i,
+						g.Judged(), w.Judged(), g.Headers, w.Headers, g.Skipped, w.Skipped)
+				}
+				if err := g.Close(); err != nil {
+					t.Error(err)
+				}
+			}
+			if left, _ := os.ReadDir(spill); len(left) > 0 {
+				t.Errorf("temporary files left: %v", left)
+			}
+		}
+	}
+}
+
+// TestEvalSortFailure: a Sorter that cannot spill ends the evaluation
+// with its error, leaving no temporary file.
+func TestEvalSortFailure(t *testing.T) {
+	math := compileSource(t, mathContract)
+	files := synthCorpus(t, 1, 40, 2)
+	_, err := EvalTargets([]Target{{Program: math}}, files, Options{SortBytes: 1, SortDir: filepath.Join(t.TempDir(), "missing")})
+	if err == nil || !strings.Contains(err.Error(), "sorting") {
+		t.Errorf("got %v, want the Sorter's error", err)
+	}
+}
+
+// TestSortResultsStops: an error from fn ends SortResults with it.
+func TestSortResultsStops(t *testing.T) {
+	math := compileSource(t, mathContract)
+	files := synthCorpus(t, 1, 40, 3)
+	res, err := EvalTargets([]Target{{Program: math}}, files, Options{SortBytes: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res[0].Close()
+	stop := os.ErrClosed
+	n := 0
+	if err := SortResults(res, func(runs.Record, []byte) error { n++; return stop }); err != stop || n != 1 {
+		t.Errorf("got %v after %d runs, want %v after 1", err, n, stop)
+	}
+}
