@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"io"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -18,6 +20,7 @@ func evalCmd() *cobra.Command {
 	var opt eval.Options
 	var out, unknown string
 	var rf reportFlags
+	sortBytes := defaultSortBytes
 	cmd := &cobra.Command{
 		Use:   "eval (DIR|X.tnb) FILES...",
 		Short: "Judge transcripts with a contract and report metrics",
@@ -64,6 +67,14 @@ stderr and in the report, whatever its format.`,
 			}
 			prog := newProgress(stderr, files, passes(progs, opt))
 			opt.Progress = prog.update
+			// The judged runs wait in sorters (memory bounded by
+			// --sort-memory, the rest in temporary files next to --out):
+			// they are streamed in key order to the runs file and, one
+			// condition at a time, to the report.
+			opt.SortBytes = sortBytes
+			if out != "" {
+				opt.SortDir = filepath.Dir(out)
+			}
 			// One pass per transcript format reads every file; each
 			// contract's source selects its records.
 			results, err := eval.EvalCollection(progs, files, opt)
@@ -71,36 +82,61 @@ stderr and in the report, whatever its format.`,
 			if err != nil {
 				return err
 			}
-			var contracts []report.Contract
-			var all []runs.Record
-			bad := 0
-			for i, p := range progs {
-				res := results[i]
-				for _, e := range res.Errors {
-					fmt.Fprintln(stderr, e)
+			defer func() {
+				for _, r := range results {
+					r.Close()
 				}
-				bad += len(res.Errors)
-				contracts = append(contracts, report.ContractOf(p, res))
-				all = append(all, res.Records...)
+			}()
+			if badRecords(results) > 0 {
+				// Sorting finds the duplicate keys, reported with the rest.
+				if err := eval.SortResults(results, nil); err != nil {
+					return err
+				}
+				return reportBad(stderr, results)
 			}
-			if bad > 0 {
-				return fmt.Errorf("%s; nothing written", count(bad, "bad record"))
+			var contracts []report.Contract
+			declared := map[string]metrics.Declared{}
+			for i, p := range progs {
+				contracts = append(contracts, report.ContractOf(p, results[i]))
+				declared[p.Bundle.Manifest.Contract] = p.Declared()
 			}
+			b := report.NewBuilder(report.Input{
+				Command: report.CommandEval, Version: compiler.Version, Inputs: files,
+				Contracts: contracts, Declared: declared, Programs: progs,
+				Metrics: metrics.Options{Unknown: unknown},
+			})
+			var f *atomicfile.File
+			var w *runs.Writer
 			if out != "" {
-				if err := writeRuns(out, all); err != nil {
+				if f, err = atomicfile.Create(out, 0o644); err != nil {
+					return err
+				}
+				defer f.Abort() // after Commit, a no-op
+				w = runs.NewWriter(f)
+			}
+			err = eval.SortResults(results, func(rec runs.Record, line []byte) error {
+				if w != nil {
+					if err := w.Write(rec, line); err != nil {
+						return err
+					}
+				}
+				return b.Add(rec)
+			})
+			if err != nil {
+				return err
+			}
+			if badRecords(results) > 0 {
+				return reportBad(stderr, results)
+			}
+			if w != nil {
+				if err := w.Close(); err != nil {
+					return err
+				}
+				if err := f.Commit(); err != nil {
 					return err
 				}
 			}
-			declared := map[string]metrics.Declared{}
-			for _, p := range progs {
-				declared[p.Bundle.Manifest.Contract] = p.Declared()
-			}
-			d := report.Build(report.Input{
-				Command: report.CommandEval, Version: compiler.Version, Inputs: files,
-				Contracts: contracts, Records: all, Declared: declared, Programs: progs,
-				Metrics: metrics.Options{Unknown: unknown},
-			})
-			return rf.write(cmd, d)
+			return rf.write(cmd, b.Document())
 		},
 	}
 	cmd.Flags().StringVar(&opt.Source, "source", "", "source block to map records with (default: the contract's only source)")
@@ -109,23 +145,35 @@ stderr and in the report, whatever its format.`,
 	cmd.Flags().StringVarP(&out, "out", "o", "", "write the labelled runs (JSONL, docs/runs-format.md) to this file, atomically")
 	cmd.Flags().IntVar(&opt.Transcript.MaxRecordBytes, "max-record-bytes", transcript.DefaultMaxRecordBytes, "longest transcript record (line) accepted, in bytes")
 	cmd.Flags().IntVar(&opt.Workers, "workers", 0, "goroutines that decode and judge records (0: one per CPU); the output does not depend on it")
+	cmd.Flags().IntVar(&sortBytes, "sort-memory", defaultSortBytes, "bytes of judged runs held in memory before they are sorted in temporary files (0: all in memory)")
+	cmd.Flags().MarkHidden("sort-memory")
 	cmd.Flags().StringVar(&unknown, "unknown", metrics.UnknownRefuse, "unknown labels: refuse (metrics of their condition refuse) or bounds (every rate as [low, high])")
 	rf.add(cmd)
 	return cmd
 }
 
-// writeRuns streams the runs file to a temporary file renamed over out; on
-// any error out is left as it was and the temporary file is removed.
-func writeRuns(out string, recs []runs.Record) error {
-	f, err := atomicfile.Create(out, 0o644)
-	if err != nil {
-		return err
+// defaultSortBytes is the memory tenet eval gives the judged runs (encoded)
+// before it sorts them in temporary files (eval.Options.SortBytes).
+const defaultSortBytes = 32 << 20
+
+// badRecords counts the results' bad records.
+func badRecords(results []*eval.Result) int {
+	n := 0
+	for _, r := range results {
+		n += len(r.Errors)
 	}
-	if err := runs.Write(f, recs); err != nil {
-		f.Abort()
-		return err
+	return n
+}
+
+// reportBad names every bad record on stderr, contract by contract in
+// input order, and returns the error that says nothing was written.
+func reportBad(stderr io.Writer, results []*eval.Result) error {
+	for _, r := range results {
+		for _, e := range r.Errors {
+			fmt.Fprintln(stderr, e)
+		}
 	}
-	return f.Commit()
+	return fmt.Errorf("%s; nothing written", count(badRecords(results), "bad record"))
 }
 
 // passes is how many times the files are read: once per transcript format
