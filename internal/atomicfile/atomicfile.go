@@ -10,7 +10,38 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 )
+
+// ErrStopped is the error of Create and Commit after Stop.
+var ErrStopped = errors.New("interrupted")
+
+// The process-wide state Stop acts on: the Files not yet committed or
+// aborted, and the destinations committed so far.
+var (
+	mu        sync.Mutex
+	stopped   bool
+	open      = map[*File]bool{}
+	committed []string
+)
+
+// Stop is for an interrupted process: it removes the temporary file of
+// every File not yet committed, and makes every later Create and Commit
+// fail with ErrStopped, so that nothing more is written and nothing is
+// left behind. A Commit in progress finishes first: its destination is
+// then whole. Stop returns the destinations committed before it, in order;
+// calling it again returns the same list.
+func Stop() []string {
+	mu.Lock()
+	defer mu.Unlock()
+	if !stopped {
+		stopped = true
+		for f := range open {
+			os.Remove(f.tmp.Name()) // its writer may still hold it open: unlinked, it is gone at exit
+		}
+	}
+	return append([]string(nil), committed...)
+}
 
 // Write writes data to path atomically with permissions perm.
 func Write(path string, data []byte, perm os.FileMode) error {
@@ -45,6 +76,11 @@ func Create(path string, perm os.FileMode) (*File, error) {
 	if dir == "" {
 		dir = "."
 	}
+	mu.Lock()
+	defer mu.Unlock()
+	if stopped {
+		return nil, fmt.Errorf("writing %s: %w", path, ErrStopped)
+	}
 	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
 	if err != nil {
 		// Name the destination, not the temporary file the user never asked for.
@@ -54,7 +90,9 @@ func Create(path string, perm os.FileMode) (*File, error) {
 		}
 		return nil, fmt.Errorf("writing %s: %w", path, err)
 	}
-	return &File{path: path, perm: perm, tmp: tmp}, nil
+	f := &File{path: path, perm: perm, tmp: tmp}
+	open[f] = true
+	return f, nil
 }
 
 // Write appends b to the temporary file. After a write error, later Writes
@@ -99,10 +137,22 @@ func (f *File) Commit() (err error) {
 	if err = f.tmp.Close(); err != nil {
 		return fmt.Errorf("writing %s: %w", f.path, err)
 	}
-	if err = os.Rename(f.tmp.Name(), f.path); err != nil {
+	return f.rename()
+}
+
+// rename is the end of Commit, under the lock Stop takes.
+func (f *File) rename() error {
+	mu.Lock()
+	defer mu.Unlock()
+	if stopped {
+		return fmt.Errorf("writing %s: %w", f.path, ErrStopped)
+	}
+	if err := os.Rename(f.tmp.Name(), f.path); err != nil {
 		return fmt.Errorf("writing %s: %w", f.path, err)
 	}
 	f.done = true
+	delete(open, f)
+	committed = append(committed, f.path)
 	return nil
 }
 
@@ -116,4 +166,7 @@ func (f *File) Abort() {
 	f.done = true
 	f.tmp.Close()
 	os.Remove(f.tmp.Name())
+	mu.Lock()
+	delete(open, f)
+	mu.Unlock()
 }
