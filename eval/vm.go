@@ -92,26 +92,25 @@ func (p *Program) runPattern(pi int, ctx *runCtx, act *activation) patternResult
 	pt := &p.Bundle.Plan.Patterns[pi]
 	items := ctx.items
 	n := len(items)
-	vm := &vmState{p: p, pt: pt, ctx: ctx, act: act, memo: map[string]guardResult{}}
+	vm := &vmState{p: p, pt: pt, ctx: ctx, act: act, memo: map[vmKey]guardResult{}}
+	vm.guard.parent = act
 	if len(pt.Keyed) == 0 {
 		vm.stamp = make([]int, len(pt.Program))
 	} else {
-		vm.visited = map[string]bool{}
+		vm.visited = map[vmKey]bool{}
 	}
 	empty := make([]int, len(pt.Steps))
 	for i := range empty {
 		empty[i] = -1
 	}
-	var clist []vmThread
-	var next []vmThread
+	var clist, spare []vmThread
 	for pos := 0; pos <= n; pos++ {
 		vm.pos = pos
 		if vm.visited != nil {
 			clear(vm.visited)
 		}
 		list := clist
-		clist = next[:0]
-		clist = nil
+		clist = spare[:0]
 		// Existing threads first (they started earlier), then a new thread
 		// starting here: the search is unanchored.
 		for _, t := range list {
@@ -127,7 +126,7 @@ func (p *Program) runPattern(pi int, ctx *runCtx, act *activation) patternResult
 		if limit := p.Bundle.Plan.RunCostLimit; ctx.spent > limit {
 			return patternResult{label: runs.Unknown(fmt.Sprintf("%s: run cost limit of %d exceeded while matching (contract run_cost_limit)", pt.Owner, limit))}
 		}
-		next = list[:0] // list's threads were all re-added to clist: reuse its array
+		next := list[:0] // list's threads were all re-added to clist: reuse its array
 		for _, t := range clist {
 			in := pt.Program[t.pc]
 			if in.Op == "match" {
@@ -141,7 +140,7 @@ func (p *Program) runPattern(pi int, ctx *runCtx, act *activation) patternResult
 				next = append(next, vmThread{pc: t.pc + 1, caps: caps})
 			}
 		}
-		clist = next
+		clist, spare = next, clist
 	}
 	if vm.err != "" {
 		return patternResult{label: runs.Unknown(vm.err)}
@@ -158,24 +157,47 @@ type vmState struct {
 	// Threads seen at the current position: by pc (stamp holds pos+1) when
 	// no guard refers to another step, else by pc and keyed bindings.
 	stamp    []int
-	visited  map[string]bool
+	visited  map[vmKey]bool
 	live     int // threads added at the current position
 	pos      int
 	overflow bool
-	memo     map[string]guardResult
-	err      string // the first guard error: the result is unknown if no match is found
+	memo     map[vmKey]guardResult
+	err      string         // the first guard error: the result is unknown if no match is found
+	guard    stepActivation // reused by every guard evaluation
+}
+
+// vmKey identifies a thread (pc and keyed bindings) or a guard evaluation
+// (step, position and the bindings it refers to): a and b, then up to
+// three bindings in r, any further ones in more.
+type vmKey struct {
+	a, b int
+	r    [3]int
+	more string
+}
+
+// newKey returns the key of a and b with the bindings caps[i] for i in idx.
+func newKey(a, b int, caps []int, idx []int) vmKey {
+	k := vmKey{a: a, b: b}
+	for j, i := range idx {
+		if j < len(k.r) {
+			k.r[j] = caps[i] + 1 // +1: 0 means "no binding"
+			continue
+		}
+		var sb strings.Builder
+		for _, i := range idx[j:] {
+			sb.WriteString(strconv.Itoa(caps[i]))
+			sb.WriteByte(',')
+		}
+		k.more = sb.String()
+		break
+	}
+	return k
 }
 
 // key identifies a thread for deduplication: its pc and the bindings of
 // the steps guards refer to (others cannot change what happens next).
-func (vm *vmState) key(t vmThread) string {
-	var b strings.Builder
-	b.WriteString(strconv.Itoa(t.pc))
-	for _, k := range vm.pt.Keyed {
-		b.WriteByte(',')
-		b.WriteString(strconv.Itoa(t.caps[k]))
-	}
-	return b.String()
+func (vm *vmState) key(t vmThread) vmKey {
+	return newKey(t.pc, 0, t.caps, vm.pt.Keyed)
 }
 
 // add follows jumps, splits and assertions from t, appending the threads
@@ -265,28 +287,21 @@ func (vm *vmState) test(k int, caps []int, pos int) guardResult {
 	if st.When == bundle.NoExpr {
 		return guardTrue
 	}
-	var key strings.Builder
-	fmt.Fprintf(&key, "%d@%d", k, pos)
-	for _, r := range st.Refs {
-		fmt.Fprintf(&key, ",%d", caps[r])
-	}
-	if r, ok := vm.memo[key.String()]; ok {
+	key := newKey(k, pos, caps, st.Refs)
+	if r, ok := vm.memo[key]; ok {
 		return r
 	}
-	vars := map[string]any{}
+	g := &vm.guard
+	g.steps, g.caps, g.k, g.items, g.v = vm.pt.Steps, caps, k, vm.ctx.items, vm.ctx.v
+	g.call, g.args, g.event = nil, nil, nil
 	if it.call >= 0 {
 		cv := vm.ctx.v.itemValue(it, st.Call != "*").(*callVal)
-		vars["call"] = cv
-		vars["args"], _ = cv.raw("args")
+		g.call = cv
+		g.args, _ = cv.raw("args")
 	} else {
-		vars["event"] = vm.ctx.v.itemValue(it, false)
+		g.event = vm.ctx.v.itemValue(it, false)
 	}
-	for j := 0; j < k; j++ {
-		if caps[j] >= 0 {
-			vars[vm.pt.Steps[j].Name] = vm.ctx.v.itemValue(vm.ctx.items[caps[j]], vm.pt.Steps[j].Call != "*")
-		}
-	}
-	v, err := vm.p.evalMetered(st.When, &stepActivation{vars: vars, parent: vm.act}, vm.ctx)
+	v, err := vm.p.evalMetered(st.When, g, vm.ctx)
 	res := guardFalse
 	switch b, ok := v.(types.Bool); {
 	case err != nil:
@@ -298,19 +313,37 @@ func (vm *vmState) test(k int, caps []int, pos int) guardResult {
 	case ok && bool(b):
 		res = guardTrue
 	}
-	vm.memo[key.String()] = res
+	vm.memo[key] = res
 	return res
 }
 
-// stepActivation adds a step guard's variables to a scope's activation.
+// stepActivation adds a step guard's variables to a scope's activation:
+// the earlier steps bound in caps (steps before k), then call and args
+// (a call item) or event (a message item).
 type stepActivation struct {
-	vars   map[string]any
-	parent *activation
+	steps      []bundle.StepPlan
+	caps       []int
+	k          int
+	items      []item
+	v          *runValues
+	call, args any // nil when the item is a message
+	event      any // nil when the item is a call
+	parent     *activation
 }
 
 func (a *stepActivation) ResolveName(name string) (any, bool) {
-	if v, ok := a.vars[name]; ok {
-		return v, true
+	for j := 0; j < a.k; j++ {
+		if a.caps[j] >= 0 && a.steps[j].Name == name {
+			return a.v.itemValue(a.items[a.caps[j]], a.steps[j].Call != "*"), true
+		}
+	}
+	switch {
+	case name == "call" && a.call != nil:
+		return a.call, true
+	case name == "args" && a.call != nil:
+		return a.args, true
+	case name == "event" && a.event != nil:
+		return a.event, true
 	}
 	return a.parent.ResolveName(name)
 }
