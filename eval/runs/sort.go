@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"slices"
 	"strings"
@@ -80,10 +81,12 @@ func (d Duplicate) Error() string {
 // whatever the number of records. More than 64 chunks are merged in
 // passes first, so at most 64 are read at once.
 //
-// A Sorter is not safe for concurrent use. Close removes the temporary
-// files; call it when done, whatever happened (it is idempotent). After an
-// error the Sorter has removed its files and every later call returns that
-// error.
+// A Sorter is not safe for concurrent use. Its temporary files are
+// unlinked as soon as they are created where the system allows it (Unix):
+// they take disk space only while open, and nothing is left behind however
+// the process ends. Close closes (elsewhere, removes) them; call it when
+// done, whatever happened (it is idempotent). After an error the Sorter has
+// removed its files and every later call returns that error.
 type Sorter struct {
 	dir      string
 	maxBytes int
@@ -274,9 +277,9 @@ func (s *Sorter) spill() error {
 		return nil
 	}
 	if s.file == nil {
-		f, err := os.CreateTemp(s.dir, "tenet-runs-*.tmp")
+		f, err := createTemp(s.dir)
 		if err != nil {
-			return fmt.Errorf("runs: sorting: %w", err)
+			return err
 		}
 		s.file, s.w = f, bufio.NewWriterSize(f, 64<<10)
 	}
@@ -413,9 +416,9 @@ func (s *Sorter) fileCursor(i int, c chunk) *cursor {
 // mergePass merges the chunks fanIn at a time into a new spill file, which
 // replaces the old one.
 func (s *Sorter) mergePass() error {
-	f, err := os.CreateTemp(s.dir, "tenet-runs-*.tmp")
+	f, err := createTemp(s.dir)
 	if err != nil {
-		return fmt.Errorf("runs: sorting: %w", err)
+		return err
 	}
 	w := bufio.NewWriterSize(f, 64<<10)
 	var size int64
@@ -430,7 +433,7 @@ func (s *Sorter) mergePass() error {
 			ok, err := cur.advance()
 			if err != nil {
 				f.Close()
-				os.Remove(f.Name())
+				os.Remove(f.Name()) // where it was not unlinked
 				return fmt.Errorf("runs: sorting: reading back: %w", err)
 			}
 			if ok {
@@ -488,11 +491,23 @@ func (s *Sorter) removeFile() error {
 		return nil
 	}
 	err := s.file.Close()
-	if rerr := os.Remove(s.file.Name()); err == nil {
+	if rerr := os.Remove(s.file.Name()); err == nil && !errors.Is(rerr, fs.ErrNotExist) {
 		err = rerr
 	}
 	s.file, s.w = nil, nil
 	return err
+}
+
+// createTemp creates a spill file in dir and, where the system allows it
+// (Unix), unlinks it at once: the open file keeps its data, and nothing is
+// left behind however the process ends.
+func createTemp(dir string) (*os.File, error) {
+	f, err := os.CreateTemp(dir, "tenet-runs-*.tmp")
+	if err != nil {
+		return nil, fmt.Errorf("runs: sorting: %w", err)
+	}
+	os.Remove(f.Name()) // on Windows it fails: removeFile removes it
+	return f, nil
 }
 
 // Close removes the temporary files and frees the records held in memory.

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -363,8 +364,11 @@ func TestSorterCleanup(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if left, _ := os.ReadDir(dir); len(left) != 1 {
-		t.Fatalf("want one spill file, got %v", left)
+	if left, _ := os.ReadDir(dir); len(left) > 1 || runtime.GOOS != "windows" && len(left) > 0 {
+		t.Fatalf("spill files in the directory: %v (unlinked at once where the system allows it)", left)
+	}
+	if s.Spills() == 0 {
+		t.Fatal("no spill")
 	}
 	it, err := s.Sort()
 	if err != nil {
@@ -390,7 +394,7 @@ func TestSorterCleanup(t *testing.T) {
 	if err := s.w.Flush(); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Truncate(s.file.Name(), 10); err != nil {
+	if err := s.file.Truncate(10); err != nil {
 		t.Fatal(err)
 	}
 	_, err = s.Sort()
