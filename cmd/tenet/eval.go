@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
@@ -73,7 +74,11 @@ stderr and in the report, whatever its format.`,
 			// condition at a time, to the report.
 			opt.SortBytes = sortBytes
 			if out != "" {
-				opt.SortDir = filepath.Dir(out)
+				// Unless --out's directory is missing: then the runs file
+				// fails as it did, once the evaluation is done.
+				if st, err := os.Stat(filepath.Dir(out)); err == nil && st.IsDir() {
+					opt.SortDir = filepath.Dir(out)
+				}
 			}
 			// One pass per transcript format reads every file; each
 			// contract's source selects its records.
