@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -24,6 +25,14 @@ func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 
 // Main runs tenet with args and returns the exit code.
 func Main(args []string, stdout, stderr io.Writer) int {
+	return MainContext(context.Background(), args, stdout, stderr)
+}
+
+// MainContext is Main with a context the commands see (cmd.Context()):
+// when it is cancelled (tenet was interrupted), a command stops where it
+// can, its error is not printed (the caller says it was interrupted) and
+// the exit code is exitInterrupted.
+func MainContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	root := &cobra.Command{
 		Use:           "tenet",
 		Short:         "Check, build and evaluate agent-evaluation contracts",
@@ -36,9 +45,11 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	root.SetErr(stderr)
 	root.SetArgs(args)
 	root.AddCommand(checkCmd(), buildCmd(), inspectCmd(), evalCmd(), explainCmd(), reportCmd(), compareCmd(), testCmd(), versionCmd(), fmtCmd(), devCmd())
-	cmd, err := root.ExecuteC()
+	cmd, err := root.ExecuteContextC(ctx)
 	var ee exitError
 	switch {
+	case ctx.Err() != nil:
+		return exitInterrupted
 	case err == nil:
 		return exitOK
 	case errors.As(err, &ee):

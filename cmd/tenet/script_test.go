@@ -13,7 +13,7 @@ var updateScripts = flag.Bool("update", false, "rewrite the expected output in t
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"tenet": func() { os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr)) },
+		"tenet": func() { os.Exit(runMain(os.Args[1:], os.Stdout, os.Stderr)) },
 	})
 }
 
