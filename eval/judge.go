@@ -204,9 +204,9 @@ func (p *Program) label(rec *runs.Record, task *bundle.TaskPlan, goal *bundle.Go
 		threat:   p.threat,
 		run:      r,
 		v:        p.valuesOf(r),
-		task:     map[string]any{"id": task.ID, "prompt": task.Prompt},
-		goal:     map[string]any{"id": "", "summary": ""},
-		patterns: map[int]patternResult{},
+		task:     p.taskVals[task.ID],
+		goal:     noGoal,
+		patterns: make([]*patternResult, len(p.Bundle.Plan.Patterns)),
 	}
 	if len(p.Bundle.Plan.Patterns) > 0 || p.explaining != nil {
 		ctx.items = itemStream(r)
@@ -218,7 +218,7 @@ func (p *Program) label(rec *runs.Record, task *bundle.TaskPlan, goal *bundle.Go
 		}
 	}
 	if goal != nil {
-		ctx.goal = map[string]any{"id": goal.ID, "summary": goal.Summary}
+		ctx.goal = p.goalVals[goal.ID]
 	}
 	scopes := p.Bundle.Decls.Scopes
 	ctx.acts = make([]*activation, len(scopes))
@@ -326,7 +326,7 @@ func (p *Program) explained(label string, cr bundle.Criterion, ctx *runCtx) runs
 		part.ExprResult = p.expr(cr.Expr, ctx) // evaluated again: explain is not the hot path
 	}
 	for _, u := range cr.Patterns {
-		pr := ctx.patterns[u.Pattern]
+		pr := ctx.pattern(u.Pattern)
 		part.Patterns = append(part.Patterns, PatternPart{Pattern: u.Pattern, Negate: u.Negate, Result: pr.label, Witness: pr.witness})
 	}
 	ex.Parts = append(ex.Parts, part)
@@ -359,8 +359,8 @@ func (p *Program) witness(cr bundle.Criterion, ctx *runCtx) map[string]string {
 		if !u.Negate {
 			continue
 		}
-		pr, ok := ctx.patterns[u.Pattern]
-		if !ok || !pr.label.Known || !pr.label.Value || pr.witness == nil {
+		pr := ctx.patterns[u.Pattern]
+		if pr == nil || !pr.label.Known || !pr.label.Value || pr.witness == nil {
 			continue
 		}
 		out := map[string]string{}
@@ -376,10 +376,11 @@ func (p *Program) witness(cr bundle.Criterion, ctx *runCtx) map[string]string {
 
 // patternLabel runs a pattern once per run (results are cached).
 func (p *Program) patternLabel(pi int, ctx *runCtx) runs.Label {
-	pr, ok := ctx.patterns[pi]
-	if !ok {
+	pr := ctx.patterns[pi]
+	if pr == nil {
 		pt := &p.Bundle.Plan.Patterns[pi]
-		pr = p.runPattern(pi, ctx, ctx.acts[pt.Scope])
+		r := p.runPattern(pi, ctx, ctx.acts[pt.Scope])
+		pr = &r
 		ctx.patterns[pi] = pr
 	}
 	return pr.label
@@ -427,15 +428,14 @@ func anyOf(ls []runs.Label) runs.Label {
 func (p *Program) expr(i int, ctx *runCtx) runs.Label {
 	e := &p.Bundle.Exprs[i]
 	v, err := p.evalMetered(i, ctx.acts[e.Scope], ctx)
+	if b, ok := v.(types.Bool); ok && err == nil {
+		return runs.Bool(bool(b))
+	}
 	where := fmt.Sprintf("%s of %s (%s:%d:%d)", e.Kind, e.Owner, e.Range.File, e.Range.Line, e.Range.Column)
 	if err != nil {
 		return runs.Unknown(fmt.Sprintf("%s: %v", where, err))
 	}
-	b, ok := v.(types.Bool)
-	if !ok {
-		return runs.Unknown(fmt.Sprintf("%s: gave %s, want bool", where, typeName(v)))
-	}
-	return runs.Bool(bool(b))
+	return runs.Unknown(fmt.Sprintf("%s: gave %s, want bool", where, typeName(v)))
 }
 
 // evalMetered evaluates expression i, charging its cost to the run. Once the

@@ -52,6 +52,8 @@ type Program struct {
 	// constPreds holds, by PredRef, the predicates whose value does not
 	// depend on the run (see planConstants).
 	constPreds map[bundle.PredRef]constPred
+	taskVals   map[string]map[string]any // task id → the `task` value
+	goalVals   map[string]map[string]any // goal id → the `goal` value
 	tasks      map[string]*bundle.TaskPlan
 	goals      map[string]*bundle.GoalPlan
 	cases      map[bundle.Case]bool
@@ -179,8 +181,15 @@ func plan(b *bundle.Bundle, id string, metered bool) (*Program, error) {
 		p.ops[t.Name] = t.Operation
 		p.tools[t.Name] = &b.Decls.Tools[i]
 	}
+	// task and goal are the same values on every run of a task or goal.
+	p.taskVals, p.goalVals = map[string]map[string]any{}, map[string]map[string]any{}
 	for i := range b.Plan.Tasks {
-		p.tasks[b.Plan.Tasks[i].ID] = &b.Plan.Tasks[i]
+		t := &b.Plan.Tasks[i]
+		p.tasks[t.ID] = t
+		p.taskVals[t.ID] = map[string]any{"id": types.String(t.ID), "prompt": types.String(t.Prompt)}
+	}
+	for _, g := range b.Plan.Goals {
+		p.goalVals[g.ID] = map[string]any{"id": types.String(g.ID), "summary": types.String(g.Summary)}
 	}
 	p.planConstants(asts)
 	for i := range b.Plan.Goals {

@@ -580,11 +580,23 @@ type runCtx struct {
 	run        *run.Run
 	v          *runValues
 	task, goal map[string]any
-	spent      uint64        // CEL cost spent on this run so far, in every scope
-	acts       []*activation // per scope
-	items      []item        // the item stream, when the contract has patterns
-	patterns   map[int]patternResult
+	spent      uint64           // CEL cost spent on this run so far, in every scope
+	acts       []*activation    // per scope
+	items      []item           // the item stream, when the contract has patterns
+	patterns   []*patternResult // by pattern index, once run
 }
+
+// pattern returns pattern pi's result, or the zero result when it has not
+// run.
+func (c *runCtx) pattern(pi int) patternResult {
+	if pr := c.patterns[pi]; pr != nil {
+		return *pr
+	}
+	return patternResult{}
+}
+
+// noGoal is `goal` on a benign run.
+var noGoal = map[string]any{"id": types.String(""), "summary": types.String("")}
 
 // activation resolves the criterion variables of one run in one scope.
 // pred holds the scope's predicate values computed so far (ref.Val, errors
