@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"context"
 	"sort"
 
 	"github.com/tenetlang/tenet/eval/runs"
@@ -56,6 +57,10 @@ type Options struct {
 	// always called from the goroutine that called EvalFiles or
 	// EvalCollection.
 	Progress func(records int, bytes int64)
+	// Context, when set, ends the evaluation early once it is cancelled
+	// (tenet was interrupted): EvalFiles and EvalCollection then return its
+	// error. It is checked after each record.
+	Context context.Context
 }
 
 // EvalFiles streams each transcript file through the source plan and judges

@@ -230,6 +230,9 @@ func (ps *pass) run(files []string, opt Options, workers int, c *counts) error {
 	}()
 	var fatal error
 	for j := range order {
+		if ctx := opt.Context; ctx != nil && ctx.Err() != nil {
+			return ctx.Err()
+		}
 		if j.fatal != nil {
 			fatal = j.fatal
 			continue

@@ -68,6 +68,7 @@ stderr and in the report, whatever its format.`,
 			}
 			prog := newProgress(stderr, files, passes(progs, opt))
 			opt.Progress = prog.update
+			opt.Context = cmd.Context()
 			// The judged runs wait in sorters (memory bounded by
 			// --sort-memory, the rest in temporary files next to --out):
 			// they are streamed in key order to the runs file and, one
