@@ -121,6 +121,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"unicode/utf8"
 
 	"github.com/tenetlang/tenet/eval/run"
 )
@@ -167,8 +168,23 @@ type Error struct {
 	Err error
 }
 
-// Error returns "file:line: msg".
-func (e *Error) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg) }
+// Error returns "file:line: msg". A message longer than maxErrorMsg bytes
+// (one that quotes a huge number or string of the record) is cut, so that
+// a hostile record cannot make an error of megabytes.
+func (e *Error) Error() string {
+	msg := e.Msg
+	if len(msg) > maxErrorMsg {
+		cut := maxErrorMsg
+		for cut > 0 && !utf8.RuneStart(msg[cut]) {
+			cut--
+		}
+		msg = fmt.Sprintf("%s… (%d more bytes)", msg[:cut], len(msg)-cut)
+	}
+	return fmt.Sprintf("%s:%d: %s", e.File, e.Line, msg)
+}
+
+// maxErrorMsg bounds the message of an Error, in bytes.
+const maxErrorMsg = 1 << 10
 
 // Unwrap returns the underlying read error, if any.
 func (e *Error) Unwrap() error { return e.Err }
