@@ -48,6 +48,7 @@ const (
 	hostileBound     = 60 * time.Second
 	hostileMaxRSS    = 2 << 30
 	hostileMaxOutput = 1 << 20
+	hostileMaxGolden = 64 << 10
 	hostileDir       = "../../testdata/hostile"
 	hostileMinCases  = 50
 )
@@ -276,6 +277,9 @@ func runHostile(t *testing.T, tenet, dir string) {
 		add(name, data)
 	}
 	gotBytes := txtar.Format(got)
+	if len(gotBytes) > hostileMaxGolden {
+		t.Fatalf("the golden would have %d bytes, above %d: show less", len(gotBytes), hostileMaxGolden)
+	}
 	golden := filepath.Join(dir, "want.txtar")
 	if *updateScripts {
 		if err := os.WriteFile(golden, gotBytes, 0o644); err != nil {
