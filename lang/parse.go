@@ -9,6 +9,8 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/tenetlang/tenet/internal/readlimit"
 )
 
 // ParseDir reads every *.tenet.hcl file directly inside dir (not in
@@ -60,9 +62,11 @@ func readContractFiles(dir, prefix string) (map[string][]byte, hcl.Diagnostics, 
 		if e.IsDir() || !strings.HasSuffix(e.Name(), FileSuffix) {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		b, err := readlimit.ReadFile(filepath.Join(dir, e.Name()), MaxFileBytes)
 		if err != nil {
-			diags = append(diags, errorNoRange(codeReadError, "Cannot read contract file", "%s", err.Error()))
+			// At the file's start, so that it reads file:1:1 like any other.
+			at := hcl.Range{Filename: path.Join(prefix, e.Name()), Start: hcl.InitialPos, End: hcl.InitialPos}
+			diags = append(diags, newError(codeReadError, at, "Cannot read contract file", "%s", err.Error()))
 			continue
 		}
 		files[path.Join(prefix, e.Name())] = b
@@ -178,6 +182,11 @@ type decoder struct {
 func (d *decoder) file(name string) *srcFile {
 	return d.files[name]
 }
+
+// MaxFileBytes bounds the size of one contract file (64 MiB, a thousand
+// times the largest shipped contract): a larger one is a read-error
+// diagnostic, and is not read into memory.
+const MaxFileBytes = 64 << 20
 
 // MaxNesting bounds how deeply brackets, braces, parentheses and template
 // interpolations may nest in a contract file.

@@ -13,6 +13,7 @@ import (
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/eval"
 	"github.com/tenetlang/tenet/eval/transcript"
+	"github.com/tenetlang/tenet/internal/readlimit"
 	"github.com/tenetlang/tenet/lang"
 	"github.com/tenetlang/tenet/lang/diag"
 )
@@ -100,7 +101,7 @@ func loadProgram(path string, stderr io.Writer) (*eval.Program, error) {
 		}
 		return loadBundle(path, data)
 	}
-	data, err := os.ReadFile(path)
+	data, err := readlimit.ReadFile(path, bundle.MaxFileBytes)
 	if err != nil {
 		return nil, err
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/tenetlang/tenet/compiler"
 	"github.com/tenetlang/tenet/internal/atomicfile"
+	"github.com/tenetlang/tenet/internal/readlimit"
 	"github.com/tenetlang/tenet/lang"
 	"github.com/tenetlang/tenet/lang/diag"
 )
@@ -76,7 +77,7 @@ func runFmt(paths []string, check bool, stdout, stderr io.Writer) error {
 	}
 	bad, unformatted := false, false
 	for _, f := range files {
-		src, err := os.ReadFile(f)
+		src, err := readlimit.ReadFile(f, lang.MaxFileBytes)
 		if err != nil {
 			return err
 		}

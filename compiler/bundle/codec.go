@@ -69,6 +69,11 @@ func Encode(b *Bundle) ([]byte, string, error) {
 // ID renders a payload digest as a bundle id.
 func ID(sum []byte) string { return "sha256:" + hex.EncodeToString(sum) }
 
+// MaxFileBytes bounds the size of a bundle file tenet reads: 64 MiB, some
+// hundreds of times the largest bundle of a shipped contract. The CLI
+// refuses a larger file before reading it.
+const MaxFileBytes = 64 << 20
+
 // ErrNotBundle is returned (wrapped) when data does not start with Magic.
 var ErrNotBundle = errors.New("not a tenet bundle (bad magic bytes)")
 
