@@ -73,6 +73,10 @@ const (
 //	                           expression N; correctly hashed)
 //	show FILE                  put FILE's content (after the run) in the golden
 //	timeout SECONDS            a larger hang bound for this case
+//	bug TEXT                   a known bug, not fixed yet: while the case breaks
+//	                           a bound or its golden, it is skipped with TEXT
+//	                           (go test -v shows it); once it passes, it fails,
+//	                           so that the line is removed
 //
 // Arguments are split on spaces; a Go string literal ("...") is one
 // argument. Case directories and files are all the data: adding a case is
@@ -108,6 +112,7 @@ type hostileCase struct {
 	gens    [][]string
 	show    []string
 	timeout time.Duration
+	bug     string
 }
 
 func readHostileCase(t *testing.T, dir string) hostileCase {
@@ -132,6 +137,8 @@ func readHostileCase(t *testing.T, dir string) hostileCase {
 			c.gens = append(c.gens, words[1:])
 		case "show":
 			c.show = append(c.show, words[1:]...)
+		case "bug":
+			c.bug = strings.TrimSpace(strings.TrimPrefix(line, "bug"))
 		case "timeout":
 			s, err := strconv.Atoi(words[1])
 			if err != nil {
@@ -205,6 +212,23 @@ func runHostile(t *testing.T, tenet, dir string) {
 		}
 	}
 
+	// Problems with what tenet did are collected: a case marked as a known
+	// bug is skipped while it has any, and fails once it has none.
+	var problems []string
+	fail := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+	defer func() {
+		switch {
+		case c.bug == "":
+			for _, p := range problems {
+				t.Error(p)
+			}
+		case len(problems) > 0:
+			t.Skipf("KNOWN BUG: %s\n%s", c.bug, strings.Join(problems, "\n"))
+		default:
+			t.Errorf("the known bug (%s) is fixed: remove the bug line of %s/case and write the golden with -update", c.bug, dir)
+		}
+	}()
+
 	ctx, cancel := context.WithTimeout(context.Background(), c.timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, tenet, args...)
@@ -216,7 +240,8 @@ func runHostile(t *testing.T, tenet, dir string) {
 	err := cmd.Run()
 	elapsed := time.Since(start)
 	if ctx.Err() != nil {
-		t.Fatalf("HANG: tenet %s did not finish within the bound of %v", strings.Join(c.args, " "), c.timeout)
+		fail("HANG: tenet %s did not finish within the bound of %v", strings.Join(c.args, " "), c.timeout)
+		return
 	}
 	code := 0
 	var ee *exec.ExitError
@@ -228,24 +253,27 @@ func runHostile(t *testing.T, tenet, dir string) {
 	}
 	t.Logf("exit %d in %v", code, elapsed.Round(time.Millisecond))
 	if code < 0 || code > 2 {
-		t.Errorf("CRASH: exit code %d (killed by a signal?), want 0, 1 or 2", code)
+		fail("CRASH: exit code %d (killed by a signal?), want 0, 1 or 2", code)
 	}
 	if ps := cmd.ProcessState; ps != nil && runtime.GOOS == "linux" {
 		if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
 			rss := int64(ru.Maxrss) << 10 // KiB on Linux
 			t.Logf("peak RSS %d MiB", rss>>20)
 			if rss > hostileMaxRSS {
-				t.Errorf("MEMORY: peak RSS %d MiB, above the bound of %d MiB", rss>>20, hostileMaxRSS>>20)
+				fail("MEMORY: peak RSS %d MiB, above the bound of %d MiB", rss>>20, hostileMaxRSS>>20)
 			}
 		}
 	}
 	for name, out := range map[string][]byte{"stdout": stdout.Bytes(), "stderr": stderr.Bytes()} {
 		if crashRE.Match(out) {
-			t.Errorf("CRASH: %s shows a Go panic or fatal error:\n%s", name, head(out))
+			fail("CRASH: %s shows a Go panic or fatal error:\n%s", name, head(out))
 		}
 		if len(out) > hostileMaxOutput {
-			t.Fatalf("%s has %d bytes, above %d: an error echoes the input?\n%s", name, len(out), hostileMaxOutput, head(out))
+			fail("ECHO: %s has %d bytes, above %d\n%s", name, len(out), hostileMaxOutput, head(out))
 		}
+	}
+	if len(problems) > 0 {
+		return // no golden for output that breaks the bounds
 	}
 
 	after := listFiles(t, work)
@@ -254,7 +282,7 @@ func runHostile(t *testing.T, tenet, dir string) {
 		if !slicesContains(before, f) {
 			written = append(written, f)
 			if strings.Contains(filepath.Base(f), ".tmp-") {
-				t.Errorf("DEBRIS: temporary file %s left behind", f)
+				fail("DEBRIS: temporary file %s left behind", f)
 			}
 		}
 	}
@@ -281,7 +309,7 @@ func runHostile(t *testing.T, tenet, dir string) {
 		t.Fatalf("the golden would have %d bytes, above %d: show less", len(gotBytes), hostileMaxGolden)
 	}
 	golden := filepath.Join(dir, "want.txtar")
-	if *updateScripts {
+	if *updateScripts && c.bug == "" {
 		if err := os.WriteFile(golden, gotBytes, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -289,10 +317,11 @@ func runHostile(t *testing.T, tenet, dir string) {
 	}
 	want, err := os.ReadFile(golden)
 	if err != nil {
-		t.Fatalf("%v (create it with -update)", err)
+		fail("%v (create it with -update)", err)
+		return
 	}
 	if !bytes.Equal(want, gotBytes) {
-		t.Errorf("tenet %s: output differs from %s (rewrite with -update)\n--- got:\n%s\n--- want:\n%s",
+		fail("tenet %s: output differs from %s (rewrite with -update)\n--- got:\n%s\n--- want:\n%s",
 			strings.Join(c.args, " "), golden, gotBytes, want)
 	}
 }

@@ -96,6 +96,11 @@ func judgeTestRun(p *eval.Program, dir string, s compiler.TestSpec) (runs.Record
 		return runs.Record{}, err
 	}
 	defer f.Close()
+	// The path comes from the contract: a device or a pipe (../../dev/zero)
+	// could be read forever.
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return runs.Record{}, fmt.Errorf("%s is not a regular file: a test reads a transcript file", path)
+	}
 	rd, err := transcript.Open(src.Format, path, f, transcript.Options{})
 	if err != nil {
 		return runs.Record{}, err
