@@ -594,6 +594,8 @@ type Sorted struct {
 	rec   Record
 	valid bool // rec is a record yielded (prev for duplicates)
 	dups  []Duplicate
+	ndups int // duplicates found
+	limit int // LimitDuplicates; 0: keep all
 	err   error
 }
 
@@ -632,8 +634,12 @@ func (it *Sorted) Next() bool {
 			return false
 		}
 		if it.valid && rec.Key == it.rec.Key {
+			it.ndups++
 			it.dups = append(it.dups, Duplicate{Key: rec.Key, Seq: c.e.seq, OriginFile: rec.OriginFile, OriginLine: rec.OriginLine,
 				First: it.seq, FirstFile: it.rec.OriginFile, FirstLine: it.rec.OriginLine})
+			if it.limit > 0 && len(it.dups) >= 2*it.limit {
+				it.trimDuplicates()
+			}
 			continue
 		}
 		it.rec, it.seq, it.line, it.valid = rec, c.e.seq, c.e.line, true
@@ -675,9 +681,29 @@ func (it *Sorted) Line() []byte { return it.line }
 func (it *Sorted) Seq() Seq { return it.seq }
 
 // Duplicates returns the records left out so far because an earlier one
-// (by Seq) has the same key, in key order; all of them once Next has
-// returned false.
-func (it *Sorted) Duplicates() []Duplicate { return it.dups }
+// (by Seq) has the same key, in input order (Seq); all of them once Next
+// has returned false, or with LimitDuplicates(n) the n first.
+func (it *Sorted) Duplicates() []Duplicate {
+	it.trimDuplicates()
+	return it.dups
+}
+
+// DuplicateCount returns the number of duplicates found so far, kept or not.
+func (it *Sorted) DuplicateCount() int { return it.ndups }
+
+// LimitDuplicates makes the Sorted keep only the n duplicates first in
+// input order (n ≤ 0: all, the default), so that memory stays bounded
+// however many there are; DuplicateCount counts them all.
+func (it *Sorted) LimitDuplicates(n int) { it.limit = max(n, 0) }
+
+// trimDuplicates sorts the duplicates by Seq and keeps the first limit.
+func (it *Sorted) trimDuplicates() {
+	slices.SortStableFunc(it.dups, func(a, b Duplicate) int { return a.Seq.Compare(b.Seq) })
+	if it.limit > 0 && len(it.dups) > it.limit {
+		clear(it.dups[it.limit:])
+		it.dups = it.dups[:it.limit]
+	}
+}
 
 // Err returns the error that ended the iteration, if any (an I/O error on
 // the temporary files, which are removed then).

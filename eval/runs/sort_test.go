@@ -463,3 +463,43 @@ func TestDecodeTrusted(t *testing.T) {
 
 // writeLine writes r's runs-file line into b.
 func writeLine(b *bytes.Buffer, r Record) error { return Write(b, []Record{r}) }
+
+// TestSorterLimitDuplicates: with a limit, the duplicates first in input
+// order are kept, and all are counted.
+func TestSorterLimitDuplicates(t *testing.T) {
+	base := adversarial(40, 9)
+	for _, maxBytes := range []int{1, 1 << 20} {
+		s := NewSorter(t.TempDir(), maxBytes)
+		var all []Seq
+		for c := 4; c >= 1; c-- {
+			for i, r := range base {
+				seq := Seq{File: c, Line: len(base) - i}
+				if err := s.Add(r, seq); err != nil {
+					t.Fatal(err)
+				}
+				if c > 1 {
+					all = append(all, seq)
+				}
+			}
+		}
+		it, err := s.Sort()
+		if err != nil {
+			t.Fatal(err)
+		}
+		it.LimitDuplicates(7)
+		for it.Next() {
+			if it.Seq().File != 1 {
+				t.Errorf("yielded %v, want the first copy (file 1)", it.Seq())
+			}
+		}
+		slices.SortFunc(all, Seq.Compare)
+		var got []Seq
+		for _, d := range it.Duplicates() {
+			got = append(got, d.Seq)
+		}
+		if !slices.Equal(got, all[:7]) || it.DuplicateCount() != 3*len(base) {
+			t.Errorf("maxBytes %d: kept %v of %d, want %v of %d", maxBytes, got, it.DuplicateCount(), all[:7], 3*len(base))
+		}
+		s.Close()
+	}
+}
