@@ -21,14 +21,18 @@ type Result struct {
 	SkippedIDs map[Skip]map[string]int
 	// Errors are records that could not be read or mapped to a run
 	// (file:line: reason), in input order. With Options.SortBytes > 0,
-	// duplicate keys are among them only once SortResults has run.
-	Errors []error
+	// duplicate keys are among them only once SortResults has run. With
+	// Options.MaxErrors > 0 only the first MaxErrors are kept, and
+	// MoreErrors counts the others.
+	Errors     []error
+	MoreErrors int
 
 	// With Options.SortBytes > 0: the judged runs, the input position of
 	// each error, the duplicates SortResults found.
-	sorter  *runs.Sorter
-	errSeqs []runs.Seq
-	dups    int
+	sorter    *runs.Sorter
+	errSeqs   []runs.Seq
+	dups      int
+	maxErrors int // Options.MaxErrors
 }
 
 // Options configure EvalFiles and EvalCollection.
@@ -46,6 +50,10 @@ type Options struct {
 	// cannot hold exactly (runs.Sorter.Add) is then a bad record.
 	SortBytes int
 	SortDir   string
+	// MaxErrors, when > 0, bounds the bad records each Result keeps (the
+	// first in input order, duplicates included); Result.MoreErrors counts
+	// the rest, so that memory does not grow with them.
+	MaxErrors int
 	// Workers is the number of goroutines that decode and judge records;
 	// 0 (or less) means runtime.GOMAXPROCS(0). Results do not depend on it.
 	Workers int

@@ -86,7 +86,7 @@ func EvalTargets(targets []Target, files []string, opt Options) ([]*Result, erro
 		if err != nil {
 			return fail(sequentialError(files, i, err, isFormat))
 		}
-		results[i] = &Result{Skipped: map[Skip]int{}, SkippedIDs: map[Skip]map[string]int{}}
+		results[i] = &Result{Skipped: map[Skip]int{}, SkippedIDs: map[Skip]map[string]int{}, maxErrors: opt.MaxErrors}
 		if opt.SortBytes > 0 {
 			results[i].sorter = runs.NewSorter(opt.SortDir, max(opt.SortBytes/len(targets), 1))
 		}
@@ -388,8 +388,8 @@ func (ps *pass) judged(i int, v verdict, seq runs.Seq) {
 		return
 	}
 	if prev, dup := ps.seen[i][rec.Key]; dup {
-		res.Errors = append(res.Errors, fmt.Errorf("%s:%d: duplicate run %s: the same key as %s:%d",
-			rec.OriginFile, rec.OriginLine, rec.Key.String(), prev.OriginFile, prev.OriginLine))
+		res.addError(fmt.Errorf("%s:%d: duplicate run %s: the same key as %s:%d",
+			rec.OriginFile, rec.OriginLine, rec.Key.String(), prev.OriginFile, prev.OriginLine), seq)
 		return
 	}
 	ps.seen[i][rec.Key] = rec

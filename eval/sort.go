@@ -3,18 +3,24 @@ package eval
 import (
 	"container/heap"
 	"fmt"
-	"slices"
 
 	"github.com/tenetlang/tenet/eval/runs"
 )
 
 // addError records a bad record at input position seq.
 func (r *Result) addError(err error, seq runs.Seq) {
+	if r.maxErrors > 0 && len(r.Errors) >= r.maxErrors {
+		r.MoreErrors++
+		return
+	}
 	r.Errors = append(r.Errors, err)
 	if r.sorter != nil {
 		r.errSeqs = append(r.errSeqs, seq)
 	}
 }
+
+// BadRecords returns the number of bad records: len(Errors) + MoreErrors.
+func (r *Result) BadRecords() int { return len(r.Errors) + r.MoreErrors }
 
 // Judged returns the number of runs judged and kept: len(Records), or with
 // Options.SortBytes > 0 the runs added to the Result's Sorter less the
@@ -60,6 +66,7 @@ func SortResults(results []*Result, fn func(rec runs.Record, line []byte) error)
 			if err != nil {
 				return err
 			}
+			it.LimitDuplicates(r.maxErrors)
 			src.it = it
 		}
 		ok, err := src.next()
@@ -90,7 +97,7 @@ func SortResults(results []*Result, fn func(rec runs.Record, line []byte) error)
 	}
 	for i, r := range results {
 		if it := srcs[i].it; it != nil {
-			r.addDuplicates(it.Duplicates())
+			r.addDuplicates(it.Duplicates(), it.DuplicateCount())
 		}
 	}
 	return nil
@@ -142,19 +149,18 @@ func (h *sourceHeap) Pop() any {
 	return s
 }
 
-// addDuplicates merges the duplicates a result's Sorter found into its
-// Errors by input position.
-func (r *Result) addDuplicates(dups []runs.Duplicate) {
-	if len(dups) == 0 {
+// addDuplicates merges the duplicates a result's Sorter found (the first
+// in input order; n in all) into its Errors by input position, keeping
+// the first maxErrors.
+func (r *Result) addDuplicates(dups []runs.Duplicate, n int) {
+	r.dups += n
+	if n == 0 {
 		return
 	}
-	// Duplicates come in key order: put them in input order.
-	ds := slices.Clone(dups)
-	slices.SortFunc(ds, func(a, b runs.Duplicate) int { return a.Seq.Compare(b.Seq) })
-	errs := make([]error, 0, len(r.Errors)+len(ds))
-	seqs := make([]runs.Seq, 0, len(r.Errors)+len(ds))
+	errs := make([]error, 0, len(r.Errors)+len(dups))
+	seqs := make([]runs.Seq, 0, len(r.Errors)+len(dups))
 	i := 0
-	for _, d := range ds {
+	for _, d := range dups { // in input order
 		for ; i < len(r.Errors) && r.errSeqs[i].Compare(d.Seq) < 0; i++ {
 			errs, seqs = append(errs, r.Errors[i]), append(seqs, r.errSeqs[i])
 		}
@@ -163,6 +169,10 @@ func (r *Result) addDuplicates(dups []runs.Duplicate) {
 		seqs = append(seqs, d.Seq)
 	}
 	errs, seqs = append(errs, r.Errors[i:]...), append(seqs, r.errSeqs[i:]...)
+	r.MoreErrors += n - len(dups)
+	if r.maxErrors > 0 && len(errs) > r.maxErrors {
+		r.MoreErrors += len(errs) - r.maxErrors
+		errs, seqs = errs[:r.maxErrors], seqs[:r.maxErrors]
+	}
 	r.Errors, r.errSeqs = errs, seqs
-	r.dups += len(ds)
 }

@@ -169,3 +169,52 @@ func TestSortResultsStops(t *testing.T) {
 		t.Errorf("got %v after %d runs, want %v after 1", err, n, stop)
 	}
 }
+
+// TestMaxErrors: with Options.MaxErrors a result keeps the first bad
+// records in input order (duplicates included, found in the collector or
+// in the merge) and counts the rest.
+func TestMaxErrors(t *testing.T) {
+	math := compileSource(t, mathContract)
+	dir := t.TempDir()
+	rec := func(task string, rep int, content string) string {
+		return synthRecord("math", task, nil, "a", rep, content, "")
+	}
+	a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
+	for path, lines := range map[string][]string{
+		a: {rec("add", 1, "4"), "{bad", rec("add", 1, "4"), rec("mul", 1, "6"), "{bad"},
+		b: {rec("mul", 1, "6"), rec("add", 2, "4"), "{bad", rec("add", 2, "5"), rec("add", 1, "x")},
+	} {
+		if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files := []string{a, b}
+	all, err := EvalTargets([]Target{{Program: math}}, files, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := errTexts(all[0].Errors)
+	if len(want) != 7 {
+		t.Fatalf("%d bad records, want 7: %q", len(want), want)
+	}
+	for _, max := range []int{1, 2, 3, 6, 7, 8} {
+		for _, sortBytes := range []int{0, 1, 1 << 20} {
+			res, err := EvalTargets([]Target{{Program: math}}, files, Options{MaxErrors: max, SortBytes: sortBytes})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := SortResults(res, nil); err != nil {
+				t.Fatal(err)
+			}
+			r := res[0]
+			keep := min(max, len(want))
+			if got := errTexts(r.Errors); !slices.Equal(got, want[:keep]) || r.MoreErrors != len(want)-keep || r.BadRecords() != len(want) {
+				t.Errorf("max %d, sort %d: kept %q and %d more, want %q and %d more", max, sortBytes, got, r.MoreErrors, want[:keep], len(want)-keep)
+			}
+			if r.Judged() != 3 {
+				t.Errorf("max %d, sort %d: judged %d, want 3", max, sortBytes, r.Judged())
+			}
+			r.Close()
+		}
+	}
+}
