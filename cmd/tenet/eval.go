@@ -74,6 +74,7 @@ stderr and in the report, whatever its format.`,
 			// they are streamed in key order to the runs file and, one
 			// condition at a time, to the report.
 			opt.SortBytes = sortBytes
+			opt.MaxErrors = maxBadRecords
 			if out != "" {
 				// Unless --out's directory is missing: then the runs file
 				// fails as it did, once the evaluation is done.
@@ -162,21 +163,30 @@ stderr and in the report, whatever its format.`,
 // before it sorts them in temporary files (eval.Options.SortBytes).
 const defaultSortBytes = 32 << 20
 
+// maxBadRecords is how many bad records tenet eval names per contract (the
+// first in input order); it counts the others, so that memory and stderr
+// stay bounded however many there are.
+const maxBadRecords = 100
+
 // badRecords counts the results' bad records.
 func badRecords(results []*eval.Result) int {
 	n := 0
 	for _, r := range results {
-		n += len(r.Errors)
+		n += r.BadRecords()
 	}
 	return n
 }
 
-// reportBad names every bad record on stderr, contract by contract in
-// input order, and returns the error that says nothing was written.
+// reportBad names the bad records on stderr, contract by contract in input
+// order (the first maxBadRecords of each, then how many more), and returns
+// the error that says nothing was written.
 func reportBad(stderr io.Writer, results []*eval.Result) error {
 	for _, r := range results {
 		for _, e := range r.Errors {
 			fmt.Fprintln(stderr, e)
+		}
+		if r.MoreErrors > 0 {
+			fmt.Fprintf(stderr, "... %s not shown\n", count(r.MoreErrors, "more bad record"))
 		}
 	}
 	return fmt.Errorf("%s; nothing written", count(badRecords(results), "bad record"))
