@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -39,9 +40,25 @@ func decodeJSON(data []byte, record bool) (v any, msg string) {
 	}
 	var se *jsontext.SyntacticError
 	if errors.As(err, &se) {
-		return nil, fmt.Sprintf("invalid JSON (offset %d): %v at %q", se.ByteOffset, se.Err, se.JSONPointer)
+		return nil, fmt.Sprintf("invalid JSON (offset %d): %v at %q", se.ByteOffset, se.Err, clip(string(se.JSONPointer), maxPointer))
 	}
 	return nil, "invalid JSON: " + err.Error()
+}
+
+// maxPointer bounds the JSON pointer quoted in a message: member names
+// are the record's, and may be megabytes long.
+const maxPointer = 200
+
+// clip shortens s to at most n bytes, on a UTF-8 boundary, marking the cut
+// with "…".
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }
 
 // decodeOpenAIMessages decodes one record. It returns skip for a record with

@@ -550,6 +550,8 @@ func TestStrictJSON(t *testing.T) {
 			`{"id": "1", "function": {"name": "dup", "arguments": "{\"to\": \"a\", \"to\": \"b\"}"}},`+
 			`{"id": "2", "function": {"name": "utf", "arguments": "{\"to\": \"\\udc00\"}"}}]}]}`, // 7
 	)
+	long := strings.Repeat("é", 150)                                         // 300 bytes
+	input += lines(`{"messages": [], "` + long + `": 1, "` + long + `": 2}`) // 8
 	runs, errs, _ := readAll(t, input, Options{})
 	check(t, "errors", errs, []string{
 		`t.jsonl:1: invalid JSON (offset 31): duplicate object member name at "/messages/0/role"`,
@@ -557,6 +559,8 @@ func TestStrictJSON(t *testing.T) {
 		"t.jsonl:3: invalid JSON (offset 43): invalid surrogate pair `\\ud800\"}]}` in string at \"/messages/0/content\"",
 		`t.jsonl:4: invalid JSON (offset 38): duplicate object member name at "/metadata/a"`,
 		"t.jsonl:5: invalid JSON: json: cannot unmarshal number 1e400 into Go value of type float64",
+		// A long member name is cut in the message.
+		`t.jsonl:8: invalid JSON (offset 324): duplicate object member name at "/` + strings.Repeat("é", 99) + `…"`,
 	})
 	if len(runs) != 2 {
 		t.Fatalf("got %d runs, want 2", len(runs))
