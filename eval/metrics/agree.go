@@ -41,9 +41,14 @@ type AgreementRow struct {
 	OursUnknown int
 	NotGiven    int
 	// Disagreements and Unknowns list the runs behind Disagree and
-	// OursUnknown, sorted by key.
-	Disagreements []Disagreement
-	Unknowns      []UnknownLabel
+	// OursUnknown, sorted by key. A report bounds the runs it names
+	// (Group.AddUnlisted): MoreDisagreements and MoreUnknowns count those
+	// left out, so that Disagree = len(Disagreements) + MoreDisagreements
+	// and OursUnknown = len(Unknowns) + MoreUnknowns.
+	Disagreements     []Disagreement
+	Unknowns          []UnknownLabel
+	MoreDisagreements int
+	MoreUnknowns      int
 }
 
 // Compared is Agree+Disagree: the runs where both labels are known.
@@ -72,7 +77,7 @@ func Agree(recs []runs.Record) []Agreement {
 	for _, g := range groups(recs) {
 		a := newAgreement(g[0].Key.Contract, g[0].Key.Condition)
 		for _, r := range g {
-			a.add(r)
+			a.add(r, true)
 		}
 		out = append(out, a)
 	}
@@ -89,20 +94,25 @@ func newAgreement(contract, condition string) Agreement {
 	}
 }
 
-// add compares one run's labels (runs added in key order).
-func (a *Agreement) add(r runs.Record) {
+// add compares one run's labels (runs added in key order); list says
+// whether the run is named in the lists or only counted in the More fields.
+func (a *Agreement) add(r runs.Record, list bool) {
 	if r.Key.Attacked() {
-		a.AttackedUtility.add(r, r.Utility, r.Given.Utility)
-		a.AttackSuccess.add(r, r.AttackSuccess, r.Given.AttackSuccess)
+		a.AttackedUtility.add(r, r.Utility, r.Given.Utility, list)
+		a.AttackSuccess.add(r, r.AttackSuccess, r.Given.AttackSuccess, list)
 	} else {
-		a.BenignUtility.add(r, r.Utility, r.Given.Utility)
+		a.BenignUtility.add(r, r.Utility, r.Given.Utility, list)
 	}
 }
 
-func (row *AgreementRow) add(r runs.Record, ours runs.Label, given *bool) {
+func (row *AgreementRow) add(r runs.Record, ours runs.Label, given *bool, list bool) {
 	switch {
 	case !ours.Known:
 		row.OursUnknown++
+		if !list {
+			row.MoreUnknowns++
+			return
+		}
 		row.Unknowns = append(row.Unknowns, UnknownLabel{Key: r.Key, Reason: ours.Reason})
 	case given == nil:
 		row.NotGiven++
@@ -110,6 +120,10 @@ func (row *AgreementRow) add(r runs.Record, ours runs.Label, given *bool) {
 		row.Agree++
 	default:
 		row.Disagree++
+		if !list {
+			row.MoreDisagreements++
+			return
+		}
 		row.Disagreements = append(row.Disagreements, Disagreement{
 			Key: r.Key, Ours: ours.Value, Given: *given, OriginFile: r.OriginFile, OriginLine: r.OriginLine,
 		})

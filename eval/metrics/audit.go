@@ -15,8 +15,11 @@ type AuditCounts struct {
 	Decisions           map[string]int // decision → calls
 	Hazards             int            // nested calls
 	// Denied lists the runs with a call that was not authorized, sorted
-	// by key, with the first such call's decision and detail.
-	Denied []DeniedCall
+	// by key, with the first such call's decision and detail; MoreDenied
+	// counts such runs a report left out of Denied (Group.AddUnlisted), so
+	// that len(Denied) + MoreDenied is the number of runs with such a call.
+	Denied     []DeniedCall
+	MoreDenied int
 }
 
 // DeniedCall names a run's first call that was not authorized.
@@ -38,7 +41,7 @@ func CountAudit(recs []runs.Record) []AuditCounts {
 	for _, g := range groups(recs) {
 		acc := newAuditAcc(g[0].Key.Contract, g[0].Key.Condition)
 		for _, r := range g {
-			acc.add(r)
+			acc.add(r, true)
 		}
 		if a, ok := acc.result(); ok {
 			out = append(out, a)
@@ -58,7 +61,9 @@ func newAuditAcc(contract, condition string) *auditAcc {
 	return &auditAcc{a: AuditCounts{Contract: contract, Condition: condition, Decisions: map[string]int{}}, grants: map[string]bool{}}
 }
 
-func (acc *auditAcc) add(r runs.Record) {
+// add counts r's calls; list says whether a run with a call not
+// authorized is named in Denied or only counted in MoreDenied.
+func (acc *auditAcc) add(r runs.Record, list bool) {
 	if r.Grant == "" {
 		return
 	}
@@ -76,7 +81,9 @@ func (acc *auditAcc) add(r runs.Record) {
 			first = &r.Audit[i]
 		}
 	}
-	if first != nil {
+	if first != nil && !list {
+		a.MoreDenied++
+	} else if first != nil {
 		a.Denied = append(a.Denied, DeniedCall{Key: r.Key, Call: first.Call, Tool: first.Tool, Decision: first.Decision, Detail: first.Detail})
 	}
 }

@@ -28,12 +28,17 @@ func (c Checks) Name() string { return runs.ConditionName(c.Contract, c.Conditio
 // CheckCount is one invariant or failure class: Hits counts runs where the
 // invariant was violated (or the run belongs to the failure class),
 // Unknown runs where it could not be decided, and HitRuns and
-// UnknownRuns name them (sorted by key).
+// UnknownRuns name them (sorted by key). A report bounds the runs it
+// names (Group.AddUnlisted): MoreHitRuns and MoreUnknownRuns count the
+// runs behind Hits and Unknown left out of HitRuns and UnknownRuns, so
+// that Hits = len(HitRuns) + MoreHitRuns and Unknown = len(UnknownRuns) +
+// MoreUnknownRuns.
 type CheckCount struct {
-	Name          string
-	Hits, Unknown int
-	HitRuns       []runs.Key
-	UnknownRuns   []UnknownLabel
+	Name                         string
+	Hits, Unknown                int
+	HitRuns                      []runs.Key
+	UnknownRuns                  []UnknownLabel
+	MoreHitRuns, MoreUnknownRuns int
 }
 
 // CountChecks returns the checks of every (contract, condition), sorted.
@@ -42,7 +47,7 @@ func CountChecks(recs []runs.Record) []Checks {
 	for _, g := range groups(recs) {
 		acc := newChecksAcc(g[0].Key.Contract, g[0].Key.Condition)
 		for _, r := range g {
-			acc.add(r)
+			acc.add(r, true)
 		}
 		out = append(out, acc.result())
 	}
@@ -59,17 +64,19 @@ func newChecksAcc(contract, condition string) *checksAcc {
 	return &checksAcc{c: Checks{Contract: contract, Condition: condition}, inv: map[string]*CheckCount{}, fail: map[string]*CheckCount{}}
 }
 
-func (a *checksAcc) add(r runs.Record) {
+// add counts r; list says whether r is named in the lists (HitRuns,
+// UnknownRuns) or only counted in MoreHitRuns and MoreUnknownRuns.
+func (a *checksAcc) add(r runs.Record, list bool) {
 	a.c.Runs++
 	violated, undecided := false, false
 	for name, l := range r.Invariants {
-		if tally(a.inv, name, l, false, r.Key) {
+		if tally(a.inv, name, l, false, r.Key, list) {
 			violated = true
 		}
 		undecided = undecided || !l.Known
 	}
 	for name, l := range r.Failures {
-		tally(a.fail, name, l, true, r.Key)
+		tally(a.fail, name, l, true, r.Key, list)
 	}
 	if violated {
 		a.c.ViolatingRuns++
@@ -86,8 +93,9 @@ func (a *checksAcc) result() Checks {
 }
 
 // tally adds one run's result to counts; hit is the label value that counts
-// as a hit. It reports whether the run was a hit.
-func tally(counts map[string]*CheckCount, name string, l runs.Label, hit bool, key runs.Key) bool {
+// as a hit; list says whether the run is named or only counted in the More
+// fields. It reports whether the run was a hit.
+func tally(counts map[string]*CheckCount, name string, l runs.Label, hit bool, key runs.Key, list bool) bool {
 	c := counts[name]
 	if c == nil {
 		c = &CheckCount{Name: name}
@@ -96,10 +104,18 @@ func tally(counts map[string]*CheckCount, name string, l runs.Label, hit bool, k
 	switch {
 	case !l.Known:
 		c.Unknown++
-		c.UnknownRuns = append(c.UnknownRuns, UnknownLabel{Key: key, Reason: l.Reason})
+		if list {
+			c.UnknownRuns = append(c.UnknownRuns, UnknownLabel{Key: key, Reason: l.Reason})
+		} else {
+			c.MoreUnknownRuns++
+		}
 	case l.Value == hit:
 		c.Hits++
-		c.HitRuns = append(c.HitRuns, key)
+		if list {
+			c.HitRuns = append(c.HitRuns, key)
+		} else {
+			c.MoreHitRuns++
+		}
 		return true
 	}
 	return false

@@ -52,7 +52,11 @@ type Transition struct {
 	// PValue is the exact two-sided McNemar p-value (McNemarExact).
 	PValue float64
 	// LostIDs and GainedIDs name the ids behind Lost and Gained, sorted.
-	LostIDs, GainedIDs []string
+	// A report may bound them (report.CutComparison): MoreLostIDs and
+	// MoreGainedIDs count the ids left out, so that Lost = len(LostIDs) +
+	// MoreLostIDs and Gained = len(GainedIDs) + MoreGainedIDs.
+	LostIDs, GainedIDs         []string
+	MoreLostIDs, MoreGainedIDs int
 }
 
 // Compare pairs the conditions reference and defended of recs (DESIGN §7).

@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/tenetlang/tenet/eval/runs"
 )
@@ -52,7 +53,48 @@ func (g *Group) Attacked() bool { return g.attacked }
 // duplicates, are allowed and counted as Compute counts them); Add returns
 // an error, and adds nothing, for a run of another condition or one that
 // sorts before the last run added.
-func (g *Group) Add(r runs.Record) error {
+func (g *Group) Add(r runs.Record) error { return g.add(r, true) }
+
+// AddUnlisted adds a run as Add does, but names it in no list of the
+// Checks, Audit and Agreement (HitRuns, UnknownRuns, Denied,
+// Disagreements, Unknowns): it is only counted, in the counts and in the
+// More fields beside each list. A report that bounds the runs it names
+// (report.Input.MaxListed) adds the runs past its budget so.
+func (g *Group) AddUnlisted(r runs.Record) error { return g.add(r, false) }
+
+// Listed returns the number of entries Add adds for r to the lists of the
+// Checks, Audit and Agreement: one per invariant violated or undecided,
+// per failure class hit or undecided, per agreement row where our label
+// is unknown or differs from the given one, and one when r has a call not
+// authorized.
+func Listed(r runs.Record) int {
+	n := 0
+	for _, l := range r.Invariants {
+		if !l.Known || !l.Value {
+			n++
+		}
+	}
+	for _, l := range r.Failures {
+		if !l.Known || l.Value {
+			n++
+		}
+	}
+	row := func(ours runs.Label, given *bool) {
+		if !ours.Known || (given != nil && ours.Value != *given) {
+			n++
+		}
+	}
+	row(r.Utility, r.Given.Utility)
+	if r.Key.Attacked() {
+		row(r.AttackSuccess, r.Given.AttackSuccess)
+	}
+	if r.Grant != "" && slices.ContainsFunc(r.Audit, func(e runs.AuditEntry) bool { return e.Decision != runs.Authorized }) {
+		n++
+	}
+	return n
+}
+
+func (g *Group) add(r runs.Record, list bool) error {
 	if r.Key.Contract != g.contract || r.Key.Condition != g.condition {
 		return fmt.Errorf("metrics: run %s added to condition %s", r.Key, runs.ConditionName(g.contract, g.condition))
 	}
@@ -61,9 +103,9 @@ func (g *Group) Add(r runs.Record) error {
 	}
 	g.last = r.Key
 	g.attacked = g.attacked || r.Key.Attacked()
-	g.checks.add(r)
-	g.audit.add(r)
-	g.agree.add(r)
+	g.checks.add(r, list)
+	g.audit.add(r, list)
+	g.agree.add(r, list)
 	if r.Validate() == nil {
 		// What compute reads of a valid run; still valid, so compute
 		// treats it as it would the whole record.

@@ -58,10 +58,12 @@ func WriteAudit(w io.Writer, as []metrics.AuditCounts) error {
 		var lines []string
 		for i, d := range a.Denied {
 			if i == maxListed {
-				lines = append(lines, fmt.Sprintf("  … and %d more", len(a.Denied)-maxListed))
 				break
 			}
 			lines = append(lines, fmt.Sprintf("  %s: call:%d %s %s: %s", d.Key, d.Call, d.Tool, d.Decision, oneLine(d.Detail)))
+		}
+		if note := moreNote(len(a.Denied), len(lines), a.MoreDenied, "runs with calls not authorized"); note != "" {
+			lines = append(lines, "  "+note)
 		}
 		if len(lines) > 0 {
 			section(bw, "runs with calls not authorized in "+a.Name(), lines)

@@ -14,7 +14,10 @@ import (
 // in key order (runs.Key.Compare), as a runs.Sorted yields them, holding
 // one condition's records at a time (and of those only what the metrics
 // read; see metrics.Group): memory does not grow with the number of
-// conditions or runs beyond the report itself.
+// conditions or runs beyond the report itself, and the report's lists of
+// runs are cut as the runs are added (Input.MaxListed), so with a budget
+// the report itself does not grow with the number of runs either, beyond
+// one entry per condition, invariant and failure class.
 //
 //	b := report.NewBuilder(report.Input{...})   // Records nil
 //	for it.Next() {
@@ -32,6 +35,13 @@ type Builder struct {
 	cur       *metrics.Group
 	curViol   []Violation
 	lastAdded runs.Key
+
+	// listed counts the run references listed so far (metrics.Listed);
+	// full is set at the first run that did not fit in in.MaxListed: it
+	// and every later run are only counted.
+	listed   int
+	full     bool
+	moreViol int
 
 	// The current contract and whether one of its runs is attacked; the
 	// conditions of a contract come one after the other.
@@ -139,10 +149,36 @@ func (b *Builder) add(r runs.Record) {
 	b.lastAdded = k
 	b.attacked = b.attacked || k.Attacked()
 	b.given = b.given || r.Given.Utility != nil || r.Given.AttackSuccess != nil || r.Given.SideEffect != nil
-	b.curViol = appendViolations(b.curViol, r)
-	if err := b.cur.Add(r); err != nil {
+	add := b.cur.Add
+	if b.listable(r) {
+		b.curViol = appendViolations(b.curViol, r)
+	} else {
+		b.moreViol += len(r.Violated())
+		add = b.cur.AddUnlisted
+	}
+	if err := add(r); err != nil {
 		panic(err) // the order was checked above
 	}
+}
+
+// listable reports whether r is named in the Document's lists: whether
+// its references (metrics.Listed) fit in what is left of in.MaxListed,
+// and no earlier run failed to fit. A run is listed in all its lists or in
+// none, so the runs listed are the first ones in key order.
+func (b *Builder) listable(r runs.Record) bool {
+	if b.in.MaxListed <= 0 {
+		return true
+	}
+	if b.full {
+		return false
+	}
+	n := metrics.Listed(r)
+	if b.listed+n > b.in.MaxListed {
+		b.full = true
+		return false
+	}
+	b.listed += n
+	return true
 }
 
 // endCondition computes the current condition and keeps its results.
@@ -208,6 +244,7 @@ func (b *Builder) Document() *Document {
 		Inputs:    in.Inputs,
 		Contracts: in.Contracts,
 		Runs:      b.runs,
+		MaxListed: max(in.MaxListed, 0),
 	}
 	var cs []metrics.Condition
 	var merr error
@@ -236,6 +273,7 @@ func (b *Builder) Document() *Document {
 	}
 	d.Checks = b.checks
 	d.Violations = b.viol
+	d.MoreViolations = b.moreViol
 	d.Audit = b.audit
 	finish(d, in, merr)
 	return d

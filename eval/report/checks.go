@@ -28,7 +28,9 @@ const maxListed = 3
 //	gpt-4o     timeout  2     0        32
 //
 // At most 3 runs are named per invariant (then "… and N more"); unknown
-// results are listed with their reasons.
+// results are listed with their reasons. A list the Document's budget cut
+// (Document.MaxListed) ends with "… and N more violations: see the runs
+// file (tenet explain RUNSFILE KEY)", N counting every run not named.
 func WriteChecks(w io.Writer, cs []metrics.Checks) error {
 	bw := bufio.NewWriter(w)
 	for _, part := range []struct {
@@ -61,10 +63,12 @@ func WriteChecks(w io.Writer, cs []metrics.Checks) error {
 				var lines []string
 				for i, k := range n.HitRuns {
 					if i == maxListed {
-						lines = append(lines, fmt.Sprintf("  … and %d more", len(n.HitRuns)-maxListed))
 						break
 					}
 					lines = append(lines, "  "+k.String())
+				}
+				if note := moreNote(len(n.HitRuns), len(lines), n.MoreHitRuns, "violations"); note != "" {
+					lines = append(lines, "  "+note)
 				}
 				if len(lines) > 0 && part.title == "invariants" {
 					section(bw, "violations of "+n.Name+" in "+c.Name(), lines)
@@ -72,6 +76,9 @@ func WriteChecks(w io.Writer, cs []metrics.Checks) error {
 				lines = nil
 				for _, u := range n.UnknownRuns {
 					lines = append(lines, fmt.Sprintf("  %s: %s", u.Key, oneLine(u.Reason)))
+				}
+				if n.MoreUnknownRuns > 0 {
+					lines = append(lines, "  "+cutNote(n.MoreUnknownRuns, "unknown results"))
 				}
 				if len(lines) > 0 {
 					section(bw, "unknown results of "+n.Name+" in "+c.Name(), lines)

@@ -50,20 +50,23 @@ func WriteComparison(w io.Writer, c metrics.Comparison) error {
 	}
 	for _, part := range []struct {
 		title string
-		ids   func(metrics.Transition) []string
+		ids   func(metrics.Transition) ([]string, int)
 	}{
-		{"lost (true in the reference, false in the defended condition)", func(t metrics.Transition) []string { return t.LostIDs }},
-		{"gained (false in the reference, true in the defended condition)", func(t metrics.Transition) []string { return t.GainedIDs }},
+		{"lost (true in the reference, false in the defended condition)", func(t metrics.Transition) ([]string, int) { return t.LostIDs, t.MoreLostIDs }},
+		{"gained (false in the reference, true in the defended condition)", func(t metrics.Transition) ([]string, int) { return t.GainedIDs, t.MoreGainedIDs }},
 	} {
 		var lines []string
 		for _, t := range c.Transitions {
-			ids := part.ids(t)
-			if len(ids) == 0 {
+			ids, more := part.ids(t)
+			if len(ids) == 0 && more == 0 {
 				continue
 			}
 			shown := make([]string, len(ids))
 			for i, id := range ids {
 				shown[i] = runs.Printable(id)
+			}
+			if more > 0 {
+				shown = append(shown, cutNote(more, "ids"))
 			}
 			lines = append(lines, fmt.Sprintf("  %s: %s", t.Name, strings.Join(shown, ", ")))
 		}

@@ -40,17 +40,27 @@ type Document struct {
 	// Runs counts the records reported (judged by tenet eval, or read from
 	// runs files).
 	Runs int
+	// MaxListed is the budget of run references the lists of runs share
+	// (Input.MaxListed); 0: unlimited, every list is whole. A list that was
+	// cut says how many it left out in its More field (MoreViolations,
+	// metrics.CheckCount.MoreHitRuns, …); the counts are never cut.
+	MaxListed int
 
 	Conditions []metrics.Condition
 	// Agreement compares the labels computed with those the transcripts
 	// carry; nil when no run carries a given label.
 	Agreement []metrics.Agreement
 	Checks    []metrics.Checks
-	// Violations lists every run on which an invariant did not hold, sorted
-	// by run key then invariant, with the witness of its forbid pattern.
-	Violations []Violation
-	Audit      []metrics.AuditCounts
-	Gates      []eval.GateResult
+	// Violations lists the runs on which an invariant did not hold, sorted
+	// by run key then invariant, with the witness of its forbid pattern:
+	// every such run, or with MaxListed those of the runs listed (one per
+	// entry of the Checks' HitRuns). MoreViolations counts the (run,
+	// invariant) pairs left out, so len(Violations) + MoreViolations is the
+	// number of violations, the sum of the invariants' Hits.
+	Violations     []Violation
+	MoreViolations int
+	Audit          []metrics.AuditCounts
+	Gates          []eval.GateResult
 	// Leaderboard pools each condition over contracts; nil unless the runs
 	// come from more than one contract.
 	Leaderboard []metrics.LeaderRow
@@ -160,7 +170,25 @@ type Input struct {
 	// Programs are the loaded contracts whose gates apply.
 	Programs []*eval.Program
 	Metrics  metrics.Options
+	// MaxListed bounds the run references the Document lists, all lists
+	// together: the disagreements and unknown labels of Agreement, the
+	// HitRuns and UnknownRuns of Checks (with the Violations, which hold
+	// the witnesses of those HitRuns) and the Denied runs of Audit. One
+	// reference is one entry of one of those lists (metrics.Listed counts
+	// a run's). Runs are listed in key order, each in all its lists or in
+	// none, until the first run whose references would exceed MaxListed;
+	// it and every later run are only counted (the More fields). 0 (or
+	// less): no bound. tenet passes DefaultMaxListed unless told otherwise
+	// (--report-max-items).
+	MaxListed int
 }
+
+// DefaultMaxListed is the MaxListed of tenet eval, report and compare
+// (--report-max-items): enough to read or grep the first runs of every
+// kind of problem, and, at a few hundred bytes per reference in the
+// largest format, a report of at most a few hundred KiB whatever the
+// corpus. The runs file names every run.
+const DefaultMaxListed = 1000
 
 // Build computes the metrics, agreement, checks, violations, audit, gates
 // and leaderboard of the records, and the failures and exit code they give
@@ -225,6 +253,30 @@ func BuildTests(version string, c Contract, tests []TestResult) *Document {
 // BuildComparison returns the Document of tenet compare.
 func BuildComparison(version string, inputs []string, nruns int, c *metrics.Comparison) *Document {
 	return &Document{Command: CommandCompare, Version: version, Inputs: sorted(inputs), Runs: nruns, Comparison: c}
+}
+
+// CutComparison bounds the ids c names to maxListed in all (0 or less: no
+// bound), in document order: transition by transition, the lost ids then
+// the gained ones, the first ones of each list kept and the rest counted in
+// MoreLostIDs and MoreGainedIDs. It returns the budget it applied (0 for
+// none), for Document.MaxListed.
+func CutComparison(c *metrics.Comparison, maxListed int) int {
+	if maxListed <= 0 {
+		return 0
+	}
+	left := maxListed
+	cut := func(ids []string, more *int) []string {
+		n := min(len(ids), left)
+		left -= n
+		*more += len(ids) - n
+		return ids[:n:n]
+	}
+	for i := range c.Transitions {
+		t := &c.Transitions[i]
+		t.LostIDs = cut(t.LostIDs, &t.MoreLostIDs)
+		t.GainedIDs = cut(t.GainedIDs, &t.MoreGainedIDs)
+	}
+	return maxListed
 }
 
 // sorted returns a sorted copy: a report does not depend on the order
@@ -305,6 +357,47 @@ func ofContract(cs []metrics.Condition, contract string) []metrics.Condition {
 		}
 	}
 	return out
+}
+
+// cutNote is the line a format writes under a list that leaves out n
+// entries, some of them because the Document's budget (MaxListed) cut the
+// list: "… and 374,454 more violations: see the runs file (tenet explain
+// RUNSFILE KEY)". noun is the plural of what the list holds.
+func cutNote(n int, noun string) string {
+	return fmt.Sprintf("… and %s more %s: see the runs file (tenet explain RUNSFILE KEY)", thousands(n), noun)
+}
+
+// moreNote is the line under a list of which a format shows shown entries
+// of the listed ones, the Document having cut cut more: "… and N more"
+// when only the format left entries out, cutNote when the budget did; ""
+// when nothing was left out.
+func moreNote(listed, shown, cut int, noun string) string {
+	switch {
+	case cut > 0:
+		return cutNote(listed-shown+cut, noun)
+	case listed > shown:
+		return fmt.Sprintf("… and %d more", listed-shown)
+	}
+	return ""
+}
+
+// thousands renders n with commas between groups of three digits:
+// "374,454".
+func thousands(n int) string {
+	s := fmt.Sprint(n)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
 }
 
 // count renders "1 run", "3 runs".

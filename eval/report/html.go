@@ -64,6 +64,21 @@ func WriteHTML(w io.Writer, d *Document) error {
 type htmlList[T any] struct {
 	Items []T
 	More  int
+	// Note, when the Document's budget cut the list, says so and how many
+	// entries are left out in all (cutNote); it replaces the "… and N
+	// more" line.
+	Note string
+}
+
+// htmlCut is htmlCap for a list the Document's budget cut, leaving out
+// more entries (of what noun names, plural).
+func htmlCut[T any](items []T, more int, noun string) htmlList[T] {
+	l := htmlCap(items)
+	if more > 0 {
+		l.More += more
+		l.Note = cutNote(l.More, noun)
+	}
+	return l
 }
 
 func htmlCap[T any](items []T) htmlList[T] {
@@ -367,7 +382,7 @@ func newHTMLView(d *Document) *htmlView {
 	v.Groups = htmlGroupViews(d.Conditions, numbers)
 	v.Agreement = htmlAgreementViewOf(d.Agreement)
 	v.Checks = htmlChecksViews(d.Checks)
-	v.Violations = htmlViolationGroups(d.Violations)
+	v.Violations = htmlViolationGroups(d.Violations, d.Checks)
 	v.Audit = htmlAuditViewOf(d.Audit)
 	for _, g := range d.Gates {
 		v.Gates = append(v.Gates, htmlGateView{Gate: g.Gate, Condition: g.Condition, Requirement: g.Requirement,
@@ -740,20 +755,22 @@ func htmlAgreementViewOf(as []metrics.Agreement) *htmlAgreementView {
 		unk := htmlAgreementSection{Title: "Unknown labels in " + label}
 		for _, a := range as {
 			r := a.Rows()[i]
-			if len(r.Disagreements) > 0 {
+			if len(r.Disagreements) > 0 || r.MoreDisagreements > 0 {
 				var lines []htmlAgreementLine
 				for _, d := range r.Disagreements {
 					lines = append(lines, htmlAgreementLine{Run: htmlRun(d.Key), Ours: strconv.FormatBool(d.Ours),
 						Given: strconv.FormatBool(d.Given), Origin: htmlOrigin(d.OriginFile, d.OriginLine)})
 				}
-				dis.Groups = append(dis.Groups, htmlAgreementGroup{Condition: a.Name(), Total: len(lines), Lines: htmlCap(lines)})
+				dis.Groups = append(dis.Groups, htmlAgreementGroup{Condition: a.Name(), Total: len(lines) + r.MoreDisagreements,
+					Lines: htmlCut(lines, r.MoreDisagreements, "disagreements")})
 			}
-			if len(r.Unknowns) > 0 {
+			if len(r.Unknowns) > 0 || r.MoreUnknowns > 0 {
 				var lines []htmlAgreementLine
 				for _, u := range r.Unknowns {
 					lines = append(lines, htmlAgreementLine{Run: htmlRun(u.Key), Reason: oneLine(u.Reason)})
 				}
-				unk.Groups = append(unk.Groups, htmlAgreementGroup{Condition: a.Name(), Total: len(lines), Lines: htmlCap(lines)})
+				unk.Groups = append(unk.Groups, htmlAgreementGroup{Condition: a.Name(), Total: len(lines) + r.MoreUnknowns,
+					Lines: htmlCut(lines, r.MoreUnknowns, "unknown labels")})
 			}
 		}
 		for _, s := range []htmlAgreementSection{dis, unk} {
@@ -831,8 +848,9 @@ func htmlChecksViews(cs []metrics.Checks) []htmlChecksView {
 				for _, u := range n.UnknownRuns {
 					lines = append(lines, htmlRun(u.Key)+": "+oneLine(u.Reason))
 				}
-				if len(lines) > 0 {
-					v.Unknown = append(v.Unknown, htmlRunGroup{Title: fmt.Sprintf("%s in %s: %s unknown", n.Name, c.Name(), count(len(lines), "run")), Lines: htmlCap(lines)})
+				if len(lines) > 0 || n.MoreUnknownRuns > 0 {
+					v.Unknown = append(v.Unknown, htmlRunGroup{Title: fmt.Sprintf("%s in %s: %s unknown", n.Name, c.Name(), count(len(lines)+n.MoreUnknownRuns, "run")),
+						Lines: htmlCut(lines, n.MoreUnknownRuns, "unknown results")})
 				}
 			}
 		}
@@ -842,18 +860,38 @@ func htmlChecksViews(cs []metrics.Checks) []htmlChecksView {
 }
 
 // htmlViolationGroups groups the violations by condition (contract, then
-// condition), then by invariant name.
-func htmlViolationGroups(vs []Violation) []htmlViolationCondition {
+// condition), then by invariant name; cs give the violations the
+// Document's budget left out (CheckCount.MoreHitRuns).
+func htmlViolationGroups(vs []Violation, cs []metrics.Checks) []htmlViolationCondition {
 	type ckey struct{ contract, condition string }
 	byCond := map[ckey]map[string][]Violation{}
+	more := map[ckey]map[string]int{}
 	var keys []ckey
-	for _, v := range vs {
-		k := ckey{v.Key.Contract, v.Key.Condition}
+	group := func(k ckey, inv string) {
 		if byCond[k] == nil {
 			byCond[k] = map[string][]Violation{}
 			keys = append(keys, k)
 		}
+		if _, ok := byCond[k][inv]; !ok {
+			byCond[k][inv] = nil
+		}
+	}
+	for _, v := range vs {
+		k := ckey{v.Key.Contract, v.Key.Condition}
+		group(k, v.Invariant)
 		byCond[k][v.Invariant] = append(byCond[k][v.Invariant], v)
+	}
+	for _, c := range cs {
+		for _, n := range c.Invariants {
+			if n.MoreHitRuns > 0 {
+				k := ckey{c.Contract, c.Condition}
+				group(k, n.Name)
+				if more[k] == nil {
+					more[k] = map[string]int{}
+				}
+				more[k][n.Name] = n.MoreHitRuns
+			}
+		}
 	}
 	slices.SortFunc(keys, func(a, b ckey) int { return htmlCompare(a.contract, b.contract, a.condition, b.condition) })
 	out := make([]htmlViolationCondition, 0, len(keys))
@@ -888,8 +926,9 @@ func htmlViolationGroups(vs []Violation) []htmlViolationCondition {
 				}
 				rows = append(rows, row)
 			}
-			vc.Invariants = append(vc.Invariants, htmlViolationGroup{Invariant: inv, Total: len(rows), Rows: htmlCap(rows)})
-			vc.Total += len(rows)
+			m := more[k][inv]
+			vc.Invariants = append(vc.Invariants, htmlViolationGroup{Invariant: inv, Total: len(rows) + m, Rows: htmlCut(rows, m, "violations")})
+			vc.Total += len(rows) + m
 		}
 		out = append(out, vc)
 	}
@@ -929,8 +968,9 @@ func htmlAuditViewOf(as []metrics.AuditCounts) *htmlAuditView {
 		row.Cells = append(row.Cells, strconv.Itoa(a.Hazards))
 		v.Rows = append(v.Rows, row)
 		v.WithContract = v.WithContract || a.Contract != ""
-		if len(a.Denied) > 0 {
-			v.Denied = append(v.Denied, htmlDeniedGroup{Condition: a.Name(), Total: len(a.Denied), Rows: htmlCap(a.Denied)})
+		if len(a.Denied) > 0 || a.MoreDenied > 0 {
+			v.Denied = append(v.Denied, htmlDeniedGroup{Condition: a.Name(), Total: len(a.Denied) + a.MoreDenied,
+				Rows: htmlCut(a.Denied, a.MoreDenied, "runs with calls not authorized")})
 		}
 	}
 	return v
@@ -963,11 +1003,11 @@ func htmlComparisonViewOf(c metrics.Comparison) *htmlComparisonView {
 			}
 			return out
 		}
-		if len(t.LostIDs) > 0 {
-			v.Lost = append(v.Lost, htmlIDsView{Name: t.Name, IDs: htmlCap(printable(t.LostIDs))})
+		if len(t.LostIDs) > 0 || t.MoreLostIDs > 0 {
+			v.Lost = append(v.Lost, htmlIDsView{Name: t.Name, IDs: htmlCut(printable(t.LostIDs), t.MoreLostIDs, "ids")})
 		}
-		if len(t.GainedIDs) > 0 {
-			v.Gained = append(v.Gained, htmlIDsView{Name: t.Name, IDs: htmlCap(printable(t.GainedIDs))})
+		if len(t.GainedIDs) > 0 || t.MoreGainedIDs > 0 {
+			v.Gained = append(v.Gained, htmlIDsView{Name: t.Name, IDs: htmlCut(printable(t.GainedIDs), t.MoreGainedIDs, "ids")})
 		}
 		if t.N == 0 {
 			continue

@@ -15,17 +15,17 @@ import (
 // changes when a member is removed or changes meaning (members are only
 // added within a version).
 const (
-	SchemaID      = "https://tenetlang.dev/schemas/report/v1.json"
-	SchemaVersion = 1
+	SchemaID      = "https://tenetlang.dev/schemas/report/v2.json"
+	SchemaVersion = 2
 )
 
 // WriteJSON writes the Document as one JSON object (docs/report-schema.json,
 // docs/report-formats.md), indented by two spaces, with a trailing newline:
 //
-//	{"schema": SchemaID, "schema_version": 1, "tool": {"name": "tenet", "version": …},
-//	 "command", "exit_code", "failures", "errors", "inputs", "runs", "contracts",
-//	 "conditions", "agreement", "checks", "violations", "audit", "gates",
-//	 "leaderboard", "comparison", "tests"}
+//	{"schema": SchemaID, "schema_version": 2, "tool": {"name": "tenet", "version": …},
+//	 "command", "exit_code", "failures", "errors", "inputs", "runs", "max_listed",
+//	 "contracts", "conditions", "agreement", "checks", "violations",
+//	 "more_violations", "audit", "gates", "leaderboard", "comparison", "tests"}
 //
 // Every member is always present, whatever the command: a list with
 // nothing in it is [], never null, and comparison is null outside tenet
@@ -88,11 +88,13 @@ type wireDocument struct {
 	Errors        []string        `json:"errors"`
 	Inputs        []string        `json:"inputs"`
 	Runs          int             `json:"runs"`
+	MaxListed     int             `json:"max_listed"`
 	Contracts     []wireContract  `json:"contracts"`
 	Conditions    []wireCondition `json:"conditions"`
 	Agreement     []wireAgreement `json:"agreement"`
 	Checks        []wireChecks    `json:"checks"`
 	Violations    []wireViolation `json:"violations"`
+	MoreViol      int             `json:"more_violations"`
 	Audit         []wireAudit     `json:"audit"`
 	Gates         []wireGate      `json:"gates"`
 	Leaderboard   []wireLeaderRow `json:"leaderboard"`
@@ -116,11 +118,13 @@ func jsonDocument(d *Document) wireDocument {
 		Errors:        jsonStrings(d.Errors),
 		Inputs:        jsonStrings(d.Inputs),
 		Runs:          d.Runs,
+		MaxListed:     d.MaxListed,
 		Contracts:     jsonList(d.Contracts, jsonContract),
 		Conditions:    jsonList(d.Conditions, jsonCondition),
 		Agreement:     jsonList(d.Agreement, jsonAgreement),
 		Checks:        jsonList(d.Checks, jsonChecks),
 		Violations:    jsonList(d.Violations, jsonViolation),
+		MoreViol:      d.MoreViolations,
 		Audit:         jsonList(d.Audit, jsonAudit),
 		Gates:         jsonList(d.Gates, jsonGate),
 		Leaderboard:   jsonList(d.Leaderboard, jsonLeaderRow),
@@ -396,6 +400,8 @@ type wireAgreementRow struct {
 	NotGiven      int                `json:"not_given"`
 	Disagreements []wireDisagreement `json:"disagreements"`
 	Unknowns      []wireUnknownRun   `json:"unknowns"`
+	MoreDisagree  int                `json:"more_disagreements"`
+	MoreUnknowns  int                `json:"more_unknowns"`
 }
 
 type wireDisagreement struct {
@@ -411,7 +417,7 @@ func jsonAgreement(a metrics.Agreement) wireAgreement {
 			Disagreements: jsonList(r.Disagreements, func(d metrics.Disagreement) wireDisagreement {
 				return wireDisagreement{Run: jsonKey(d.Key), Ours: d.Ours, Given: d.Given, Origin: jsonOrigin(d.OriginFile, d.OriginLine)}
 			}),
-			Unknowns: jsonList(r.Unknowns, jsonUnknownRun)}
+			Unknowns: jsonList(r.Unknowns, jsonUnknownRun), MoreDisagree: r.MoreDisagreements, MoreUnknowns: r.MoreUnknowns}
 	}
 	return wireAgreement{Contract: a.Contract, Condition: a.Condition, BenignUtility: row(a.BenignUtility),
 		UtilityUnderAttack: row(a.AttackedUtility), AttackSuccess: row(a.AttackSuccess)}
@@ -434,12 +440,14 @@ type wireCheck struct {
 	Unknown     int              `json:"unknown"`
 	HitRuns     []wireKey        `json:"hit_runs"`
 	UnknownRuns []wireUnknownRun `json:"unknown_runs"`
+	MoreHit     int              `json:"more_hit_runs"`
+	MoreUnknown int              `json:"more_unknown_runs"`
 }
 
 func jsonChecks(c metrics.Checks) wireChecks {
 	check := func(n metrics.CheckCount) wireCheck {
 		return wireCheck{Name: n.Name, Hits: n.Hits, Unknown: n.Unknown, HitRuns: jsonList(n.HitRuns, jsonKey),
-			UnknownRuns: jsonList(n.UnknownRuns, jsonUnknownRun)}
+			UnknownRuns: jsonList(n.UnknownRuns, jsonUnknownRun), MoreHit: n.MoreHitRuns, MoreUnknown: n.MoreUnknownRuns}
 	}
 	return wireChecks{Contract: c.Contract, Condition: c.Condition, Runs: c.Runs, ViolatingRuns: c.ViolatingRuns,
 		Invariants: jsonList(c.Invariants, check), FailureClasses: jsonList(c.Failures, check)}
@@ -466,13 +474,14 @@ func jsonViolation(v Violation) wireViolation {
 // Audit.
 
 type wireAudit struct {
-	Contract  string         `json:"contract"`
-	Condition string         `json:"condition"`
-	Grants    []string       `json:"grants"`
-	Calls     int            `json:"calls"`
-	Decisions map[string]int `json:"decisions"` // every runs.Decisions key; encoding/json sorts them
-	Hazards   int            `json:"hazards"`
-	Denied    []wireDenied   `json:"denied"`
+	Contract   string         `json:"contract"`
+	Condition  string         `json:"condition"`
+	Grants     []string       `json:"grants"`
+	Calls      int            `json:"calls"`
+	Decisions  map[string]int `json:"decisions"` // every runs.Decisions key; encoding/json sorts them
+	Hazards    int            `json:"hazards"`
+	Denied     []wireDenied   `json:"denied"`
+	MoreDenied int            `json:"more_denied"`
 }
 
 type wireDenied struct {
@@ -495,7 +504,7 @@ func jsonAudit(a metrics.AuditCounts) wireAudit {
 		Decisions: decisions, Hazards: a.Hazards,
 		Denied: jsonList(a.Denied, func(d metrics.DeniedCall) wireDenied {
 			return wireDenied{Run: jsonKey(d.Key), Call: d.Call, Tool: d.Tool, Decision: d.Decision, Detail: d.Detail}
-		})}
+		}), MoreDenied: a.MoreDenied}
 }
 
 // Gates.
@@ -611,6 +620,8 @@ type wireTransition struct {
 	PValue        jsonNumber   `json:"p_value"`
 	LostIDs       []string     `json:"lost_ids"`
 	GainedIDs     []string     `json:"gained_ids"`
+	MoreLost      int          `json:"more_lost_ids"`
+	MoreGained    int          `json:"more_gained_ids"`
 }
 
 func jsonComparison(c metrics.Comparison) wireComparison {
@@ -621,7 +632,7 @@ func jsonComparison(c metrics.Comparison) wireComparison {
 				Gained: t.Gained, KeptFailure: t.KeptFailure, ReferenceRate: jsonFraction(t.ReferenceRate),
 				DefendedRate: jsonFraction(t.DefendedRate), GainRate: jsonFraction(t.GainRate),
 				LossRate: jsonFraction(t.LossRate), NetEffect: jsonFraction(t.NetEffect), PValue: jsonNumber(t.PValue),
-				LostIDs: jsonStrings(t.LostIDs), GainedIDs: jsonStrings(t.GainedIDs)}
+				LostIDs: jsonStrings(t.LostIDs), GainedIDs: jsonStrings(t.GainedIDs), MoreLost: t.MoreLostIDs, MoreGained: t.MoreGainedIDs}
 		})}
 }
 

@@ -55,7 +55,7 @@ func TestJSONMatchesSchema(t *testing.T) {
 			if again := writeJSON(t, f.doc); !bytes.Equal(out, again) {
 				t.Error("two renderings of the same Document differ")
 			}
-			if !bytes.HasPrefix(out, []byte("{\n  \"schema\": \""+SchemaID+"\",\n  \"schema_version\": 1,\n")) || !bytes.HasSuffix(out, []byte("}\n")) {
+			if !bytes.HasPrefix(out, []byte("{\n  \"schema\": \""+SchemaID+"\",\n  \"schema_version\": 2,\n")) || !bytes.HasSuffix(out, []byte("}\n")) {
 				t.Errorf("unexpected framing:\n%s", out)
 			}
 		})
@@ -156,7 +156,7 @@ func TestJSONValues(t *testing.T) {
 		{"bounds", []any{"conditions", 1, "bootstrap_seed"}, `7`},
 		{"bounds", []any{"leaderboard", 0, "contracts"}, `["c1","c2"]`},
 		{"bounds", []any{"leaderboard", 0, "benign_utility"}, `{"bounds":{"high":{"den":8,"num":6.5,"value":0.8125},"low":{"den":8,"num":5.5,"value":0.6875}},"den":null,"num":null,"value":null}`},
-		{"compare", []any{"comparison", "transitions", 0}, `{"defended_rate":{"den":4,"num":4,"value":1},"gain_rate":{"den":4,"num":1,"value":0.25},"gained":1,"gained_ids":["T4"],"kept_failure":0,"kept_success":3,"loss_rate":{"den":4,"num":0,"value":0},"lost":0,"lost_ids":[],"n":4,"name":"benign_utility","net_effect":{"den":4,"num":1,"value":0.25},"over":"tasks","p_value":1,"reference_rate":{"den":4,"num":3,"value":0.75}}`},
+		{"compare", []any{"comparison", "transitions", 0}, `{"defended_rate":{"den":4,"num":4,"value":1},"gain_rate":{"den":4,"num":1,"value":0.25},"gained":1,"gained_ids":["T4"],"kept_failure":0,"kept_success":3,"loss_rate":{"den":4,"num":0,"value":0},"lost":0,"lost_ids":[],"more_gained_ids":0,"more_lost_ids":0,"n":4,"name":"benign_utility","net_effect":{"den":4,"num":1,"value":0.25},"over":"tasks","p_value":1,"reference_rate":{"den":4,"num":3,"value":0.75}}`},
 		{"compare", []any{"comparison", "transitions", 2, "lost_ids"}, `["T2/G1"]`},
 		{"compare", []any{"conditions"}, `[]`},
 		{"test", []any{"tests", 1}, `{"contract":"checks","name":"wrong expectations fail","origin":{"file":"tests/runs.jsonl","line":3},"passed":false,"problems":["utility: want true, got false","violations: want [answered], got []"]}`},

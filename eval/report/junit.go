@@ -224,7 +224,10 @@ func junitInvariants(d *Document) []junitCase {
 					keys[i] = k.String()
 					lines = append(lines, "violated on "+violationLine(k, viol[vkey{k, n.Name}]))
 				}
-				parts = append(parts, fmt.Sprintf("violated on %s of %s in %s: %s", count(n.Hits, "run"), count(c.Runs, "run"), c.Name(), firstRuns(keys)))
+				if n.MoreHitRuns > 0 {
+					lines = append(lines, cutNote(n.MoreHitRuns, "violations"))
+				}
+				parts = append(parts, fmt.Sprintf("violated on %s of %s in %s: %s", count(n.Hits, "run"), count(c.Runs, "run"), c.Name(), firstRuns(keys, n.MoreHitRuns, "violations")))
 			}
 			if n.Unknown > 0 {
 				keys := make([]string, len(n.UnknownRuns))
@@ -232,7 +235,10 @@ func junitInvariants(d *Document) []junitCase {
 					keys[i] = u.Key.String()
 					lines = append(lines, fmt.Sprintf("undecided on %s: %s", u.Key, oneLine(u.Reason)))
 				}
-				parts = append(parts, fmt.Sprintf("undecided on %s of %s in %s: %s", count(n.Unknown, "run"), count(c.Runs, "run"), c.Name(), firstRuns(keys)))
+				if n.MoreUnknownRuns > 0 {
+					lines = append(lines, cutNote(n.MoreUnknownRuns, "unknown results"))
+				}
+				parts = append(parts, fmt.Sprintf("undecided on %s of %s in %s: %s", count(n.Unknown, "run"), count(c.Runs, "run"), c.Name(), firstRuns(keys, n.MoreUnknownRuns, "unknown results")))
 			}
 			tc.Failure = &junitProblem{Type: "invariant", Message: "invariant " + n.Name + " " + strings.Join(parts, "; "),
 				Text: strings.Join(lines, "\n")}
@@ -242,12 +248,18 @@ func junitInvariants(d *Document) []junitCase {
 	return out
 }
 
-// firstRuns names the first maxListed runs, then "… and N more".
-func firstRuns(keys []string) string {
-	if len(keys) <= maxListed {
-		return strings.Join(keys, ", ")
+// firstRuns names the first maxListed runs, then "… and N more", or
+// cutNote when the Document's budget left out more (of noun) besides.
+func firstRuns(keys []string, more int, noun string) string {
+	shown := keys[:min(len(keys), maxListed)]
+	s := strings.Join(shown, ", ")
+	if note := moreNote(len(keys), len(shown), more, noun); note != "" {
+		if s != "" {
+			s += " "
+		}
+		s += note
 	}
-	return strings.Join(keys[:maxListed], ", ") + fmt.Sprintf(" … and %d more", len(keys)-maxListed)
+	return s
 }
 
 func junitGates(d *Document) []junitCase {
@@ -305,8 +317,8 @@ func junitComparison(d *Document) []junitCase {
 			"loss_rate: " + t.LossRate.String(),
 			"net_effect: " + t.NetEffect.String(),
 			"p_value: " + PValue(t.PValue),
-			"lost: " + idList(t.LostIDs),
-			"gained: " + idList(t.GainedIDs),
+			"lost: " + idList(t.LostIDs, t.MoreLostIDs),
+			"gained: " + idList(t.GainedIDs, t.MoreGainedIDs),
 		}
 		out = append(out, junitCase{Name: t.Name, Classname: class, SystemOut: textOf(strings.Join(lines, "\n"))})
 	}
@@ -314,13 +326,16 @@ func junitComparison(d *Document) []junitCase {
 }
 
 // idList is the ids, comma-separated, or "none".
-func idList(ids []string) string {
-	if len(ids) == 0 {
+func idList(ids []string, more int) string {
+	if len(ids) == 0 && more == 0 {
 		return "none"
 	}
 	shown := make([]string, len(ids))
 	for i, id := range ids {
 		shown[i] = runs.Printable(id)
+	}
+	if more > 0 {
+		shown = append(shown, cutNote(more, "ids"))
 	}
 	return strings.Join(shown, ", ")
 }

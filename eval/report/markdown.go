@@ -112,17 +112,25 @@ func mdList(w io.Writer, title string, items []string) {
 
 // mdCapped writes a "**title**" paragraph and a list of at most
 // mdMaxListed items, then "… and N more"; title and items are escaped.
-func mdCapped(w io.Writer, title string, items []string) {
-	if len(items) == 0 {
+func mdCapped(w io.Writer, title string, items []string) { mdCut(w, title, items, 0, "") }
+
+// mdCut is mdCapped for a list the Document's budget cut, leaving out
+// more entries (of what noun names, plural): the list ends with cutNote.
+func mdCut(w io.Writer, title string, items []string, more int, noun string) {
+	if len(items) == 0 && more == 0 {
 		return
 	}
 	fmt.Fprintf(w, "\n**%s**\n\n", mdText(title))
-	for i, it := range items {
-		if i == mdMaxListed {
-			fmt.Fprintf(w, "- … and %d more\n", len(items)-mdMaxListed)
+	shown := 0
+	for _, it := range items {
+		if shown == mdMaxListed {
 			break
 		}
 		fmt.Fprintf(w, "- %s\n", mdItem(it))
+		shown++
+	}
+	if note := moreNote(len(items), shown, more, noun); note != "" {
+		fmt.Fprintf(w, "- %s\n", mdText(note))
 	}
 }
 
@@ -390,7 +398,11 @@ func mdAgreement(w io.Writer, as []metrics.Agreement) {
 				items = append(items, fmt.Sprintf("%s: ours=%t given=%t%s", d.Key, d.Ours, d.Given, originSuffix(d.OriginFile, d.OriginLine)))
 			}
 		}
-		mdCapped(w, "disagreements in "+as[0].Rows()[i].Label, items)
+		more := 0
+		for _, a := range as {
+			more += a.Rows()[i].MoreDisagreements
+		}
+		mdCut(w, "disagreements in "+as[0].Rows()[i].Label, items, more, "disagreements")
 	}
 	for i := range 3 {
 		var items []string
@@ -399,7 +411,11 @@ func mdAgreement(w io.Writer, as []metrics.Agreement) {
 				items = append(items, fmt.Sprintf("%s: %s", u.Key, u.Reason))
 			}
 		}
-		mdCapped(w, "unknown labels in "+as[0].Rows()[i].Label, items)
+		more := 0
+		for _, a := range as {
+			more += a.Rows()[i].MoreUnknowns
+		}
+		mdCut(w, "unknown labels in "+as[0].Rows()[i].Label, items, more, "unknown labels")
 	}
 }
 
@@ -456,13 +472,13 @@ func mdChecks(w io.Writer, d *Document) {
 					for i, k := range n.HitRuns {
 						items[i] = violationLine(k, viol[vkey{k, n.Name}])
 					}
-					mdCapped(w, "violations of "+n.Name+" in "+c.Name(), items)
+					mdCut(w, "violations of "+n.Name+" in "+c.Name(), items, n.MoreHitRuns, "violations")
 				}
 				items := make([]string, len(n.UnknownRuns))
 				for i, u := range n.UnknownRuns {
 					items[i] = fmt.Sprintf("%s: %s", u.Key, u.Reason)
 				}
-				mdCapped(w, "unknown results of "+n.Name+" in "+c.Name(), items)
+				mdCut(w, "unknown results of "+n.Name+" in "+c.Name(), items, n.MoreUnknownRuns, "unknown results")
 			}
 		}
 	}
@@ -525,7 +541,7 @@ func mdAudit(w io.Writer, as []metrics.AuditCounts) {
 		for i, d := range a.Denied {
 			items[i] = fmt.Sprintf("%s: call:%d %s %s: %s", d.Key, d.Call, d.Tool, d.Decision, d.Detail)
 		}
-		mdCapped(w, "runs with calls not authorized in "+a.Name(), items)
+		mdCut(w, "runs with calls not authorized in "+a.Name(), items, a.MoreDenied, "runs with calls not authorized")
 	}
 }
 
@@ -610,24 +626,26 @@ func mdComparison(w io.Writer, c metrics.Comparison) {
 	mdTable(w, header, map[int]bool{2: true, 3: true, 4: true, 5: true, 6: true, 12: true}, rows)
 	for _, part := range []struct {
 		title string
-		ids   func(metrics.Transition) []string
+		ids   func(metrics.Transition) ([]string, int)
 	}{
-		{"lost (true in the reference, false in the defended condition)", func(t metrics.Transition) []string { return t.LostIDs }},
-		{"gained (false in the reference, true in the defended condition)", func(t metrics.Transition) []string { return t.GainedIDs }},
+		{"lost (true in the reference, false in the defended condition)", func(t metrics.Transition) ([]string, int) { return t.LostIDs, t.MoreLostIDs }},
+		{"gained (false in the reference, true in the defended condition)", func(t metrics.Transition) ([]string, int) { return t.GainedIDs, t.MoreGainedIDs }},
 	} {
 		var items []string
 		for _, t := range c.Transitions {
-			ids := part.ids(t)
-			if len(ids) == 0 {
+			ids, more := part.ids(t)
+			if len(ids) == 0 && more == 0 {
 				continue
 			}
 			var shown []string
 			for i, id := range ids {
 				if i == mdMaxListed {
-					shown = append(shown, fmt.Sprintf("… and %d more", len(ids)-mdMaxListed))
 					break
 				}
 				shown = append(shown, runs.Printable(id))
+			}
+			if note := moreNote(len(ids), len(shown), more, "ids"); note != "" {
+				shown = append(shown, note)
 			}
 			items = append(items, t.Name+": "+strings.Join(shown, ", "))
 		}

@@ -281,6 +281,9 @@ func WriteAgreement(w io.Writer, as []metrics.Agreement) error {
 				}
 				lines = append(lines, line)
 			}
+			if more := a.Rows()[i].MoreDisagreements; more > 0 {
+				lines = append(lines, "  "+cutNote(more, "disagreements in "+runs.Printable(a.Name())))
+			}
 		}
 		if len(lines) > 0 {
 			section(bw, "disagreements in "+as[0].Rows()[i].Label, lines)
@@ -291,6 +294,9 @@ func WriteAgreement(w io.Writer, as []metrics.Agreement) error {
 		for _, a := range as {
 			for _, u := range a.Rows()[i].Unknowns {
 				lines = append(lines, fmt.Sprintf("  %s: %s", runName(u.Key), oneLine(u.Reason)))
+			}
+			if more := a.Rows()[i].MoreUnknowns; more > 0 {
+				lines = append(lines, "  "+cutNote(more, "unknown labels in "+runs.Printable(a.Name())))
 			}
 		}
 		if len(lines) > 0 {

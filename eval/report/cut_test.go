@@ -1,0 +1,243 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/tenetlang/tenet/eval/metrics"
+	"github.com/tenetlang/tenet/eval/runs"
+)
+
+// cutRecords returns n benign runs under each condition, each violating
+// invariant "inv": one run reference each (its hit_runs entry, with its
+// violation's witness).
+func cutRecords(n int, conditions ...string) []runs.Record {
+	var out []runs.Record
+	for _, c := range conditions {
+		for i := range n {
+			r := fixtureRecord("", c, fmt.Sprintf("T%d", i+1), "", true, false)
+			r.Invariants = map[string]runs.Label{"inv": runs.Bool(false)}
+			r.Witnesses = map[string]map[string]string{"invariants.inv": {"s": "event:0"}}
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func cutDocument(t *testing.T, recs []runs.Record, max int) *Document {
+	t.Helper()
+	return Build(Input{Command: CommandReport, Version: "v", Records: recs, MaxListed: max})
+}
+
+// sameCounts checks the counts, failures and exit code of a cut Document
+// are those of the whole one, and that each list plus its More field makes
+// its count.
+func sameCounts(t *testing.T, cut, whole *Document) {
+	t.Helper()
+	if !reflect.DeepEqual(cut.Failures, whole.Failures) || cut.ExitCode != whole.ExitCode || cut.Runs != whole.Runs {
+		t.Errorf("failures or exit code differ: %q %d, want %q %d", cut.Failures, cut.ExitCode, whole.Failures, whole.ExitCode)
+	}
+	if !reflect.DeepEqual(cut.Conditions, whole.Conditions) {
+		t.Error("conditions differ")
+	}
+	if len(cut.Violations)+cut.MoreViolations != len(whole.Violations) {
+		t.Errorf("violations %d + %d more, want %d", len(cut.Violations), cut.MoreViolations, len(whole.Violations))
+	}
+	for i, c := range cut.Checks {
+		w := whole.Checks[i]
+		if c.Runs != w.Runs || c.ViolatingRuns != w.ViolatingRuns || c.UndecidedRuns != w.UndecidedRuns {
+			t.Errorf("%s: checks counts differ", c.Name())
+		}
+		for j, n := range c.Invariants {
+			if n.Hits != w.Invariants[j].Hits || n.Unknown != w.Invariants[j].Unknown ||
+				len(n.HitRuns)+n.MoreHitRuns != n.Hits || len(n.UnknownRuns)+n.MoreUnknownRuns != n.Unknown {
+				t.Errorf("%s %s: %+v, whole %+v", c.Name(), n.Name, n, w.Invariants[j])
+			}
+		}
+	}
+}
+
+// TestCutExactlyAtBudget: a budget equal to the first condition's runs
+// lists that condition whole (no cut there) and nothing of the second.
+func TestCutExactlyAtBudget(t *testing.T) {
+	recs := cutRecords(5, "a", "b")
+	whole := cutDocument(t, recs, 0)
+	d := cutDocument(t, recs, 5)
+	sameCounts(t, d, whole)
+	a, b := d.Checks[0].Invariants[0], d.Checks[1].Invariants[0]
+	if len(a.HitRuns) != 5 || a.MoreHitRuns != 0 || len(b.HitRuns) != 0 || b.MoreHitRuns != 5 {
+		t.Errorf("a: %d listed, %d more; b: %d listed, %d more", len(a.HitRuns), a.MoreHitRuns, len(b.HitRuns), b.MoreHitRuns)
+	}
+	if len(d.Violations) != 5 || d.MoreViolations != 5 || d.MaxListed != 5 {
+		t.Errorf("violations %d, more %d, max %d", len(d.Violations), d.MoreViolations, d.MaxListed)
+	}
+	for _, v := range d.Violations {
+		if v.Key.Condition != "a" || len(v.Witness) != 1 {
+			t.Errorf("violation listed: %+v", v)
+		}
+	}
+	// Budget 10: everything fits, the Document is the whole one but for
+	// MaxListed.
+	d = cutDocument(t, recs, 10)
+	d.MaxListed = 0
+	if !reflect.DeepEqual(d, whole) {
+		t.Error("a budget that fits every list changes the Document")
+	}
+}
+
+// TestCutZeroIsUnlimited: MaxListed 0 (or less) lists everything, as the
+// whole-slice functions do.
+func TestCutZeroIsUnlimited(t *testing.T) {
+	recs := cutRecords(50, "a", "b", "c")
+	whole := reference(Input{Command: CommandReport, Version: "v", Records: recs})
+	for _, max := range []int{0, -1} {
+		if d := cutDocument(t, recs, max); !reflect.DeepEqual(d, whole) {
+			t.Errorf("MaxListed %d: the Document differs from the uncut one", max)
+		}
+	}
+}
+
+// TestCutSpansConditions: the budget is shared in key order across
+// conditions, and the cut shows in every format with the exact number
+// left out.
+func TestCutSpansConditions(t *testing.T) {
+	recs := cutRecords(5, "a", "b", "c")
+	whole := cutDocument(t, recs, 0)
+	d := cutDocument(t, recs, 7)
+	sameCounts(t, d, whole)
+	var listed, more []int
+	for _, c := range d.Checks {
+		listed = append(listed, len(c.Invariants[0].HitRuns))
+		more = append(more, c.Invariants[0].MoreHitRuns)
+	}
+	if !reflect.DeepEqual(listed, []int{5, 2, 0}) || !reflect.DeepEqual(more, []int{0, 3, 5}) {
+		t.Errorf("listed %v, more %v; want [5 2 0], [0 3 5]", listed, more)
+	}
+	if d.MoreViolations != 8 {
+		t.Errorf("MoreViolations %d, want 8", d.MoreViolations)
+	}
+	out := renderAll(t, d)
+	for _, f := range Formats {
+		s := string(out[f])
+		if f == "json" {
+			continue
+		}
+		for _, want := range []string{"… and 3 more violations: see the runs file (tenet explain RUNSFILE KEY)",
+			"… and 5 more violations: see the runs file (tenet explain RUNSFILE KEY)"} {
+			if !strings.Contains(s, want) {
+				t.Errorf("%s: no %q in\n%s", f, want, s)
+			}
+		}
+	}
+	if err := reportSchema(t).Validate(decodeJSON(t, out["json"])); err != nil {
+		t.Fatalf("%v\n%s", err, out["json"])
+	}
+	var v struct {
+		MaxListed      int `json:"max_listed"`
+		MoreViolations int `json:"more_violations"`
+		Violations     []any
+		Checks         []struct {
+			Invariants []struct {
+				Hits        int   `json:"hits"`
+				HitRuns     []any `json:"hit_runs"`
+				MoreHitRuns int   `json:"more_hit_runs"`
+			} `json:"invariants"`
+		} `json:"checks"`
+	}
+	if err := json.Unmarshal(out["json"], &v); err != nil {
+		t.Fatal(err)
+	}
+	if v.MaxListed != 7 || v.MoreViolations != 8 || len(v.Violations) != 7 {
+		t.Errorf("json: max_listed %d, more_violations %d, %d violations", v.MaxListed, v.MoreViolations, len(v.Violations))
+	}
+	for i, c := range v.Checks {
+		n := c.Invariants[0]
+		if n.Hits != 5 || len(n.HitRuns) != listed[i] || n.MoreHitRuns != more[i] {
+			t.Errorf("json checks %d: %+v", i, n)
+		}
+	}
+}
+
+// TestCutWholeRuns: a run is listed in all its lists or in none, and once
+// one does not fit no later run is listed, so what is listed is a prefix in
+// key order.
+func TestCutWholeRuns(t *testing.T) {
+	recs := cutRecords(3, "a")
+	// T2 also disagrees with its given utility, is undecided on a failure
+	// class and has a denied call: 4 references.
+	r := &recs[1]
+	given := false
+	r.Given.Utility = &given
+	r.Failures = map[string]runs.Label{"slow": runs.Unknown("no clock")}
+	r.Grant = "g"
+	r.Audit = []runs.AuditEntry{{Call: 0, Tool: "send", Decision: runs.Decisions[0], Detail: "x"}}
+	if n := metrics.Listed(*r); n != 4 {
+		t.Fatalf("metrics.Listed = %d, want 4", n)
+	}
+	whole := cutDocument(t, recs, 0)
+	for _, c := range []struct {
+		max, listed int // runs listed
+	}{{1, 1}, {4, 1}, {5, 2}, {6, 3}} {
+		d := cutDocument(t, recs, c.max)
+		sameCounts(t, d, whole)
+		inv := d.Checks[0].Invariants[0]
+		if len(inv.HitRuns) != c.listed || len(d.Violations) != c.listed {
+			t.Errorf("max %d: %d hit runs, %d violations listed, want %d", c.max, len(inv.HitRuns), len(d.Violations), c.listed)
+		}
+		t2 := c.listed >= 2
+		fc := d.Checks[0].Failures[0]
+		ag := d.Agreement[0].BenignUtility
+		au := d.Audit[0]
+		if (len(fc.UnknownRuns) == 1) != t2 || (fc.MoreUnknownRuns == 1) == t2 ||
+			(len(ag.Disagreements) == 1) != t2 || (ag.MoreDisagreements == 1) == t2 ||
+			(len(au.Denied) == 1) != t2 || (au.MoreDenied == 1) == t2 {
+			t.Errorf("max %d: T2 listed %v, failure %+v, agreement %+v, denied %d+%d", c.max, t2, fc, ag, len(au.Denied), au.MoreDenied)
+		}
+		if c.max == 4 {
+			// T2 and T3 cut: every format that lists disagreements and
+			// denied calls says so (JUnit lists neither).
+			for f, out := range renderAll(t, d) {
+				if f != "json" && f != "junit" && !strings.Contains(string(out), "more disagreements") {
+					t.Errorf("%s: the cut disagreement is not said", f)
+				}
+				if f != "json" && f != "junit" && !strings.Contains(string(out), "more runs with calls not authorized") {
+					t.Errorf("%s: the cut denied call is not said", f)
+				}
+			}
+		}
+	}
+}
+
+func TestThousands(t *testing.T) {
+	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 374454: "374,454", 1234567: "1,234,567", -1500: "-1,500"} {
+		if got := thousands(n); got != want {
+			t.Errorf("thousands(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+// TestCutComparison: ids are cut in document order, counts kept.
+func TestCutComparison(t *testing.T) {
+	c := metrics.Comparison{Transitions: []metrics.Transition{
+		{Name: "x", Lost: 2, Gained: 3, LostIDs: []string{"a", "b"}, GainedIDs: []string{"c", "d", "e"}},
+		{Name: "y", Lost: 1, LostIDs: []string{"f"}},
+	}}
+	if got := CutComparison(&c, 3); got != 3 {
+		t.Fatalf("CutComparison = %d", got)
+	}
+	x, y := c.Transitions[0], c.Transitions[1]
+	if len(x.LostIDs) != 2 || x.MoreLostIDs != 0 || len(x.GainedIDs) != 1 || x.MoreGainedIDs != 2 || len(y.LostIDs) != 0 || y.MoreLostIDs != 1 {
+		t.Errorf("%+v %+v", x, y)
+	}
+	d := BuildComparison("v", nil, 6, &c)
+	d.MaxListed = 3
+	for f, out := range renderAll(t, d) {
+		if f != "json" && !bytes.Contains(out, []byte("… and 2 more ids: see the runs file")) {
+			t.Errorf("%s: the cut is not said:\n%s", f, out)
+		}
+	}
+}
