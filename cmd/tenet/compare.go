@@ -53,13 +53,17 @@ metric error, or more than one repetition. See docs/metrics.md.`,
 				}
 				return exitError{exitBad}
 			}
-			return rf.write(cmd, report.BuildComparison(compiler.Version, args, len(recs), &c))
+			listed := report.CutComparison(&c, rf.maxItems)
+			d := report.BuildComparison(compiler.Version, args, len(recs), &c)
+			d.MaxListed = listed
+			return rf.write(cmd, d)
 		},
 	}
 	cmd.Flags().IntVar(&maxRecord, "max-record-bytes", runs.DefaultMaxRecordBytes, "longest runs-file record (line) accepted, in bytes")
 	cmd.Flags().StringVar(&reference, "reference", "", "the reference condition (e.g. the undefended model)")
 	cmd.Flags().StringVar(&defended, "defended", "", "the defended condition")
 	rf.add(cmd)
+	rf.addMaxItems(cmd)
 	cmd.MarkFlagRequired("reference")
 	cmd.MarkFlagRequired("defended")
 	return cmd

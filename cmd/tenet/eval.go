@@ -110,7 +110,7 @@ stderr and in the report, whatever its format.`,
 			b := report.NewBuilder(report.Input{
 				Command: report.CommandEval, Version: compiler.Version, Inputs: files,
 				Contracts: contracts, Declared: declared, Programs: progs,
-				Metrics: metrics.Options{Unknown: unknown},
+				Metrics: metrics.Options{Unknown: unknown}, MaxListed: rf.maxItems,
 			})
 			var f *atomicfile.File
 			var w *runs.Writer
@@ -156,6 +156,7 @@ stderr and in the report, whatever its format.`,
 	cmd.Flags().MarkHidden("sort-memory")
 	cmd.Flags().StringVar(&unknown, "unknown", metrics.UnknownRefuse, "unknown labels: refuse (metrics of their condition refuse) or bounds (every rate as [low, high])")
 	rf.add(cmd)
+	rf.addMaxItems(cmd)
 	return cmd
 }
 

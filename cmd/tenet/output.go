@@ -15,13 +15,20 @@ import (
 // reportFlags are --format and --report-out, shared by eval, report,
 // compare and test.
 type reportFlags struct {
-	format string
-	out    string
+	format   string
+	out      string
+	maxItems int // --report-max-items (eval, report, compare)
 }
 
 func (f *reportFlags) add(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.format, "format", "table", "report format: "+strings.Join(report.Formats, ", ")+" (docs/report-formats.md)")
 	cmd.Flags().StringVar(&f.out, "report-out", "", "write the report to this file, atomically, instead of stdout")
+}
+
+// addMaxItems adds --report-max-items (eval, report and compare).
+func (f *reportFlags) addMaxItems(cmd *cobra.Command) {
+	cmd.Flags().IntVar(&f.maxItems, "report-max-items", report.DefaultMaxListed,
+		"runs (or ids) the report names in its lists, all lists together, in key order; counts stay exact, the runs file names every run (0: no limit)")
 }
 
 // check validates the flags before any work: a known format, and a
@@ -33,6 +40,9 @@ func (f *reportFlags) check(inputs []string) error {
 	}
 	if !known {
 		return fmt.Errorf("unknown --format %q: want %s", f.format, strings.Join(report.Formats, ", "))
+	}
+	if f.maxItems < 0 {
+		return fmt.Errorf("--report-max-items %d: want 0 (no limit) or more", f.maxItems)
 	}
 	if f.out != "" {
 		return checkOutput(f.out, inputs)

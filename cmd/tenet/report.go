@@ -81,7 +81,7 @@ See docs/metrics.md.`,
 			d := report.Build(report.Input{
 				Command: report.CommandReport, Version: compiler.Version, Inputs: args,
 				Records: recs, Declared: declared, Programs: progs,
-				Metrics: metrics.Options{Unknown: unknown},
+				Metrics: metrics.Options{Unknown: unknown}, MaxListed: rf.maxItems,
 			})
 			return rf.write(cmd, d)
 		},
@@ -90,6 +90,7 @@ See docs/metrics.md.`,
 	cmd.Flags().StringVar(&contract, "contract", "", "take task and case sets and gates from this contract (directory, directory of contracts, or bundle)")
 	cmd.Flags().StringVar(&unknown, "unknown", metrics.UnknownRefuse, "unknown labels: refuse (the condition's metrics are an error) or bounds (every rate as [low, high] over the unknowns)")
 	rf.add(cmd)
+	rf.addMaxItems(cmd)
 	return cmd
 }
 
