@@ -252,8 +252,9 @@ func (cv *callVal) fieldNames() []string {
 	return callFields
 }
 
-// asMap builds the Go map this value stands for (for conversions and
-// comparisons with other maps: not the hot path).
+// asMap builds the Go map this value stands for, of Go values only, as
+// the run's values were before (for conversions, comparisons with other
+// maps, Value and String: not the hot path).
 func (cv *callVal) asMap() map[string]any {
 	c := cv.c
 	m := map[string]any{
@@ -294,6 +295,9 @@ func (cv *callVal) Equal(other ref.Val) ref.Val {
 	return cv.v.p.adapter.NativeToValue(cv.asMap()).Equal(other)
 }
 func (cv *callVal) Type() ref.Type { return types.MapType }
+
+// String formats the value as cel-go formats the map it stands for.
+func (cv *callVal) String() string { return fmt.Sprint(cv.v.p.adapter.NativeToValue(cv.asMap())) }
 func (cv *callVal) Value() any     { return cv.asMap() }
 func (cv *callVal) Contains(key ref.Val) ref.Val {
 	_, ok := cv.find(key)
@@ -405,7 +409,7 @@ func (ev *eventVal) asMap() map[string]any {
 	ec := make([]any, 0, len(e.Calls))
 	for _, ci := range e.Calls {
 		if ci >= 0 && ci < len(ev.v.callVals) {
-			ec = append(ec, ev.v.callVals[ci])
+			ec = append(ec, ev.v.callVals[ci].asMap())
 		}
 	}
 	return map[string]any{
@@ -439,6 +443,9 @@ func (ev *eventVal) Equal(other ref.Val) ref.Val {
 	return ev.v.p.adapter.NativeToValue(ev.asMap()).Equal(other)
 }
 func (ev *eventVal) Type() ref.Type { return types.MapType }
+
+// String: see callVal.String.
+func (ev *eventVal) String() string { return fmt.Sprint(ev.v.p.adapter.NativeToValue(ev.asMap())) }
 func (ev *eventVal) Value() any     { return ev.asMap() }
 func (ev *eventVal) Contains(key ref.Val) ref.Val {
 	_, ok := ev.find(key)
@@ -492,7 +499,13 @@ func (tv *toolsVal) FindStringKey(name string) (any, bool) { return tv.list(name
 func (tv *toolsVal) asMap() map[string]any {
 	m := make(map[string]any, len(tv.v.p.Bundle.Decls.Tools))
 	for _, t := range tv.v.p.Bundle.Decls.Tools {
-		m[t.Name], _ = tv.list(t.Name)
+		calls := []any{}
+		for _, cv := range tv.v.typedVals {
+			if cv.c.Tool == t.Name {
+				calls = append(calls, cv.asMap())
+			}
+		}
+		m[t.Name] = calls
 	}
 	return m
 }
@@ -526,6 +539,9 @@ func (tv *toolsVal) Equal(other ref.Val) ref.Val {
 	return tv.v.p.adapter.NativeToValue(tv.asMap()).Equal(other)
 }
 func (tv *toolsVal) Type() ref.Type { return types.MapType }
+
+// String: see callVal.String.
+func (tv *toolsVal) String() string { return fmt.Sprint(tv.v.p.adapter.NativeToValue(tv.asMap())) }
 func (tv *toolsVal) Value() any     { return tv.asMap() }
 func (tv *toolsVal) Contains(key ref.Val) ref.Val {
 	_, ok := tv.find(key)

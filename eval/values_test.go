@@ -1,9 +1,11 @@
 package eval
 
 import (
+	"fmt"
 	"reflect"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 
 	"cel.dev/cel-go/common/types"
@@ -101,5 +103,24 @@ func TestValuesBehaveAsMaps(t *testing.T) {
 	}
 	if _, ok := v.callVals[0].FindStringKey("raw_args"); ok {
 		t.Error("generic call with raw_args")
+	}
+}
+
+// TestValuesPrintAsMaps: Value and String give what the replaced Go maps
+// gave (explain prints a value through them when it cannot convert it to
+// JSON): Go maps and cel-go's map format, never pointers.
+func TestValuesPrintAsMaps(t *testing.T) {
+	p := patternProgram(t, "read send", "")
+	v := p.valuesOf(syntheticRun(6))
+	for i, val := range []ref.Val{v.eventVals[1], v.callVals[0], v.typedVals[1], v.tools} {
+		if s := fmt.Sprint(val.Value()); strings.Contains(s, "0x") || strings.Contains(s, "&{") {
+			t.Errorf("%d: Value prints %s", i, s)
+		}
+		if s := fmt.Sprint(val); strings.Contains(s, "0x") || strings.Contains(s, "&{") || !strings.HasPrefix(s, "{") {
+			t.Errorf("%d: String is %s", i, s)
+		}
+	}
+	if s := fmt.Sprint(v.calls.Value()); strings.Contains(s, "0x") {
+		t.Errorf("list of calls prints %s", s)
 	}
 }
