@@ -201,10 +201,10 @@ func TestCutWholeRuns(t *testing.T) {
 			// T2 and T3 cut: every format that lists disagreements and
 			// denied calls says so (JUnit lists neither).
 			for f, out := range renderAll(t, d) {
-				if f != "json" && f != "junit" && !strings.Contains(string(out), "more disagreements") {
+				if f != "json" && f != "junit" && !strings.Contains(string(out), "… and 1 more disagreement") {
 					t.Errorf("%s: the cut disagreement is not said", f)
 				}
-				if f != "json" && f != "junit" && !strings.Contains(string(out), "more runs with calls not authorized") {
+				if f != "json" && f != "junit" && !strings.Contains(string(out), "… and 1 more run with calls not authorized: see the runs file") {
 					t.Errorf("%s: the cut denied call is not said", f)
 				}
 			}

@@ -364,6 +364,18 @@ func ofContract(cs []metrics.Condition, contract string) []metrics.Condition {
 // list: "… and 374,454 more violations: see the runs file (tenet explain
 // RUNSFILE KEY)". noun is the plural of what the list holds.
 func cutNote(n int, noun string) string {
+	if n == 1 {
+		// "violations" → "violation", "unknown results" → "unknown
+		// result", "runs with calls …" → "run with calls …".
+		words := strings.Split(noun, " ")
+		for i, w := range words {
+			if strings.HasSuffix(w, "s") {
+				words[i] = strings.TrimSuffix(w, "s")
+				break
+			}
+		}
+		noun = strings.Join(words, " ")
+	}
 	return fmt.Sprintf("… and %s more %s: see the runs file (tenet explain RUNSFILE KEY)", thousands(n), noun)
 }
 
