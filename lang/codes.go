@@ -112,6 +112,16 @@ func newError(code diag.Code, subject hcl.Range, summary, format string, args ..
 		Severity: hcl.DiagError,
 		Summary:  summary,
 		Detail:   fmt.Sprintf(format, args...),
-		Subject:  subject.Ptr(),
+		Subject:  ordered(subject).Ptr(),
 	}, code)
+}
+
+// ordered returns r, or the empty range at its start when its end comes
+// before it: HCL's parser, recovering from an unterminated expression at
+// the end of a file ("utility = A("), gives the expression an end of 0:0.
+func ordered(r hcl.Range) hcl.Range {
+	if r.End.Byte < r.Start.Byte || r.End.Line < r.Start.Line {
+		r.End = r.Start
+	}
+	return r
 }
