@@ -57,7 +57,8 @@ type Call struct {
 	Operation string // from the contract's registry; "" for an unregistered tool (set by eval)
 	// Args are the arguments as the model sent them, decoded from JSON. When
 	// they were a JSON string that does not parse, Args is empty and ArgsError
-	// says why.
+	// says why. A call nested at the deepest level followed that still
+	// carries calls keeps its Args, and ArgsError says so.
 	Args      map[string]any
 	ArgsError string
 	// Ok is true when a result came back and it carried no error: the call ran.

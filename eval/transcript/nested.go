@@ -1,13 +1,19 @@
 package transcript
 
 import (
+	"fmt"
 	"sort"
 
 	"github.com/tenetlang/tenet/eval/run"
 )
 
-// maxNestedDepth bounds how deep nested calls are followed.
+// maxNestedDepth bounds how deep nested calls are followed. A call at this
+// depth that still carries calls gets ArgsError tooDeep, so that the audit
+// does not pass over the calls it hides.
 const maxNestedDepth = 16
+
+// tooDeep is the ArgsError of a call at maxNestedDepth that carries calls.
+var tooDeep = fmt.Sprintf("nested calls deeper than %d levels are not followed", maxNestedDepth)
 
 // addNestedCalls finds tool calls carried inside other calls' arguments
 // and appends them to rn.Calls with Depth and Parent set (DESIGN §3: calls
@@ -20,10 +26,14 @@ const maxNestedDepth = 16
 func addNestedCalls(rn *run.Run) {
 	for i := 0; i < len(rn.Calls); i++ { // rn.Calls grows: nested calls are scanned too
 		parent := rn.Calls[i]
+		nested := nestedIn(parent.Args)
 		if parent.Depth >= maxNestedDepth {
+			if len(nested) > 0 && parent.ArgsError == "" {
+				parent.ArgsError = tooDeep
+			}
 			continue
 		}
-		for _, nc := range nestedIn(parent.Args) {
+		for _, nc := range nested {
 			nc.Index = len(rn.Calls)
 			nc.Event = parent.Event
 			nc.Depth = parent.Depth + 1
