@@ -99,13 +99,49 @@ func Decode(format string, origin run.Origin, data []byte) (rn *run.Run, skip bo
 
 // jsonlRecords frames JSONL: a record is a non-blank line.
 type jsonlRecords struct {
-	file  string
-	lines *lineReader
-	ended bool // sticky: the stream has ended (io.EOF or a read error)
+	file     string
+	lines    *lineReader
+	maxDepth int  // 0: the decoder's limit, not scanned for
+	ended    bool // sticky: the stream has ended (io.EOF or a read error)
 }
 
 func newJSONLRecords(file string, r io.Reader, opt Options) RecordReader {
-	return &jsonlRecords{file: file, lines: newLineReader(r, opt.maxRecordBytes())}
+	rr := &jsonlRecords{file: file, lines: newLineReader(r, opt.maxRecordBytes())}
+	if opt.MaxDepth > 0 && opt.MaxDepth < DefaultMaxDepth {
+		rr.maxDepth = opt.MaxDepth
+	}
+	return rr
+}
+
+// deeperThan reports whether the JSON text data nests arrays and objects
+// more than max levels deep. It counts brackets and braces outside strings
+// and does not validate: the decoder reports malformed JSON.
+func deeperThan(data []byte, max int) bool {
+	depth, inString := 0, false
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		if inString {
+			switch c {
+			case '\\':
+				i++ // the escaped byte cannot end the string
+			case '"':
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+		case '[', '{':
+			depth++
+			if depth > max {
+				return true
+			}
+		case ']', '}':
+			depth--
+		}
+	}
+	return false
 }
 
 func (r *jsonlRecords) Next() (RawRecord, error) {
@@ -130,6 +166,10 @@ func (r *jsonlRecords) Next() (RawRecord, error) {
 		}
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
+		}
+		if r.maxDepth > 0 && deeperThan(line, r.maxDepth) {
+			return RawRecord{}, &Error{File: r.file, Line: r.lines.line,
+				Msg: fmt.Sprintf("record nested deeper than the limit of %d levels (raise it with --max-depth)", r.maxDepth)}
 		}
 		return RawRecord{Origin: run.Origin{File: r.file, Line: r.lines.line}, Data: line}, nil
 	}

@@ -136,7 +136,17 @@ type Options struct {
 	// its line ending). A longer record is an *Error for that record, and the
 	// reader skips to the next one. Zero or negative means DefaultMaxRecordBytes.
 	MaxRecordBytes int
+	// MaxDepth bounds how deeply a record's JSON nests (arrays and objects):
+	// a record nested deeper is an *Error for that record. Zero or negative
+	// means DefaultMaxDepth, the JSON decoder's own limit; a value above it
+	// cannot raise that limit. Only a value below DefaultMaxDepth costs a
+	// scan of each record before it is decoded.
+	MaxDepth int
 }
+
+// DefaultMaxDepth is the JSON decoder's nesting limit, which bounds every
+// record whatever Options.MaxDepth says.
+const DefaultMaxDepth = 10_000
 
 func (o Options) maxRecordBytes() int {
 	if o.MaxRecordBytes <= 0 {
