@@ -31,6 +31,11 @@ import (
 type Program struct {
 	Bundle *bundle.Bundle
 	ID     string // the bundle id, "sha256:<hex>"
+	// MaxPatternThreads bounds the distinct pattern threads alive at one
+	// item of a run (0 or less: MaxThreads); past it the pattern's result
+	// is unknown, with a reason naming the bound. Set it before the
+	// Program is first used, never while it judges runs.
+	MaxPatternThreads int
 
 	progs []cel.Program // index-aligned with Bundle.Exprs
 	// adapter converts Go values to CEL values as the criterion

@@ -13,11 +13,20 @@ import (
 	"github.com/tenetlang/tenet/eval/runs"
 )
 
-// MaxThreads bounds the distinct VM states alive at one position of a run;
-// past it the pattern's result is unknown ("thread budget exceeded"). Only
-// guards that refer to earlier steps can multiply states beyond the
-// program's size.
+// MaxThreads is the default pattern thread budget (Program.MaxPatternThreads
+// zero): the distinct VM states alive at one position of a run; past it the
+// pattern's result is unknown. Only guards that refer to earlier steps can
+// multiply states beyond the program's size.
 const MaxThreads = 100_000
+
+// maxThreads is the pattern thread budget in force: p.MaxPatternThreads, or
+// MaxThreads when it is zero or negative.
+func (p *Program) maxThreads() int {
+	if p.MaxPatternThreads > 0 {
+		return p.MaxPatternThreads
+	}
+	return MaxThreads
+}
 
 // item is one element of a run's item stream (docs/patterns.md): a message
 // (event ≥ 0) or a tool call (call ≥ 0).
@@ -92,7 +101,7 @@ func (p *Program) runPattern(pi int, ctx *runCtx, act *activation) patternResult
 	pt := &p.Bundle.Plan.Patterns[pi]
 	items := ctx.items
 	n := len(items)
-	vm := &vmState{p: p, pt: pt, ctx: ctx, act: act, memo: map[vmKey]guardResult{}}
+	vm := &vmState{p: p, pt: pt, ctx: ctx, act: act, memo: map[vmKey]guardResult{}, max: p.maxThreads()}
 	vm.guard.parent = act
 	if len(pt.Keyed) == 0 {
 		vm.stamp = make([]int, len(pt.Program))
@@ -118,7 +127,7 @@ func (p *Program) runPattern(pi int, ctx *runCtx, act *activation) patternResult
 		}
 		vm.add(&clist, vmThread{pc: 0, caps: empty}, pos, n)
 		if vm.overflow {
-			return patternResult{label: runs.Unknown(fmt.Sprintf("%s: more than %d pattern threads at one item (MaxThreads)", pt.Owner, MaxThreads))}
+			return patternResult{label: runs.Unknown(fmt.Sprintf("%s: more than %d pattern threads at one item (raise it with --max-pattern-threads)", pt.Owner, vm.max))}
 		}
 		// Each live thread costs one unit of the run's cost budget, so that
 		// a pattern whose keyed threads multiply cannot run for minutes.
@@ -159,6 +168,7 @@ type vmState struct {
 	stamp    []int
 	visited  map[vmKey]bool
 	live     int // threads added at the current position
+	max      int // the thread budget (Program.maxThreads)
 	pos      int
 	overflow bool
 	memo     map[vmKey]guardResult
@@ -217,7 +227,7 @@ func (vm *vmState) add(list *[]vmThread, t vmThread, pos, n int) {
 			return
 		}
 		vm.visited[k] = true
-		if len(vm.visited) > MaxThreads {
+		if len(vm.visited) > vm.max {
 			vm.overflow = true
 			return
 		}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/spf13/cobra"
 
 	"github.com/tenetlang/tenet/compiler"
 	"github.com/tenetlang/tenet/compiler/bundle"
@@ -79,6 +80,19 @@ func printDiags(w io.Writer, dir string, files map[string]*hcl.File, diags hcl.D
 		tw.WriteDiagnostic(&d)
 	}
 	return tw
+}
+
+// addMaxPatternThreads adds --max-pattern-threads to a command that judges
+// runs; checkMaxPatternThreads refuses a value below 1.
+func addMaxPatternThreads(cmd *cobra.Command, n *int) {
+	cmd.Flags().IntVar(n, "max-pattern-threads", eval.MaxThreads, "pattern threads alive at one item of a run before the pattern's result is unknown")
+}
+
+func checkMaxPatternThreads(n int) error {
+	if n < 1 {
+		return fmt.Errorf("--max-pattern-threads %d: want at least 1", n)
+	}
+	return nil
 }
 
 // loadProgram returns the evaluation program for a contract directory

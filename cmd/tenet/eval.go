@@ -21,6 +21,7 @@ func evalCmd() *cobra.Command {
 	var opt eval.Options
 	var out, unknown string
 	var rf reportFlags
+	var maxThreads int
 	sortBytes := defaultSortBytes
 	cmd := &cobra.Command{
 		Use:   "eval (DIR|X.tnb) FILES...",
@@ -45,6 +46,12 @@ stderr and in the report, whatever its format.`,
 			if opt.Transcript.MaxRecordBytes < 1 {
 				return fmt.Errorf("--max-record-bytes %d: want at least 1", opt.Transcript.MaxRecordBytes)
 			}
+			if d := opt.Transcript.MaxDepth; d < 1 || d > transcript.DefaultMaxDepth {
+				return fmt.Errorf("--max-depth %d: want 1 to %d", d, transcript.DefaultMaxDepth)
+			}
+			if err := checkMaxPatternThreads(maxThreads); err != nil {
+				return err
+			}
 			stderr := cmd.ErrOrStderr()
 			files := args[1:]
 			if err := checkInputs(files); err != nil {
@@ -65,6 +72,9 @@ stderr and in the report, whatever its format.`,
 			progs, err := loadPrograms(args[0], stderr)
 			if err != nil {
 				return err
+			}
+			for _, p := range progs {
+				p.MaxPatternThreads = maxThreads // before any run is judged
 			}
 			prog := newProgress(stderr, files, passes(progs, opt))
 			opt.Progress = prog.update
@@ -151,6 +161,8 @@ stderr and in the report, whatever its format.`,
 	cmd.Flags().StringVar(&opt.Grant, "grant", "", "audit calls against this grant (default: the source's grant)")
 	cmd.Flags().StringVarP(&out, "out", "o", "", "write the labelled runs (JSONL, docs/runs-format.md) to this file, atomically")
 	cmd.Flags().IntVar(&opt.Transcript.MaxRecordBytes, "max-record-bytes", transcript.DefaultMaxRecordBytes, "longest transcript record (line) accepted, in bytes")
+	cmd.Flags().IntVar(&opt.Transcript.MaxDepth, "max-depth", transcript.DefaultMaxDepth, "deepest nesting of arrays and objects accepted in a transcript record (at most the default)")
+	addMaxPatternThreads(cmd, &maxThreads)
 	cmd.Flags().IntVar(&opt.Workers, "workers", 0, "goroutines that decode and judge records (0: one per CPU); the output does not depend on it")
 	cmd.Flags().IntVar(&sortBytes, "sort-memory", defaultSortBytes, "bytes of judged runs held in memory before they are sorted in temporary files (0: all in memory)")
 	cmd.Flags().MarkHidden("sort-memory")

@@ -22,6 +22,7 @@ import (
 
 func explainCmd() *cobra.Command {
 	var key, source string
+	var maxThreads int
 	cmd := &cobra.Command{
 		Use:   "explain (DIR|X.tnb) --run KEY FILES...",
 		Short: "Show how one run's labels came about",
@@ -37,6 +38,9 @@ of its transcript record.`,
 			if key == "" {
 				return errors.New("--run KEY is required")
 			}
+			if err := checkMaxPatternThreads(maxThreads); err != nil {
+				return err
+			}
 			if err := checkInputs(args[1:]); err != nil {
 				return err
 			}
@@ -44,6 +48,7 @@ of its transcript record.`,
 			if err != nil {
 				return err
 			}
+			p.MaxPatternThreads = maxThreads
 			src, err := p.Source(source)
 			if err != nil {
 				return err
@@ -58,6 +63,7 @@ of its transcript record.`,
 	}
 	cmd.Flags().StringVar(&key, "run", "", "the run to explain: condition/task[/goal] or FILE:LINE")
 	cmd.Flags().StringVar(&source, "source", "", "source block (default: the contract's only source)")
+	addMaxPatternThreads(cmd, &maxThreads)
 	return cmd
 }
 

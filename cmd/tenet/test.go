@@ -22,6 +22,7 @@ import (
 
 func testCmd() *cobra.Command {
 	var rf reportFlags
+	var maxThreads int
 	cmd := &cobra.Command{
 		Use:   "test DIR",
 		Short: "Run a contract's test blocks: judge each test transcript and compare labels",
@@ -32,6 +33,9 @@ Exit 1 when a test fails, 2 when the contract or a test's input is bad.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := args[0]
+			if err := checkMaxPatternThreads(maxThreads); err != nil {
+				return err
+			}
 			if err := rf.check(append([]string{dir}, contractFiles(dir)...)); err != nil {
 				return err
 			}
@@ -48,6 +52,7 @@ Exit 1 when a test fails, 2 when the contract or a test's input is bad.`,
 			if err != nil {
 				return err
 			}
+			p.MaxPatternThreads = maxThreads
 			specs := compiler.Tests(mod)
 			if len(specs) == 0 && rf.format == "table" && rf.out == "" {
 				fmt.Fprintf(stdout, "no tests in %s\n", dir)
@@ -63,6 +68,7 @@ Exit 1 when a test fails, 2 when the contract or a test's input is bad.`,
 		},
 	}
 	rf.add(cmd)
+	addMaxPatternThreads(cmd, &maxThreads)
 	return cmd
 }
 
