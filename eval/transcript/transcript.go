@@ -105,7 +105,8 @@
 // # Errors
 //
 // A record is rejected whole, with an *Error, when: the line is not valid JSON
-// or not a JSON object; it is longer than Options.MaxRecordBytes; "messages"
+// or not a JSON object; it is longer than Options.MaxRecordBytes or nested
+// deeper than Options.MaxDepth; "messages"
 // is not a list; "metadata" is neither an object nor null; or a message is
 // malformed. Message errors read "message N: reason", N being the index in
 // "messages" from 0: a message that is not an object, a missing or non-string
