@@ -9,6 +9,7 @@ import (
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/eval/run"
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/eval/transcript"
 )
 
 // audit decides, for every call of a run, whether the host's grant
@@ -16,7 +17,8 @@ import (
 //
 //	unregistered_tool            the tool is not declared
 //	schema_fields                the argument keys are not exactly the declared ones (optional keys
-//	                             may be absent or null; arguments that did not parse fail here)
+//	                             may be absent or null; arguments that did not parse fail here), or,
+//	                             for any tool, the call carries calls nested deeper than are followed
 //	schema_types                 a value is not of its declared type, with no coercion: a bool is not
 //	                             a number, an integer is not a string, a nested call object is not a string
 //	missing_resource_capability  the grant has no (operation, resource) pair for the call
@@ -57,6 +59,11 @@ func (p *Program) decide(c *run.Call, g *bundle.Grant) (string, string) {
 	t, ok := p.tools[c.Tool]
 	if !ok {
 		return runs.UnregisteredTool, fmt.Sprintf("tool %q is not declared", c.Tool)
+	}
+	// Calls nested too deep to follow escape this audit: the call that
+	// carries them is refused even when its tool declares no schema.
+	if c.ArgsError == transcript.NestedTooDeep {
+		return runs.SchemaFields, c.ArgsError
 	}
 	if t.HasSchema {
 		if c.ArgsError != "" {

@@ -8,12 +8,14 @@ import (
 )
 
 // maxNestedDepth bounds how deep nested calls are followed. A call at this
-// depth that still carries calls gets ArgsError tooDeep, so that the audit
+// depth that still carries calls gets ArgsError NestedTooDeep, so that the audit
 // does not pass over the calls it hides.
 const maxNestedDepth = 16
 
-// tooDeep is the ArgsError of a call at maxNestedDepth that carries calls.
-var tooDeep = fmt.Sprintf("nested calls deeper than %d levels are not followed", maxNestedDepth)
+// NestedTooDeep is the ArgsError of a call at the deepest followed level
+// that still carries calls; the audit refuses such a call whatever its
+// tool's schema, since the calls it hides are not audited.
+var NestedTooDeep = fmt.Sprintf("nested calls deeper than %d levels are not followed", maxNestedDepth)
 
 // addNestedCalls finds tool calls carried inside other calls' arguments
 // and appends them to rn.Calls with Depth and Parent set (DESIGN §3: calls
@@ -29,7 +31,7 @@ func addNestedCalls(rn *run.Run) {
 		nested := nestedIn(parent.Args)
 		if parent.Depth >= maxNestedDepth {
 			if len(nested) > 0 && parent.ArgsError == "" {
-				parent.ArgsError = tooDeep
+				parent.ArgsError = NestedTooDeep
 			}
 			continue
 		}
