@@ -162,7 +162,7 @@ func plan(b *bundle.Bundle, id string, metered bool) (*Program, error) {
 		if metered {
 			opts = append(opts, cel.CostLimit(b.Plan.RunCostLimit))
 		}
-		prg, err := env.Program(checked, opts...)
+		prg, err := program(env, checked, opts)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("expression %d (%s of %s): planning: %w", i, e.Kind, e.Owner, err))
 			continue
@@ -496,3 +496,16 @@ func (a *constActivation) ResolveName(name string) (any, bool) {
 }
 
 func (a *constActivation) Parent() interpreter.Activation { return nil }
+
+// program plans one checked expression. cel-go's planner trusts that a
+// checked AST is well formed and can panic on one that is not (a call with
+// too few arguments); a bundle's sha256 proves integrity, not good faith,
+// so such an expression is refused as an error instead.
+func program(env *cel.Env, checked *cel.Ast, opts []cel.ProgramOption) (prg cel.Program, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			prg, err = nil, fmt.Errorf("malformed checked expression: %v", r)
+		}
+	}()
+	return env.Program(checked, opts...)
+}
