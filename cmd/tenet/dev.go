@@ -36,7 +36,9 @@ func devSynthCmd() *cobra.Command {
 first) to FILE, atomically. The runs have the AgentDojo records' shape and
 size (about 4 KB each) and the banking contract (contracts/agentdojo/banking)
 judges every one of them; the given labels (metadata success and security)
-are the labels it computes. The same N and seed always give the same bytes.
+are the labels it computes. Runs come in blocks of 32 (one condition each):
+give N as a multiple of 32, or the last condition is incomplete and its
+metrics refuse. The same N and seed always give the same bytes.
 See the package doc of internal/synth.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -40,8 +40,10 @@ stderr and in the report, whatever its format.`,
 			if err := checkUnknownFlag(unknown); err != nil {
 				return err
 			}
-			if opt.Workers < 0 {
-				return fmt.Errorf("--workers %d: want 0 (one per CPU) or more", opt.Workers)
+			// Each worker holds up to a few records in flight: a bound keeps
+			// a typo (--workers 99999999) from exhausting memory.
+			if opt.Workers < 0 || opt.Workers > maxWorkers {
+				return fmt.Errorf("--workers %d: want 0 (one per CPU) to %d", opt.Workers, maxWorkers)
 			}
 			if opt.Transcript.MaxRecordBytes < 1 {
 				return fmt.Errorf("--max-record-bytes %d: want at least 1", opt.Transcript.MaxRecordBytes)
@@ -88,7 +90,10 @@ stderr and in the report, whatever its format.`,
 			if out != "" {
 				// Unless --out's directory is missing: then the runs file
 				// fails as it did, once the evaluation is done.
-				if st, err := os.Stat(filepath.Dir(out)); err == nil && st.IsDir() {
+				// Nor next to a device (--out /dev/null): the temporary
+				// directory then.
+				if fi, err := os.Stat(out); err == nil && !fi.Mode().IsRegular() {
+				} else if st, err := os.Stat(filepath.Dir(out)); err == nil && st.IsDir() {
 					opt.SortDir = filepath.Dir(out)
 				}
 			}
@@ -223,3 +228,7 @@ func passes(progs []*eval.Program, opt eval.Options) int {
 	}
 	return max(len(formats), 1)
 }
+
+// maxWorkers bounds --workers: at most 4 records per worker are in flight,
+// each up to --max-record-bytes.
+const maxWorkers = 1024

@@ -177,11 +177,13 @@ func TestEvalUnopenableFileLeavesNoOut(t *testing.T) {
 	}
 }
 
-// TestEvalWorkersFlag: --workers takes 0 (one per CPU) or more.
+// TestEvalWorkersFlag: --workers takes 0 (one per CPU) to 1024.
 func TestEvalWorkersFlag(t *testing.T) {
-	var stdout, stderr bytes.Buffer
-	code := Main([]string{"eval", ".", "x.jsonl", "--workers", "-1"}, &stdout, &stderr)
-	if code != exitBad || !strings.HasPrefix(stderr.String(), "tenet eval: --workers -1: want 0 (one per CPU) or more\n") {
-		t.Errorf("exit %d, stderr %q", code, stderr.String())
+	for _, n := range []string{"-1", "1025", "99999999999"} {
+		var stdout, stderr bytes.Buffer
+		code := Main([]string{"eval", ".", "x.jsonl", "--workers", n}, &stdout, &stderr)
+		if code != exitBad || !strings.HasPrefix(stderr.String(), "tenet eval: --workers "+n+": want 0 (one per CPU) to 1024\n") {
+			t.Errorf("--workers %s: exit %d, stderr %q", n, code, stderr.String())
+		}
 	}
 }

@@ -28,7 +28,7 @@ func (f *reportFlags) add(cmd *cobra.Command) {
 // addMaxItems adds --report-max-items (eval, report and compare).
 func (f *reportFlags) addMaxItems(cmd *cobra.Command) {
 	cmd.Flags().IntVar(&f.maxItems, "report-max-items", report.DefaultMaxListed,
-		"runs (or ids) the report names in its lists, all lists together, in key order; counts stay exact, the runs file names every run (0: no limit)")
+		"entries of the report's lists (a run in three lists is three), all lists together, runs in key order; counts stay exact, the runs file names every run (0: no limit)")
 }
 
 // check validates the flags before any work: a known format, and a

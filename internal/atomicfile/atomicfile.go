@@ -2,6 +2,12 @@
 // file in the destination's directory, is synced, and is renamed over the
 // destination, so readers see the old file or the whole new one, never a
 // partial write.
+//
+// A destination that is a symbolic link is followed: the file it names is
+// replaced and the link stays. A destination that exists and is not a
+// regular file — /dev/null, a FIFO, a terminal — cannot be replaced by a
+// rename; it is written directly instead (not atomically: there is no old
+// content to keep).
 package atomicfile
 
 import (
@@ -65,8 +71,11 @@ type File struct {
 	path string
 	perm os.FileMode
 	tmp  *os.File
-	done bool // committed or aborted: the temporary file is gone
-	err  error
+	// direct: tmp is the destination itself (a device, FIFO or socket),
+	// opened for writing; there is no temporary file.
+	direct bool
+	done   bool // committed or aborted: the temporary file is gone
+	err    error
 }
 
 // Create starts writing path atomically; Commit gives it permissions perm.
@@ -80,6 +89,29 @@ func Create(path string, perm os.FileMode) (*File, error) {
 	defer mu.Unlock()
 	if stopped {
 		return nil, fmt.Errorf("writing %s: %w", path, ErrStopped)
+	}
+	// The kernel follows links, /proc's included, to say what the path is.
+	dest := path
+	if fi, err := os.Stat(path); err == nil {
+		if !fi.Mode().IsRegular() && !fi.IsDir() {
+			out, err := os.OpenFile(path, os.O_WRONLY, 0)
+			if err != nil {
+				return nil, fmt.Errorf("writing %s: %w", path, err)
+			}
+			return &File{path: path, perm: perm, tmp: out, direct: true}, nil
+		}
+		if real, err := filepath.EvalSymlinks(path); err == nil {
+			dest = real
+		}
+	} else {
+		dest = followLinks(path) // a dangling link: its target is created
+	}
+	if dest != path {
+		path = dest
+		dir, base = filepath.Split(dest)
+		if dir == "" {
+			dir = "."
+		}
 	}
 	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
 	if err != nil {
@@ -104,6 +136,10 @@ func (f *File) Write(b []byte) (int, error) {
 	if f.done {
 		return 0, fmt.Errorf("writing %s: already committed or aborted", f.path)
 	}
+	if f.direct && isStopped() {
+		f.err = fmt.Errorf("writing %s: %w", f.path, ErrStopped)
+		return 0, f.err
+	}
 	n, err := f.tmp.Write(b)
 	if err != nil {
 		f.err = fmt.Errorf("writing %s: %w", f.path, err)
@@ -127,6 +163,13 @@ func (f *File) Commit() (err error) {
 	}()
 	if f.err != nil {
 		return f.err
+	}
+	if f.direct {
+		f.done = true
+		if err := f.tmp.Close(); err != nil {
+			return fmt.Errorf("writing %s: %w", f.path, err)
+		}
+		return nil
 	}
 	if err = f.tmp.Chmod(f.perm); err != nil {
 		return err
@@ -165,8 +208,38 @@ func (f *File) Abort() {
 	}
 	f.done = true
 	f.tmp.Close()
+	if f.direct {
+		return // what was written to a device cannot be taken back
+	}
 	os.Remove(f.tmp.Name())
 	mu.Lock()
 	delete(open, f)
 	mu.Unlock()
+}
+
+func isStopped() bool {
+	mu.Lock()
+	defer mu.Unlock()
+	return stopped
+}
+
+// followLinks returns the file path names once symbolic links are followed
+// (at most 40, as Linux does), even when the last one dangles; path itself
+// when it is not a link or cannot be read.
+func followLinks(path string) string {
+	for range 40 {
+		fi, err := os.Lstat(path)
+		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			return path
+		}
+		target, err := os.Readlink(path)
+		if err != nil {
+			return path
+		}
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(filepath.Dir(path), target)
+		}
+		path = target
+	}
+	return path
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -122,5 +123,71 @@ func TestCommitFailureRemovesTemp(t *testing.T) {
 	}
 	if l := leftovers(t, dir, "out"); len(l) != 0 {
 		t.Errorf("left behind %q", l)
+	}
+}
+
+// A symbolic link is followed: the file it names gets the new content and
+// the link stays a link, also when it dangles.
+func TestCreateFollowsSymlinks(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "target.txt")
+	if err := os.WriteFile(target, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.txt")
+	if err := os.Symlink("target.txt", link); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(link, []byte("new"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("link replaced: %v %v", fi.Mode(), err)
+	}
+	if b, _ := os.ReadFile(target); string(b) != "new" {
+		t.Fatalf("target holds %q", b)
+	}
+	dangling := filepath.Join(dir, "dangling")
+	if err := os.Symlink("made.txt", dangling); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(dangling, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "made.txt")); string(b) != "x" {
+		t.Fatalf("dangling link's target holds %q", b)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 4 {
+		t.Fatalf("want target, link, dangling, made.txt; have %d entries", len(ents))
+	}
+}
+
+// A destination that is not a regular file is written directly, never
+// replaced: /dev/null stays a device, a FIFO stays a FIFO and its reader
+// gets the data.
+func TestCreateWritesDevicesDirectly(t *testing.T) {
+	if err := Write(os.DevNull, []byte("discarded"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(os.DevNull); err != nil || fi.Mode()&os.ModeDevice == 0 {
+		t.Fatalf("%s is no longer a device: %v %v", os.DevNull, fi.Mode(), err)
+	}
+	fifo := filepath.Join(t.TempDir(), "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	got := make(chan string)
+	go func() {
+		b, _ := os.ReadFile(fifo)
+		got <- string(b)
+	}()
+	if err := Write(fifo, []byte("through the pipe"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if s := <-got; s != "through the pipe" {
+		t.Fatalf("reader got %q", s)
+	}
+	if fi, err := os.Lstat(fifo); err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
+		t.Fatalf("FIFO replaced: %v %v", fi.Mode(), err)
 	}
 }
