@@ -110,8 +110,10 @@ func TestParseYAMLLimits(t *testing.T) {
 	}
 }
 
-// Adversarial documents within the limits parse within a few seconds even
-// on a loaded machine (about 1 second on an idle one).
+// Adversarial documents within the limits parse in bounded time: about 1
+// second on an idle machine. The 60-second bound is a hang detector, not a
+// performance assertion: it holds on a loaded machine under the race
+// detector (14 s seen), and a regression to quadratic time breaks it.
 func TestParseYAMLWorstCaseTime(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow")
@@ -131,7 +133,7 @@ func TestParseYAMLWorstCaseTime(t *testing.T) {
 	for name, doc := range map[string]string{"flows": flows.String(), "anchors": anchors.String()} {
 		start := time.Now()
 		got := parseYAML(types.String(doc))
-		if d := time.Since(start); d > 10*time.Second {
+		if d := time.Since(start); d > 60*time.Second {
 			t.Errorf("%s (%d bytes) took %v", name, len(doc), d)
 		}
 		if types.IsError(got) {
