@@ -51,6 +51,7 @@ func (p *Program) valuesOf(r *run.Run) *runValues {
 	for i, c := range r.Calls {
 		cv := &callVals[i]
 		cv.c, cv.v = c, v
+		cv.lazyMap = lazyMap{cv, p.adapter}
 		v.callVals[i], v.typedVals[i], calls[i] = cv, cv, cv
 		if t, ok := p.tools[c.Tool]; ok && t.HasSchema {
 			if typed == nil {
@@ -58,11 +59,13 @@ func (p *Program) valuesOf(r *run.Run) *runValues {
 			}
 			tv := &typed[i]
 			tv.c, tv.v, tv.tool = c, v, t
+			tv.lazyMap = lazyMap{tv, p.adapter}
 			v.typedVals[i] = tv
 		}
 	}
 	v.calls = types.NewRefValList(p.adapter, calls)
 	v.tools = &toolsVal{v: v}
+	v.tools.lazyMap = lazyMap{v.tools, p.adapter}
 
 	eventVals := make([]eventVal, len(r.Events))
 	v.eventVals = make([]*eventVal, len(r.Events))
@@ -71,6 +74,7 @@ func (p *Program) valuesOf(r *run.Run) *runValues {
 	for i, e := range r.Events {
 		ev := &eventVals[i]
 		ev.e, ev.v = e, v
+		ev.lazyMap = lazyMap{ev, p.adapter}
 		v.eventVals[i], events[i] = ev, ev
 		if e.Role == "tool" {
 			results = append(results, ev)
@@ -130,6 +134,7 @@ const (
 
 // callVal is a tool call as CEL sees it (see runValues).
 type callVal struct {
+	lazyMap
 	c     *run.Call
 	v     *runValues
 	tool  *bundle.Tool // set for a typed call: args conformed to its schema
@@ -270,52 +275,12 @@ func (cv *callVal) asMap() map[string]any {
 	return m
 }
 
-func (cv *callVal) find(key ref.Val) (ref.Val, bool) {
-	s, ok := key.(types.String)
-	if !ok {
-		return nil, false
-	}
-	v, ok := cv.FindStringKey(string(s))
-	if !ok {
-		return nil, false
-	}
-	return cv.v.p.adapter.NativeToValue(v), true
-}
-
-func (cv *callVal) ConvertToNative(typeDesc reflect.Type) (any, error) {
-	return cv.v.p.adapter.NativeToValue(cv.asMap()).ConvertToNative(typeDesc)
-}
-func (cv *callVal) ConvertToType(t ref.Type) ref.Val {
-	return cv.v.p.adapter.NativeToValue(cv.asMap()).ConvertToType(t)
-}
-func (cv *callVal) Equal(other ref.Val) ref.Val {
-	if o, ok := other.(*callVal); ok && o == cv {
-		return types.True
-	}
-	return cv.v.p.adapter.NativeToValue(cv.asMap()).Equal(other)
-}
-func (cv *callVal) Type() ref.Type { return types.MapType }
-
-// String formats the value as cel-go formats the map it stands for.
-func (cv *callVal) String() string { return fmt.Sprint(cv.v.p.adapter.NativeToValue(cv.asMap())) }
-func (cv *callVal) Value() any     { return cv.asMap() }
-func (cv *callVal) Contains(key ref.Val) ref.Val {
-	_, ok := cv.find(key)
-	return types.Bool(ok)
-}
-func (cv *callVal) Get(key ref.Val) ref.Val {
-	v, ok := cv.find(key)
-	if !ok {
-		return types.NewErr("no such key: %v", key)
-	}
-	return v
-}
-func (cv *callVal) Find(key ref.Val) (ref.Val, bool) { return cv.find(key) }
-func (cv *callVal) Size() ref.Val                    { return types.Int(len(cv.fieldNames())) }
-func (cv *callVal) Iterator() traits.Iterator        { return newKeyIterator(cv.fieldNames()) }
+// keys are the map's keys, in order.
+func (cv *callVal) keys() []string { return cv.fieldNames() }
 
 // eventVal is an event as CEL sees it (see runValues).
 type eventVal struct {
+	lazyMap
 	e     *run.Event
 	v     *runValues
 	calls ref.Val
@@ -418,53 +383,12 @@ func (ev *eventVal) asMap() map[string]any {
 	}
 }
 
-func (ev *eventVal) find(key ref.Val) (ref.Val, bool) {
-	s, ok := key.(types.String)
-	if !ok {
-		return nil, false
-	}
-	v, ok := ev.FindStringKey(string(s))
-	if !ok {
-		return nil, false
-	}
-	return ev.v.p.adapter.NativeToValue(v), true
-}
-
-func (ev *eventVal) ConvertToNative(typeDesc reflect.Type) (any, error) {
-	return ev.v.p.adapter.NativeToValue(ev.asMap()).ConvertToNative(typeDesc)
-}
-func (ev *eventVal) ConvertToType(t ref.Type) ref.Val {
-	return ev.v.p.adapter.NativeToValue(ev.asMap()).ConvertToType(t)
-}
-func (ev *eventVal) Equal(other ref.Val) ref.Val {
-	if o, ok := other.(*eventVal); ok && o == ev {
-		return types.True
-	}
-	return ev.v.p.adapter.NativeToValue(ev.asMap()).Equal(other)
-}
-func (ev *eventVal) Type() ref.Type { return types.MapType }
-
-// String: see callVal.String.
-func (ev *eventVal) String() string { return fmt.Sprint(ev.v.p.adapter.NativeToValue(ev.asMap())) }
-func (ev *eventVal) Value() any     { return ev.asMap() }
-func (ev *eventVal) Contains(key ref.Val) ref.Val {
-	_, ok := ev.find(key)
-	return types.Bool(ok)
-}
-func (ev *eventVal) Get(key ref.Val) ref.Val {
-	v, ok := ev.find(key)
-	if !ok {
-		return types.NewErr("no such key: %v", key)
-	}
-	return v
-}
-func (ev *eventVal) Find(key ref.Val) (ref.Val, bool) { return ev.find(key) }
-func (ev *eventVal) Size() ref.Val                    { return types.Int(len(eventFields)) }
-func (ev *eventVal) Iterator() traits.Iterator        { return newKeyIterator(eventFields) }
+func (ev *eventVal) keys() []string { return eventFields }
 
 // toolsVal is `tools`: per declared tool, the list of its calls (typed
 // when the tool has a schema), built on first use.
 type toolsVal struct {
+	lazyMap
 	v     *runValues
 	lists map[string]ref.Val
 }
@@ -510,14 +434,6 @@ func (tv *toolsVal) asMap() map[string]any {
 	return m
 }
 
-func (tv *toolsVal) find(key ref.Val) (ref.Val, bool) {
-	s, ok := key.(types.String)
-	if !ok {
-		return nil, false
-	}
-	return tv.list(string(s))
-}
-
 func (tv *toolsVal) names() []string {
 	names := make([]string, len(tv.v.p.Bundle.Decls.Tools))
 	for i, t := range tv.v.p.Bundle.Decls.Tools {
@@ -526,37 +442,70 @@ func (tv *toolsVal) names() []string {
 	return names
 }
 
-func (tv *toolsVal) ConvertToNative(typeDesc reflect.Type) (any, error) {
-	return tv.v.p.adapter.NativeToValue(tv.asMap()).ConvertToNative(typeDesc)
+func (tv *toolsVal) keys() []string { return tv.names() }
+
+// fieldSource is a map-like value whose entries are read on demand:
+// callVal, eventVal and toolsVal.
+type fieldSource interface {
+	FindStringKey(name string) (any, bool) // the entry, as a Go value or a ref.Val
+	asMap() map[string]any                 // the Go map the value stands for
+	keys() []string
 }
-func (tv *toolsVal) ConvertToType(t ref.Type) ref.Val {
-	return tv.v.p.adapter.NativeToValue(tv.asMap()).ConvertToType(t)
+
+// lazyMap implements ref.Val and traits.Mapper over a fieldSource: it
+// behaves as cel-go's conversion of asMap() would — the same keys, size,
+// equality both ways, JSON and string forms — but converts one entry at a
+// time, when it is read. Embedded in each fieldSource, pointing back at it.
+type lazyMap struct {
+	src     fieldSource
+	adapter types.Adapter
 }
-func (tv *toolsVal) Equal(other ref.Val) ref.Val {
-	if o, ok := other.(*toolsVal); ok && o == tv {
+
+func (m lazyMap) source() fieldSource { return m.src }
+
+func (m lazyMap) find(key ref.Val) (ref.Val, bool) {
+	s, ok := key.(types.String)
+	if !ok {
+		return nil, false
+	}
+	v, ok := m.src.FindStringKey(string(s))
+	if !ok {
+		return nil, false
+	}
+	return m.adapter.NativeToValue(v), true
+}
+
+func (m lazyMap) asVal() ref.Val { return m.adapter.NativeToValue(m.src.asMap()) }
+
+func (m lazyMap) ConvertToNative(typeDesc reflect.Type) (any, error) {
+	return m.asVal().ConvertToNative(typeDesc)
+}
+func (m lazyMap) ConvertToType(t ref.Type) ref.Val { return m.asVal().ConvertToType(t) }
+func (m lazyMap) Equal(other ref.Val) ref.Val {
+	if o, ok := other.(interface{ source() fieldSource }); ok && o.source() == m.src {
 		return types.True
 	}
-	return tv.v.p.adapter.NativeToValue(tv.asMap()).Equal(other)
+	return m.asVal().Equal(other)
 }
-func (tv *toolsVal) Type() ref.Type { return types.MapType }
+func (m lazyMap) Type() ref.Type { return types.MapType }
 
-// String: see callVal.String.
-func (tv *toolsVal) String() string { return fmt.Sprint(tv.v.p.adapter.NativeToValue(tv.asMap())) }
-func (tv *toolsVal) Value() any     { return tv.asMap() }
-func (tv *toolsVal) Contains(key ref.Val) ref.Val {
-	_, ok := tv.find(key)
+// String formats the value as cel-go formats the map it stands for.
+func (m lazyMap) String() string { return fmt.Sprint(m.asVal()) }
+func (m lazyMap) Value() any     { return m.src.asMap() }
+func (m lazyMap) Contains(key ref.Val) ref.Val {
+	_, ok := m.find(key)
 	return types.Bool(ok)
 }
-func (tv *toolsVal) Get(key ref.Val) ref.Val {
-	v, ok := tv.find(key)
+func (m lazyMap) Get(key ref.Val) ref.Val {
+	v, ok := m.find(key)
 	if !ok {
 		return types.NewErr("no such key: %v", key)
 	}
 	return v
 }
-func (tv *toolsVal) Find(key ref.Val) (ref.Val, bool) { return tv.find(key) }
-func (tv *toolsVal) Size() ref.Val                    { return types.Int(len(tv.v.p.Bundle.Decls.Tools)) }
-func (tv *toolsVal) Iterator() traits.Iterator        { return newKeyIterator(tv.names()) }
+func (m lazyMap) Find(key ref.Val) (ref.Val, bool) { return m.find(key) }
+func (m lazyMap) Size() ref.Val                    { return types.Int(len(m.src.keys())) }
+func (m lazyMap) Iterator() traits.Iterator        { return newKeyIterator(m.src.keys()) }
 
 // keyIterator iterates over field names.
 type keyIterator struct {
