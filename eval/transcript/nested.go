@@ -106,18 +106,37 @@ func nestedIn(parent *run.Call) ([]nestedCall, string) {
 	return w.out, ""
 }
 
-// walker searches arguments for calls; path (for messages) is the
-// position being searched, below the call's args.
+// walker searches arguments for calls; path is the position being
+// searched, below the call's args, rendered only for a message.
 type walker struct {
 	out  []nestedCall
-	path []string
+	path []pathElem
 	err  string
 }
 
+// pathElem is an object key, or a list index when key is "" and index ≥ 0.
+type pathElem struct {
+	key   string
+	index int
+}
+
+func (w *walker) push(key string, index int) { w.path = append(w.path, pathElem{key, index}) }
+func (w *walker) pop()                       { w.path = w.path[:len(w.path)-1] }
+
 func (w *walker) fail(reason string) {
-	if w.err == "" {
-		w.err = "args" + strings.Join(w.path, "") + ": " + reason
+	if w.err != "" {
+		return
 	}
+	var sb strings.Builder
+	sb.WriteString("args")
+	for _, e := range w.path {
+		if e.index >= 0 {
+			fmt.Fprintf(&sb, "[%d]", e.index)
+		} else {
+			sb.WriteString("." + e.key)
+		}
+	}
+	w.err = sb.String() + ": " + reason
 }
 
 func (w *walker) walk(v any) {
@@ -129,9 +148,9 @@ func (w *walker) walk(v any) {
 		w.object(v, false)
 	case []any:
 		for i, e := range v {
-			w.path = append(w.path, fmt.Sprintf("[%d]", i))
+			w.push("", i)
 			w.walk(e)
-			w.path = w.path[:len(w.path)-1]
+			w.pop()
 		}
 	}
 }
@@ -157,9 +176,9 @@ func (w *walker) object(m map[string]any, dispatched bool) {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		w.path = append(w.path, fmt.Sprintf(".%s", k))
+		w.push(k, -1)
 		w.walk(m[k])
-		w.path = w.path[:len(w.path)-1]
+		w.pop()
 	}
 }
 
@@ -185,9 +204,11 @@ func (w *walker) dispatch(args map[string]any) string {
 		if _, present := obj["parameters"]; !present {
 			return fmt.Sprintf("args.tool_uses[%d].parameters: missing (the arguments of the call to %v)", i, obj["recipient_name"])
 		}
-		w.path = append(w.path, fmt.Sprintf(".tool_uses[%d]", i))
+		w.push("tool_uses", -1)
+		w.push("", i)
 		w.object(obj, true)
-		w.path = w.path[:len(w.path)-1]
+		w.pop()
+		w.pop()
 	}
 	rest := make(map[string]any, len(args))
 	for k, v := range args {
