@@ -231,11 +231,13 @@ func typeProblem(path string, v any, t bundle.Type) string {
 	return ""
 }
 
-// asNestedCall reports whether an argument object has a call's shape.
+// asNestedCall reports whether an argument object has a call's shape (any
+// of the shapes the transcript reader extracts nested calls from).
 func asNestedCall(m map[string]any) bool {
 	_, f := m["function"].(string)
 	_, n := m["name"].(string)
-	return f || n
+	_, r := m["recipient_name"].(string)
+	return f || n || r
 }
 
 // resourceText renders a resource argument for matching against a grant:
