@@ -23,8 +23,9 @@ type blockResult struct {
 // contentBlocks reads the calls and results among a message's content
 // blocks, in order, or says why a block is malformed ("content[N]: ...").
 // A block whose type names a call, a tool or a function but is neither
-// tool_use nor tool_result, and an untyped block shaped like a call, are
-// errors: this reader would otherwise read them as "no call" (see
+// tool_use nor tool_result, an untyped block shaped like a call, and a
+// block of another type with a key naming a call, a tool or a function
+// (holding something that could carry one) are errors: this reader would otherwise read them as "no call" (see
 // unknownCallShape). Blocks of other types are left alone.
 func contentBlocks(blocks []any) (calls []*run.Call, results []blockResult, msg string) {
 	for i, raw := range blocks {
@@ -33,6 +34,13 @@ func contentBlocks(blocks []any) (calls []*run.Call, results []blockResult, msg 
 			continue // a bare string or number carries no call
 		}
 		typ, hasType := b["type"].(string)
+		if typ != "tool_use" && typ != "tool_result" {
+			// Another block with a key such as Gemini's functionCall: a
+			// call in a shape this reader does not know.
+			if k := unknownCallKey(b, nil); k != "" {
+				return nil, nil, fmt.Sprintf("content[%d]: key %q names a call, a tool or a function, but this reader knows calls in content only as \"tool_use\" blocks", i, k)
+			}
+		}
 		if !hasType {
 			if _, present := b["type"]; present && b["type"] != nil {
 				if looksLikeCall(b) {

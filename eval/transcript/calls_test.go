@@ -186,8 +186,9 @@ func TestUnreadableCallShapes(t *testing.T) {
 		msg(`{"role": "assistant", "tool_calls": [{"function": {"name": "multi_tool_use.parallel", "arguments": {}}}]}`),                                  // 11
 		msg(`{"role": "assistant", "tool_calls": [{"function": {"name": "multi_tool_use.parallel", "arguments": {"tool_uses": [{"parameters": {}}]}}}]}`), // 12
 		msg(`{"role": "assistant", "tool_calls": [{"function": {"name": "f", "arguments": {"x": [{"type": "tool_use", "input": {}}]}}}]}`),                // 13
+		msg(`{"role": "model", "content": [{"functionCall": {"name": "send_money", "args": {}}}]}`),                                                       // 14
 		// kept: blocks that cannot carry calls, keys that hold none
-		msg(`{"role": "assistant", "content": [{"type": "thinking", "thinking": "t"}, {"type": "image"}, {"type": "x_custom"}], "tool_choice": null, "function_count": 3, "tools": []}`), // 14
+		msg(`{"role": "assistant", "content": [{"type": "thinking", "thinking": "t"}, {"type": "image"}, {"type": "x_custom"}], "tool_choice": null, "function_count": 3, "tools": []}`), // 15
 	)
 	runs, errs, _ := readAll(t, input, Options{})
 	check(t, "errors", errs, []string{
@@ -204,6 +205,7 @@ func TestUnreadableCallShapes(t *testing.T) {
 		`t.jsonl:11: message 0: call 0 ("multi_tool_use.parallel"): args.tool_uses: missing (a multi_tool_use.parallel call lists the calls it makes in tool_uses)`,
 		`t.jsonl:12: message 0: call 0 ("multi_tool_use.parallel"): args.tool_uses[0].recipient_name: want the string name of the tool called, got nothing (missing)`,
 		`t.jsonl:13: message 0: call 0 ("f"): args.x[0]: a tool_use object without a string name (want {"type": "tool_use", "name": string, "input": args})`,
+		`t.jsonl:14: message 0: content[0]: key "functionCall" names a call, a tool or a function, but this reader knows calls in content only as "tool_use" blocks`,
 	})
 	if len(runs) != 1 || len(runs[0].Calls) != 0 {
 		t.Fatalf("got %d runs, want 1 without calls", len(runs))

@@ -229,14 +229,14 @@ var messageKeys = map[string]bool{
 	"tool_call_id": true, "tool_call": true, "name": true, "error": true,
 }
 
-// unknownCallKey returns, in key order, the first key of msg that is not a
-// known message key, names a call, a tool or a function, and holds a value
-// that could carry one (an object, a non-empty list or a non-empty string),
-// or "".
-func unknownCallKey(msg map[string]any) string {
+// unknownCallKey returns, in key order, the first key of obj that is not
+// one of known, names a call, a tool or a function, and holds a value that
+// could carry one (an object, a non-empty list or a non-empty string), or
+// "".
+func unknownCallKey(obj map[string]any, known map[string]bool) string {
 	var found []string
-	for k, v := range msg {
-		if messageKeys[k] || !namesCall(k) {
+	for k, v := range obj {
+		if known[k] || !namesCall(k) {
 			continue
 		}
 		switch v := v.(type) {
@@ -281,7 +281,7 @@ func (m *matcher) message(rn *run.Run, i int, raw any) string {
 	// Harnesses differ in case ("Tool", "ASSISTANT"); a role compared as
 	// written would leave such a result unmatched.
 	role := strings.ToLower(givenRole)
-	if k := unknownCallKey(msg); k != "" {
+	if k := unknownCallKey(msg, messageKeys); k != "" {
 		return fmt.Sprintf("key %q names a call, a tool or a function, but this reader knows calls only as tool_calls, function_call and tool_use content blocks, and results only as tool and function messages (tool_call_id, tool_call, name) and tool_result content blocks", k)
 	}
 	if !resultRole(role) {

@@ -114,8 +114,9 @@
 // never "no call": a message key that is not one of the above, whose name
 // contains "call", "tool" or "function" and which holds an object, a
 // non-empty list or a non-empty string; a content block whose type contains
-// one of these words but is not tool_use or tool_result, or an untyped block
-// with a call's shape; a tool_use without a string name; a parallel wrapper
+// one of these words but is not tool_use or tool_result, an untyped block
+// with a call's shape, or another block with such a key (Gemini's
+// functionCall); a tool_use without a string name; a parallel wrapper
 // whose tool_uses cannot be read. Blocks that cannot carry calls (text,
 // image, thinking, ...) are kept as they are.
 //
