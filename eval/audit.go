@@ -26,7 +26,9 @@ import (
 //
 // Calls nested in another call's arguments are audited first, each on its
 // own, and flagged as hazards: a runtime may execute them before it
-// validates the call that carries them. The grant is only read: nothing in
+// validates the call that carries them. A call whose result disagrees with
+// its request is decided on what ran, and the entry's mismatch says how
+// they disagree and what the request would have been decided. The grant is only read: nothing in
 // a transcript can extend it. Entries come in audit order (nested calls
 // before their parent).
 func (p *Program) audit(r *run.Run, g *bundle.Grant) []runs.AuditEntry {
@@ -44,7 +46,8 @@ func (p *Program) audit(r *run.Run, g *bundle.Grant) []runs.AuditEntry {
 		}
 		c := r.Calls[i]
 		decision, detail := p.decide(c, g)
-		out = append(out, runs.AuditEntry{Call: i, Tool: c.Tool, Decision: decision, Detail: detail, Parent: c.Parent, Hazard: c.Depth > 0})
+		out = append(out, runs.AuditEntry{Call: i, Tool: c.Tool, Decision: decision, Detail: detail, Parent: c.Parent, Hazard: c.Depth > 0,
+			Mismatch: p.mismatch(c, g)})
 	}
 	for _, c := range r.Calls {
 		if c.Parent < 0 {
@@ -52,6 +55,32 @@ func (p *Program) audit(r *run.Run, g *bundle.Grant) []runs.AuditEntry {
 		}
 	}
 	return out
+}
+
+// mismatch reports a call whose result says another tool or other
+// arguments ran than were requested (or answers another id): the
+// disagreement, and the decision the request itself would get when that is
+// not authorized — what ran is audited, but what the model asked for
+// matters too.
+func (p *Program) mismatch(c *run.Call, g *bundle.Grant) string {
+	if c.Mismatch == "" {
+		return ""
+	}
+	if c.RequestedTool == "" && c.RequestedArgs == nil {
+		return c.Mismatch
+	}
+	req := *c
+	if c.RequestedTool != "" {
+		req.Tool = c.RequestedTool
+	}
+	if c.RequestedArgs != nil {
+		req.Args, req.ArgsError = c.RequestedArgs, ""
+	}
+	decision, detail := p.decide(&req, g)
+	if decision == runs.Authorized {
+		return c.Mismatch + "; as requested: authorized"
+	}
+	return fmt.Sprintf("%s; as requested: %s: %s", c.Mismatch, decision, detail)
 }
 
 // decide runs the checks in order on one call.
@@ -202,11 +231,13 @@ func typeProblem(path string, v any, t bundle.Type) string {
 	return ""
 }
 
-// asNestedCall reports whether an argument object has a call's shape.
+// asNestedCall reports whether an argument object has a call's shape (any
+// of the shapes the transcript reader extracts nested calls from).
 func asNestedCall(m map[string]any) bool {
 	_, f := m["function"].(string)
 	_, n := m["name"].(string)
-	return f || n
+	_, r := m["recipient_name"].(string)
+	return f || n || r
 }
 
 // resourceText renders a resource argument for matching against a grant:

@@ -70,13 +70,21 @@ func (p *Program) valuesOf(r *run.Run) *runValues {
 	eventVals := make([]eventVal, len(r.Events))
 	v.eventVals = make([]*eventVal, len(r.Events))
 	events := make([]ref.Val, len(r.Events))
+	// results are the events that carry a result: tool and function
+	// messages, and messages with tool_result content blocks.
+	isResult := make([]bool, len(r.Events))
+	for _, c := range r.Calls {
+		if c.Depth == 0 && c.ResultEvent >= 0 && c.ResultEvent < len(isResult) {
+			isResult[c.ResultEvent] = true
+		}
+	}
 	var results []ref.Val
 	for i, e := range r.Events {
 		ev := &eventVals[i]
 		ev.e, ev.v = e, v
 		ev.lazyMap = lazyMap{ev, p.adapter}
 		v.eventVals[i], events[i] = ev, ev
-		if e.Role == "tool" {
+		if isResult[i] {
 			results = append(results, ev)
 		}
 	}
@@ -104,10 +112,10 @@ func (v *runValues) itemValue(it item, typed bool) ref.Val {
 // Field names in key order (the order of Iterator).
 var (
 	eventFields = []string{"blocks", "call_id", "calls", "content", "error", "failed", "index", "role", "tool"}
-	callFields  = []string{"args", "args_error", "depth", "error", "event", "id", "index", "ok", "operation", "parent", "resource", "result", "result_event", "tool"}
+	callFields  = []string{"args", "args_error", "depth", "error", "event", "id", "index", "mismatch", "ok", "operation", "parent", "requested_args", "requested_tool", "resource", "result", "result_event", "tool"}
 	// typedCallFields are a typed call's: args conformed to the tool's
 	// schema, and raw_args as sent.
-	typedCallFields = []string{"args", "args_error", "depth", "error", "event", "id", "index", "ok", "operation", "parent", "raw_args", "resource", "result", "result_event", "tool"}
+	typedCallFields = []string{"args", "args_error", "depth", "error", "event", "id", "index", "mismatch", "ok", "operation", "parent", "raw_args", "requested_args", "requested_tool", "resource", "result", "result_event", "tool"}
 )
 
 // Field slots of the cached scalar values.
@@ -125,6 +133,8 @@ const (
 	fResultEvent
 	fDepth
 	fParent
+	fMismatch
+	fRequestedTool
 	fRole
 	fContent
 	fCallID
@@ -159,8 +169,37 @@ func (cv *callVal) raw(name string) (any, bool) {
 		if cv.tool != nil {
 			return rawArgs(c), true
 		}
+	case "requested_args":
+		return requestedArgs(c), true
 	}
 	return nil, false
+}
+
+// requestedArgs are the arguments as requested: the raw args unless what
+// ran replaced them.
+func requestedArgs(c *run.Call) map[string]any {
+	if c.RequestedArgs != nil {
+		return c.RequestedArgs
+	}
+	return rawArgs(c)
+}
+
+// requestedTool is the tool as requested: the tool unless what ran
+// replaced it.
+func requestedTool(c *run.Call) string {
+	if c.RequestedTool != "" {
+		return c.RequestedTool
+	}
+	return c.Tool
+}
+
+// okVal is the call's ok: an error, so that criteria reading it are
+// unknown, when whether the call ran is unknown.
+func okVal(c *run.Call) ref.Val {
+	if c.OkUnknown != "" {
+		return types.NewErr("call %d: ok is unknown: %s", c.Index, c.OkUnknown)
+	}
+	return types.Bool(c.Ok)
 }
 
 func rawArgs(c *run.Call) map[string]any {
@@ -200,6 +239,10 @@ func (cv *callVal) slot(name string) (ref.Val, bool) {
 		i = fDepth
 	case "parent":
 		i = fParent
+	case "mismatch":
+		i = fMismatch
+	case "requested_tool":
+		i = fRequestedTool
 	default:
 		return nil, false
 	}
@@ -224,7 +267,7 @@ func (cv *callVal) slot(name string) (ref.Val, bool) {
 	case fResource:
 		v = types.String(cv.v.p.resourceOf(c))
 	case fOk:
-		v = types.Bool(c.Ok)
+		v = okVal(c)
 	case fResult:
 		v = types.String(c.Result)
 	case fError:
@@ -235,6 +278,10 @@ func (cv *callVal) slot(name string) (ref.Val, bool) {
 		v = types.Int(c.Depth)
 	case fParent:
 		v = types.Int(c.Parent)
+	case fMismatch:
+		v = types.String(c.Mismatch)
+	case fRequestedTool:
+		v = types.String(requestedTool(c))
 	}
 	cv.slots[i] = v
 	return v, true
@@ -267,6 +314,10 @@ func (cv *callVal) asMap() map[string]any {
 		"operation": cv.v.p.ops[c.Tool], "args": rawArgs(c), "args_error": c.ArgsError, "resource": cv.v.p.resourceOf(c),
 		"ok": c.Ok, "result": c.Result, "error": c.Error, "result_event": c.ResultEvent,
 		"depth": c.Depth, "parent": c.Parent,
+		"requested_tool": requestedTool(c), "requested_args": requestedArgs(c), "mismatch": c.Mismatch,
+	}
+	if c.OkUnknown != "" {
+		m["ok"] = okVal(c)
 	}
 	if cv.tool != nil {
 		m["args"], _ = cv.raw("args")

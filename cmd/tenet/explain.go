@@ -200,11 +200,17 @@ func itemText(ex *eval.Explanation, pos int) string {
 		c := ex.Run.Calls[it.Call]
 		args, _ := json.Marshal(c.Args)
 		state := "ran"
-		if !c.Ok {
+		switch {
+		case c.OkUnknown != "":
+			state = "unknown whether it ran"
+		case !c.Ok:
 			state = "did not run"
 			if c.Error != "" {
 				state = "failed: " + clip(c.Error, 40)
 			}
+		}
+		if c.Mismatch != "" {
+			state += "; " + clip(c.Mismatch, 60)
 		}
 		return fmt.Sprintf("call:%d  %s %s  (%s)", it.Call, c.Tool, clip(string(args), 60), state)
 	}

@@ -173,6 +173,9 @@ func callFields() map[string]*types.Type {
 		// resource: the value of the argument the tool's resource names
 		// (a string; "" when the tool names none or the value is not a string).
 		"resource": str,
+		// The request when the result's record of what ran differs from it
+		// (else the same as tool and raw args), and how they disagree ("").
+		"requested_tool": str, "requested_args": types.NewMapType(str, types.DynType), "mismatch": str,
 	}
 }
 

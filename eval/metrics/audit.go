@@ -14,6 +14,9 @@ type AuditCounts struct {
 	Calls               int            // calls audited
 	Decisions           map[string]int // decision → calls
 	Hazards             int            // nested calls
+	// Mismatches counts calls whose result says another tool or other
+	// arguments ran than were requested, or answers another call id.
+	Mismatches int
 	// Denied lists the runs with a call that was not authorized, sorted
 	// by key, with the first such call's decision and detail; MoreDenied
 	// counts such runs a report left out of Denied (Group.AddUnlisted), so
@@ -76,6 +79,9 @@ func (acc *auditAcc) add(r runs.Record, list bool) {
 		a.Decisions[e.Decision]++
 		if e.Hazard {
 			a.Hazards++
+		}
+		if e.Mismatch != "" {
+			a.Mismatches++
 		}
 		if e.Decision != runs.Authorized && first == nil {
 			first = &r.Audit[i]

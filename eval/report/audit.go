@@ -12,6 +12,18 @@ import (
 	"github.com/tenetlang/tenet/eval/runs"
 )
 
+// anyMismatches reports whether any condition has a call whose result
+// disagrees with its request: only then do reports show the mismatches
+// column (the runs file holds each call's mismatch).
+func anyMismatches(as []metrics.AuditCounts) bool {
+	for _, a := range as {
+		if a.Mismatches > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // WriteAudit writes the authorization audit per condition, when any run
 // was audited:
 //
@@ -19,7 +31,8 @@ import (
 //	condition  calls  authorized  missing_resource_capability  schema_types  schema_fields  unregistered_tool  hazards
 //	m          7      1           2                            2             1              1                  1
 //
-// then, per condition, the runs with a call that was not authorized (at
+// (with a last column, mismatches, when any call's result disagrees with
+// its request), then, per condition, the runs with a call that was not authorized (at
 // most 3 named; the runs file holds every call's decision).
 func WriteAudit(w io.Writer, as []metrics.AuditCounts) error {
 	if len(as) == 0 {
@@ -43,13 +56,22 @@ func WriteAudit(w io.Writer, as []metrics.AuditCounts) error {
 	for i := len(runs.Decisions) - 1; i >= 0; i-- {
 		head = append(head, runs.Decisions[i])
 	}
-	row(tw, append(head, "hazards"))
+	head = append(head, "hazards")
+	mismatches := anyMismatches(as)
+	if mismatches {
+		head = append(head, "mismatches")
+	}
+	row(tw, head)
 	for _, a := range as {
 		cells := []string{a.Name(), fmt.Sprint(a.Calls)}
 		for i := len(runs.Decisions) - 1; i >= 0; i-- {
 			cells = append(cells, fmt.Sprint(a.Decisions[runs.Decisions[i]]))
 		}
-		row(tw, append(cells, fmt.Sprint(a.Hazards)))
+		cells = append(cells, fmt.Sprint(a.Hazards))
+		if mismatches {
+			cells = append(cells, fmt.Sprint(a.Mismatches))
+		}
+		row(tw, cells)
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -960,12 +960,19 @@ func htmlAuditViewOf(as []metrics.AuditCounts) *htmlAuditView {
 		v.Heads = append(v.Heads, runs.Decisions[i])
 	}
 	v.Heads = append(v.Heads, "hazards")
+	mismatches := anyMismatches(as)
+	if mismatches {
+		v.Heads = append(v.Heads, "mismatches")
+	}
 	for _, a := range as {
 		row := htmlAuditRowView{Contract: htmlContract(a.Contract), Condition: runs.Printable(a.Condition), Cells: []string{strconv.Itoa(a.Calls)}}
 		for i := len(runs.Decisions) - 1; i >= 0; i-- {
 			row.Cells = append(row.Cells, strconv.Itoa(a.Decisions[runs.Decisions[i]]))
 		}
 		row.Cells = append(row.Cells, strconv.Itoa(a.Hazards))
+		if mismatches {
+			row.Cells = append(row.Cells, strconv.Itoa(a.Mismatches))
+		}
 		v.Rows = append(v.Rows, row)
 		v.WithContract = v.WithContract || a.Contract != ""
 		if len(a.Denied) > 0 || a.MoreDenied > 0 {

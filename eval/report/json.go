@@ -480,6 +480,7 @@ type wireAudit struct {
 	Calls      int            `json:"calls"`
 	Decisions  map[string]int `json:"decisions"` // every runs.Decisions key; encoding/json sorts them
 	Hazards    int            `json:"hazards"`
+	Mismatches int            `json:"mismatches,omitempty"` // left out when 0, as reports written before it
 	Denied     []wireDenied   `json:"denied"`
 	MoreDenied int            `json:"more_denied"`
 }
@@ -501,7 +502,7 @@ func jsonAudit(a metrics.AuditCounts) wireAudit {
 		decisions[d] = n
 	}
 	return wireAudit{Contract: a.Contract, Condition: a.Condition, Grants: jsonStrings(a.Grants), Calls: a.Calls,
-		Decisions: decisions, Hazards: a.Hazards,
+		Decisions: decisions, Hazards: a.Hazards, Mismatches: a.Mismatches,
 		Denied: jsonList(a.Denied, func(d metrics.DeniedCall) wireDenied {
 			return wireDenied{Run: jsonKey(d.Key), Call: d.Call, Tool: d.Tool, Decision: d.Decision, Detail: d.Detail}
 		}), MoreDenied: a.MoreDenied}

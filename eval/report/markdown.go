@@ -524,6 +524,10 @@ func mdAudit(w io.Writer, as []metrics.AuditCounts) {
 		header = append(header, runs.Decisions[i])
 	}
 	header = append(header, "hazards")
+	mismatches := anyMismatches(as)
+	if mismatches {
+		header = append(header, "mismatches")
+	}
 	for i := 1; i < len(header); i++ {
 		right[i] = true
 	}
@@ -533,7 +537,11 @@ func mdAudit(w io.Writer, as []metrics.AuditCounts) {
 		for i := len(runs.Decisions) - 1; i >= 0; i-- {
 			cells = append(cells, fmt.Sprint(a.Decisions[runs.Decisions[i]]))
 		}
-		rows = append(rows, append(cells, fmt.Sprint(a.Hazards)))
+		cells = append(cells, fmt.Sprint(a.Hazards))
+		if mismatches {
+			cells = append(cells, fmt.Sprint(a.Mismatches))
+		}
+		rows = append(rows, cells)
 	}
 	mdTable(w, header, right, rows)
 	for _, a := range as {

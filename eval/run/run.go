@@ -35,16 +35,19 @@ type Run struct {
 // Event is one message of a transcript. Its CEL type is tenet.Event.
 type Event struct {
 	Index   int    // position in Run.Events, from 0
-	Role    string // system, user, assistant or tool (other roles are kept as given)
+	Role    string // lower case: system, user, assistant, tool, function (other roles are kept, lower-cased)
 	Content string // the content normalised to text: a string as is, null as "", content blocks joined
 	// Blocks holds the raw content blocks when content was a list, else nil.
 	Blocks []any
 	// Calls are the indexes in Run.Calls of the calls this (assistant) message requested.
-	Calls  []int
-	CallID string // tool messages: the id of the call this result answers ("" when absent)
-	Tool   string // tool messages: the tool that ran ("" otherwise)
-	Error  string // tool messages: the error text ("" when the call succeeded)
-	// Failed is true for a tool message whose error field was present and not null.
+	Calls []int
+	// CallID, Tool, Error and Failed describe the result a message carries
+	// (a tool or function message, or a message with exactly one
+	// tool_result content block); they are empty for other messages.
+	CallID string // the id of the call this result answers ("" when absent)
+	Tool   string // the tool that ran
+	Error  string // the error text ("" when the call succeeded)
+	// Failed is true when the result reports an error.
 	Failed bool
 }
 
@@ -68,4 +71,18 @@ type Call struct {
 	ResultEvent int    // index of the result event, or -1 when none came back
 	Depth       int    // 0 for a top-level call, 1 + the parent's depth for a nested one
 	Parent      int    // index of the parent call, or -1
+	// OkUnknown, when not "", says why it is unknown whether the call ran
+	// (a call dispatched by a wrapper whose result reports an error): Ok
+	// is then false but means nothing, and criteria reading ok get an
+	// error, so that unknown is never read as "did not run".
+	OkUnknown string
+	// RequestedTool and RequestedArgs are the call as requested when the
+	// result's own record of what ran replaced Tool or Args (they are ""
+	// and nil otherwise: the request is Tool and Args).
+	RequestedTool string
+	RequestedArgs map[string]any
+	// Mismatch says how the result disagrees with the request — another
+	// tool or other arguments ran, or the result's id is not the call's —
+	// or is "" when they agree.
+	Mismatch string
 }

@@ -19,12 +19,12 @@ func audited() Record {
 			{Call: 0, Tool: "read_fixture", Decision: Authorized, Parent: -1},
 			{Call: 1, Tool: "update_fixture", Decision: SchemaTypes, Detail: "argument id: want string, got a call", Parent: -1},
 			{Call: 2, Tool: "read_fixture", Decision: MissingResourceCapability, Detail: "(read, F2) not in grant default", Parent: 1, Hazard: true},
-			{Call: 3, Tool: "", Decision: UnregisteredTool, Detail: `no tool ""`, Parent: -1},
+			{Call: 3, Tool: "", Decision: UnregisteredTool, Detail: `no tool ""`, Parent: -1, Mismatch: `tool "" ran, "send" was requested`},
 		},
 	}
 }
 
-const auditedLine = `{"condition":"c","task":"t","goal":"g","attempt":2,"repetition":1,"labels":{"utility":true,"attack_success":false,"side_effect":false},"attempt_budget":3,"grant":"default","audit":[{"call":0,"tool":"read_fixture","decision":"authorized"},{"call":1,"tool":"update_fixture","decision":"schema_types","detail":"argument id: want string, got a call"},{"call":2,"tool":"read_fixture","decision":"missing_resource_capability","detail":"(read, F2) not in grant default","parent":1,"hazard":true},{"call":3,"tool":"","decision":"unregistered_tool","detail":"no tool \"\""}]}` + "\n"
+const auditedLine = `{"condition":"c","task":"t","goal":"g","attempt":2,"repetition":1,"labels":{"utility":true,"attack_success":false,"side_effect":false},"attempt_budget":3,"grant":"default","audit":[{"call":0,"tool":"read_fixture","decision":"authorized"},{"call":1,"tool":"update_fixture","decision":"schema_types","detail":"argument id: want string, got a call"},{"call":2,"tool":"read_fixture","decision":"missing_resource_capability","detail":"(read, F2) not in grant default","parent":1,"hazard":true},{"call":3,"tool":"","decision":"unregistered_tool","detail":"no tool \"\"","mismatch":"tool \"\" ran, \"send\" was requested"}]}` + "\n"
 
 func TestAuditRoundTrip(t *testing.T) {
 	var buf bytes.Buffer
@@ -79,7 +79,7 @@ func TestAuditReadErrors(t *testing.T) {
 		{`"grant":"g","audit":[{"call":"0","tool":"x","decision":"authorized"}]}`, run + "audit[0].call is a string, want an integer ≥ 0"},
 		{`"grant":"g","audit":[{"call":0,"decision":"authorized"}]}`, run + "audit[0]: missing field tool"},
 		{`"grant":"g","audit":[{"call":0,"tool":"x"}]}`, run + "audit[0]: missing field decision"},
-		{`"grant":"g","audit":[{"call":0,"tool":"x","decision":"authorized","why":"x"}]}`, run + `unknown field "why" in audit[0] (want call, tool, decision, detail, parent, hazard)`},
+		{`"grant":"g","audit":[{"call":0,"tool":"x","decision":"authorized","why":"x"}]}`, run + `unknown field "why" in audit[0] (want call, tool, decision, detail, parent, hazard, mismatch)`},
 		{`"grant":"g","audit":[{"call":0,"tool":"x","decision":"authorized","call":1}]}`, run + `duplicate field "call" in audit[0]`},
 		{`"grant":"g","audit":[{"call":0,"tool":"x","decision":"ok"}]}`, run + `audit[0] (call 0): decision is "ok", want one of unregistered_tool, schema_fields, schema_types, missing_resource_capability, authorized`},
 		{`"grant":"g","audit":[{"call":0,"tool":"x","decision":"schema_fields"}]}`, run + "audit[0] (call 0): decision schema_fields has no detail (every decision but authorized says why)"},

@@ -35,7 +35,7 @@ var labelNames = []string{"utility", "attack_success", "side_effect", "exposed"}
 var topFields = []string{"contract", "condition", "task", "goal", "attempt", "repetition", "labels", "invariants", "failures", "witnesses", "unknown", "given", "origin", "bundle", "attempt_budget", "grant", "audit"}
 
 // auditFields lists the members of an audit entry in file order.
-var auditFields = []string{"call", "tool", "decision", "detail", "parent", "hazard"}
+var auditFields = []string{"call", "tool", "decision", "detail", "parent", "hazard", "mismatch"}
 
 // checkGroups are the named-check maps of a record: per invariant, whether
 // it held; per failure class, whether the run belongs to it. Their unknown
@@ -345,6 +345,7 @@ type wireAudit struct {
 	Detail   string `json:"detail,omitempty"`
 	Parent   *int   `json:"parent,omitempty"`
 	Hazard   bool   `json:"hazard,omitempty"`
+	Mismatch string `json:"mismatch,omitempty"`
 }
 
 type wireLabels struct {
@@ -428,7 +429,7 @@ func toWire(r Record) wireRecord {
 		Grant:      r.Grant,
 	}
 	for _, e := range r.Audit {
-		a := wireAudit{Call: e.Call, Tool: e.Tool, Decision: e.Decision, Detail: e.Detail, Hazard: e.Hazard}
+		a := wireAudit{Call: e.Call, Tool: e.Tool, Decision: e.Decision, Detail: e.Detail, Hazard: e.Hazard, Mismatch: e.Mismatch}
 		if e.Parent != -1 {
 			p := e.Parent
 			a.Parent = &p
@@ -1154,6 +1155,9 @@ func parseAuditEntry(raw json.RawMessage, where string) (AuditEntry, error) {
 		}
 	}
 	if e.Detail, _, err = stringField(fs, "detail", where+".detail", "a string"); err != nil {
+		return e, err
+	}
+	if e.Mismatch, _, err = stringField(fs, "mismatch", where+".mismatch", "a string"); err != nil {
 		return e, err
 	}
 	if raw, ok := lookup(fs, "parent"); ok && !isNull(raw) {

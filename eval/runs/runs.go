@@ -264,4 +264,8 @@ type AuditEntry struct {
 	// Hazard marks a nested call: a runtime may execute it before it
 	// validates the call that carries it.
 	Hazard bool
+	// Mismatch says how what ran disagrees with what was requested (the
+	// decision is on what ran), with the request's own decision when that
+	// is not authorized; "" when they agree.
+	Mismatch string
 }

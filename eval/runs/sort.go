@@ -859,7 +859,7 @@ func decodeTrusted(line []byte) (Record, error) {
 	if w.Audit != nil {
 		r.Audit = make([]AuditEntry, len(w.Audit))
 		for i, a := range w.Audit {
-			e := AuditEntry{Call: a.Call, Tool: a.Tool, Decision: a.Decision, Detail: a.Detail, Parent: -1, Hazard: a.Hazard}
+			e := AuditEntry{Call: a.Call, Tool: a.Tool, Decision: a.Decision, Detail: a.Detail, Parent: -1, Hazard: a.Hazard, Mismatch: a.Mismatch}
 			if a.Parent != nil {
 				e.Parent = *a.Parent
 			}

@@ -50,6 +50,8 @@ type corpusTotals struct {
 	EmptyIDCalls             int
 	SynthCalls               int // a result without a request
 	Overridden               int // what ran (tool_call) differs from the request
+	Mismatches               int // calls whose result disagrees with the request (Call.Mismatch)
+	NestedCalls              int
 	ArgsErrors               int
 	EndsOnTool, ZeroMessages int
 	WithOutput               int // runs with a non-empty Output
@@ -121,6 +123,8 @@ func TestAgentDojoTraces(t *testing.T) {
 		EmptyIDCalls:    1613,
 		SynthCalls:      0,
 		Overridden:      0,
+		Mismatches:      0,
+		NestedCalls:     0,
 		ArgsErrors:      0,
 		EndsOnTool:      1,
 		ZeroMessages:    34,
@@ -165,6 +169,12 @@ func tally(t *testing.T, tot *corpusTotals, rn *run.Run) {
 	}
 	answered := map[int]bool{}
 	for i, c := range rn.Calls {
+		if c.Mismatch != "" {
+			tot.Mismatches++
+		}
+		if c.Depth > 0 {
+			tot.NestedCalls++
+		}
 		if c.Index != i || c.Parent != -1 || c.Depth != 0 || c.Args == nil {
 			t.Fatalf("%v: call %d: bad Index/Parent/Depth/Args: %+v", rn.Origin, i, c)
 		}

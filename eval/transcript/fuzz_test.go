@@ -20,6 +20,11 @@ func FuzzOpenAIMessages(f *testing.F) {
 		`{"messages": [{"role": "assistant", "tool_calls": [{"id": "x", "function": {"name": "a", "arguments": "{oops"}}, {"id": "x", "function": {"name": "b"}}]}, {"role": "tool", "tool_call_id": "x", "tool_call": {"function": "b"}}]}`,
 		"\r\n\n{\"messages\": []}\r\n[1]\n{\"messages\": [3]}\n{",
 		`{"messages": [{"role": "user"}], "metadata": 5}`,
+		// issue 13: legacy function_call, Anthropic blocks, role case,
+		// parallel wrappers, nested shapes.
+		`{"messages": [{"role": "assistant", "function_call": {"name": "f", "arguments": "{}"}}, {"role": "Function", "name": "f", "content": "r"}]}`,
+		`{"messages": [{"role": "assistant", "content": [{"type": "tool_use", "id": "a", "name": "f", "input": {"x": {"function": "g", "args": "{}"}}}]}, {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "a", "content": [{"type": "text", "text": "r"}], "is_error": true}]}]}`,
+		`{"messages": [{"role": "ASSISTANT", "tool_calls": [{"id": "p", "function": {"name": "multi_tool_use.parallel", "arguments": {"tool_uses": [{"recipient_name": "functions.f", "parameters": {"a": {"name": "g", "arguments": {}, "function": "h", "args": {}}}}]}}}]}, {"role": "Tool", "tool_call_id": "p", "content": "ok"}]}`,
 	} {
 		f.Add([]byte(seed), uint8(0))
 		f.Add([]byte(seed), uint8(30))
@@ -73,17 +78,29 @@ func checkRun(t *testing.T, rn *run.Run) {
 	}
 	answered := map[int]bool{}
 	for i, c := range rn.Calls {
-		if c.Index != i || c.Parent != -1 || c.Depth != 0 || c.Args == nil {
+		if c.Index != i || c.Args == nil || (c.Depth == 0) != (c.Parent == -1) {
 			t.Fatalf("call %d: bad Index/Parent/Depth/Args: %+v", i, c)
+		}
+		if c.Parent >= 0 && (c.Parent >= i || c.Depth != rn.Calls[c.Parent].Depth+1 || c.Event != rn.Calls[c.Parent].Event) {
+			t.Fatalf("call %d: bad parent %d", i, c.Parent)
 		}
 		if c.Event < 0 || c.Event >= len(rn.Events) {
 			t.Fatalf("call %d: Event %d out of range", i, c.Event)
 		}
-		if c.ResultEvent < -1 || c.ResultEvent >= len(rn.Events) || c.ResultEvent == -1 && (c.Ok || c.Result != "" || c.Error != "") {
+		if c.ResultEvent < -1 || c.ResultEvent >= len(rn.Events) || c.ResultEvent == -1 && (c.Ok || c.OkUnknown != "" || c.Result != "" || c.Error != "") {
 			t.Fatalf("call %d: bad result fields: %+v", i, c)
 		}
-		if c.ResultEvent >= 0 {
-			if answered[c.ResultEvent] || rn.Events[c.ResultEvent].Role != "tool" || rn.Events[c.ResultEvent].Tool != c.Tool {
+		if c.Ok && c.OkUnknown != "" {
+			t.Fatalf("call %d: Ok and OkUnknown", i)
+		}
+		if c.ResultEvent >= 0 && c.Depth > 0 {
+			// Only a call a wrapper dispatched has a result: the wrapper's.
+			if c.ResultEvent != rn.Calls[c.Parent].ResultEvent {
+				t.Fatalf("call %d: result event %d is not its parent's", i, c.ResultEvent)
+			}
+		} else if c.ResultEvent >= 0 {
+			ev := rn.Events[c.ResultEvent]
+			if answered[c.ResultEvent] && resultRole(ev.Role) || ev.Tool != "" && ev.Tool != c.Tool {
 				t.Fatalf("call %d: bad result event %d", i, c.ResultEvent)
 			}
 			answered[c.ResultEvent] = true
@@ -93,7 +110,7 @@ func checkRun(t *testing.T, rn *run.Run) {
 		if ev.Index != i {
 			t.Fatalf("event %d has Index %d", i, ev.Index)
 		}
-		if ev.Role == "tool" && !answered[i] {
+		if resultRole(ev.Role) && !answered[i] {
 			t.Fatalf("tool event %d answers no call", i)
 		}
 		for _, ci := range ev.Calls {

@@ -3,6 +3,7 @@ package transcript
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/tenetlang/tenet/eval/run"
 )
@@ -17,83 +18,260 @@ const maxNestedDepth = 16
 // tool's schema, since the calls it hides are not audited.
 var NestedTooDeep = fmt.Sprintf("nested calls deeper than %d levels are not followed", maxNestedDepth)
 
+// ParallelTool is the tool name of OpenAI's dispatch wrapper: its
+// arguments {"tool_uses": [{"recipient_name": "functions.X",
+// "parameters": {...}}, ...]} are calls the runtime makes for it.
+const ParallelTool = "multi_tool_use.parallel"
+
 // addNestedCalls finds tool calls carried inside other calls' arguments
 // and appends them to rn.Calls with Depth and Parent set (DESIGN §3: calls
-// include nested calls). A nested call is a JSON object with a string
-// "function" and an object "args" (AgentDojo's FunctionCall), or a string
-// "name" and an object or string "arguments" (the OpenAI shape). Some
-// runtimes execute such a call before validating the outer one; the
-// authorization audit flags them. A nested call never ran on its own
-// record: Ok is false and ResultEvent -1.
-func addNestedCalls(rn *run.Run) {
+// include nested calls). Every key of every object is searched, the keys
+// beside a call object's own arguments included, and an object is checked
+// against every call shape at once (see nestedShapes): it may hold several
+// calls. Some runtimes execute such a call before validating the outer
+// one; the authorization audit flags them. A nested call never ran on its
+// own record (Ok false, ResultEvent -1) except the calls a ParallelTool
+// wrapper dispatches, which ran iff it did (see dispatched). It returns a
+// non-empty message for a call shape it cannot read.
+func addNestedCalls(rn *run.Run) string {
 	for i := 0; i < len(rn.Calls); i++ { // rn.Calls grows: nested calls are scanned too
 		parent := rn.Calls[i]
-		nested := nestedIn(parent.Args)
+		nested, err := nestedIn(parent)
+		if err != "" {
+			return fmt.Sprintf("message %d: call %d (%q): %s", parent.Event, parent.Index, parent.Tool, err)
+		}
 		if parent.Depth >= maxNestedDepth {
 			if len(nested) > 0 && parent.ArgsError == "" {
 				parent.ArgsError = NestedTooDeep
 			}
 			continue
 		}
-		for _, nc := range nested {
+		for _, n := range nested {
+			nc := n.call
 			nc.Index = len(rn.Calls)
 			nc.Event = parent.Event
 			nc.Depth = parent.Depth + 1
 			nc.Parent = parent.Index
 			nc.ResultEvent = -1
+			if n.dispatched {
+				dispatched(parent, nc)
+			}
 			rn.Calls = append(rn.Calls, nc)
 		}
 	}
+	return ""
 }
 
-// nestedIn returns the calls found in v, outermost first, in key order.
-func nestedIn(v any) []*run.Call {
-	var out []*run.Call
-	var walk func(v any)
-	walk = func(v any) {
-		switch v := v.(type) {
-		case map[string]any:
-			if c := asCall(v); c != nil {
-				out = append(out, c) // its own arguments are scanned when its turn comes
-				return
-			}
-			keys := make([]string, 0, len(v))
-			for k := range v {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
-			for _, k := range keys {
-				walk(v[k])
-			}
-		case []any:
-			for _, e := range v {
-				walk(e)
-			}
+// dispatched gives a call a ParallelTool wrapper dispatched the wrapper's
+// outcome: the wrapper's result is the result of all its calls, so each
+// ran iff the wrapper ran without error. A wrapper that reports an error
+// may have run some of them and not others: whether each ran is unknown
+// (OkUnknown), never "did not run". A wrapper no result answered ran
+// nothing: its calls did not run either.
+func dispatched(wrapper, c *run.Call) {
+	if wrapper.ResultEvent < 0 {
+		return
+	}
+	c.Result, c.Error, c.ResultEvent = wrapper.Result, wrapper.Error, wrapper.ResultEvent
+	switch {
+	case wrapper.OkUnknown != "":
+		c.OkUnknown = wrapper.OkUnknown
+	case !wrapper.Ok:
+		c.OkUnknown = fmt.Sprintf("the %s call %d that dispatched it reported an error, so whether this call ran is unknown", ParallelTool, wrapper.Index)
+	default:
+		c.Ok = true
+	}
+}
+
+// nestedCall is a call found in another call's arguments.
+type nestedCall struct {
+	call       *run.Call
+	dispatched bool // a direct element of a ParallelTool wrapper's tool_uses
+}
+
+// nestedIn returns the calls found in parent's arguments, outermost first,
+// keys in sorted order, or says why a call shape there cannot be read.
+func nestedIn(parent *run.Call) ([]nestedCall, string) {
+	w := walker{}
+	if parent.Tool == ParallelTool && parent.ArgsError == "" {
+		if err := w.dispatch(parent.Args); err != "" {
+			return nil, err
+		}
+	} else {
+		w.walk(parent.Args)
+	}
+	if w.err != "" {
+		return nil, w.err
+	}
+	return w.out, ""
+}
+
+// walker searches arguments for calls; path is the position being
+// searched, below the call's args, rendered only for a message.
+type walker struct {
+	out  []nestedCall
+	path []pathElem
+	err  string
+}
+
+// pathElem is an object key, or a list index when key is "" and index ≥ 0.
+type pathElem struct {
+	key   string
+	index int
+}
+
+func (w *walker) push(key string, index int) { w.path = append(w.path, pathElem{key, index}) }
+func (w *walker) pop()                       { w.path = w.path[:len(w.path)-1] }
+
+func (w *walker) fail(reason string) {
+	if w.err != "" {
+		return
+	}
+	var sb strings.Builder
+	sb.WriteString("args")
+	for _, e := range w.path {
+		if e.index >= 0 {
+			fmt.Fprintf(&sb, "[%d]", e.index)
+		} else {
+			sb.WriteString("." + e.key)
 		}
 	}
-	walk(v)
-	return out
+	w.err = sb.String() + ": " + reason
 }
 
-// asCall reads a nested call object, or returns nil.
-func asCall(m map[string]any) *run.Call {
+func (w *walker) walk(v any) {
+	if w.err != "" {
+		return
+	}
+	switch v := v.(type) {
+	case map[string]any:
+		w.object(v, false)
+	case []any:
+		for i, e := range v {
+			w.push("", i)
+			w.walk(e)
+			w.pop()
+		}
+	}
+}
+
+// object adds the calls of m — every shape it has — and searches its other
+// keys; the arguments of the calls found are searched when their own turn
+// comes (addNestedCalls), not here. dispatched marks a recipient_name
+// call as dispatched by the wrapper.
+func (w *walker) object(m map[string]any, dispatched bool) {
+	calls, argKeys, err := callShapes(m)
+	if err != "" {
+		w.fail(err)
+		return
+	}
+	for _, c := range calls {
+		w.out = append(w.out, nestedCall{call: c.call, dispatched: dispatched && c.recipient})
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		if !argKeys[k] {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		w.push(k, -1)
+		w.walk(m[k])
+		w.pop()
+	}
+}
+
+// dispatch searches a ParallelTool wrapper's arguments: tool_uses must be a
+// list of {"recipient_name": string, "parameters": args} objects, each a
+// call the wrapper dispatches; other keys are searched as usual.
+func (w *walker) dispatch(args map[string]any) string {
+	uses, ok := args["tool_uses"].([]any)
+	if !ok {
+		if _, present := args["tool_uses"]; !present {
+			return "args.tool_uses: missing (a " + ParallelTool + " call lists the calls it makes in tool_uses)"
+		}
+		return "args.tool_uses: want a list, got " + kind(args["tool_uses"])
+	}
+	for i, u := range uses {
+		obj, ok := u.(map[string]any)
+		if !ok {
+			return fmt.Sprintf("args.tool_uses[%d]: want an object {recipient_name, parameters}, got %s", i, kind(u))
+		}
+		if _, ok := obj["recipient_name"].(string); !ok {
+			return fmt.Sprintf("args.tool_uses[%d].recipient_name: want the string name of the tool called, got %s", i, kindOrMissing(obj, "recipient_name"))
+		}
+		if _, present := obj["parameters"]; !present {
+			return fmt.Sprintf("args.tool_uses[%d].parameters: missing (the arguments of the call to %v)", i, obj["recipient_name"])
+		}
+		w.push("tool_uses", -1)
+		w.push("", i)
+		w.object(obj, true)
+		w.pop()
+		w.pop()
+	}
+	rest := make(map[string]any, len(args))
+	for k, v := range args {
+		if k != "tool_uses" {
+			rest[k] = v
+		}
+	}
+	w.walk(rest)
+	return ""
+}
+
+func kindOrMissing(m map[string]any, key string) string {
+	if _, present := m[key]; !present {
+		return "nothing (missing)"
+	}
+	return kind(m[key])
+}
+
+// shapeCall is a call read from one shape of an object.
+type shapeCall struct {
+	call      *run.Call
+	recipient bool // the recipient_name shape
+}
+
+// callShapes reads every call shape an object has (nestedShapes in the
+// package doc), in a fixed order, and the keys holding their arguments.
+// A tool_use-typed object without a string name is an error: it is a call
+// this reader cannot read.
+func callShapes(m map[string]any) (calls []shapeCall, argKeys map[string]bool, err string) {
+	id, _ := m["id"].(string)
+	add := func(tool, argKey string, recipient bool) {
+		c := &run.Call{Tool: tool, ID: id, Parent: -1, ResultEvent: -1}
+		c.Args, c.ArgsError = parseArgs(argKey, m[argKey])
+		calls = append(calls, shapeCall{call: c, recipient: recipient})
+		if argKeys == nil {
+			argKeys = map[string]bool{}
+		}
+		argKeys[argKey] = true
+	}
+	// AgentDojo's FunctionCall: {"function": string, "args": args}.
 	if name, ok := m["function"].(string); ok {
-		if args, ok := m["args"].(map[string]any); ok {
-			id, _ := m["id"].(string)
-			return &run.Call{Tool: name, Args: args, ID: id}
+		if _, ok := m["args"]; ok {
+			add(name, "args", false)
 		}
 	}
-	if name, ok := m["name"].(string); ok {
-		if raw, ok := m["arguments"]; ok {
-			args, argsErr := parseArgs("arguments", raw)
-			if argsErr != "" && raw != nil {
-				if _, isStr := raw.(string); !isStr {
-					return nil // not a call's arguments: an object that merely has these keys
-				}
-			}
-			id, _ := m["id"].(string)
-			return &run.Call{Tool: name, Args: args, ArgsError: argsErr, ID: id}
+	if typ, _ := m["type"].(string); typ == "tool_use" {
+		// Anthropic's tool_use block: {"type": "tool_use", "name", "input"}.
+		name, ok := m["name"].(string)
+		if !ok {
+			return nil, nil, "a tool_use object without a string name (want {\"type\": \"tool_use\", \"name\": string, \"input\": args})"
+		}
+		add(name, "input", false)
+	} else if name, ok := m["name"].(string); ok {
+		// OpenAI's function (and legacy function_call): {"name", "arguments"}.
+		if _, ok := m["arguments"]; ok {
+			add(name, "arguments", false)
 		}
 	}
-	return nil
+	// A multi_tool_use.parallel element: {"recipient_name", "parameters"}.
+	if name, ok := m["recipient_name"].(string); ok {
+		if _, ok := m["parameters"]; ok {
+			add(strings.TrimPrefix(name, "functions."), "parameters", true)
+		}
+	}
+	return calls, argKeys, ""
 }

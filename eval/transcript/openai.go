@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
+	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -95,7 +97,9 @@ func decodeOpenAIMessages(line []byte) (rn *run.Run, skip bool, msg string) {
 			return nil, false, fmt.Sprintf("message %d: %s", i, err)
 		}
 	}
-	addNestedCalls(rn)
+	if err := addNestedCalls(rn); err != "" {
+		return nil, false, err
+	}
 	if n := len(rn.Events); n > 0 {
 		if last := rn.Events[n-1]; last.Role == "assistant" {
 			rn.Output = last.Content
@@ -108,11 +112,19 @@ func decodeOpenAIMessages(line []byte) (rn *run.Run, skip bool, msg string) {
 // "Matching results to calls" in the package doc) in time linear in the
 // number of calls: answered calls are marked and skipped lazily.
 type matcher struct {
-	answered []bool // by index in Run.Calls
-	first    int    // every call before first is answered
-	open     int    // number of unanswered calls
-	byID     map[string]*queue
-	byTool   map[string]*queue
+	answered []bool            // by index in Run.Calls
+	byID     map[string]*queue // every requested call, by id
+	turn     *turn             // the calls of the latest message that requested calls
+}
+
+// turn is the calls one message requested: the only calls a result
+// without an exact, unique id can answer.
+type turn struct {
+	event  int
+	calls  []int
+	head   int // every call before head is answered
+	byID   map[string]*queue
+	byTool map[string]*queue
 }
 
 // queue lists calls in request order; calls before head are answered.
@@ -133,53 +145,125 @@ func (q *queue) front(answered []bool) int {
 	return q.calls[q.head]
 }
 
-// request records an unanswered call.
-func (m *matcher) request(c *run.Call) {
+func enqueue(qs map[string]*queue, key string, call int) {
+	q := qs[key]
+	if q == nil {
+		q = &queue{}
+		qs[key] = q
+	}
+	q.calls = append(q.calls, call)
+	q.open++
+}
+
+// request records an unanswered call of message event, which starts a new
+// turn when it is the first call that message requests.
+func (m *matcher) request(rn *run.Run, ev *run.Event, c *run.Call) {
+	c.Index = len(rn.Calls)
+	c.Event = ev.Index
+	rn.Calls = append(rn.Calls, c)
+	ev.Calls = append(ev.Calls, c.Index)
 	m.answered = append(m.answered, false)
-	m.open++
 	if m.byID == nil {
-		m.byID, m.byTool = map[string]*queue{}, map[string]*queue{}
+		m.byID = map[string]*queue{}
 	}
-	for _, kv := range [2]struct {
-		q   map[string]*queue
-		key string
-	}{{m.byID, c.ID}, {m.byTool, c.Tool}} {
-		q := kv.q[kv.key]
-		if q == nil {
-			q = &queue{}
-			kv.q[kv.key] = q
-		}
-		q.calls = append(q.calls, c.Index)
-		q.open++
+	if m.turn == nil || m.turn.event != ev.Index {
+		m.turn = &turn{event: ev.Index, byID: map[string]*queue{}, byTool: map[string]*queue{}}
 	}
+	enqueue(m.byID, c.ID, c.Index)
+	enqueue(m.turn.byID, c.ID, c.Index)
+	enqueue(m.turn.byTool, c.Tool, c.Index)
+	m.turn.calls = append(m.turn.calls, c.Index)
 }
 
 // match marks as answered, and returns, the call a result with callID and
-// tool answers, or returns nil when no call is unanswered.
+// tool answers, or returns nil when no call may take it.
 func (m *matcher) match(rn *run.Run, callID, tool string) *run.Call {
-	if m.open == 0 {
-		return nil
-	}
 	pick := -1
-	if q := m.byID[callID]; callID != "" && q != nil && q.open == 1 {
-		pick = q.front(m.answered)
+	t := m.turn
+	if callID != "" {
+		// An exact id held by exactly one unanswered call, of any turn;
+		// else by exactly one of the latest turn (ids reused across turns).
+		if q := m.byID[callID]; q != nil && q.open == 1 {
+			pick = q.front(m.answered)
+		} else if q := t.queue(callID); q != nil && q.open == 1 {
+			pick = q.front(m.answered)
+		}
 	}
-	if q := m.byTool[tool]; pick < 0 && tool != "" && q != nil {
-		pick = q.front(m.answered)
+	if pick < 0 && t != nil && tool != "" {
+		if q := t.byTool[tool]; q != nil {
+			pick = q.front(m.answered)
+		}
+	}
+	if pick < 0 && t != nil {
+		for t.head < len(t.calls) && m.answered[t.calls[t.head]] {
+			t.head++
+		}
+		if t.head < len(t.calls) {
+			pick = t.calls[t.head]
+		}
 	}
 	if pick < 0 {
-		for m.answered[m.first] {
-			m.first++
-		}
-		pick = m.first
+		return nil
 	}
 	c := rn.Calls[pick]
 	m.answered[pick] = true
-	m.open--
 	m.byID[c.ID].open--
-	m.byTool[c.Tool].open--
+	if t != nil && c.Event == t.event {
+		t.byID[c.ID].open--
+	}
 	return c
 }
+
+func (t *turn) queue(id string) *queue {
+	if t == nil {
+		return nil
+	}
+	return t.byID[id]
+}
+
+// Message keys the reader knows. Another key whose name speaks of a call,
+// a tool or a function, holding something that could carry one, is an
+// error rather than "no call" (unknownCallKey).
+var messageKeys = map[string]bool{
+	"role": true, "content": true, "tool_calls": true, "function_call": true,
+	"tool_call_id": true, "tool_call": true, "name": true, "error": true,
+}
+
+// unknownCallKey returns, in key order, the first key of obj that is not
+// one of known, names a call, a tool or a function, and holds a value that
+// could carry one (an object, a non-empty list or a non-empty string), or
+// "".
+func unknownCallKey(obj map[string]any, known map[string]bool) string {
+	var found []string
+	for k, v := range obj {
+		if known[k] || !namesCall(k) {
+			continue
+		}
+		switch v := v.(type) {
+		case map[string]any:
+		case []any:
+			if len(v) == 0 {
+				continue
+			}
+		case string:
+			if v == "" {
+				continue
+			}
+		default:
+			continue // null, a number or a boolean carries no call
+		}
+		found = append(found, k)
+	}
+	if len(found) == 0 {
+		return ""
+	}
+	sort.Strings(found)
+	return found[0]
+}
+
+// resultRole reports whether a (lower-cased) role is that of a message
+// holding one result.
+func resultRole(role string) bool { return role == "tool" || role == "function" }
 
 // message adds message i to rn, or says why it is malformed.
 func (m *matcher) message(rn *run.Run, i int, raw any) string {
@@ -187,14 +271,31 @@ func (m *matcher) message(rn *run.Run, i int, raw any) string {
 	if !ok {
 		return "is " + kind(raw) + ", want an object"
 	}
-	role, ok := msg["role"].(string)
+	givenRole, ok := msg["role"].(string)
 	if !ok {
 		if _, present := msg["role"]; !present {
 			return "role: missing"
 		}
 		return "role: want a string, got " + kind(msg["role"])
 	}
+	// Harnesses differ in case ("Tool", "ASSISTANT"); a role compared as
+	// written would leave such a result unmatched.
+	role := strings.ToLower(givenRole)
+	if k := unknownCallKey(msg, messageKeys); k != "" {
+		return fmt.Sprintf("key %q names a call, a tool or a function, but this reader knows calls only as tool_calls, function_call and tool_use content blocks, and results only as tool and function messages (tool_call_id, tool_call, name) and tool_result content blocks", k)
+	}
+	if !resultRole(role) {
+		for _, k := range []string{"tool_call_id", "tool_call"} {
+			if msg[k] != nil {
+				return fmt.Sprintf("%s on a message with role %q: only a \"tool\" or \"function\" message is a result (is the role wrong?)", k, givenRole)
+			}
+		}
+	}
 	ev := &run.Event{Index: i, Role: role}
+	var (
+		blockCalls   []*run.Call
+		blockResults []blockResult
+	)
 	switch c := msg["content"].(type) {
 	case nil:
 	case string:
@@ -202,16 +303,28 @@ func (m *matcher) message(rn *run.Run, i int, raw any) string {
 	case []any:
 		ev.Blocks = c
 		ev.Content = blockText(c)
+		var err string
+		if blockCalls, blockResults, err = contentBlocks(c); err != "" {
+			return err
+		}
 	default:
 		return "content: want a string, null or a list of content blocks, got " + kind(c)
 	}
 	rn.Events = append(rn.Events, ev)
 
-	if role == "tool" {
+	// Results first: a message answers earlier calls, then may request more.
+	if resultRole(role) {
 		if err := m.result(rn, ev, msg); err != "" {
 			return err
 		}
 	}
+	for _, b := range blockResults {
+		c := m.answer(rn, ev.Index, answer{callID: b.CallID, content: b.Content, failed: b.Failed, err: b.Error})
+		if !resultRole(role) && len(blockResults) == 1 {
+			ev.CallID, ev.Tool, ev.Failed, ev.Error = b.CallID, c.Tool, b.Failed, b.Error
+		}
+	}
+
 	switch tcs := msg["tool_calls"].(type) {
 	case nil:
 	case []any:
@@ -220,14 +333,27 @@ func (m *matcher) message(rn *run.Run, i int, raw any) string {
 			if err != "" {
 				return fmt.Sprintf("tool_calls[%d]: %s", j, err)
 			}
-			c.Index = len(rn.Calls)
-			c.Event = i
-			rn.Calls = append(rn.Calls, c)
-			ev.Calls = append(ev.Calls, c.Index)
-			m.request(c)
+			m.request(rn, ev, c)
 		}
 	default:
 		return "tool_calls: want a list, got " + kind(tcs)
+	}
+	// OpenAI's legacy form: one {"name", "arguments"} call per message.
+	switch fc := msg["function_call"].(type) {
+	case nil:
+	case map[string]any:
+		name, ok := fc["name"].(string)
+		if !ok {
+			return "function_call.name: want a string, got " + kindOrMissing(fc, "name")
+		}
+		c := &run.Call{Tool: name, ResultEvent: -1, Parent: -1}
+		c.Args, c.ArgsError = parseArgs("function_call.arguments", fc["arguments"])
+		m.request(rn, ev, c)
+	default:
+		return "function_call: want an object {name, arguments}, got " + kind(fc)
+	}
+	for _, c := range blockCalls {
+		m.request(rn, ev, c)
 	}
 	return ""
 }
@@ -283,73 +409,118 @@ func requestedCall(raw any) (*run.Call, string) {
 	return c, ""
 }
 
-// result handles a tool message: it fills the event's result fields and
-// matches it to a call (see "Matching results to calls" in the package doc).
+// answer is one result, as a tool or function message or a tool_result
+// block gives it.
+type answer struct {
+	callID  string // the id of the call it answers
+	ranTool string // the tool that ran, when the result says
+	ranArgs any    // the arguments that ran, when the result says (nil: it does not)
+	ranID   string // the id of the call that ran, when the result says
+	content string
+	failed  bool
+	err     string
+}
+
+// result handles a tool or function message: it fills the event's result
+// fields and matches it to a call (see "Matching results to calls" in the
+// package doc).
 func (m *matcher) result(rn *run.Run, ev *run.Event, msg map[string]any) string {
 	callID, err := optString(msg, "tool_call_id")
 	if err != "" {
 		return err
 	}
-	ev.CallID = callID
+	a := answer{callID: callID, content: ev.Content}
 
 	// What actually ran, when the message records it.
-	var (
-		ran     map[string]any
-		ranTool string
-		ranID   string
-	)
 	switch tc := msg["tool_call"].(type) {
 	case nil:
 	case map[string]any:
-		ran = tc
-		if ranTool, err = optString(tc, "function"); err != "" {
+		if a.ranTool, err = optString(tc, "function"); err != "" {
 			return "tool_call." + err
 		}
-		// tool_call.id is only a fallback id for a synthesised call; a
-		// non-string one is ignored rather than rejected, as it is not used
-		// for matching. placeholder_args is ignored (package doc).
-		ranID, _ = tc["id"].(string)
+		a.ranArgs = tc["args"]
+		// tool_call.id is only compared with the call's id and used for a
+		// synthesised call; a non-string one is ignored rather than
+		// rejected, as it is not used for matching. placeholder_args is
+		// ignored (package doc).
+		a.ranID, _ = tc["id"].(string)
 	default:
 		return "tool_call: want an object, got " + kind(tc)
+	}
+	if a.ranTool == "" {
+		// A function message (and some tool messages) names the function
+		// whose result it is.
+		if a.ranTool, err = optString(msg, "name"); err != "" {
+			return err
+		}
 	}
 
 	// Harnesses write "no error" as null, an absent field, "" or false.
 	switch e := msg["error"].(type) {
 	case nil:
 	case string:
-		ev.Failed, ev.Error = e != "", e
+		a.failed, a.err = e != "", e
 	case bool:
 		if e {
-			ev.Failed, ev.Error = true, "true"
+			a.failed, a.err = true, "true"
 		}
 	default:
 		b, _ := json.Marshal(e) // cannot fail: e was decoded from JSON
-		ev.Failed, ev.Error = true, string(b)
+		a.failed, a.err = true, string(b)
 	}
+	c := m.answer(rn, ev.Index, a)
+	ev.CallID, ev.Tool, ev.Failed, ev.Error = callID, c.Tool, a.failed, a.err
+	return ""
+}
 
-	c := m.match(rn, callID, ranTool)
+// answer matches a result to a call, synthesising the call when none may
+// take it, records on the call what ran and how it disagrees with the
+// request, and returns the call.
+func (m *matcher) answer(rn *run.Run, event int, a answer) *run.Call {
+	c := m.match(rn, a.callID, a.ranTool)
 	if c == nil {
 		// A result with no request: synthesise the call that ran.
-		id := callID
+		id := a.callID
 		if id == "" {
-			id = ranID
+			id = a.ranID
 		}
-		c = &run.Call{Index: len(rn.Calls), Event: ev.Index, ID: id, Args: map[string]any{}, Parent: -1}
+		c = &run.Call{Index: len(rn.Calls), Event: event, ID: id, Tool: a.ranTool, Args: map[string]any{}, Parent: -1}
+		if a.ranArgs != nil {
+			c.Args, c.ArgsError = parseArgs("tool_call.args", a.ranArgs)
+		}
 		rn.Calls = append(rn.Calls, c)
 		m.answered = append(m.answered, true)
+	} else {
+		var why []string
+		if a.ranTool != "" && a.ranTool != c.Tool {
+			why = append(why, fmt.Sprintf("tool %q ran, %q was requested", a.ranTool, c.Tool))
+			c.RequestedTool, c.Tool = c.Tool, a.ranTool
+		}
+		if a.ranArgs != nil {
+			args, argsErr := parseArgs("tool_call.args", a.ranArgs)
+			if argsErr != c.ArgsError || !reflect.DeepEqual(args, c.Args) {
+				w := "other arguments ran than were requested"
+				if c.ArgsError != "" {
+					w += " (the request's: " + c.ArgsError + ")"
+				}
+				why = append(why, w)
+				c.RequestedArgs = c.Args
+			}
+			c.Args, c.ArgsError = args, argsErr
+		}
+		for _, id := range [2]string{a.callID, a.ranID} {
+			if id != "" && c.ID != "" && id != c.ID {
+				why = append(why, fmt.Sprintf("the result's id %q is not the call's id %q", id, c.ID))
+				break
+			}
+		}
+		c.Mismatch = strings.Join(why, "; ")
 	}
-	if ranTool != "" {
-		c.Tool = ranTool
-	}
-	if ran != nil && ran["args"] != nil {
-		c.Args, c.ArgsError = parseArgs("tool_call.args", ran["args"])
-	}
-	c.Ok = !ev.Failed
-	c.Result = ev.Content
-	c.Error = ev.Error
-	c.ResultEvent = ev.Index
-	ev.Tool = c.Tool
-	return ""
+	c.Ok = !a.failed
+	c.Result = a.content
+	c.Error = a.err
+	c.ResultEvent = event
+	return c
 }
 
 // parseArgs reads call arguments: an object, a JSON string holding an

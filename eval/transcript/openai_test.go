@@ -198,7 +198,8 @@ func TestMatchEmptyIDsByName(t *testing.T) {
 		// "mystery" has no tool name: it takes the first unanswered call.
 		{Index: 2, Event: 1, Tool: "read", Args: map[string]any{"f": "b"}, Ok: true, Result: "mystery", ResultEvent: 4, Parent: -1},
 		// so "B", a read, finds no unanswered read and takes the first left.
-		{Index: 3, Event: 1, Tool: "read", Args: map[string]any{"f": "b"}, Ok: true, Result: "B", ResultEvent: 5, Parent: -1},
+		{Index: 3, Event: 1, Tool: "read", Args: map[string]any{"f": "b"}, Ok: true, Result: "B", ResultEvent: 5, Parent: -1,
+			RequestedTool: "other", RequestedArgs: map[string]any{}, Mismatch: `tool "read" ran, "other" was requested; other arguments ran than were requested`},
 	})
 	checkEvents(t, rn.Events[2:6], []run.Event{
 		{Index: 2, Role: "tool", Content: "sent", Tool: "send"},
@@ -229,7 +230,7 @@ func TestMatchRepeatedIDs(t *testing.T) {
 	checkCalls(t, rn.Calls, []run.Call{
 		{Index: 0, Event: 0, ID: "x", Tool: "a", Args: none, Ok: true, Result: "r0", ResultEvent: 1, Parent: -1},
 		{Index: 1, Event: 2, ID: "x", Tool: "b", Args: none, Ok: true, Result: "rx", ResultEvent: 5, Parent: -1},
-		{Index: 2, Event: 2, ID: "y", Tool: "c", Args: none, Ok: true, Result: "r?", ResultEvent: 6, Parent: -1},
+		{Index: 2, Event: 2, ID: "y", Tool: "c", Args: none, Ok: true, Result: "r?", ResultEvent: 6, Parent: -1, Mismatch: `the result's id "nope" is not the call's id "y"`},
 		{Index: 3, Event: 2, ID: "x", Tool: "d", Args: none, Ok: true, Result: "rd", ResultEvent: 4, Parent: -1},
 		{Index: 4, Event: 2, ID: "z", Tool: "e", Args: none, Ok: true, Result: "rz", ResultEvent: 3, Parent: -1},
 	})
@@ -254,10 +255,13 @@ func TestToolCallOverrides(t *testing.T) {
 		// bad args that ran replace the request's good ones
 		`{"role": "tool", "content": "ok4", "tool_call_id": "4", "tool_call": {"function": "", "args": [1]}}]}`))
 	checkCalls(t, rn.Calls, []run.Call{
-		{Index: 0, Event: 0, ID: "1", Tool: "send_all", Args: map[string]any{"amount": float64(1000)}, Ok: true, Result: "ok1", ResultEvent: 1, Parent: -1},
+		{Index: 0, Event: 0, ID: "1", Tool: "send_all", Args: map[string]any{"amount": float64(1000)}, Ok: true, Result: "ok1", ResultEvent: 1, Parent: -1,
+			RequestedTool: "send", RequestedArgs: map[string]any{"amount": float64(10)}, Mismatch: `tool "send_all" ran, "send" was requested; other arguments ran than were requested`},
 		{Index: 1, Event: 0, ID: "2", Tool: "send", Args: map[string]any{"amount": float64(20)}, Ok: true, Result: "ok2", ResultEvent: 2, Parent: -1},
-		{Index: 2, Event: 0, ID: "3", Tool: "send", Args: map[string]any{"amount": float64(30)}, Ok: true, Result: "ok3", ResultEvent: 3, Parent: -1},
-		{Index: 3, Event: 0, ID: "4", Tool: "send", Args: map[string]any{}, ArgsError: "tool_call.args: want an object or a JSON string holding one, got a list", Ok: true, Result: "ok4", ResultEvent: 4, Parent: -1},
+		{Index: 2, Event: 0, ID: "3", Tool: "send", Args: map[string]any{"amount": float64(30)}, Ok: true, Result: "ok3", ResultEvent: 3, Parent: -1,
+			RequestedArgs: map[string]any{}, Mismatch: "other arguments ran than were requested (the request's: arguments: invalid JSON: invalid character 'o' looking for beginning of object key string)"},
+		{Index: 3, Event: 0, ID: "4", Tool: "send", Args: map[string]any{}, ArgsError: "tool_call.args: want an object or a JSON string holding one, got a list", Ok: true, Result: "ok4", ResultEvent: 4, Parent: -1,
+			RequestedArgs: map[string]any{"amount": float64(40)}, Mismatch: "other arguments ran than were requested"},
 	})
 	check(t, "event 1 Tool", rn.Events[1].Tool, "send_all")
 }

@@ -31,17 +31,36 @@
 // Each message becomes one run.Event, in order (Event.Index = position in
 // "messages", from 0):
 //
-//	{"role": string,                  // required; any value is kept (system, user, assistant, tool, ...)
+//	{"role": string,                  // required; compared in any case, kept lower-cased in Event.Role
 //	 "content": string | null | [block, ...],
 //	 "tool_calls": [tool_call, ...] | null,        // requested calls (read on any role; assistants send them)
-//	 "tool_call_id": string | null,   // tool messages: the call this result answers
-//	 "tool_call": {"function": string, "args": args, "id": string} | null,  // tool messages: what actually ran
-//	 "error": null | string | any}    // tool messages: the call's error
+//	 "function_call": {"name": string, "arguments": args} | null,  // OpenAI's legacy form of one requested call
+//	 "tool_call_id": string | null,   // tool and function messages: the call this result answers
+//	 "tool_call": {"function": string, "args": args, "id": string} | null,  // tool and function messages: what actually ran
+//	 "name": string | null,           // tool and function messages: the tool that ran, when tool_call does not say
+//	 "error": null | string | any}    // tool and function messages: the call's error
+//
+// Roles are compared in any case ("Tool" is a tool message) and Event.Role is
+// the lower-cased role. A message with role "tool" or "function" is a
+// result; tool_call_id or tool_call (non-null) under any other role is a
+// record error, as the role is then likely wrong and the result would answer
+// nothing.
 //
 // Content: a string is kept as is, null becomes "". A list is kept in
 // Event.Blocks unchanged, and Event.Content is the "text" of the blocks that
-// are objects with a string "text" field, joined with "\n" (so image or
-// tool-use blocks add nothing to the text but stay reachable).
+// are objects with a string "text" field, joined with "\n". Among the
+// blocks, Anthropic's are read (blocks.go):
+//
+//	{"type": "tool_use", "id": string | null, "name": string, "input": args}      // a requested call
+//	{"type": "tool_result", "tool_use_id": string | null,                          // a result
+//	 "content": string | null | [block, ...], "is_error": bool | null}
+//
+// A tool_result's content is a string, or the "text" of its blocks joined
+// with "\n"; is_error true makes it a failed result whose error is its
+// content, or "true" when that is empty. The calls of one message are, in
+// order, its tool_calls, its function_call, its tool_use blocks; its results
+// (the message itself when it is a tool or function message, then its
+// tool_result blocks) are matched before its calls are requested.
 //
 // A requested call, in "tool_calls", has the OpenAI shape
 //
@@ -55,32 +74,74 @@
 // array, a number — gives Args = {} and Call.ArgsError saying why: the call is
 // reported as malformed, never silently read as a call without arguments.
 //
-// A tool message (role "tool") is a result: Event.CallID is its tool_call_id
+// A tool or function message is a result: Event.CallID is its tool_call_id
 // ("" when null or absent); Event.Failed is whether "error" reports an error —
 // null, absent, "" and false do not — and Event.Error is the error text (a
-// string as is, true as "true", any other value as its JSON text). Its "tool_call", when present, records what actually ran:
-// its "function" replaces the matched call's Tool and its "args" replace the
-// call's Args (and ArgsError), each only when present, non-null and (for the
-// function) non-empty. Event.Tool is the tool that ran: the matched call's
-// Tool after that override. The tool_call's "id" only serves as the id of a
-// synthesised call (rule 4 below); its "placeholder_args" is ignored (see
-// below).
+// string as is, true as "true", any other value as its JSON text). Its
+// "tool_call", when present, records what actually ran: its "function"
+// (else the message's "name") replaces the matched call's Tool and its
+// "args" replace the call's Args (and ArgsError), each only when present,
+// non-null and (for the function) non-empty. Event.Tool is the tool that
+// ran: the matched call's Tool after that override. A message with exactly
+// one tool_result block (and no role of a result) gets that result's
+// CallID, Tool, Failed and Error; one with several leaves them empty.
+//
+// What ran never silently replaces the request: when the tool or the
+// arguments (compared after parsing) differ, the call keeps the request in
+// RequestedTool and RequestedArgs, and Call.Mismatch says how they differ;
+// when the result's non-empty id (tool_call_id, tool_use_id or
+// tool_call.id) is not the matched call's non-empty id, Mismatch says so
+// too. The tool_call's "id" also serves as the id of a synthesised call
+// (rule 5 below); its "placeholder_args" is ignored (see below).
+//
+// A call to ParallelTool (multi_tool_use.parallel) carries the calls it
+// dispatches in its arguments, {"tool_uses": [{"recipient_name":
+// "functions.X", "parameters": args}, ...]}: they are nested calls (below)
+// to X, which ran iff the wrapper ran — its result is theirs, Ok when the
+// wrapper's result is ok, not Ok when the wrapper got no result, and
+// OkUnknown (criteria reading ok are unknown) when the wrapper's result
+// reports an error, since some may have run and others not.
+//
+// Nested calls (nested.go): every object in a call's arguments, at any key,
+// is checked against every call shape at once — {"function": string,
+// "args": args}, {"name": string, "arguments": args}, {"type": "tool_use",
+// "name": string, "input": args}, {"recipient_name": string, "parameters":
+// args} — and each shape present is a call nested in that call (Depth,
+// Parent); the keys beside a call's own arguments are searched too, its
+// arguments when its turn comes, down to maxNestedDepth levels.
+//
+// Where a call could be, a shape the reader does not know is a record error,
+// never "no call": a message key that is not one of the above, whose name
+// contains "call", "tool" or "function" and which holds an object, a
+// non-empty list or a non-empty string; a content block whose type contains
+// one of these words but is not tool_use or tool_result, an untyped block
+// with a call's shape, or another block with such a key (Gemini's
+// functionCall); a tool_use without a string name; a parallel wrapper
+// whose tool_uses cannot be read. Blocks that cannot carry calls (text,
+// image, thinking, ...) are kept as they are.
 //
 // # Matching results to calls
 //
 // Call ids can be empty or repeated in real logs (command-r and Gemini runs
-// have no ids at all; GPT-4 runs reuse ids across turns), so each tool
-// message is matched, in transcript order, to one still-unanswered call of the
-// run, taking the first rule that applies:
+// have no ids at all; GPT-4 runs reuse ids across turns), so each result
+// (tool or function message, tool_result block) is matched, in transcript
+// order, to one still-unanswered call, taking the first rule that applies;
+// the latest turn is the calls of the latest message that requested calls:
 //
-//  1. its tool_call_id is non-empty and exactly one unanswered call has that id;
-//  2. the first unanswered call, in request order, whose Tool equals the tool
-//     message's tool_call.function;
-//  3. the first unanswered call, in request order;
-//  4. there is no unanswered call at all: a Call is synthesised from the tool
-//     message (Event = the tool message's index, ID = tool_call_id or else
-//     tool_call.id, Tool and Args from tool_call, or "" and {} without one),
-//     because a result proves a call ran even when its request is missing.
+//  1. its id is non-empty and exactly one unanswered call of the run has it;
+//  2. its id is non-empty and exactly one unanswered call of the latest turn
+//     has it;
+//  3. the first unanswered call of the latest turn, in request order, whose
+//     Tool is the tool the result says ran (tool_call.function, else name);
+//  4. the first unanswered call of the latest turn, in request order;
+//  5. otherwise a Call is synthesised from the result (Event = the result's
+//     event, ID = its id or else tool_call.id, Tool and Args from tool_call
+//     or name, or "" and {} without them), because a result proves a call
+//     ran even when its request is missing.
+//
+// The fallbacks (rules 3 and 4) stay inside the latest turn: an earlier
+// call left unanswered must not take a later call's result, which would
+// count a send that ran as not run, or a blocked one as run.
 //
 // The matched call gets Ok = !Failed, Result = the event's Content, Error =
 // the event's Error and ResultEvent = the event's index. A call no result
@@ -113,8 +174,8 @@
 // role, a content that is not a string, null or list, tool_calls that are not
 // a list of {function: {name: string}} objects, a non-string id or
 // tool_call_id, a tool_call that is not an object, or a non-string
-// tool_call.function. Malformed arguments are not a record error (see
-// Call.ArgsError). A read error of the underlying reader is returned as an
+// tool_call.function, or a call shape the reader cannot read (above).
+// Malformed arguments are not a record error (see Call.ArgsError). A read error of the underlying reader is returned as an
 // *Error wrapping it and ends the stream.
 package transcript
 

@@ -1,0 +1,145 @@
+package transcript
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tenetlang/tenet/eval/run"
+)
+
+// This file reads Anthropic content blocks — tool_use (a requested call)
+// and tool_result (its result) — wherever a reader meets them: in an
+// openai-messages record today, in an anthropic reader later. It knows the
+// blocks only, not the messages that hold them.
+
+// blockResult is a tool_result block.
+type blockResult struct {
+	CallID  string // tool_use_id
+	Content string // the result's text
+	Failed  bool   // is_error true
+	Error   string // the error text when Failed: Content, or "true" when empty
+}
+
+// contentBlocks reads the calls and results among a message's content
+// blocks, in order, or says why a block is malformed ("content[N]: ...").
+// A block whose type names a call, a tool or a function but is neither
+// tool_use nor tool_result, an untyped block shaped like a call, and a
+// block of another type with a key naming a call, a tool or a function
+// (holding something that could carry one) are errors: this reader would otherwise read them as "no call" (see
+// unknownCallShape). Blocks of other types are left alone.
+func contentBlocks(blocks []any) (calls []*run.Call, results []blockResult, msg string) {
+	for i, raw := range blocks {
+		b, ok := raw.(map[string]any)
+		if !ok {
+			continue // a bare string or number carries no call
+		}
+		typ, hasType := b["type"].(string)
+		if typ != "tool_use" && typ != "tool_result" {
+			// Another block with a key such as Gemini's functionCall: a
+			// call in a shape this reader does not know.
+			if k := unknownCallKey(b, nil); k != "" {
+				return nil, nil, fmt.Sprintf("content[%d]: key %q names a call, a tool or a function, but this reader knows calls in content only as \"tool_use\" blocks", i, k)
+			}
+		}
+		if !hasType {
+			if _, present := b["type"]; present && b["type"] != nil {
+				if looksLikeCall(b) {
+					return nil, nil, fmt.Sprintf("content[%d]: type: want a string, got %s (the block has a call's keys)", i, kind(b["type"]))
+				}
+				continue
+			}
+			if shapes, _, _ := callShapes(b); len(shapes) > 0 || looksLikeCall(b) {
+				return nil, nil, fmt.Sprintf("content[%d]: a block shaped like a tool call has no \"type\" (want \"tool_use\")", i)
+			}
+			continue
+		}
+		switch typ {
+		case "tool_use":
+			c, err := toolUseBlock(b)
+			if err != "" {
+				return nil, nil, fmt.Sprintf("content[%d] (tool_use): %s", i, err)
+			}
+			calls = append(calls, c)
+		case "tool_result":
+			r, err := toolResultBlock(b)
+			if err != "" {
+				return nil, nil, fmt.Sprintf("content[%d] (tool_result): %s", i, err)
+			}
+			results = append(results, r)
+		default:
+			if namesCall(typ) {
+				return nil, nil, fmt.Sprintf("content[%d]: block type %q names a call, a tool or a function, but this reader knows only \"tool_use\" and \"tool_result\" blocks", i, typ)
+			}
+		}
+	}
+	return calls, results, ""
+}
+
+// namesCall reports whether a key or block type names a call, a tool or a
+// function: where such a name is not a shape the reader knows, a call could
+// hide there.
+func namesCall(name string) bool {
+	n := strings.ToLower(name)
+	return strings.Contains(n, "call") || strings.Contains(n, "tool") || strings.Contains(n, "function")
+}
+
+// looksLikeCall reports whether an untyped object has tool_use's keys
+// (name and input).
+func looksLikeCall(b map[string]any) bool {
+	_, name := b["name"]
+	_, input := b["input"]
+	return name && input
+}
+
+// toolUseBlock reads {"type": "tool_use", "id": string, "name": string,
+// "input": args}.
+func toolUseBlock(b map[string]any) (*run.Call, string) {
+	id, err := optString(b, "id")
+	if err != "" {
+		return nil, err
+	}
+	name, ok := b["name"].(string)
+	if !ok {
+		if _, present := b["name"]; !present {
+			return nil, "name: missing (a tool_use block names the tool it calls)"
+		}
+		return nil, "name: want a string, got " + kind(b["name"])
+	}
+	c := &run.Call{ID: id, Tool: name, ResultEvent: -1, Parent: -1}
+	c.Args, c.ArgsError = parseArgs("input", b["input"])
+	return c, ""
+}
+
+// toolResultBlock reads {"type": "tool_result", "tool_use_id": string,
+// "content": string | [block, ...] | null, "is_error": bool | null}.
+func toolResultBlock(b map[string]any) (blockResult, string) {
+	var r blockResult
+	id, err := optString(b, "tool_use_id")
+	if err != "" {
+		return r, err
+	}
+	r.CallID = id
+	switch c := b["content"].(type) {
+	case nil:
+	case string:
+		r.Content = c
+	case []any:
+		r.Content = blockText(c)
+	default:
+		return r, "content: want a string, null or a list of content blocks, got " + kind(c)
+	}
+	switch e := b["is_error"].(type) {
+	case nil:
+	case bool:
+		r.Failed = e
+	default:
+		return r, "is_error: want a boolean, got " + kind(e)
+	}
+	if r.Failed {
+		r.Error = r.Content
+		if r.Error == "" {
+			r.Error = "true"
+		}
+	}
+	return r, ""
+}
