@@ -35,7 +35,7 @@ type Run struct {
 // Event is one message of a transcript. Its CEL type is tenet.Event.
 type Event struct {
 	Index   int    // position in Run.Events, from 0
-	Role    string // lower case: system, user, assistant, tool, function (other roles are kept, lower-cased)
+	Role    string // lower case: system, user, assistant or tool (a message carrying results is "tool"; other roles are kept, lower-cased)
 	Content string // the content normalised to text: a string as is, null as "", content blocks joined
 	// Blocks holds the raw content blocks when content was a list, else nil.
 	Blocks []any

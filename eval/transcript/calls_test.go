@@ -24,9 +24,10 @@ func TestLegacyFunctionCall(t *testing.T) {
 	})
 	checkEvents(t, rn.Events[1:5], []run.Event{
 		{Index: 1, Role: "assistant", Calls: []int{0}},
-		{Index: 2, Role: "function", Content: "sent", Tool: "send_money"},
+		// A function message is a tool message to criteria and patterns.
+		{Index: 2, Role: "tool", Content: "sent", Tool: "send_money"},
 		{Index: 3, Role: "assistant", Calls: []int{1}},
-		{Index: 4, Role: "function", Tool: "read", Failed: true, Error: "denied"},
+		{Index: 4, Role: "tool", Tool: "read", Failed: true, Error: "denied"},
 	})
 }
 
@@ -47,11 +48,13 @@ func TestAnthropicBlocks(t *testing.T) {
 	})
 	check(t, "event 1", rn.Events[1].Calls, []int{0, 1})
 	check(t, "event 1 content", rn.Events[1].Content, "sending")
-	// Two results in one message: the event describes neither; one: it does.
+	// Two results in one message: the event describes neither; one: it
+	// does. A user message carrying results is a tool message to criteria
+	// and patterns (not a user turn, nor user text).
 	ev2, ev4 := *rn.Events[2], *rn.Events[4]
 	ev2.Blocks, ev4.Blocks = nil, nil
-	check(t, "event 2", ev2, run.Event{Index: 2, Role: "user", Content: ""})
-	check(t, "event 4", ev4, run.Event{Index: 4, Role: "user", CallID: "tu3", Tool: "read"})
+	check(t, "event 2", ev2, run.Event{Index: 2, Role: "tool", Content: ""})
+	check(t, "event 4", ev4, run.Event{Index: 4, Role: "tool", CallID: "tu3", Tool: "read"})
 }
 
 func TestRoleCase(t *testing.T) {

@@ -324,6 +324,17 @@ func (m *matcher) message(rn *run.Run, i int, raw any) string {
 			ev.CallID, ev.Tool, ev.Failed, ev.Error = b.CallID, c.Tool, b.Failed, b.Error
 		}
 	}
+	// A message that carries results is a tool message to criteria and
+	// patterns, whatever role it was sent under: a legacy "function"
+	// message, or a user message holding tool_result blocks (Anthropic's
+	// shape). Left as "user", the results would count as user text and
+	// as a user turn, so "no user message in between" would never hold
+	// after a read and an injected send would escape such an invariant.
+	// Text beside the results in that message is then not user text:
+	// the cautious reading (it can only make an invariant fire).
+	if role == "function" || len(blockResults) > 0 {
+		ev.Role = "tool"
+	}
 
 	switch tcs := msg["tool_calls"].(type) {
 	case nil:

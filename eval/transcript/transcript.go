@@ -41,7 +41,10 @@
 //	 "error": null | string | any}    // tool and function messages: the call's error
 //
 // Roles are compared in any case ("Tool" is a tool message) and Event.Role is
-// the lower-cased role. A message with role "tool" or "function" is a
+// the lower-cased role, except that a message carrying results has Event.Role
+// "tool": a "function" message, and a message holding tool_result blocks (a
+// user message in Anthropic's shape), so that results are never a user turn
+// or user text to criteria and patterns. A message with role "tool" or "function" is a
 // result; tool_call_id or tool_call (non-null) under any other role is a
 // record error, as the role is then likely wrong and the result would answer
 // nothing.
