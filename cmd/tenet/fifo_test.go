@@ -23,8 +23,8 @@ type pipedRun struct {
 	files          map[string]string
 }
 
-// runCollect runs tenet in the current directory and reads back outputs.
-func runCollect(args []string, outputs []string) pipedRun {
+// runPipedCmd runs tenet in the current directory and reads back outputs.
+func runPipedCmd(args []string, outputs []string) pipedRun {
 	var stdout, stderr bytes.Buffer
 	r := pipedRun{code: Main(args, &stdout, &stderr), stdout: stdout.String(), stderr: stderr.String(), files: map[string]string{}}
 	for _, o := range outputs {
@@ -39,10 +39,10 @@ func runCollect(args []string, outputs []string) pipedRun {
 	return r
 }
 
-// feed writes data to the named pipe once a reader opens it, in the
+// feedPipe writes data to the named pipe once a reader opens it, in the
 // background; the returned function waits for it (and unblocks the writer
 // if nobody ever read, so that a failing test does not leak it).
-func feed(t *testing.T, fifo string, data []byte) func() {
+func feedPipe(t *testing.T, fifo string, data []byte) func() {
 	done := make(chan error, 1)
 	go func() {
 		w, err := os.OpenFile(fifo, os.O_WRONLY, 0) // waits for the reader
@@ -108,7 +108,7 @@ func TestPipedInputs(t *testing.T) {
 	if err := os.WriteFile("in.jsonl", transcript.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ref := runCollect([]string{"eval", "tiny", "in.jsonl", "--out", "runs.jsonl"}, []string{"runs.jsonl"})
+	ref := runPipedCmd([]string{"eval", "tiny", "in.jsonl", "--out", "runs.jsonl"}, []string{"runs.jsonl"})
 	runsData := ref.files["runs.jsonl"]
 	if ref.code != 0 || strings.Count(runsData, "\n") != 600 {
 		t.Fatalf("eval: exit %d, %d runs\n%s", ref.code, strings.Count(runsData, "\n"), ref.stderr)
@@ -136,7 +136,7 @@ func TestPipedInputs(t *testing.T) {
 			if err := os.WriteFile(c.input, []byte(c.data), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			want := runCollect(c.args, c.outputs)
+			want := runPipedCmd(c.args, c.outputs)
 			os.Remove(c.input)
 			if want.code != c.code || want.stdout == "" && len(c.outputs) == 0 {
 				t.Fatalf("from a regular file: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", want.code, c.code, want.stdout, want.stderr)
@@ -146,8 +146,8 @@ func TestPipedInputs(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer os.Remove(c.input)
-			wait := feed(t, c.input, []byte(c.data))
-			got := runCollect(c.args, c.outputs)
+			wait := feedPipe(t, c.input, []byte(c.data))
+			got := runPipedCmd(c.args, c.outputs)
 			wait()
 			comparePiped(t, "a named pipe", got, want)
 
@@ -167,7 +167,7 @@ func TestPipedInputs(t *testing.T) {
 			for i, a := range c.args {
 				args[i] = strings.ReplaceAll(a, c.input, name)
 			}
-			got = runCollect(args, c.outputs)
+			got = runPipedCmd(args, c.outputs)
 			got.stdout = strings.ReplaceAll(got.stdout, name, c.input)
 			for o, data := range got.files {
 				got.files[o] = strings.ReplaceAll(data, name, c.input)
