@@ -1,7 +1,6 @@
 package lang
 
 import (
-	"os"
 	"path"
 	"path/filepath"
 	"sort"
@@ -50,9 +49,11 @@ func ParseDir(dir string) (m *Module, diags hcl.Diagnostics) {
 
 // readContractFiles reads the contract files directly inside dir, keyed by
 // their slash path under prefix (a directory relative to the root module's
-// directory). err is set when dir itself cannot be read.
+// directory). err is set when dir itself cannot be read, or is not a
+// directory (a named pipe there would block os.ReadDir); a contract file
+// that is not a regular file is a read-error diagnostic.
 func readContractFiles(dir, prefix string) (map[string][]byte, hcl.Diagnostics, error) {
-	entries, err := os.ReadDir(dir)
+	entries, err := readlimit.ReadDir(dir)
 	if err != nil {
 		return nil, nil, err
 	}

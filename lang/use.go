@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tenetlang/tenet/internal/readlimit"
 )
 
 // MaxUseDepth bounds how deeply use blocks may import: a chain of more
@@ -168,7 +170,11 @@ func (l *loader) load(u *Use, dir, rel, key string) (*Module, hcl.Diagnostics) {
 			detail += " Did you mean " + quote(s) + "?"
 		}
 	case err != nil && isNotDir(dir):
-		detail = quote(u.Path.Value) + " is a file; a use block imports a contract directory."
+		what := "a file"
+		if te := (*readlimit.FileTypeError)(nil); errors.As(err, &te) && !te.Mode.IsRegular() {
+			what = readlimit.Kind(te.Mode) // a named pipe, a device: say which
+		}
+		detail = quote(u.Path.Value) + " is " + what + "; a use block imports a contract directory."
 	case err != nil:
 		detail = "Cannot read the directory " + quote(u.Path.Value) + ": " + err.Error() + "."
 	case len(files) == 0 && !diags.HasErrors():

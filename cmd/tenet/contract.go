@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -115,7 +116,12 @@ func loadProgram(path string, stderr io.Writer) (*eval.Program, error) {
 		}
 		return loadBundle(path, data)
 	}
+	// A bundle is read whole, from a regular file: a named pipe or a device
+	// is refused before it is opened (it could block or never end).
 	data, err := readlimit.ReadFile(path, bundle.MaxFileBytes)
+	if te := (*readlimit.FileTypeError)(nil); errors.As(err, &te) {
+		return nil, fmt.Errorf("%w: want a contract directory or a bundle file", err)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -127,13 +127,18 @@ stderr and in the report, whatever its format.`,
 				Contracts: contracts, Declared: declared, Programs: progs,
 				Metrics: metrics.Options{Unknown: unknown}, MaxListed: rf.maxItems,
 			})
-			var f *atomicfile.File
+			// The runs file and --report-out are one set: neither is
+			// replaced unless both are written (a full disk while the
+			// report is written must not leave a new runs file next to
+			// an old report).
+			var outputs atomicfile.Set
+			defer outputs.Abort() // after Commit, a no-op
 			var w *runs.Writer
 			if out != "" {
-				if f, err = atomicfile.Create(out, 0o644); err != nil {
+				f, err := outputs.Create(out, 0o644)
+				if err != nil {
 					return err
 				}
-				defer f.Abort() // after Commit, a no-op
 				w = runs.NewWriter(f)
 			}
 			err = eval.SortResults(results, func(rec runs.Record, line []byte) error {
@@ -154,11 +159,8 @@ stderr and in the report, whatever its format.`,
 				if err := w.Close(); err != nil {
 					return err
 				}
-				if err := f.Commit(); err != nil {
-					return err
-				}
 			}
-			return rf.write(cmd, b.Document())
+			return rf.writeWith(cmd, b.Document(), &outputs)
 		},
 	}
 	cmd.Flags().StringVar(&opt.Source, "source", "", "source block to map records with (default: the contract's only source)")

@@ -76,10 +76,16 @@ func runFmt(paths []string, check bool, stdout, stderr io.Writer) error {
 		return err
 	}
 	bad, unformatted := false, false
+	// The rewritten files are one set of outputs: none is replaced unless
+	// every one could be written (a full disk halfway leaves every file
+	// as it was), and their names are printed once they are.
+	var outputs atomicfile.Set
+	defer outputs.Abort() // after Commit, a no-op
+	var changed []string
 	for _, f := range files {
 		src, err := readlimit.ReadFile(f, lang.MaxFileBytes)
 		if err != nil {
-			return err
+			return outputs.Cancel(err)
 		}
 		name := filepath.ToSlash(f)
 		out, diags := lang.Format(src, name)
@@ -101,15 +107,24 @@ func runFmt(paths []string, check bool, stdout, stderr io.Writer) error {
 			continue
 		}
 		unformatted = true
-		if !check {
-			st, err := os.Stat(f)
-			if err != nil {
-				return err
-			}
-			if err := atomicfile.Write(f, out, st.Mode().Perm()); err != nil {
-				return err
-			}
+		changed = append(changed, f)
+		if check {
+			continue
 		}
+		st, err := os.Stat(f)
+		if err != nil {
+			return outputs.Cancel(err)
+		}
+		w, err := outputs.Create(f, st.Mode().Perm())
+		if err != nil {
+			return err
+		}
+		w.Write(out) // an error stays with w: Commit returns it, naming the other files
+	}
+	if err := outputs.Commit(); err != nil {
+		return err
+	}
+	for _, f := range changed {
 		fmt.Fprintln(stdout, f)
 	}
 	switch {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -18,6 +17,7 @@ import (
 	"github.com/tenetlang/tenet/eval/run"
 	"github.com/tenetlang/tenet/eval/runs"
 	"github.com/tenetlang/tenet/eval/transcript"
+	"github.com/tenetlang/tenet/internal/readlimit"
 )
 
 func testCmd() *cobra.Command {
@@ -97,16 +97,17 @@ func judgeTestRun(p *eval.Program, dir string, s compiler.TestSpec) (runs.Record
 		return runs.Record{}, err
 	}
 	path := filepath.Join(dir, filepath.FromSlash(s.Transcript))
-	f, err := os.Open(path)
+	// The path comes from the contract: a device (../../dev/zero) could be
+	// read forever, and opening a named pipe waits for a writer that never
+	// comes. Both are refused before they are opened.
+	f, err := readlimit.OpenRegular(path)
+	if te := (*readlimit.FileTypeError)(nil); errors.As(err, &te) {
+		return runs.Record{}, fmt.Errorf("%w: a test reads a transcript file", err)
+	}
 	if err != nil {
 		return runs.Record{}, err
 	}
 	defer f.Close()
-	// The path comes from the contract: a device or a pipe (../../dev/zero)
-	// could be read forever.
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
-		return runs.Record{}, fmt.Errorf("%s is not a regular file: a test reads a transcript file", path)
-	}
 	rd, err := transcript.Open(src.Format, path, f, transcript.Options{})
 	if err != nil {
 		return runs.Record{}, err

@@ -1,7 +1,8 @@
 // Package atomicfile writes files atomically: the data goes to a temporary
 // file in the destination's directory, is synced, and is renamed over the
 // destination, so readers see the old file or the whole new one, never a
-// partial write.
+// partial write. A Set does the same for the several outputs of one
+// command: none is replaced until all have been written (see Set).
 //
 // A destination that is a symbolic link is followed: the file it names is
 // replaced and the link stays. A destination that exists and is not a
@@ -76,11 +77,48 @@ type File struct {
 	direct bool
 	done   bool // committed or aborted: the temporary file is gone
 	err    error
+	fs     *fileSystem // nil: the os package's calls
+	set    *Set        // the set that commits it, if any
+}
+
+// fileSystem holds the calls of a write that fail when the disk is full or
+// failing. A Set's tests (set_test.go) replace them to fail at a chosen
+// point, which no real file system does on demand; a nil fileSystem or
+// field is the os package's call.
+type fileSystem struct {
+	write  func(f *os.File, b []byte) (int, error)
+	sync   func(f *os.File) error
+	rename func(oldpath, newpath string) error
+}
+
+func (fs *fileSystem) writeTo(f *os.File, b []byte) (int, error) {
+	if fs == nil || fs.write == nil {
+		return f.Write(b)
+	}
+	return fs.write(f, b)
+}
+
+func (fs *fileSystem) syncFile(f *os.File) error {
+	if fs == nil || fs.sync == nil {
+		return f.Sync()
+	}
+	return fs.sync(f)
+}
+
+func (fs *fileSystem) renameFile(oldpath, newpath string) error {
+	if fs == nil || fs.rename == nil {
+		return os.Rename(oldpath, newpath)
+	}
+	return fs.rename(oldpath, newpath)
 }
 
 // Create starts writing path atomically; Commit gives it permissions perm.
 // Errors name path, not the temporary file.
 func Create(path string, perm os.FileMode) (*File, error) {
+	return create(path, perm, nil)
+}
+
+func create(path string, perm os.FileMode, fsys *fileSystem) (*File, error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -98,7 +136,7 @@ func Create(path string, perm os.FileMode) (*File, error) {
 			if err != nil {
 				return nil, fmt.Errorf("writing %s: %w", path, err)
 			}
-			return &File{path: path, perm: perm, tmp: out, direct: true}, nil
+			return &File{path: path, perm: perm, tmp: out, direct: true, fs: fsys}, nil
 		}
 		if real, err := filepath.EvalSymlinks(path); err == nil {
 			dest = real
@@ -115,14 +153,9 @@ func Create(path string, perm os.FileMode) (*File, error) {
 	}
 	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
 	if err != nil {
-		// Name the destination, not the temporary file the user never asked for.
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return nil, fmt.Errorf("writing %s: %w", path, err)
+		return nil, fmt.Errorf("writing %s: %w", path, bare(err))
 	}
-	f := &File{path: path, perm: perm, tmp: tmp}
+	f := &File{path: path, perm: perm, tmp: tmp, fs: fsys}
 	open[f] = true
 	return f, nil
 }
@@ -140,9 +173,9 @@ func (f *File) Write(b []byte) (int, error) {
 		f.err = fmt.Errorf("writing %s: %w", f.path, ErrStopped)
 		return 0, f.err
 	}
-	n, err := f.tmp.Write(b)
+	n, err := f.fs.writeTo(f.tmp, b)
 	if err != nil {
-		f.err = fmt.Errorf("writing %s: %w", f.path, err)
+		f.err = fmt.Errorf("writing %s: %w", f.path, bare(err))
 		return n, f.err
 	}
 	return n, nil
@@ -151,16 +184,35 @@ func (f *File) Write(b []byte) (int, error) {
 // Commit syncs the temporary file, gives it the permissions and renames it
 // over the destination. On any error (including an earlier Write error) the
 // temporary file is removed and the destination is left as it was. Commit
-// after Commit or Abort is an error.
+// after Commit or Abort is an error, and so is Commit of a File of a Set
+// (the Set commits it).
 func (f *File) Commit() (err error) {
 	if f.done {
 		return fmt.Errorf("writing %s: already committed or aborted", f.path)
+	}
+	if f.set != nil {
+		return fmt.Errorf("writing %s: part of a set: commit the set", f.path)
 	}
 	defer func() {
 		if err != nil {
 			f.Abort()
 		}
 	}()
+	if err := f.finish(); err != nil {
+		return err
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if stopped {
+		return fmt.Errorf("writing %s: %w", f.path, ErrStopped)
+	}
+	return f.renameLocked()
+}
+
+// finish is the first half of Commit: everything but the rename. It
+// returns an earlier Write error, else syncs, sets the permissions and
+// closes the temporary file (a direct File is closed: it is then done).
+func (f *File) finish() error {
 	if f.err != nil {
 		return f.err
 	}
@@ -171,27 +223,23 @@ func (f *File) Commit() (err error) {
 		}
 		return nil
 	}
-	if err = f.tmp.Chmod(f.perm); err != nil {
-		return err
+	if err := f.tmp.Chmod(f.perm); err != nil {
+		return fmt.Errorf("writing %s: %w", f.path, bare(err))
 	}
-	if err = f.tmp.Sync(); err != nil {
-		return fmt.Errorf("writing %s: %w", f.path, err)
+	if err := f.fs.syncFile(f.tmp); err != nil {
+		return fmt.Errorf("writing %s: %w", f.path, bare(err))
 	}
-	if err = f.tmp.Close(); err != nil {
-		return fmt.Errorf("writing %s: %w", f.path, err)
+	if err := f.tmp.Close(); err != nil {
+		return fmt.Errorf("writing %s: %w", f.path, bare(err))
 	}
-	return f.rename()
+	return nil
 }
 
-// rename is the end of Commit, under the lock Stop takes.
-func (f *File) rename() error {
-	mu.Lock()
-	defer mu.Unlock()
-	if stopped {
-		return fmt.Errorf("writing %s: %w", f.path, ErrStopped)
-	}
-	if err := os.Rename(f.tmp.Name(), f.path); err != nil {
-		return fmt.Errorf("writing %s: %w", f.path, err)
+// renameLocked is the end of Commit, under mu (the lock Stop takes): the
+// rename that replaces the destination.
+func (f *File) renameLocked() error {
+	if err := f.fs.renameFile(f.tmp.Name(), f.path); err != nil {
+		return fmt.Errorf("writing %s: %w", f.path, bare(err))
 	}
 	f.done = true
 	delete(open, f)
@@ -203,18 +251,38 @@ func (f *File) rename() error {
 // and leaves the destination as it was. It does nothing after Commit or a
 // previous Abort, so it can be deferred.
 func (f *File) Abort() {
+	mu.Lock()
+	defer mu.Unlock()
+	f.abortLocked()
+}
+
+// abortLocked is Abort under mu.
+func (f *File) abortLocked() {
 	if f.done {
 		return
 	}
 	f.done = true
-	f.tmp.Close()
+	f.tmp.Close() // closed already after finish: the error says so, and is of no use
 	if f.direct {
 		return // what was written to a device cannot be taken back
 	}
 	os.Remove(f.tmp.Name())
-	mu.Lock()
 	delete(open, f)
-	mu.Unlock()
+}
+
+// bare is err without the path of an *fs.PathError or *os.LinkError:
+// errors name the destination, not the temporary file the user never asked
+// for (nor, for a device, the same name twice).
+func bare(err error) error {
+	var pe *fs.PathError
+	var le *os.LinkError
+	switch {
+	case errors.As(err, &pe):
+		return pe.Err
+	case errors.As(err, &le):
+		return le.Err
+	}
+	return err
 }
 
 func isStopped() bool {

@@ -1,19 +1,21 @@
 // Package readlimit reads whole files with a size limit, so that a file
 // given where a small one is expected (a contract file, a bundle) cannot
-// make tenet allocate without bound — including a device or a named pipe
-// that never ends.
+// make tenet allocate without bound. Such files are read only when they are
+// regular files, and directories listed only when they are directories
+// (OpenRegular, ReadDir): a named pipe or a device is refused before it is
+// read, so it can neither block tenet nor feed it without end.
 package readlimit
 
 import (
 	"fmt"
 	"io"
-	"os"
 )
 
 // ReadFile reads the file at path, refusing one longer than max bytes
-// with an error that says so (the rest is not read).
+// with an error that says so (the rest is not read), and anything but a
+// regular file with a *FileTypeError (see OpenRegular).
 func ReadFile(path string, max int64) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}

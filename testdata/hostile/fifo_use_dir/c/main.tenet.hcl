@@ -1,0 +1,5 @@
+contract "c" {}
+
+threat_model {}
+
+use "../lib" {}
