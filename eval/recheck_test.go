@@ -1,0 +1,127 @@
+package eval
+
+import (
+	"strings"
+	"testing"
+
+	exprpb "google.golang.org/genproto/googleapis/api/expr/v1alpha1"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/tenetlang/tenet/compiler"
+	"github.com/tenetlang/tenet/compiler/bundle"
+	"github.com/tenetlang/tenet/eval/transcript"
+	"github.com/tenetlang/tenet/internal/fuzzseed"
+	"github.com/tenetlang/tenet/lang"
+)
+
+const swapContract = `contract "c" {}
+threat_model {
+  injection_vectors = ["send"]
+}
+tool "send" {
+  operation = "update"
+  params    = { to = string }
+}
+task "a" { utility = "output.contains('alpha')" }
+task "b" { utility = "!calls.exists(c, c.tool == 'send') && sets.equivalent(['x'], ['x'])" }
+`
+
+// swapBundle compiles swapContract and returns its bundle decoded, with
+// the index of task a's and task b's utility expressions.
+func swapBundle(t *testing.T) (*bundle.Bundle, int, int) {
+	t.Helper()
+	p := compileProgram(t, swapContract)
+	b := p.Bundle
+	return b, b.Plan.Tasks[0].Utility.Expr, b.Plan.Tasks[1].Utility.Expr
+}
+
+func TestPlanRechecksTextsSwappedExpression(t *testing.T) {
+	b, a, c := swapBundle(t)
+	// Task a's text, task b's compiled form: what an attacker who keeps
+	// the text (and source hashes) and recomputes the sha256 produces.
+	b.Exprs[a].Checked = b.Exprs[c].Checked
+	_, err := Plan(b, "sha256:x")
+	if err == nil {
+		t.Fatal("a bundle whose compiled expression was swapped is accepted")
+	}
+	want := `expression 0 (utility of task a, c.tenet.hcl:9:22): its compiled form is not its text's: the text reads "output.contains('alpha')" but what runs reads "!(__comprehension__(calls, c, @result, false, @not_strictly_false(!@result), @result || c.tool == \"send\", @result)) && sets.equivalent([\"x\"], [\"x\"])"`
+	if got := err.Error(); got != want {
+		t.Errorf("error\n%s\nwant\n%s", got, want)
+	}
+	issues, err := CheckTexts(b, true)
+	if err != nil || len(issues) != 1 || issues[a] == nil {
+		t.Errorf("CheckTexts(full) = %v, %v; want one issue, for expression %d", issues, err, a)
+	}
+}
+
+// TestPlanRechecksTextsRerouteIdentifier: the tree is the text's, but the
+// reference map makes output read another variable.
+func TestPlanRechecksTextsRerouteIdentifier(t *testing.T) {
+	b, a, _ := swapBundle(t)
+	var ce exprpb.CheckedExpr
+	if err := proto.Unmarshal(b.Exprs[a].Checked, &ce); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, ref := range ce.ReferenceMap {
+		if ref.Name == "output" {
+			ref.Name = "meta"
+			n++
+		}
+	}
+	if n != 1 {
+		t.Fatalf("%d references to output, want 1", n)
+	}
+	b.Exprs[a].Checked, _ = proto.MarshalOptions{Deterministic: true}.Marshal(&ce)
+	_, err := Plan(b, "sha256:x")
+	if err == nil || !strings.Contains(err.Error(), `resolves identifier "output" (node 1) to "meta", not to what the text names`) {
+		t.Fatalf("Plan: %v", err)
+	}
+}
+
+// TestCheckTextsFullCatchesTypes: a change to the recorded types alone
+// passes the quick check Plan makes and is caught by the full one
+// (inspect --verify), which is why both exist.
+func TestCheckTextsFullCatchesTypes(t *testing.T) {
+	b, a, _ := swapBundle(t)
+	var ce exprpb.CheckedExpr
+	if err := proto.Unmarshal(b.Exprs[a].Checked, &ce); err != nil {
+		t.Fatal(err)
+	}
+	ce.TypeMap[ce.Expr.Id] = &exprpb.Type{TypeKind: &exprpb.Type_Primitive{Primitive: exprpb.Type_STRING}}
+	b.Exprs[a].Checked, _ = proto.MarshalOptions{Deterministic: true}.Marshal(&ce)
+	quick, err := CheckTexts(b, false)
+	if err != nil || len(quick) != 0 {
+		t.Errorf("quick check: %v, %v; want nothing", quick, err)
+	}
+	full, err := CheckTexts(b, true)
+	if err != nil || full[a] == nil || !strings.Contains(full[a].Error(), "its compiled form is not its text's") {
+		t.Errorf("full check: %v, %v; want expression %d flagged", full, err, a)
+	}
+}
+
+// TestCheckTextsAcceptRepositoryContracts: every contract in the
+// repository that compiles passes both checks, so the check refuses no
+// bundle the compiler makes (including namespaced functions, step guards,
+// imports, gates and sources).
+func TestCheckTextsAcceptRepositoryContracts(t *testing.T) {
+	n := 0
+	for _, c := range fuzzseed.Contracts() {
+		m, diags := lang.ParseFiles("seed", c.Files)
+		if diags.HasErrors() {
+			continue
+		}
+		b, diags := compiler.Compile(m, compiler.Options{Formats: transcript.Formats()})
+		if diags.HasErrors() {
+			continue
+		}
+		issues, err := CheckTexts(b, true)
+		if err != nil || len(issues) > 0 {
+			t.Errorf("%s: %v %v", c.From, issues, err)
+		}
+		n++
+	}
+	if n < 20 {
+		t.Errorf("only %d contracts compiled", n)
+	}
+}
