@@ -153,7 +153,7 @@ func (p Policy) Check(id string, signers []Signer) error {
 	for i, s := range signers {
 		by[i] = s.Fingerprint()
 	}
-	return fmt.Errorf("bundle %s is signed by %s, none of them a trusted key (%s, from --verify-key or TENET_VERIFY_KEY)", id, strings.Join(by, ", "), p.trusted())
+	return fmt.Errorf("bundle %s is signed only by %s, not by a trusted key (trusted: %s, from --verify-key or TENET_VERIFY_KEY)", id, strings.Join(by, ", "), p.trusted())
 }
 
 func (p Policy) trusted() string {
