@@ -158,13 +158,15 @@ func rangeString(r bundle.Range) string {
 	return fmt.Sprintf("%s:%d:%d", r.File, r.Line, r.Column)
 }
 
-// quickCheck is the check eval.Plan always makes (recheck, the full one, at
-// 2–3 times the cold-start cost, is inspect --verify's; docs/bundle.md has
-// the figures). It parses the text again and requires the parse to be the
-// checked AST's expression tree, node for node and id for id, and every identifier's resolved reference to name that
-// identifier and carry no constant value. That pins what runs to the text
-// except for the checker's choices among overloads of the same function
-// and the recorded types, which only recheck covers.
+// quickCheck is the check eval.Plan always makes (recheck, the full one,
+// costs about twice as much again and is inspect --verify's; docs/bundle.md
+// has the figures). It parses the text again and requires the parse to be
+// the checked AST's expression tree, node for node and id for id (sameTree),
+// and every reference the planner reads as a variable (on an identifier or
+// a field selection) to name what the text spells there and carry no
+// constant value. That pins what runs to the text except for the checker's
+// choices among overloads of one function and the recorded types, which
+// only recheck covers.
 func quickCheck(env *cel.Env, e *bundle.Expr, ce *exprpb.CheckedExpr) error {
 	parsed, iss := env.Parse(e.Text)
 	if iss.Err() != nil {
@@ -180,13 +182,19 @@ func quickCheck(env *cel.Env, e *bundle.Expr, ce *exprpb.CheckedExpr) error {
 		return fmt.Errorf("its compiled form is not its text's: the text reads %q but what runs reads %q",
 			clipExpr(e.Text), clipExpr(Unparse(e)))
 	}
-	idents := map[int64]string{}
+	// The planner reads a reference on an identifier, or on a field
+	// selection (a namespaced name), as the variable (or constant) to
+	// read: it must be the name the text spells there. References on
+	// calls (overload ids) are left to the full check.
+	names := map[int64]string{} // node id → the name it spells ("" if none)
 	var walk func(x *exprpb.Expr)
 	walk = func(x *exprpb.Expr) {
 		switch k := x.GetExprKind().(type) {
 		case *exprpb.Expr_IdentExpr:
-			idents[x.GetId()] = k.IdentExpr.GetName()
+			names[x.GetId()] = k.IdentExpr.GetName()
 		case *exprpb.Expr_SelectExpr:
+			q, _ := qualifiedName(x)
+			names[x.GetId()] = q
 			walk(k.SelectExpr.GetOperand())
 		case *exprpb.Expr_CallExpr:
 			walk(k.CallExpr.GetTarget())
@@ -211,12 +219,12 @@ func quickCheck(env *cel.Env, e *bundle.Expr, ce *exprpb.CheckedExpr) error {
 	}
 	walk(ce.GetExpr())
 	for id, ref := range ce.GetReferenceMap() {
-		name, isIdent := idents[id]
-		if !isIdent {
+		name, named := names[id]
+		if !named {
 			continue
 		}
-		if ref.GetName() != name || ref.GetValue() != nil {
-			return fmt.Errorf("its compiled form resolves identifier %q (node %d) to %q%s, not to what the text names", name, id, ref.GetName(), constNote(ref))
+		if name == "" || ref.GetName() != name || ref.GetValue() != nil {
+			return fmt.Errorf("its compiled form resolves %q (node %d) to %q%s, not to what the text names", name, id, ref.GetName(), constNote(ref))
 		}
 	}
 	return nil

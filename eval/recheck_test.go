@@ -74,7 +74,7 @@ func TestPlanRechecksTextsRerouteIdentifier(t *testing.T) {
 	}
 	b.Exprs[a].Checked, _ = proto.MarshalOptions{Deterministic: true}.Marshal(&ce)
 	_, err := Plan(b, "sha256:x")
-	if err == nil || !strings.Contains(err.Error(), `resolves identifier "output" (node 1) to "meta", not to what the text names`) {
+	if err == nil || !strings.Contains(err.Error(), `resolves "output" (node 1) to "meta", not to what the text names`) {
 		t.Fatalf("Plan: %v", err)
 	}
 }
@@ -123,5 +123,46 @@ func TestCheckTextsAcceptRepositoryContracts(t *testing.T) {
 	}
 	if n < 20 {
 		t.Errorf("only %d contracts compiled", n)
+	}
+}
+
+// TestPlanRechecksTextsRerouteSelect: a reference added on a field
+// selection makes the planner read it as a variable (c.tool would read
+// output); the quick check refuses it.
+func TestPlanRechecksTextsRerouteSelect(t *testing.T) {
+	b, _, c := swapBundle(t)
+	var ce exprpb.CheckedExpr
+	if err := proto.Unmarshal(b.Exprs[c].Checked, &ce); err != nil {
+		t.Fatal(err)
+	}
+	var sel int64
+	var find func(x *exprpb.Expr)
+	find = func(x *exprpb.Expr) {
+		if x == nil || sel != 0 {
+			return
+		}
+		switch k := x.ExprKind.(type) {
+		case *exprpb.Expr_SelectExpr:
+			if k.SelectExpr.Field == "tool" {
+				sel = x.Id
+			}
+		case *exprpb.Expr_CallExpr:
+			find(k.CallExpr.Target)
+			for _, a := range k.CallExpr.Args {
+				find(a)
+			}
+		case *exprpb.Expr_ComprehensionExpr:
+			find(k.ComprehensionExpr.LoopStep)
+		}
+	}
+	find(ce.Expr)
+	if sel == 0 {
+		t.Fatal("no selection of tool")
+	}
+	ce.ReferenceMap[sel] = &exprpb.Reference{Name: "output"}
+	b.Exprs[c].Checked, _ = proto.MarshalOptions{Deterministic: true}.Marshal(&ce)
+	_, err := Plan(b, "sha256:x")
+	if err == nil || !strings.Contains(err.Error(), `resolves "c.tool" (node `) || !strings.Contains(err.Error(), `) to "output", not to what the text names`) {
+		t.Fatalf("Plan: %v", err)
 	}
 }
