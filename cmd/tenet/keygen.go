@@ -10,7 +10,6 @@ import (
 
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/internal/atomicfile"
-	"github.com/tenetlang/tenet/internal/readlimit"
 )
 
 func keygenCmd() *cobra.Command {
@@ -55,7 +54,7 @@ keygen never replaces an existing file.`,
 func readSigningKeys(paths []string) ([]ed25519.PrivateKey, error) {
 	var keys []ed25519.PrivateKey
 	for _, p := range paths {
-		data, err := readlimit.ReadFile(p, bundle.MaxKeyFileBytes)
+		data, err := readKeyFile(p)
 		if err != nil {
 			return nil, fmt.Errorf("--sign: %v", err)
 		}

@@ -51,7 +51,7 @@ func (t *trustFlags) policy() (bundle.Policy, error) {
 		}
 	}
 	for _, f := range files {
-		data, err := readlimit.ReadFile(f.path, bundle.MaxKeyFileBytes)
+		data, err := readKeyFile(f.path)
 		if err != nil {
 			return pol, fmt.Errorf("%s: %v", f.from, err)
 		}
@@ -86,4 +86,17 @@ func (t *trustFlags) loadPrograms(path string, stderr io.Writer) ([]*eval.Progra
 		return nil, err
 	}
 	return loadPrograms(path, stderr, pol)
+}
+
+// readKeyFile reads a key file, which must be a regular file: a named pipe
+// or a device would block or never end.
+func readKeyFile(path string) ([]byte, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file; a key file is a small text file written by tenet keygen", path)
+	}
+	return readlimit.ReadFile(path, bundle.MaxKeyFileBytes)
 }
