@@ -75,8 +75,8 @@ func Load(data []byte) (*Program, error) {
 
 // Plan rebuilds the CEL environments from the bundle's declarations and
 // creates a program for each checked expression.
-// It also checks that every expression's compiled form is its text's
-// (quickCheck; CheckTexts does the full check).
+// It also checks that every expression's and pattern's compiled form is
+// its text's (quickCheck, checkPattern; CheckTexts does the full check).
 func Plan(b *bundle.Bundle, id string) (*Program, error) { return plan(b, id, true) }
 
 // plan is Plan; metered false leaves out cost tracking, for the benchmark
@@ -162,6 +162,12 @@ func plan(b *bundle.Bundle, id string, metered bool) (*Program, error) {
 			continue
 		}
 		p.progs[i] = prg
+	}
+	for i := range b.Plan.Patterns {
+		pt := &b.Plan.Patterns[i]
+		if err := checkPattern(b, pt); err != nil {
+			errs = append(errs, fmt.Errorf("pattern %d (%s, %s): %w", i, pt.Owner, rangeString(pt.Range), err))
+		}
 	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err

@@ -11,6 +11,7 @@ import (
 	exprpb "google.golang.org/genproto/googleapis/api/expr/v1alpha1"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/tenetlang/tenet/compiler"
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/compiler/celenv"
 )
@@ -331,36 +332,52 @@ func qualifiedName(e *exprpb.Expr) (string, bool) {
 	return "", false
 }
 
-// CheckTexts compares every expression's text with its compiled form,
-// without planning: the quick check Plan makes, and with full set the full
-// one (recompile the text, compare the encodings). It returns, by
-// expression index, what disagrees; an error means the bundle's
-// declarations do not even rebuild into environments. inspect uses it to
-// show a bundle Plan refuses.
-func CheckTexts(b *bundle.Bundle, full bool) (map[int]error, error) {
+// TextIssues are the expressions and patterns whose compiled form is not
+// their text, by index in Bundle.Exprs and Plan.Patterns.
+type TextIssues struct {
+	Exprs    map[int]error
+	Patterns map[int]error
+}
+
+// Len is the number of expressions and patterns in disagreement.
+func (t TextIssues) Len() int { return len(t.Exprs) + len(t.Patterns) }
+
+// CheckTexts compares every expression's and pattern's text with its
+// compiled form, without planning: the checks Plan makes, and with full
+// set the full expression check (recompile the text, compare the
+// encodings). An error means the bundle's declarations do not even
+// rebuild into environments. inspect uses it to show a bundle Plan
+// refuses.
+func CheckTexts(b *bundle.Bundle, full bool) (TextIssues, error) {
+	issues := TextIssues{Exprs: map[int]error{}, Patterns: map[int]error{}}
+	out := issues.Exprs
 	if err := b.Validate(); err != nil {
-		return nil, fmt.Errorf("bundle is inconsistent: %w", err)
+		return issues, fmt.Errorf("bundle is inconsistent: %w", err)
 	}
 	p := &Program{Bundle: b}
 	universe, err := p.declareScopes()
 	if err != nil {
-		return nil, err
+		return issues, err
 	}
 	scopeEnvs := make([]*cel.Env, len(b.Decls.Scopes))
 	for i, sc := range b.Decls.Scopes {
 		if scopeEnvs[i], err = universe.Env(sc.Path); err != nil {
-			return nil, err
+			return issues, err
 		}
 	}
 	src, err := celenv.NewSource()
 	if err != nil {
-		return nil, err
+		return issues, err
 	}
 	gate, err := celenv.NewGate()
 	if err != nil {
-		return nil, err
+		return issues, err
 	}
-	out := map[int]error{}
+	for i := range b.Plan.Patterns {
+		if err := checkPattern(b, &b.Plan.Patterns[i]); err != nil {
+			issues.Patterns[i] = err
+		}
+	}
 	for i := range b.Exprs {
 		e := &b.Exprs[i]
 		env, err := exprEnv(i, *e, scopeEnvs, src, gate)
@@ -383,5 +400,88 @@ func CheckTexts(b *bundle.Bundle, full bool) (map[int]error, error) {
 			}
 		}
 	}
-	return out, nil
+	return issues, nil
+}
+
+// checkPattern compiles a pattern's text again over its steps' names and
+// requires the stored program to be the result, and each step's Refs (and
+// the pattern's Keyed steps) to be the earlier steps its guard names, as
+// the compiler derives them: the program that runs and the thread
+// identities it keeps are then the text's.
+func checkPattern(b *bundle.Bundle, pt *bundle.PatternPlan) error {
+	names := make([]string, len(pt.Steps))
+	for i, st := range pt.Steps {
+		names[i] = st.Name
+	}
+	prog, err := compiler.PatternProgram(pt.Text, names)
+	if err != nil {
+		return fmt.Errorf("its text does not compile: %v", err)
+	}
+	if !slices.Equal(prog, pt.Program) {
+		return fmt.Errorf("its program (%d instructions) is not the one its text %q compiles to (%d instructions)", len(pt.Program), clipExpr(pt.Text), len(prog))
+	}
+	keyed := map[int]bool{}
+	for j, st := range pt.Steps {
+		var refs []int
+		if st.When != bundle.NoExpr {
+			var ce exprpb.CheckedExpr
+			if err := proto.Unmarshal(b.Exprs[st.When].Checked, &ce); err != nil {
+				return fmt.Errorf("step %s: decoding its guard: %v", st.Name, err)
+			}
+			used := identNames(ce.GetExpr())
+			for k := 0; k < j; k++ {
+				if used[pt.Steps[k].Name] {
+					refs = append(refs, k)
+					keyed[k] = true
+				}
+			}
+		}
+		if !slices.Equal(refs, st.Refs) {
+			return fmt.Errorf("step %s refers to steps %v, but its guard names steps %v", st.Name, st.Refs, refs)
+		}
+	}
+	var want []int
+	for k := range keyed {
+		want = append(want, k)
+	}
+	slices.Sort(want)
+	if !slices.Equal(want, pt.Keyed) {
+		return fmt.Errorf("it keys steps %v, but its guards name steps %v", pt.Keyed, want)
+	}
+	return nil
+}
+
+// identNames is the set of identifier names in an expression tree.
+func identNames(e *exprpb.Expr) map[string]bool {
+	out := map[string]bool{}
+	var walk func(x *exprpb.Expr)
+	walk = func(x *exprpb.Expr) {
+		switch k := x.GetExprKind().(type) {
+		case *exprpb.Expr_IdentExpr:
+			out[k.IdentExpr.GetName()] = true
+		case *exprpb.Expr_SelectExpr:
+			walk(k.SelectExpr.GetOperand())
+		case *exprpb.Expr_CallExpr:
+			walk(k.CallExpr.GetTarget())
+			for _, a := range k.CallExpr.GetArgs() {
+				walk(a)
+			}
+		case *exprpb.Expr_ListExpr:
+			for _, a := range k.ListExpr.GetElements() {
+				walk(a)
+			}
+		case *exprpb.Expr_StructExpr:
+			for _, en := range k.StructExpr.GetEntries() {
+				walk(en.GetMapKey())
+				walk(en.GetValue())
+			}
+		case *exprpb.Expr_ComprehensionExpr:
+			c := k.ComprehensionExpr
+			for _, a := range []*exprpb.Expr{c.GetIterRange(), c.GetAccuInit(), c.GetLoopCondition(), c.GetLoopStep(), c.GetResult()} {
+				walk(a)
+			}
+		}
+	}
+	walk(e)
+	return out
 }

@@ -49,7 +49,7 @@ func TestPlanRechecksTextsSwappedExpression(t *testing.T) {
 		t.Errorf("error\n%s\nwant\n%s", got, want)
 	}
 	issues, err := CheckTexts(b, true)
-	if err != nil || len(issues) != 1 || issues[a] == nil {
+	if err != nil || issues.Len() != 1 || issues.Exprs[a] == nil {
 		t.Errorf("CheckTexts(full) = %v, %v; want one issue, for expression %d", issues, err, a)
 	}
 }
@@ -91,11 +91,11 @@ func TestCheckTextsFullCatchesTypes(t *testing.T) {
 	ce.TypeMap[ce.Expr.Id] = &exprpb.Type{TypeKind: &exprpb.Type_Primitive{Primitive: exprpb.Type_STRING}}
 	b.Exprs[a].Checked, _ = proto.MarshalOptions{Deterministic: true}.Marshal(&ce)
 	quick, err := CheckTexts(b, false)
-	if err != nil || len(quick) != 0 {
+	if err != nil || quick.Len() != 0 {
 		t.Errorf("quick check: %v, %v; want nothing", quick, err)
 	}
 	full, err := CheckTexts(b, true)
-	if err != nil || full[a] == nil || !strings.Contains(full[a].Error(), "its compiled form is not its text's") {
+	if err != nil || full.Exprs[a] == nil || !strings.Contains(full.Exprs[a].Error(), "its compiled form is not its text's") {
 		t.Errorf("full check: %v, %v; want expression %d flagged", full, err, a)
 	}
 }
@@ -116,7 +116,7 @@ func TestCheckTextsAcceptRepositoryContracts(t *testing.T) {
 			continue
 		}
 		issues, err := CheckTexts(b, true)
-		if err != nil || len(issues) > 0 {
+		if err != nil || issues.Len() > 0 {
 			t.Errorf("%s: %v %v", c.From, issues, err)
 		}
 		n++
@@ -164,5 +164,64 @@ func TestPlanRechecksTextsRerouteSelect(t *testing.T) {
 	_, err := Plan(b, "sha256:x")
 	if err == nil || !strings.Contains(err.Error(), `resolves "c.tool" (node `) || !strings.Contains(err.Error(), `) to "output", not to what the text names`) {
 		t.Fatalf("Plan: %v", err)
+	}
+}
+
+const patternContract = `contract "c" {}
+threat_model {
+  injection_vectors = ["read"]
+}
+tool "read" {
+  operation = "read"
+  params    = { path = string }
+}
+tool "send" {
+  operation = "update"
+  params    = { to = string }
+}
+invariant "no_send_after_read" {
+  severity = "high"
+  step "r" { call = "read" }
+  step "s" {
+    call = "send"
+    when = "r.result.contains(args.to)"
+  }
+  forbid = "r _* s"
+}
+`
+
+// TestPlanRechecksPatterns: a pattern's program, the steps its guards
+// refer to and the steps it keys must be what its text and guards compile
+// to.
+func TestPlanRechecksPatterns(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		tamper func(pt *bundle.PatternPlan)
+		want   string
+	}{
+		{"program", func(pt *bundle.PatternPlan) {
+			// Matches only an empty run: the forbid never fires.
+			pt.Program = []bundle.Inst{{Op: "bol"}, {Op: "eol"}, {Op: "match"}}
+		}, `pattern 0 (invariant no_send_after_read (forbid), c.tenet.hcl:20:12): its program (3 instructions) is not the one its text "r _* s" compiles to (6 instructions)`},
+		{"refs", func(pt *bundle.PatternPlan) { pt.Steps[1].Refs = nil },
+			`pattern 0 (invariant no_send_after_read (forbid), c.tenet.hcl:20:12): step s refers to steps [], but its guard names steps [0]`},
+		{"keyed", func(pt *bundle.PatternPlan) { pt.Keyed = nil },
+			`pattern 0 (invariant no_send_after_read (forbid), c.tenet.hcl:20:12): it keys steps [], but its guards name steps [0]`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := compileProgram(t, patternContract).Bundle
+			if len(b.Plan.Patterns) != 1 {
+				t.Fatalf("%d patterns", len(b.Plan.Patterns))
+			}
+			tc.tamper(&b.Plan.Patterns[0])
+			_, err := Plan(b, "sha256:x")
+			if err == nil || err.Error() != tc.want {
+				t.Fatalf("Plan: %v\nwant %s", err, tc.want)
+			}
+			issues, err := CheckTexts(b, false)
+			if err != nil || issues.Len() != 1 || issues.Patterns[0] == nil {
+				t.Errorf("CheckTexts: %v, %v", issues, err)
+			}
+		})
 	}
 }

@@ -73,8 +73,10 @@ const (
 //	                           utility-expr N (the first task's utility names
 //	                           expression N; correctly hashed), swap-checked
 //	                           N M (expression N gets expression M's compiled
-//	                           form, its text kept; correctly hashed), or
-//	                           signed [flip N] (signed with hostileSigningKey,
+//	                           form, its text kept; correctly hashed),
+//	                           empty-pattern N (pattern N's program matches
+//	                           only an empty run, its text kept; correctly
+//	                           hashed), or signed [flip N] (signed with hostileSigningKey,
 //	                           hostile.pub in _shared; then byte N xored)
 //	show FILE                  put FILE's content (after the run) in the golden
 //	timeout SECONDS            a larger hang bound for this case
@@ -551,6 +553,21 @@ func mutateBundle(data []byte, op string, args []string) ([]byte, error) {
 			return nil, err
 		}
 		b.Exprs[n].Checked = b.Exprs[m].Checked
+		out, _, err := bundle.Encode(b)
+		return out, err
+	case "empty-pattern":
+		if len(args) != 1 {
+			return nil, errors.New("empty-pattern: want a pattern index")
+		}
+		n, err := strconv.Atoi(args[0])
+		if err != nil {
+			return nil, err
+		}
+		b, _, err := bundle.Decode(data)
+		if err != nil {
+			return nil, err
+		}
+		b.Plan.Patterns[n].Program = []bundle.Inst{{Op: "bol"}, {Op: "eol"}, {Op: "match"}}
 		out, _, err := bundle.Encode(b)
 		return out, err
 	case "signed":

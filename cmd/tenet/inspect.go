@@ -47,7 +47,7 @@ inspect then exits 2.`,
 			if err != nil {
 				return fmt.Errorf("%s: %w", args[0], err)
 			}
-			if len(issues) == 0 {
+			if issues.Len() == 0 {
 				// What eval would refuse, inspect refuses too.
 				if _, err := eval.Plan(b, id); err != nil {
 					return fmt.Errorf("%s: %w", args[0], err)
@@ -58,8 +58,9 @@ inspect then exits 2.`,
 				size = int(st.Size())
 			}
 			writeInspect(cmd.OutOrStdout(), b, id, size, signers, issues)
-			if len(issues) > 0 {
-				fmt.Fprintf(cmd.ErrOrStderr(), "%s: %s: %d of %d expressions do not run what their text says (marked MISMATCH above): the bundle was altered after it was compiled, and eval refuses it\n", cmd.CommandPath(), args[0], len(issues), len(b.Exprs))
+			if issues.Len() > 0 {
+				fmt.Fprintf(cmd.ErrOrStderr(), "%s: %s: %d of %d expressions and %d of %d patterns do not run what their text says (marked MISMATCH above): the bundle was altered after it was compiled, and eval refuses it\n",
+					cmd.CommandPath(), args[0], len(issues.Exprs), len(b.Exprs), len(issues.Patterns), len(b.Plan.Patterns))
 				return exitError{exitBad}
 			}
 			return nil
@@ -98,7 +99,7 @@ func loadInspected(path string, stderr io.Writer, pol bundle.Policy) (*bundle.Bu
 // bundle; order follows the bundle's (sorted) order, so output is stable.
 // signers are the keys whose signatures verified; issues, by expression
 // index, the expressions whose compiled form is not their text.
-func writeInspect(w io.Writer, b *bundle.Bundle, id string, size int, signers []bundle.Signer, issues map[int]error) {
+func writeInspect(w io.Writer, b *bundle.Bundle, id string, size int, signers []bundle.Signer, issues eval.TextIssues) {
 	pf := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
 	expr := func(i int) string {
 		if i == bundle.NoExpr {
@@ -269,7 +270,7 @@ func writeInspect(w io.Writer, b *bundle.Bundle, id string, size int, signers []
 		for _, line := range strings.Split(strings.TrimRight(e.Text, "\n"), "\n") {
 			pf("     | %s\n", line)
 		}
-		if err := issues[i]; err != nil {
+		if err := issues.Exprs[i]; err != nil {
 			pf("     MISMATCH: %v\n     runs: %s\n", err, eval.Unparse(&b.Exprs[i]))
 		}
 	}
@@ -279,6 +280,9 @@ func writeInspect(w io.Writer, b *bundle.Bundle, id string, size int, signers []
 	}
 	for i, pt := range pl.Patterns {
 		pf("  pattern %d: %s  %s:%d:%d  scope %d\n     | %s\n", i, pt.Owner, pt.Range.File, pt.Range.Line, pt.Range.Column, pt.Scope, pt.Text)
+		if err := issues.Patterns[i]; err != nil {
+			pf("     MISMATCH: %v (the disassembly below is what runs)\n", err)
+		}
 		for k, st := range pt.Steps {
 			sel := "call " + st.Call
 			if st.Role != "" {

@@ -32,7 +32,7 @@ func BenchmarkCheckTexts(b *testing.B) {
 			for b.Loop() {
 				for _, bun := range bundles {
 					issues, err := eval.CheckTexts(bun, mode.full)
-					if err != nil || len(issues) > 0 {
+					if err != nil || issues.Len() > 0 {
 						b.Fatal(issues, err)
 					}
 				}
