@@ -125,6 +125,12 @@ func DecodeSigned(data []byte) (*Bundle, string, []Signer, error) {
 	if err != nil {
 		return nil, "", nil, err
 	}
+	// The envelope must be the one encoding tenet writes, so that what
+	// decodes re-encodes to the same bytes (an explicit null or empty
+	// signature list, for one, would not).
+	if canon, err := encMode().Marshal(env); err != nil || !bytes.Equal(canon, data[len(Magic):]) {
+		return nil, "", nil, fmt.Errorf("bundle envelope is not in the deterministic encoding tenet writes: it was not written by tenet")
+	}
 	var b Bundle
 	if err := decMode().Unmarshal(env.Payload, &b); err != nil {
 		return nil, "", nil, fmt.Errorf("bundle payload does not decode: %v", err)

@@ -96,6 +96,11 @@ func verifySignatures(id string, sigs []signature) ([]Signer, error) {
 	if len(sigs) > MaxSignatures {
 		return nil, fmt.Errorf("bundle carries %d signatures, more than the %d a bundle may have", len(sigs), MaxSignatures)
 	}
+	// One encoding per signed bundle, as Sign writes it: no empty list,
+	// signatures sorted by public key. Anything else was not made by tenet.
+	if sigs != nil && len(sigs) == 0 {
+		return nil, fmt.Errorf("bundle envelope has an empty signature list (an unsigned bundle has none)")
+	}
 	var signers []Signer
 	for i, s := range sigs {
 		n := i + 1
@@ -110,9 +115,12 @@ func verifySignatures(id string, sigs []signature) ([]Signer, error) {
 		if !ed25519.Verify(pub, signedMessage(id), s.Sig) {
 			return nil, fmt.Errorf("bundle signature %d (key %s) does not verify: the bundle or its signature was altered after signing", n, Fingerprint(pub))
 		}
-		for _, prev := range signers {
-			if prev.PublicKey.Equal(pub) {
+		if i > 0 {
+			switch bytes.Compare(sigs[i-1].PublicKey, s.PublicKey) {
+			case 0:
 				return nil, fmt.Errorf("bundle signature %d repeats key %s", n, Fingerprint(pub))
+			case 1:
+				return nil, fmt.Errorf("bundle signatures are not sorted by public key (signature %d): they were not written by tenet", n)
 			}
 		}
 		signers = append(signers, Signer{PublicKey: pub})

@@ -145,3 +145,68 @@ func TestMaxSignatures(t *testing.T) {
 		t.Errorf("DecodeSigned: %d signers, %v", len(signers), err)
 	}
 }
+
+// TestSignatureListCanonical: an envelope whose signature list is empty or
+// unsorted is refused, so that a bundle that decodes re-encodes to the
+// same bytes (FuzzDecode's property).
+func TestSignatureListCanonical(t *testing.T) {
+	data, _, _ := Encode(sample())
+	signed, _ := Sign(data, testKey("a"))
+	signed, _ = Sign(signed, testKey("b"))
+	var env envelope
+	if err := decMode().Unmarshal(signed[len(Magic):], &env); err != nil {
+		t.Fatal(err)
+	}
+	// Without omitempty, so that an empty list is written.
+	type rawEnvelope struct {
+		Format     uint64      `cbor:"1,keyasint"`
+		SHA256     []byte      `cbor:"2,keyasint"`
+		Payload    []byte      `cbor:"3,keyasint"`
+		Signatures []signature `cbor:"4,keyasint"`
+	}
+	rewrap := func(sigs []signature) []byte {
+		e := rawEnvelope{env.Format, env.SHA256, env.Payload, sigs}
+		out, err := encMode().Marshal(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return append([]byte(Magic), out...)
+	}
+	for _, tc := range []struct {
+		sigs []signature
+		want string
+	}{
+		{[]signature{}, "bundle envelope has an empty signature list"},
+		{[]signature{env.Signatures[1], env.Signatures[0]}, "bundle signatures are not sorted by public key (signature 2)"},
+		{[]signature{env.Signatures[0], env.Signatures[0]}, "bundle signature 2 repeats key"},
+	} {
+		_, _, err := Decode(rewrap(tc.sigs))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Decode: %v, want %q", err, tc.want)
+		}
+	}
+}
+
+// TestNullSignatureListRefused: {4: null} decodes as no signatures but is
+// not what tenet writes; it is refused.
+func TestNullSignatureListRefused(t *testing.T) {
+	data, _, _ := Encode(sample())
+	var env envelope
+	if err := decMode().Unmarshal(data[len(Magic):], &env); err != nil {
+		t.Fatal(err)
+	}
+	type rawEnvelope struct {
+		Format     uint64 `cbor:"1,keyasint"`
+		SHA256     []byte `cbor:"2,keyasint"`
+		Payload    []byte `cbor:"3,keyasint"`
+		Signatures any    `cbor:"4,keyasint"`
+	}
+	out, err := encMode().Marshal(rawEnvelope{env.Format, env.SHA256, env.Payload, nil})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = Decode(append([]byte(Magic), out...))
+	if err == nil || err.Error() != "bundle envelope is not in the deterministic encoding tenet writes: it was not written by tenet" {
+		t.Errorf("Decode: %v", err)
+	}
+}
