@@ -272,3 +272,30 @@ func (p *program) emit(n *pattern.Node) {
 		}
 	}
 }
+
+// PatternProgram compiles a pattern's text, over its steps' names (in
+// order), into the program the compiler stores in a bundle. eval compiles
+// a bundle's pattern texts again with it, so that the program that runs
+// cannot disagree with the text inspect and explain show.
+func PatternProgram(text string, steps []string) ([]bundle.Inst, error) {
+	tree, perr := pattern.Parse(text)
+	if perr != nil {
+		return nil, fmt.Errorf("the pattern does not parse: %s", perr.Msg)
+	}
+	index := map[string]int{}
+	for i, s := range steps {
+		index[s] = i
+	}
+	for _, r := range pattern.Steps(tree) {
+		if _, ok := index[r.Name]; !ok {
+			return nil, fmt.Errorf("the pattern names step %q, which the pattern does not declare", r.Name)
+		}
+	}
+	prog := &program{steps: index}
+	prog.emit(tree)
+	prog.add("match", 0, 0)
+	if len(prog.code) > MaxProgram {
+		return nil, fmt.Errorf("the pattern compiles to %d instructions, more than %d", len(prog.code), MaxProgram)
+	}
+	return prog.code, nil
+}

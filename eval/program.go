@@ -75,6 +75,8 @@ func Load(data []byte) (*Program, error) {
 
 // Plan rebuilds the CEL environments from the bundle's declarations and
 // creates a program for each checked expression.
+// It also checks that every expression's and pattern's compiled form is
+// its text's (quickCheck, checkPattern; CheckTexts does the full check).
 func Plan(b *bundle.Bundle, id string) (*Program, error) { return plan(b, id, true) }
 
 // plan is Plan; metered false leaves out cost tracking, for the benchmark
@@ -129,21 +131,9 @@ func plan(b *bundle.Bundle, id string, metered bool) (*Program, error) {
 	asts := make([]*cel.Ast, len(b.Exprs))
 	var errs []error
 	for i, e := range b.Exprs {
-		var env *cel.Env
-		switch e.Env {
-		case celenv.KindCriterion:
-			env = scopeEnvs[e.Scope]
-		case celenv.KindSource:
-			env = src
-		case celenv.KindGate:
-			env = gate
-		case celenv.KindStep:
-			if env, err = stepEnv(scopeEnvs[e.Scope], e.Vars); err != nil {
-				errs = append(errs, fmt.Errorf("expression %d (%s of %s): %w", i, e.Kind, e.Owner, err))
-				continue
-			}
-		default:
-			errs = append(errs, fmt.Errorf("expression %d: unknown environment %q", i, e.Env))
+		env, err := exprEnv(i, e, scopeEnvs, src, gate)
+		if err != nil {
+			errs = append(errs, err)
 			continue
 		}
 		var ce exprpb.CheckedExpr
@@ -162,12 +152,22 @@ func plan(b *bundle.Bundle, id string, metered bool) (*Program, error) {
 		if metered {
 			opts = append(opts, cel.CostLimit(b.Plan.RunCostLimit))
 		}
+		if err := quickCheck(env, &b.Exprs[i], &ce); err != nil {
+			errs = append(errs, fmt.Errorf("expression %d (%s of %s, %s): %w", i, e.Kind, e.Owner, rangeString(e.Range), err))
+			continue
+		}
 		prg, err := program(env, checked, opts)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("expression %d (%s of %s): planning: %w", i, e.Kind, e.Owner, err))
 			continue
 		}
 		p.progs[i] = prg
+	}
+	for i := range b.Plan.Patterns {
+		pt := &b.Plan.Patterns[i]
+		if err := checkPattern(b, pt); err != nil {
+			errs = append(errs, fmt.Errorf("pattern %d (%s, %s): %w", i, pt.Owner, rangeString(pt.Range), err))
+		}
 	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
@@ -311,6 +311,25 @@ func (p *Program) declareScopes() (*celenv.Universe, error) {
 		}
 	}
 	return u, nil
+}
+
+// exprEnv returns the environment expression i is checked and planned in.
+func exprEnv(i int, e bundle.Expr, scopeEnvs []*cel.Env, src, gate *cel.Env) (*cel.Env, error) {
+	switch e.Env {
+	case celenv.KindCriterion:
+		return scopeEnvs[e.Scope], nil
+	case celenv.KindSource:
+		return src, nil
+	case celenv.KindGate:
+		return gate, nil
+	case celenv.KindStep:
+		env, err := stepEnv(scopeEnvs[e.Scope], e.Vars)
+		if err != nil {
+			return nil, fmt.Errorf("expression %d (%s of %s): %w", i, e.Kind, e.Owner, err)
+		}
+		return env, nil
+	}
+	return nil, fmt.Errorf("expression %d: unknown environment %q", i, e.Env)
 }
 
 // stepEnv extends a scope's environment with a step guard's variables.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"crypto/ed25519"
 	"fmt"
 	"path/filepath"
 
@@ -12,12 +13,17 @@ import (
 
 func buildCmd() *cobra.Command {
 	var out string
+	var signKeys []string
 	cmd := &cobra.Command{
-		Use:   "build DIR [-o NAME.tnb]",
+		Use:   "build DIR [-o NAME.tnb] [--sign KEY]",
 		Short: "Compile a contract into a deterministic, sha256-identified bundle",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := args[0]
+			keys, err := readSigningKeys(signKeys)
+			if err != nil {
+				return err
+			}
 			b, ok := compileDir(dir, cmd.ErrOrStderr())
 			if !ok {
 				return exitError{exitBad}
@@ -25,6 +31,11 @@ func buildCmd() *cobra.Command {
 			data, id, err := bundle.Encode(b)
 			if err != nil {
 				return err
+			}
+			for _, k := range keys {
+				if data, err = bundle.Sign(data, k); err != nil {
+					return err
+				}
 			}
 			if out == "" {
 				abs, err := filepath.Abs(dir)
@@ -40,9 +51,13 @@ func buildCmd() *cobra.Command {
 				return err
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "%s\n%s %s (%d bytes)\n", summary(b), id, out, len(data))
+			for _, k := range keys {
+				fmt.Fprintf(cmd.OutOrStdout(), "signed by %s\n", bundle.Fingerprint(k.Public().(ed25519.PublicKey)))
+			}
 			return nil
 		},
 	}
 	cmd.Flags().StringVarP(&out, "out", "o", "", "bundle file to write (default: DIR's base name + .tnb)")
+	cmd.Flags().StringArrayVar(&signKeys, "sign", nil, "sign the bundle id with the ed25519 private key in this file, made by tenet keygen (repeatable)")
 	return cmd
 }

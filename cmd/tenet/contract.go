@@ -97,37 +97,61 @@ func checkMaxPatternThreads(n int) error {
 }
 
 // loadProgram returns the evaluation program for a contract directory
-// (compiled in memory) or a bundle file (verified, then planned).
-func loadProgram(path string, stderr io.Writer) (*eval.Program, error) {
-	st, err := os.Stat(path)
+// (compiled in memory) or a bundle file (verified, checked against pol,
+// then planned).
+func loadProgram(path string, stderr io.Writer, pol bundle.Policy) (*eval.Program, error) {
+	b, id, err := loadVerified(path, stderr, pol)
 	if err != nil {
 		return nil, err
 	}
+	p, err := eval.Plan(b, id)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return p, nil
+}
+
+// loadVerified reads a bundle file, or compiles a contract directory, and
+// applies pol: the bundle decoded (signatures verified) and its id. A
+// directory carries no signature, so it is refused when pol requires one.
+func loadVerified(path string, stderr io.Writer, pol bundle.Policy) (*bundle.Bundle, string, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, "", err
+	}
+	var data []byte
 	if st.IsDir() {
+		if len(pol.Keys) > 0 {
+			return nil, "", fmt.Errorf("%s is a contract directory, compiled here, and carries no signature: --verify-key (or %s) accepts only bundles signed with tenet build --sign KEY", path, verifyKeyEnv)
+		}
 		b, ok := compileDir(path, stderr)
 		if !ok {
-			return nil, exitError{exitBad}
+			return nil, "", exitError{exitBad}
 		}
 		// The in-memory bundle goes through the same encoding as a file,
 		// so its id is the id `tenet build` would give.
-		data, _, err := bundle.Encode(b)
-		if err != nil {
-			return nil, err
+		if data, _, err = bundle.Encode(b); err != nil {
+			return nil, "", err
 		}
-		return loadBundle(path, data)
+	} else if data, err = readlimit.ReadFile(path, bundle.MaxFileBytes); err != nil {
+		// A bundle is read whole, from a regular file: a named pipe or a
+		// device is refused before it is opened (it could block or never end).
+		if te := (*readlimit.FileTypeError)(nil); errors.As(err, &te) {
+			return nil, "", fmt.Errorf("%w: want a contract directory or a bundle file", err)
+		}
+		return nil, "", err
 	}
-	// A bundle is read whole, from a regular file: a named pipe or a device
-	// is refused before it is opened (it could block or never end).
-	data, err := readlimit.ReadFile(path, bundle.MaxFileBytes)
-	if te := (*readlimit.FileTypeError)(nil); errors.As(err, &te) {
-		return nil, fmt.Errorf("%w: want a contract directory or a bundle file", err)
-	}
+	b, id, signers, err := bundle.DecodeSigned(data)
 	if err != nil {
-		return nil, err
+		return nil, "", fmt.Errorf("%s: %w", path, err)
 	}
-	return loadBundle(path, data)
+	if err := pol.Check(id, signers); err != nil {
+		return nil, "", fmt.Errorf("%s: %w", path, err)
+	}
+	return b, id, nil
 }
 
+// loadBundle plans bundle bytes compiled in this process (tenet test).
 func loadBundle(path string, data []byte) (*eval.Program, error) {
 	p, err := eval.Load(data)
 	if err != nil {
@@ -139,13 +163,13 @@ func loadBundle(path string, data []byte) (*eval.Program, error) {
 // loadPrograms is loadProgram for eval, which also accepts a directory of
 // contract directories (e.g. contracts/agentdojo): every subdirectory that
 // holds *.tenet.hcl files is one contract, in name order.
-func loadPrograms(path string, stderr io.Writer) ([]*eval.Program, error) {
+func loadPrograms(path string, stderr io.Writer, pol bundle.Policy) ([]*eval.Program, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, err
 	}
 	if !st.IsDir() || len(contractFiles(path)) > 0 {
-		p, err := loadProgram(path, stderr)
+		p, err := loadProgram(path, stderr, pol)
 		if err != nil {
 			return nil, err
 		}
@@ -161,7 +185,7 @@ func loadPrograms(path string, stderr io.Writer) ([]*eval.Program, error) {
 		if !e.IsDir() || len(contractFiles(dir)) == 0 {
 			continue
 		}
-		p, err := loadProgram(dir, stderr)
+		p, err := loadProgram(dir, stderr, pol)
 		if err != nil {
 			return nil, err
 		}

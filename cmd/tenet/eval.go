@@ -22,6 +22,7 @@ func evalCmd() *cobra.Command {
 	var out, unknown string
 	var rf reportFlags
 	var maxThreads int
+	var trust trustFlags
 	sortBytes := defaultSortBytes
 	cmd := &cobra.Command{
 		Use:   "eval (DIR|X.tnb) FILES...",
@@ -71,7 +72,7 @@ stderr and in the report, whatever its format.`,
 					return fmt.Errorf("--out and --report-out name the same file %s", out)
 				}
 			}
-			progs, err := loadPrograms(args[0], stderr)
+			progs, err := trust.loadPrograms(args[0], stderr)
 			if err != nil {
 				return err
 			}
@@ -176,6 +177,7 @@ stderr and in the report, whatever its format.`,
 	cmd.Flags().StringVar(&unknown, "unknown", metrics.UnknownRefuse, "unknown labels: refuse (metrics of their condition refuse) or bounds (every rate as [low, high])")
 	rf.add(cmd)
 	rf.addMaxItems(cmd)
+	trust.add(cmd)
 	return cmd
 }
 

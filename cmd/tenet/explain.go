@@ -23,6 +23,7 @@ import (
 func explainCmd() *cobra.Command {
 	var key, source string
 	var maxThreads int
+	var trust trustFlags
 	cmd := &cobra.Command{
 		Use:   "explain (DIR|X.tnb) --run KEY FILES...",
 		Short: "Show how one run's labels came about",
@@ -44,7 +45,7 @@ of its transcript record.`,
 			if err := checkInputs(args[1:]); err != nil {
 				return err
 			}
-			p, err := loadProgram(args[0], cmd.ErrOrStderr())
+			p, err := trust.loadProgram(args[0], cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}
@@ -64,6 +65,7 @@ of its transcript record.`,
 	cmd.Flags().StringVar(&key, "run", "", "the run to explain: condition/task[/goal] or FILE:LINE")
 	cmd.Flags().StringVar(&source, "source", "", "source block (default: the contract's only source)")
 	addMaxPatternThreads(cmd, &maxThreads)
+	trust.add(cmd)
 	return cmd
 }
 

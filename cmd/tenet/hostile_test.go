@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/ed25519"
 	"crypto/sha256"
 	"errors"
 	"fmt"
@@ -68,9 +69,15 @@ const (
 //	                           negative: from the end), format V (the same
 //	                           payload in an envelope of format V), payload
 //	                           PART... (the parts, as for text, as the payload,
-//	                           with its correct sha256), append PART..., or
+//	                           with its correct sha256), append PART...,
 //	                           utility-expr N (the first task's utility names
-//	                           expression N; correctly hashed)
+//	                           expression N; correctly hashed), swap-checked
+//	                           N M (expression N gets expression M's compiled
+//	                           form, its text kept; correctly hashed),
+//	                           empty-pattern N (pattern N's program matches
+//	                           only an empty run, its text kept; correctly
+//	                           hashed), or signed [flip N] (signed with hostileSigningKey,
+//	                           hostile.pub in _shared; then byte N xored)
 //	gen FILE fifo              FILE is a named pipe that nothing writes to: an
 //	                           input tenet must refuse without opening it
 //	                           (opening it would wait for ever; the case is
@@ -487,6 +494,26 @@ func buildBundle(dir string) ([]byte, error) {
 	return data, err
 }
 
+// hostileSigningKey is the key the signed hostile bundles are signed with:
+// fixed, so that the cases are reproducible; its public key is
+// testdata/hostile/_shared/hostile.pub (TestHostileKeyFile checks it).
+func hostileSigningKey() ed25519.PrivateKey {
+	seed := sha256.Sum256([]byte("tenet hostile corpus signing key"))
+	return ed25519.NewKeyFromSeed(seed[:])
+}
+
+// TestHostileKeyFile: _shared/hostile.pub is hostileSigningKey's public key.
+func TestHostileKeyFile(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(hostileDir, "_shared", "hostile.pub"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := bundle.MarshalPublicKey(hostileSigningKey().Public().(ed25519.PublicKey))
+	if !bytes.Equal(data, want) {
+		t.Fatalf("hostile.pub is\n%s\nwant\n%s", data, want)
+	}
+}
+
 type hostileEnvelope struct {
 	Format  int    `cbor:"1,keyasint"`
 	SHA256  []byte `cbor:"2,keyasint"`
@@ -518,6 +545,56 @@ func mutateBundle(data []byte, op string, args []string) ([]byte, error) {
 	case "append":
 		p, err := partsBytes(args)
 		return append(data, p...), err
+	case "swap-checked":
+		// What an attacker who edits a payload and hashes it again makes:
+		// the text (and the source hashes) say one thing, what runs another.
+		if len(args) != 2 {
+			return nil, errors.New("swap-checked: want two expression indexes")
+		}
+		n, err1 := strconv.Atoi(args[0])
+		m, err2 := strconv.Atoi(args[1])
+		if err := errors.Join(err1, err2); err != nil {
+			return nil, err
+		}
+		b, _, err := bundle.Decode(data)
+		if err != nil {
+			return nil, err
+		}
+		b.Exprs[n].Checked = b.Exprs[m].Checked
+		out, _, err := bundle.Encode(b)
+		return out, err
+	case "empty-pattern":
+		if len(args) != 1 {
+			return nil, errors.New("empty-pattern: want a pattern index")
+		}
+		n, err := strconv.Atoi(args[0])
+		if err != nil {
+			return nil, err
+		}
+		b, _, err := bundle.Decode(data)
+		if err != nil {
+			return nil, err
+		}
+		b.Plan.Patterns[n].Program = []bundle.Inst{{Op: "bol"}, {Op: "eol"}, {Op: "match"}}
+		out, _, err := bundle.Encode(b)
+		return out, err
+	case "signed":
+		out, err := bundle.Sign(data, hostileSigningKey())
+		if err != nil || len(args) == 0 {
+			return out, err
+		}
+		if len(args) != 2 || args[0] != "flip" {
+			return nil, errors.New("signed: want nothing or flip N")
+		}
+		n, err := strconv.Atoi(args[1])
+		if err != nil {
+			return nil, err
+		}
+		if n < 0 {
+			n += len(out)
+		}
+		out[n] ^= 0xff
+		return out, nil
 	}
 	if len(args) != 1 {
 		return nil, fmt.Errorf("%s: want one number", op)

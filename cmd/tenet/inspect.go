@@ -10,38 +10,96 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tenetlang/tenet/compiler/bundle"
+	"github.com/tenetlang/tenet/eval"
+	"github.com/tenetlang/tenet/internal/readlimit"
 )
 
 func inspectCmd() *cobra.Command {
-	return &cobra.Command{
+	var trust trustFlags
+	var verify bool
+	cmd := &cobra.Command{
 		Use:   "inspect (X.tnb|DIR)",
 		Short: "Print a bundle's manifest, declarations, expressions and pattern programs",
-		Long: `Print what a bundle holds (docs/bundle.md): its id and header, the manifest
-(contract, source files with their sha256, threat model), the declarations
-(operations, tools, grants, scopes with params and predicates), the plan
-(tasks, goals, side effects, cases, sources, invariants, failures, gates),
-every checked expression with its source location, result type and static
-cost, and a disassembly of each trace pattern's program. A directory is
-compiled in memory first.`,
+		Long: `Print what a bundle holds (docs/bundle.md): its id, signatures and header,
+the manifest (contract, source files with their sha256, threat model), the
+declarations (operations, tools, grants, scopes with params and predicates),
+the plan (tasks, goals, side effects, cases, sources, invariants, failures,
+gates), every checked expression with its source location, result type and
+static cost, and a disassembly of each trace pattern's program. A directory
+is compiled in memory first.
+
+Each expression's text is checked against its compiled form (the check
+eval makes; with --verify, the full check: the text is compiled again and
+the result compared byte for byte). An expression whose compiled form is
+not its text is marked MISMATCH, with a rendering of what actually runs;
+inspect then exits 2.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			p, err := loadProgram(args[0], cmd.ErrOrStderr())
+			pol, err := trust.policy()
 			if err != nil {
 				return err
+			}
+			b, id, signers, err := loadInspected(args[0], cmd.ErrOrStderr(), pol)
+			if err != nil {
+				return err
+			}
+			issues, err := eval.CheckTexts(b, verify)
+			if err != nil {
+				return fmt.Errorf("%s: %w", args[0], err)
+			}
+			if issues.Len() == 0 {
+				// What eval would refuse, inspect refuses too.
+				if _, err := eval.Plan(b, id); err != nil {
+					return fmt.Errorf("%s: %w", args[0], err)
+				}
 			}
 			size := 0
 			if st, err := os.Stat(args[0]); err == nil && !st.IsDir() {
 				size = int(st.Size())
 			}
-			writeInspect(cmd.OutOrStdout(), p.Bundle, p.ID, size)
+			writeInspect(cmd.OutOrStdout(), b, id, size, signers, issues)
+			if issues.Len() > 0 {
+				fmt.Fprintf(cmd.ErrOrStderr(), "%s: %s: %d of %d expressions and %d of %d patterns do not run what their text says (marked MISMATCH above): the bundle was altered after it was compiled, and eval refuses it\n",
+					cmd.CommandPath(), args[0], len(issues.Exprs), len(b.Exprs), len(issues.Patterns), len(b.Plan.Patterns))
+				return exitError{exitBad}
+			}
 			return nil
 		},
 	}
+	cmd.Flags().BoolVar(&verify, "verify", false, "compile every expression's text again and compare it with the compiled form byte for byte (slower than the check eval makes; docs/bundle.md)")
+	trust.add(cmd)
+	return cmd
+}
+
+// loadInspected is loadVerified that also returns the bundle's signers.
+func loadInspected(path string, stderr io.Writer, pol bundle.Policy) (*bundle.Bundle, string, []bundle.Signer, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	if st.IsDir() {
+		b, id, err := loadVerified(path, stderr, pol)
+		return b, id, nil, err
+	}
+	data, err := readlimit.ReadFile(path, bundle.MaxFileBytes)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	b, id, signers, err := bundle.DecodeSigned(data)
+	if err != nil {
+		return nil, "", nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if err := pol.Check(id, signers); err != nil {
+		return nil, "", nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return b, id, signers, nil
 }
 
 // writeInspect renders a bundle. Everything it prints comes from the
 // bundle; order follows the bundle's (sorted) order, so output is stable.
-func writeInspect(w io.Writer, b *bundle.Bundle, id string, size int) {
+// signers are the keys whose signatures verified; issues, by expression
+// index, the expressions whose compiled form is not their text.
+func writeInspect(w io.Writer, b *bundle.Bundle, id string, size int, signers []bundle.Signer, issues eval.TextIssues) {
 	pf := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
 	expr := func(i int) string {
 		if i == bundle.NoExpr {
@@ -67,7 +125,14 @@ func writeInspect(w io.Writer, b *bundle.Bundle, id string, size int) {
 	if size > 0 {
 		pf(" (%d bytes)", size)
 	}
-	pf("\nformat %d, compiled by tenet %s with cel-go %s\n", b.Header.FormatVersion, b.Header.CompilerVersion, b.Header.CELVersion)
+	pf("\n")
+	if len(signers) == 0 {
+		pf("unsigned\n")
+	}
+	for _, sg := range signers {
+		pf("signed by %s (signature verified)\n", sg.Fingerprint())
+	}
+	pf("format %d, compiled by tenet %s with cel-go %s\n", b.Header.FormatVersion, b.Header.CompilerVersion, b.Header.CELVersion)
 
 	m := b.Manifest
 	pf("\ncontract %s", m.Contract)
@@ -205,6 +270,9 @@ func writeInspect(w io.Writer, b *bundle.Bundle, id string, size int) {
 		for _, line := range strings.Split(strings.TrimRight(e.Text, "\n"), "\n") {
 			pf("     | %s\n", line)
 		}
+		if err := issues.Exprs[i]; err != nil {
+			pf("     MISMATCH: %v\n     runs: %s\n", err, eval.Unparse(&b.Exprs[i]))
+		}
 	}
 
 	if len(pl.Patterns) > 0 {
@@ -212,6 +280,9 @@ func writeInspect(w io.Writer, b *bundle.Bundle, id string, size int) {
 	}
 	for i, pt := range pl.Patterns {
 		pf("  pattern %d: %s  %s:%d:%d  scope %d\n     | %s\n", i, pt.Owner, pt.Range.File, pt.Range.Line, pt.Range.Column, pt.Scope, pt.Text)
+		if err := issues.Patterns[i]; err != nil {
+			pf("     MISMATCH: %v (the disassembly below is what runs)\n", err)
+		}
 		for k, st := range pt.Steps {
 			sel := "call " + st.Call
 			if st.Role != "" {

@@ -17,6 +17,7 @@ func reportCmd() *cobra.Command {
 	var unknown, contract string
 	var maxRecord int
 	var rf reportFlags
+	var trust trustFlags // for --contract
 	cmd := &cobra.Command{
 		Use:   "report [--contract DIR|X.tnb] RUNS.jsonl...",
 		Short: "Recompute metrics from runs files (labels from tenet or any harness)",
@@ -66,7 +67,7 @@ See docs/metrics.md.`,
 					return exitError{exitBad}
 				}
 			} else {
-				if progs, err = loadPrograms(contract, stderr); err != nil {
+				if progs, err = trust.loadPrograms(contract, stderr); err != nil {
 					return err
 				}
 				declared = map[string]metrics.Declared{}
@@ -91,6 +92,7 @@ See docs/metrics.md.`,
 	cmd.Flags().StringVar(&unknown, "unknown", metrics.UnknownRefuse, "unknown labels: refuse (the condition's metrics are an error) or bounds (every rate as [low, high] over the unknowns)")
 	rf.add(cmd)
 	rf.addMaxItems(cmd)
+	trust.add(cmd)
 	return cmd
 }
 

@@ -19,6 +19,11 @@ type envelope struct {
 	Format  uint64 `cbor:"1,keyasint"`
 	SHA256  []byte `cbor:"2,keyasint"`
 	Payload []byte `cbor:"3,keyasint"`
+	// Signatures (sign.go) sign the bundle id, not the envelope, so an
+	// unsigned and a signed build of one contract have the same id and
+	// the same payload bytes. Omitted when empty: an unsigned bundle is
+	// byte for byte what it was before signing existed.
+	Signatures []signature `cbor:"4,keyasint,omitempty"`
 }
 
 // encMode is RFC 8949 core deterministic encoding: sorted map keys, shortest
@@ -79,43 +84,64 @@ var ErrNotBundle = errors.New("not a tenet bundle (bad magic bytes)")
 
 // Decode verifies and decodes a bundle file, returning it and its id.
 // It checks, in order: the magic bytes, the envelope, the format version,
-// the sha256 of the payload, and only then decodes the payload. Every
-// failure is an error saying which check failed.
+// the sha256 of the payload, every signature the envelope carries (against
+// the public key recorded with it), and only then decodes the payload.
+// Every failure is an error saying which check failed. Decode does not say
+// whom to trust: that is Policy's job, with the signers DecodeSigned returns.
 func Decode(data []byte) (*Bundle, string, error) {
+	b, id, _, err := DecodeSigned(data)
+	return b, id, err
+}
+
+// DecodeSigned is Decode that also returns the bundle's signers, in the
+// envelope's order (none for an unsigned bundle). Each signature has been
+// verified against its own public key; whether that key is trusted is
+// for Policy.Check to say.
+func DecodeSigned(data []byte) (*Bundle, string, []Signer, error) {
 	if !bytes.HasPrefix(data, []byte(Magic)) {
 		if len(data) == 0 {
-			return nil, "", fmt.Errorf("%w: the file is empty", ErrNotBundle)
+			return nil, "", nil, fmt.Errorf("%w: the file is empty", ErrNotBundle)
 		}
 		if len(data) < len(Magic) && bytes.HasPrefix([]byte(Magic), data) {
-			return nil, "", fmt.Errorf("bundle is truncated: %d bytes, less than its magic", len(data))
+			return nil, "", nil, fmt.Errorf("bundle is truncated: %d bytes, less than its magic", len(data))
 		}
-		return nil, "", ErrNotBundle
+		return nil, "", nil, ErrNotBundle
 	}
 	var env envelope
 	if err := decMode().Unmarshal(data[len(Magic):], &env); err != nil {
-		return nil, "", fmt.Errorf("bundle is truncated or corrupt: %v", err)
+		return nil, "", nil, fmt.Errorf("bundle is truncated or corrupt: %v", err)
 	}
 	if env.Format != FormatVersion {
 		if env.Format > FormatVersion {
-			return nil, "", fmt.Errorf("bundle format version %d is newer than this tenet reads (%d): use a newer tenet or rebuild the bundle", env.Format, FormatVersion)
+			return nil, "", nil, fmt.Errorf("bundle format version %d is newer than this tenet reads (%d): use a newer tenet or rebuild the bundle", env.Format, FormatVersion)
 		}
-		return nil, "", fmt.Errorf("bundle format version %d is not supported (this tenet reads %d): rebuild the bundle", env.Format, FormatVersion)
+		return nil, "", nil, fmt.Errorf("bundle format version %d is not supported (this tenet reads %d): rebuild the bundle", env.Format, FormatVersion)
 	}
 	sum := sha256.Sum256(env.Payload)
 	if !bytes.Equal(sum[:], env.SHA256) {
-		return nil, "", fmt.Errorf("bundle is corrupt: sha256 of its payload is %s, but it records %s", ID(sum[:]), ID(env.SHA256))
+		return nil, "", nil, fmt.Errorf("bundle is corrupt: sha256 of its payload is %s, but it records %s", ID(sum[:]), ID(env.SHA256))
+	}
+	signers, err := verifySignatures(ID(sum[:]), env.Signatures)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	// The envelope must be the one encoding tenet writes, so that what
+	// decodes re-encodes to the same bytes (an explicit null or empty
+	// signature list, for one, would not).
+	if canon, err := encMode().Marshal(env); err != nil || !bytes.Equal(canon, data[len(Magic):]) {
+		return nil, "", nil, fmt.Errorf("bundle envelope is not in the deterministic encoding tenet writes: it was not written by tenet")
 	}
 	var b Bundle
 	if err := decMode().Unmarshal(env.Payload, &b); err != nil {
-		return nil, "", fmt.Errorf("bundle payload does not decode: %v", err)
+		return nil, "", nil, fmt.Errorf("bundle payload does not decode: %v", err)
 	}
 	if b.Header.FormatVersion != FormatVersion {
-		return nil, "", fmt.Errorf("bundle payload says format version %d, envelope says %d", b.Header.FormatVersion, env.Format)
+		return nil, "", nil, fmt.Errorf("bundle payload says format version %d, envelope says %d", b.Header.FormatVersion, env.Format)
 	}
 	if err := b.Validate(); err != nil {
-		return nil, "", fmt.Errorf("bundle is inconsistent: %v", err)
+		return nil, "", nil, fmt.Errorf("bundle is inconsistent: %v", err)
 	}
-	return &b, ID(sum[:]), nil
+	return &b, ID(sum[:]), signers, nil
 }
 
 // Validate checks that every expression index in the bundle is in range and

@@ -1,0 +1,42 @@
+package agentdojo_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/tenetlang/tenet/compiler"
+	"github.com/tenetlang/tenet/compiler/bundle"
+	"github.com/tenetlang/tenet/eval"
+	"github.com/tenetlang/tenet/eval/transcript"
+)
+
+// BenchmarkCheckTexts measures the two checks of an expression's text
+// against its compiled form (docs/bundle.md, "Consistency") on the four
+// AgentDojo bundles: quick, the one eval.Plan always makes (included in
+// BenchmarkColdStart), and full, inspect --verify's.
+func BenchmarkCheckTexts(b *testing.B) {
+	var bundles []*bundle.Bundle
+	for _, s := range suiteDirs {
+		_, bun, diags := compiler.CompileDir(filepath.Join(s), compiler.Options{Formats: transcript.Formats()})
+		if diags.HasErrors() {
+			b.Fatal(diags)
+		}
+		bundles = append(bundles, bun)
+	}
+	for _, mode := range []struct {
+		name string
+		full bool
+	}{{"quick", false}, {"full", true}} {
+		b.Run(mode.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, bun := range bundles {
+					issues, err := eval.CheckTexts(bun, mode.full)
+					if err != nil || issues.Len() > 0 {
+						b.Fatal(issues, err)
+					}
+				}
+			}
+		})
+	}
+}
