@@ -227,12 +227,17 @@ func finish(d *Document, in Input, merr error) {
 		}
 	}
 	for _, g := range d.Gates {
-		if !g.Passed {
+		if !g.Passed && !g.NoRuns {
 			d.Failures = append(d.Failures, GateFailure(g))
 		}
 	}
 	if merr != nil {
 		d.Errors = strings.Split(merr.Error(), "\n")
+	}
+	// Without conditions (the metrics failed as a whole) every gate lacks
+	// runs: merr says why, once.
+	if len(cs) > 0 {
+		d.Errors = append(d.Errors, gateErrors(in.Programs, cs, d.Gates)...)
 	}
 	d.setExitCode()
 }
