@@ -74,6 +74,9 @@ func decodeOpenAIMessages(line []byte) (rn *run.Run, skip bool, msg string) {
 	}
 	rawMsgs, ok := rec["messages"]
 	if !ok {
+		if msg := headerProblem(rec); msg != "" {
+			return nil, false, msg
+		}
 		return nil, true, ""
 	}
 	msgs, ok := rawMsgs.([]any)
