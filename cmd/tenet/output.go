@@ -67,6 +67,9 @@ func (f *reportFlags) write(cmd *cobra.Command, d *report.Document) error {
 		return err
 	}
 	stderr := cmd.ErrOrStderr()
+	for _, line := range d.Warnings {
+		fmt.Fprintln(stderr, "warning: "+line)
+	}
 	for _, line := range d.Failures {
 		fmt.Fprintln(stderr, line)
 	}

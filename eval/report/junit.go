@@ -38,6 +38,8 @@ import (
 //     <failure> with its problems when it failed.
 //   - "comparison" (tenet compare): a passing case per property with the
 //     transition in <system-out>.
+//   - "warnings": a passing case "look-alike names" with the Document's
+//     Warnings in <system-out>.
 //
 // So a failure of the exit code (Failures) is a <failure> and a metric
 // error an <error>. The <testsuites> element is always written, if empty.
@@ -118,6 +120,7 @@ func junitDocument(d *Document) junitSuites {
 		{Name: "gates", Cases: junitGates(d)},
 		{Name: "tests", Cases: junitTests(d)},
 		{Name: "comparison", Cases: junitComparison(d)},
+		{Name: "warnings", Cases: junitWarnings(d)},
 	} {
 		if len(s.Cases) == 0 {
 			continue
@@ -303,9 +306,9 @@ func junitComparison(d *Document) []junitCase {
 		return nil
 	}
 	c := d.Comparison
-	class := runs.Safe(c.Reference) + " vs " + runs.Safe(c.Defended)
+	class := cutCell(runs.Safe(c.Reference)) + " vs " + cutCell(runs.Safe(c.Defended))
 	if c.Contract != "" {
-		class = runs.Safe(c.Contract) + ":" + class
+		class = cutCell(runs.Safe(c.Contract)) + ":" + class
 	}
 	var out []junitCase
 	for _, t := range c.Transitions {
@@ -332,7 +335,7 @@ func idList(ids []string, more int) string {
 	}
 	shown := make([]string, len(ids))
 	for i, id := range ids {
-		shown[i] = runs.Printable(id)
+		shown[i] = shownName(id)
 	}
 	if more > 0 {
 		shown = append(shown, cutNote(more, "ids"))
@@ -386,4 +389,14 @@ func xmlSafe(s string) string {
 		}
 		return r
 	}, s)
+}
+
+// junitWarnings is one passing case "look-alike names" (classname "tenet")
+// with the Document's warnings in <system-out>, when it has any: a warning
+// does not change the exit code, so it is neither a failure nor an error.
+func junitWarnings(d *Document) []junitCase {
+	if len(d.Warnings) == 0 {
+		return nil
+	}
+	return []junitCase{{Name: "look-alike names", Classname: "tenet", SystemOut: textOf(strings.Join(d.Warnings, "\n"))}}
 }
