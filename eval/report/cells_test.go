@@ -93,3 +93,19 @@ func TestSkippedIDsBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestFailedConditionsNamed: the error line of conditions in error names
+// the first 20 and counts the others.
+func TestFailedConditionsNamed(t *testing.T) {
+	var recs []runs.Record
+	for i := range 30 {
+		r := fixtureRecord("", fmt.Sprintf("c%02d", i), "t", "", true, false)
+		r.Utility = runs.Unknown("no such key")
+		recs = append(recs, r)
+	}
+	d := Build(Input{Command: CommandReport, Version: "v", Records: recs})
+	want := "metrics: 30 of 30 conditions have errors: c00, c01, c02, c03, c04, c05, c06, c07, c08, c09, c10, c11, c12, c13, c14, c15, c16, c17, c18, c19, and 10 more"
+	if len(d.Errors) != 1 || d.Errors[0] != want {
+		t.Errorf("errors %q\nwant %q", d.Errors, want)
+	}
+}

@@ -33,7 +33,8 @@ import (
 //     of each (runs.Key.String), the text every run, with the origin and
 //     witness of a violation or the reason it is undecided.
 //   - "gates": a case "gate NAME: REQUIREMENT" per requirement and
-//     condition, a <failure> (GateFailure) when it failed.
+//     condition, a <failure> (GateFailure) when it failed, an <error> when
+//     it was not evaluated (a condition it lists has no runs).
 //   - "tests": a case per contract test (classname: the contract), a
 //     <failure> with its problems when it failed.
 //   - "comparison" (tenet compare): a passing case per property with the
@@ -274,7 +275,14 @@ func junitGates(d *Document) []junitCase {
 			if g.Range.File != "" {
 				text += fmt.Sprintf("\nat %s:%d:%d", g.Range.File, g.Range.Line, g.Range.Column)
 			}
-			tc.Failure = &junitProblem{Type: "gate", Message: oneLine(GateFailure(g)), Text: text}
+			p := &junitProblem{Type: "gate", Message: oneLine(GateFailure(g)), Text: text}
+			if g.NoRuns {
+				// Not evaluated for lack of runs: an error (exit 2), not a
+				// failed gate.
+				tc.Error = p
+			} else {
+				tc.Failure = p
+			}
 		}
 		out = append(out, tc)
 	}
