@@ -6,31 +6,41 @@ import (
 	"strings"
 )
 
-// headerProblem decides whether rec, an openai-messages record without a
-// "messages" member, is a header line (it returns "") or bad input (it
-// returns why). A header line, such as the {"metadata": {...}} on line 1 of
-// an AgentDojo file, is skipped and counted; a record that was meant to be
-// a run but is skipped would silently drop a run, so a record is not a
-// header line when
+// recordProblem says why rec, an openai-messages record, is bad input
+// before its members are read, or returns "". The members the format reads
+// are "messages" and "metadata"; JSON member names are case-sensitive, so
+// a record spelling one of them in another case ("Messages", "METADATA")
+// or with white space around it ("messages ") would have it silently
+// ignored — a run read as a header line, or a run without its metadata —
+// and is bad input instead, naming the likely cause. A member so spelt
+// next to the exact one is allowed (it is kept in Run.Record).
 //
-//   - a member name differs from "messages" only by case or surrounding
-//     white space ("Messages", "MESSAGES", "messages "): JSON member names
-//     are case-sensitive, and the likely cause is a misspelt "messages";
-//   - a member holds a list of messages, objects with a "role" (in any
-//     case): a transcript under another name ("conversation", "turns").
+// A record without "messages" is a header line (such as the
+// {"metadata": {...}} on line 1 of an AgentDojo file), skipped and
+// counted, unless a member holds a list of messages, objects with a
+// "role" (in any case): a transcript under another name ("conversation",
+// "turns"), which would drop a run silently.
 //
 // Members are looked at in sorted order, so the reason given does not
 // depend on the record's member order.
-func headerProblem(rec map[string]any) string {
+func recordProblem(rec map[string]any) string {
 	names := make([]string, 0, len(rec))
 	for k := range rec {
 		names = append(names, k)
 	}
 	sort.Strings(names)
-	for _, k := range names {
-		if strings.EqualFold(strings.TrimSpace(k), "messages") {
-			return fmt.Sprintf(`no "messages" member, but %s: member names are case-sensitive (a misspelt "messages"?); a header line has no messages`, clip(fmt.Sprintf("%q", k), 100))
+	for _, known := range []string{"messages", "metadata"} {
+		if _, ok := rec[known]; ok {
+			continue
 		}
+		for _, k := range names {
+			if strings.EqualFold(strings.TrimSpace(k), known) {
+				return fmt.Sprintf(`no %q member, but %s: member names are case-sensitive (a misspelt %q?)`, known, clip(fmt.Sprintf("%q", k), 100), known)
+			}
+		}
+	}
+	if _, ok := rec["messages"]; ok {
+		return ""
 	}
 	for _, k := range names {
 		if holdsMessages(rec[k]) {

@@ -72,11 +72,11 @@ func decodeOpenAIMessages(line []byte) (rn *run.Run, skip bool, msg string) {
 	if !ok {
 		return nil, false, "record is " + kind(v) + ", want an object"
 	}
+	if msg := recordProblem(rec); msg != "" {
+		return nil, false, msg
+	}
 	rawMsgs, ok := rec["messages"]
 	if !ok {
-		if msg := headerProblem(rec); msg != "" {
-			return nil, false, msg
-		}
 		return nil, true, ""
 	}
 	msgs, ok := rawMsgs.([]any)
