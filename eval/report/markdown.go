@@ -558,7 +558,10 @@ func mdGates(w io.Writer, gs []eval.GateResult) {
 	var rows [][]string
 	for _, g := range gs {
 		result := "✅ ok"
-		if !g.Passed {
+		switch {
+		case g.NoRuns:
+			result = "⚠️ not run"
+		case !g.Passed:
 			result = "❌ failed"
 		}
 		rows = append(rows, []string{g.Gate, g.Condition, result, g.Requirement, g.Reason})
