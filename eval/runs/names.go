@@ -82,9 +82,11 @@ func Cut(s string, width int) string {
 // its first width characters and the number of bytes left out.
 func cutHead(s string, width int) (string, int) {
 	more := 0
-	if m := cutMark.FindStringSubmatchIndex(s); m != nil {
-		if n, err := strconv.Atoi(s[m[2]:m[3]]); err == nil {
-			s, more = s[:m[0]], n
+	if strings.HasSuffix(s, " bytes)") { // the regular expression only for a likely mark
+		if m := cutMark.FindStringSubmatchIndex(s); m != nil {
+			if n, err := strconv.Atoi(s[m[2]:m[3]]); err == nil {
+				s, more = s[:m[0]], n
+			}
 		}
 	}
 	if len(s) <= width { // at least one byte per character
