@@ -128,7 +128,7 @@ type Skipped struct {
 	Count  int       // records
 	IDs    []IDCount // task or task/goal ids, sorted; may be empty
 	// MoreIDs counts the distinct ids left out of IDs: at most
-	// MaxSkippedIDs are listed, each cut to MaxCellWidth (cutCell).
+	// MaxSkippedIDs are listed, each cut to MaxCellWidth (runs.Cut).
 	MoreIDs int
 }
 
