@@ -23,6 +23,10 @@ type GateResult struct {
 	Range       bundle.Range
 	Passed      bool
 	Reason      string // why it failed, with the values of the metrics it reads
+	// NoRuns marks a requirement of a condition the gate lists that has no
+	// run at all: the gate was not evaluated, which is bad input (a typo in
+	// the condition name, or runs of another contract), not a failed gate.
+	NoRuns bool
 }
 
 // Gates evaluates every gate of the bundle against each condition's
@@ -40,7 +44,7 @@ func (p *Program) Gates(cs []metrics.Condition, checks []metrics.Checks) []GateR
 			for _, ri := range g.Require {
 				e := p.Bundle.Exprs[ri]
 				out = append(out, GateResult{Gate: g.Name, Condition: m, Requirement: e.Text, Range: e.Range,
-					Reason: "no runs of this condition were evaluated"})
+					Reason: "no runs of this condition were evaluated", NoRuns: true})
 			}
 		}
 		for _, c := range targets {

@@ -115,10 +115,10 @@ func (p *Program) JudgeAs(src *bundle.SourcePlan, r *run.Run, o *Override) (Judg
 	if key.Condition, err = p.sourceString(src.Condition, &sact, false); err != nil {
 		return fail("condition: %v", err)
 	}
-	if key.Attempt, err = p.sourceCount(src.Attempt, &sact); err != nil {
+	if key.Attempt, err = p.sourceCount(src.Attempt, &sact, runs.MaxAttempt); err != nil {
 		return fail("attempt: %v", err)
 	}
-	if key.Repetition, err = p.sourceCount(src.Repetition, &sact); err != nil {
+	if key.Repetition, err = p.sourceCount(src.Repetition, &sact, runs.MaxRepetition); err != nil {
 		return fail("repetition: %v", err)
 	}
 	// An attempt the threat model does not allow is bad input, like any
@@ -521,9 +521,11 @@ func (p *Program) sourceString(i int, act interpreter.Activation, nullable bool)
 	return "", fmt.Errorf("gave %s, want %s", typeName(v), want)
 }
 
-// sourceCount evaluates an attempt or repetition number (default 1). JSON
-// numbers are doubles, so a whole double is accepted.
-func (p *Program) sourceCount(i int, act interpreter.Activation) (int, error) {
+// sourceCount evaluates an attempt or repetition number (default 1), from
+// 1 to max (runs.MaxAttempt, runs.MaxRepetition: a larger one is bad input
+// here, before anything is written). JSON numbers are doubles, so a whole
+// double is accepted.
+func (p *Program) sourceCount(i int, act interpreter.Activation, max int64) (int, error) {
 	if i == bundle.NoExpr {
 		return 1, nil
 	}
@@ -536,6 +538,10 @@ func (p *Program) sourceCount(i int, act interpreter.Activation) (int, error) {
 	case types.Int:
 		n = int64(v)
 	case types.Double:
+		// Out of int64's range the conversion is undefined: compare first.
+		if f := float64(v); f < 1 || f > float64(max) {
+			return 0, fmt.Errorf("gave %v, want a number from 1 to %d", f, max)
+		}
 		if float64(v) != float64(int64(v)) {
 			return 0, fmt.Errorf("gave %v, want a whole number", float64(v))
 		}
@@ -543,8 +549,8 @@ func (p *Program) sourceCount(i int, act interpreter.Activation) (int, error) {
 	default:
 		return 0, fmt.Errorf("gave %s, want int", typeName(v))
 	}
-	if n < 1 {
-		return 0, fmt.Errorf("gave %d, want a number from 1", n)
+	if n < 1 || n > max {
+		return 0, fmt.Errorf("gave %d, want a number from 1 to %d", n, max)
 	}
 	return int(n), nil
 }

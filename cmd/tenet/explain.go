@@ -70,38 +70,66 @@ of its transcript record.`,
 }
 
 // findRun streams the files and explains the first run whose key (or
-// file:line) is key.
+// file:line) is key. The files must be input tenet eval accepts: a
+// malformed record, or one the source cannot map, is bad input at its
+// file:line (the first one found), wherever it is, even after the run —
+// eval refuses such a file, and an explanation must not come from one.
+// Records after the run are decoded, not judged.
 func findRun(p *eval.Program, src *bundle.SourcePlan, files []string, key string) (*eval.Explanation, error) {
+	var found *eval.Explanation
 	for _, name := range files {
 		f, err := os.Open(name)
 		if err != nil {
 			return nil, err
 		}
-		rd, err := transcript.Open(src.Format, name, f, transcript.Options{})
+		ex, err := scanRuns(p, src, name, f, key, found == nil)
+		f.Close()
 		if err != nil {
-			f.Close()
 			return nil, err
 		}
-		for {
-			r, err := rd.Next()
-			if errors.Is(err, io.EOF) {
-				break
-			}
-			if err != nil {
-				continue // bad records are eval's to report
-			}
-			if fmt.Sprintf("%s:%d", r.Origin.File, r.Origin.Line) != key {
-				j, err := p.Judge(src, r)
-				if err != nil || j.Skip != eval.Judged || !keyMatches(j.Record.Key, key) {
-					continue
-				}
-			}
-			f.Close()
-			return p.Explain(src, r)
+		if found == nil {
+			found = ex
 		}
-		f.Close()
 	}
-	return nil, fmt.Errorf("no judged run %s in %s", key, strings.Join(files, ", "))
+	if found == nil {
+		return nil, fmt.Errorf("no judged run %s in %s", key, strings.Join(files, ", "))
+	}
+	return found, nil
+}
+
+// scanRuns reads one file, explaining the first run whose key (or
+// file:line) is key while look is set, and returns the first bad record as
+// an error.
+func scanRuns(p *eval.Program, src *bundle.SourcePlan, name string, f io.Reader, key string, look bool) (*eval.Explanation, error) {
+	rd, err := transcript.Open(src.Format, name, f, transcript.Options{})
+	if err != nil {
+		return nil, err
+	}
+	var found *eval.Explanation
+	for {
+		r, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			return found, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%w (tenet eval refuses this file too)", err)
+		}
+		if !look || found != nil {
+			continue
+		}
+		if fmt.Sprintf("%s:%d", r.Origin.File, r.Origin.Line) != key {
+			j, err := p.Judge(src, r)
+			if err != nil {
+				return nil, fmt.Errorf("%w (tenet eval refuses this file too)", err)
+			}
+			if j.Skip != eval.Judged || !keyMatches(j.Record.Key, key) {
+				continue
+			}
+		}
+		if found, err = p.Explain(src, r); err != nil {
+			return nil, err
+		}
+	}
 }
 
 func keyMatches(k runs.Key, s string) bool {

@@ -86,6 +86,9 @@ func (f *reportFlags) writeWith(cmd *cobra.Command, d *report.Document, set *ato
 		}
 	}
 	stderr := cmd.ErrOrStderr()
+	for _, line := range d.Warnings {
+		fmt.Fprintln(stderr, "warning: "+line)
+	}
 	for _, line := range d.Failures {
 		fmt.Fprintln(stderr, line)
 	}

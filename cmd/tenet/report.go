@@ -28,8 +28,10 @@ are refused with file:line and the run named: exit 2.
 Without --contract the task and case sets are those present in the files.
 With --contract (a contract directory, a directory of contracts, or a
 bundle) they are the contract's, so a missing run is an error, and the
-contract's gates are evaluated: a failed requirement exits 1. Runs judged
-by another bundle than the contract's are refused: exit 2.
+contract's gates are evaluated: a failed requirement exits 1. Runs of
+another contract, and runs judged by another bundle than the contract's,
+are refused, and a gate that lists a condition with no runs is an error:
+exit 2.
 
 Unknown labels make the metrics of their condition refuse (exit 2), unless
 --unknown=bounds: then every rate is reported as the interval over all
@@ -96,30 +98,49 @@ See docs/metrics.md.`,
 	return cmd
 }
 
-// sameBundles refuses runs that a contract of progs would have judged with
-// another bundle: their labels may not be the contract's. Runs labelled
-// elsewhere (no bundle) and runs of other contracts pass.
+// sameBundles refuses runs that --contract cannot report: runs of another
+// contract (or of none: labels from elsewhere without a contract field),
+// whose tasks, cases and gates are not the contract's, so its gates would
+// be skipped, not evaluated; and runs the contract would have judged with
+// another bundle, whose labels may not be the contract's. Runs labelled
+// elsewhere (no bundle) of the contract pass.
 func sameBundles(recs []runs.Record, progs []*eval.Program) error {
 	ids := map[string]string{}
+	var names []string
 	for _, p := range progs {
 		ids[p.Bundle.Manifest.Contract] = p.ID
+		names = append(names, runs.Safe(p.Bundle.Manifest.Contract))
 	}
 	var bad []string
+	others := false
 	for _, r := range recs {
 		id, ok := ids[r.Key.Contract]
-		if !ok || r.Bundle == "" || r.Bundle == id {
+		if ok && (r.Bundle == "" || r.Bundle == id) {
 			continue
 		}
 		if len(bad) == 3 {
 			bad = append(bad, "…")
 			break
 		}
+		if !ok {
+			others = true
+			of := "of contract " + runs.Safe(r.Key.Contract)
+			if r.Key.Contract == "" {
+				of = "of no contract (its record has no contract field)"
+			}
+			bad = append(bad, fmt.Sprintf("run %s is %s, not of --contract %s", r.Key, of, strings.Join(names, ", ")))
+			continue
+		}
 		bad = append(bad, fmt.Sprintf("run %s was judged by %s, not by the contract's bundle %s", r.Key, r.Bundle, id))
 	}
-	if len(bad) > 0 {
-		return fmt.Errorf("%s\nre-run tenet eval with the contract, or report without --contract", strings.Join(bad, "\n"))
+	if len(bad) == 0 {
+		return nil
 	}
-	return nil
+	hint := "re-run tenet eval with the contract, or report without --contract"
+	if others {
+		hint = "report the runs of each contract with that contract, or without --contract"
+	}
+	return fmt.Errorf("%s\n%s", strings.Join(bad, "\n"), hint)
 }
 
 // mixedBundles refuses runs of one contract judged by different bundles

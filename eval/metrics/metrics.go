@@ -657,7 +657,7 @@ func compute(g []runs.Record, decl *Declared, utilityOnly bool, rules AttemptRul
 		errs = append(errs, fmt.Errorf("security cases whose task has no benign run (s_c undefined): %s", strings.Join(orphans, ", ")))
 	}
 	if len(errs) > 0 {
-		c.Errors = errs
+		c.Errors = cutErrors(errs)
 		return c, nil
 	}
 
@@ -775,13 +775,13 @@ func arrange(recs []runs.Record) ([]unit, []error) {
 		reps := sortedInts(byRep)
 		for _, rep := range reps {
 			attempts := sortedInts(byRep[rep])
-			if missing := gaps(attempts); len(missing) > 0 {
-				errs = append(errs, fmt.Errorf("%s (repetition %d) has attempts %s but not %s: attempts are numbered 1..k without gaps", name, rep, joinInts(attempts), joinInts(missing)))
+			if missing := gapRanges(attempts); missing != "" {
+				errs = append(errs, fmt.Errorf("%s (repetition %d) has attempts %s but not %s: attempts are numbered 1..k without gaps", name, rep, intRanges(attempts), missing))
 				ok = false
 			}
 		}
-		if missing := gaps(reps); len(missing) > 0 {
-			errs = append(errs, fmt.Errorf("%s has repetitions %s but not %s: repetitions are numbered 1..n without gaps", name, joinInts(reps), joinInts(missing)))
+		if missing := gapRanges(reps); missing != "" {
+			errs = append(errs, fmt.Errorf("%s has repetitions %s but not %s: repetitions are numbered 1..n without gaps", name, intRanges(reps), missing))
 			ok = false
 		}
 		if ok {
@@ -834,27 +834,6 @@ func sortedInts[V any](m map[int]V) []int {
 	}
 	slices.Sort(ks)
 	return ks
-}
-
-// gaps returns the numbers in 1..max(sorted) missing from sorted.
-func gaps(sorted []int) []int {
-	var missing []int
-	next := 1
-	for _, n := range sorted {
-		for ; next < n; next++ {
-			missing = append(missing, next)
-		}
-		next = n + 1
-	}
-	return missing
-}
-
-func joinInts(ns []int) string {
-	s := make([]string, len(ns))
-	for i, n := range ns {
-		s[i] = strconv.Itoa(n)
-	}
-	return strings.Join(s, ", ")
 }
 
 type namedLabel struct {

@@ -255,9 +255,23 @@ func TestErrors(t *testing.T) {
 			ben("c", "T1", true), again(ben("c", "T1", false), 3, 2),
 			att("c", "T1", "G1", true, false, false), again(att("c", "T1", "G1", true, true, true), 2, 3), again(att("c", "T1", "G1", true, true, true), 4, 3),
 		}, nil,
-			"task T1 (repetition 2) has attempts 3 but not 1, 2: attempts are numbered 1..k without gaps\n" +
+			"task T1 (repetition 2) has attempts 3 but not 1–2: attempts are numbered 1..k without gaps\n" +
 				"security case T1/G1 (repetition 3) has attempts 2, 4 but not 1, 3: attempts are numbered 1..k without gaps\n" +
 				"security case T1/G1 has repetitions 1, 3 but not 2: repetitions are numbered 1..n without gaps"},
+		// Issue 13, item 6: numbers far apart are refused, and their gaps
+		// are ranges (listing them one by one ran out of memory).
+		{"huge attempt and repetition", []runs.Record{
+			ben("c", "T1", true), again(ben("c", "T1", true), 4000000000, 1), again(ben("c", "T1", true), 1, 9007199254740992),
+		}, nil,
+			"run c/T1 (attempt 1, repetition 9007199254740992): repetition is 9007199254740992, above the maximum of 1000000 (runs.MaxRepetition)\n" +
+				"run c/T1 (attempt 4000000000, repetition 1): attempt is 4000000000, above the maximum of 1000000 (runs.MaxAttempt)\n" +
+				"task T1 (repetition 1) has attempts 1, 4000000000 but not 2–3999999999: attempts are numbered 1..k without gaps\n" +
+				"task T1 has repetitions 1, 9007199254740992 but not 2–9007199254740991: repetitions are numbered 1..n without gaps"},
+		{"gaps as ranges", []runs.Record{
+			ben("c", "T1", true), again(ben("c", "T1", true), 2, 1), again(ben("c", "T1", true), 3, 1), again(ben("c", "T1", true), 7, 1),
+			again(ben("c", "T1", true), 9, 1), again(ben("c", "T1", true), 1000000, 1),
+		}, nil,
+			"task T1 (repetition 1) has attempts 1–3, 7, 9, 1000000 but not 4–6, 8, 10–999999: attempts are numbered 1..k without gaps"},
 		{"repetition counts", []runs.Record{
 			ben("c", "T1", true), again(ben("c", "T1", false), 1, 2), ben("c", "T2", true), ben("c", "T3", true), again(ben("c", "T3", true), 1, 2),
 			att("c", "T1", "G1", true, false, false), att("c", "T2", "G1", true, false, false), again(att("c", "T2", "G1", true, false, false), 1, 2),

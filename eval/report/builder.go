@@ -58,6 +58,10 @@ type Builder struct {
 	viol   []Violation
 }
 
+// maxFailedNames bounds the conditions in error the Document's error line
+// names (the others are counted).
+const maxFailedNames = 20
+
 // condSlot is one condition's metrics; ifAttacked, when set, replaces c
 // should a later condition of the same contract turn out to have an
 // attacked run (a condition without security cases is a utility-only
@@ -257,14 +261,22 @@ func (b *Builder) Document() *Document {
 		merr = b.fatal
 	default:
 		var failed []string
+		nfailed := 0
 		for _, s := range b.conds {
 			cs = append(cs, s.c)
 			if !s.c.OK() {
-				failed = append(failed, s.c.Name())
+				// The first maxFailedNames are named: 200,000 conditions
+				// in error make one line, not megabytes.
+				if nfailed++; nfailed <= maxFailedNames {
+					failed = append(failed, s.c.Name())
+				}
 			}
 		}
-		if len(failed) > 0 {
-			merr = fmt.Errorf("metrics: %d of %d conditions have errors: %s", len(failed), len(cs), strings.Join(failed, ", "))
+		if nfailed > maxFailedNames {
+			failed = append(failed, fmt.Sprintf("and %d more", nfailed-maxFailedNames))
+		}
+		if nfailed > 0 {
+			merr = fmt.Errorf("metrics: %d of %d conditions have errors: %s", nfailed, len(cs), strings.Join(failed, ", "))
 		}
 	}
 	d.Conditions = cs

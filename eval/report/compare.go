@@ -9,7 +9,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/tenetlang/tenet/eval/metrics"
-	"github.com/tenetlang/tenet/eval/runs"
 )
 
 // WriteComparison writes a paired comparison (metrics.Compare): a title,
@@ -25,9 +24,9 @@ func WriteComparison(w io.Writer, c metrics.Comparison) error {
 	bw := bufio.NewWriter(w)
 	title := "paired comparison"
 	if c.Contract != "" {
-		title += " (contract " + runs.Printable(c.Contract) + ")"
+		title += " (contract " + shownName(c.Contract) + ")"
 	}
-	fmt.Fprintf(bw, "%s: reference %s, defended %s\n", title, runs.Printable(c.Reference), runs.Printable(c.Defended))
+	fmt.Fprintf(bw, "%s: reference %s, defended %s\n", title, shownName(c.Reference), shownName(c.Defended))
 	bundle := c.Bundle
 	if bundle == "" {
 		bundle = "none"
@@ -63,7 +62,7 @@ func WriteComparison(w io.Writer, c metrics.Comparison) error {
 			}
 			shown := make([]string, len(ids))
 			for i, id := range ids {
-				shown[i] = runs.Printable(id)
+				shown[i] = shownName(id)
 			}
 			if more > 0 {
 				shown = append(shown, cutNote(more, "ids"))

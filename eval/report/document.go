@@ -78,6 +78,11 @@ type Document struct {
 	// ExitCode is the command's exit status: 2 with Errors, else 1 with
 	// Failures, else 0 (DESIGN §9).
 	ExitCode int
+	// Warnings do not change the exit code: conditions or contracts whose
+	// names differ only by white space, Unicode normalisation or
+	// look-alike characters (lookAlikeWarnings), one line each, as printed
+	// on stderr.
+	Warnings []string
 }
 
 // Contract is one contract of a report, with what happened to the records
@@ -105,8 +110,12 @@ func ContractOf(p *eval.Program, res *eval.Result) Contract {
 		}
 		sk := Skipped{Reason: s.String(), Count: n}
 		ids := res.SkippedIDs[s]
-		for _, id := range eval.SortedIDs(ids) {
-			sk.IDs = append(sk.IDs, IDCount{ID: id, Count: ids[id]})
+		for i, id := range eval.SortedIDs(ids) {
+			if i == MaxSkippedIDs {
+				sk.MoreIDs = len(ids) - i
+				break
+			}
+			sk.IDs = append(sk.IDs, IDCount{ID: runs.Cut(id, MaxCellWidth), Count: ids[id]})
 		}
 		c.Skipped = append(c.Skipped, sk)
 	}
@@ -118,6 +127,9 @@ type Skipped struct {
 	Reason string    // eval.Skip.String(): "task not in contract", …
 	Count  int       // records
 	IDs    []IDCount // task or task/goal ids, sorted; may be empty
+	// MoreIDs counts the distinct ids left out of IDs: at most
+	// MaxSkippedIDs are listed, each cut to MaxCellWidth (runs.Cut).
+	MoreIDs int
 }
 
 // IDCount is an id and how many records named it.
@@ -227,12 +239,22 @@ func finish(d *Document, in Input, merr error) {
 		}
 	}
 	for _, g := range d.Gates {
-		if !g.Passed {
+		if !g.Passed && !g.NoRuns {
 			d.Failures = append(d.Failures, GateFailure(g))
 		}
 	}
 	if merr != nil {
 		d.Errors = strings.Split(merr.Error(), "\n")
+	}
+	var names []lookAlikeSource
+	for _, c := range d.Checks {
+		names = append(names, lookAlikeSource{c.Contract, c.Condition})
+	}
+	d.Warnings = lookAlikeWarnings(names)
+	// Without conditions (the metrics failed as a whole) every gate lacks
+	// runs: merr says why, once.
+	if len(cs) > 0 {
+		d.Errors = append(d.Errors, gateErrors(in.Programs, cs, d.Gates)...)
 	}
 	d.setExitCode()
 }

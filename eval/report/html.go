@@ -102,6 +102,7 @@ type htmlView struct {
 	StatusText  string
 	Failures    htmlFold // gate failures first
 	Errors      htmlFold
+	Warnings    htmlFold // look-alike names
 	Nav         []htmlNavLink
 	PaletteCSS  template.CSS
 	MetricHeads []template.HTML // the metrics table's rate and count columns, breakable at "_" and "/"
@@ -330,7 +331,7 @@ type htmlTestView struct {
 // that cannot be drawn becomes a note in its place.
 func newHTMLView(d *Document) *htmlView {
 	v := &htmlView{Command: d.Command, Version: d.Version, ExitCode: d.ExitCode,
-		Errors: htmlFoldOf(d.Errors), Inputs: htmlCap(d.Inputs), InputsTotal: len(d.Inputs),
+		Errors: htmlFoldOf(d.Errors), Warnings: htmlFoldOf(d.Warnings), Inputs: htmlCap(d.Inputs), InputsTotal: len(d.Inputs),
 		MaxListed: htmlMaxListed}
 	for _, h := range htmlMetricHeads {
 		// Escaped first, then only <wbr> is added: the header stays safe.
@@ -369,7 +370,7 @@ func newHTMLView(d *Document) *htmlView {
 	numbers := htmlNumbers(d)
 	for _, name := range htmlKeys(numbers) {
 		n := numbers[name]
-		v.Legend = append(v.Legend, htmlLegendEntry{N: n, Name: runs.Printable(name), Class: htmlClass(n)})
+		v.Legend = append(v.Legend, htmlLegendEntry{N: n, Name: shownName(name), Class: htmlClass(n)})
 	}
 	var css strings.Builder
 	for i, c := range plotPalette {
@@ -506,9 +507,11 @@ func htmlContractViews(d *Document) []htmlContractView {
 			skipped += s.Count
 			var ids []string
 			for _, id := range s.IDs {
-				ids = append(ids, fmt.Sprintf("%s ×%d", runs.Printable(id.ID), id.Count))
+				ids = append(ids, fmt.Sprintf("%s ×%d", shownName(id.ID), id.Count))
 			}
-			cv.Skipped = append(cv.Skipped, htmlSkippedView{Reason: s.Reason, Count: s.Count, IDs: htmlCap(ids)})
+			list := htmlCap(ids)
+			list.More += s.MoreIDs
+			cv.Skipped = append(cv.Skipped, htmlSkippedView{Reason: s.Reason, Count: s.Count, IDs: list})
 		}
 		cv.Stats = fmt.Sprintf("%s judged, %s skipped, %s without messages", count(c.Judged, "run"),
 			pluralize(skipped, "record", "records"), pluralize(c.Headers, "header line", "header lines"))
@@ -538,7 +541,7 @@ func htmlLeaderboardView(rows []metrics.LeaderRow, numbers map[string]int) *html
 	var pts []plotScatterPoint
 	for _, r := range rows {
 		n := numbers[r.Condition]
-		row := htmlLeaderRowView{N: n, Class: htmlClass(n), Condition: runs.Printable(r.Condition), Contracts: len(r.Contracts)}
+		row := htmlLeaderRowView{N: n, Class: htmlClass(n), Condition: shownName(r.Condition), Contracts: len(r.Contracts)}
 		if r.Err != nil {
 			row.T, row.C, row.Err = "—", "—", oneLine(r.Err.Error())
 			lv.Rows = append(lv.Rows, row)
@@ -612,7 +615,7 @@ func htmlGroupViews(cs []metrics.Condition, numbers map[string]int) []htmlGroupV
 func htmlGroupViewOf(index int, contract string, cs []metrics.Condition, numbers map[string]int) htmlGroupView {
 	g := htmlGroupView{ID: fmt.Sprintf("metrics-%d", index)}
 	if contract != "" {
-		g.Contract = runs.Printable(contract)
+		g.Contract = shownName(contract)
 	}
 	var pts []plotScatterPoint
 	var names []string
@@ -632,7 +635,7 @@ func htmlGroupViewOf(index int, contract string, cs []metrics.Condition, numbers
 		if c.HasExposure {
 			exposed.Text = countCell(c, "exposed_cases", c.ExposedCases)
 		}
-		row := htmlMetricsRowView{N: n, Class: htmlClass(n), Condition: runs.Printable(c.Condition),
+		row := htmlMetricsRowView{N: n, Class: htmlClass(n), Condition: shownName(c.Condition),
 			T: strconv.Itoa(c.BenignTasks), C: strconv.Itoa(c.SecurityCases), Reps: repsCell(c)}
 		rate := func(name string, text string) htmlCellView {
 			cell := htmlCellView{Text: text}
@@ -673,7 +676,7 @@ func htmlGroupViewOf(index int, contract string, cs []metrics.Condition, numbers
 		}
 		if c.SecurityCases > 0 {
 			segs = append(segs, htmlJointSegs(len(names), c)...)
-			names = append(names, fmt.Sprintf("%d  %s", n, plotLabel(runs.Printable(c.Condition))))
+			names = append(names, fmt.Sprintf("%d  %s", n, plotLabel(shownName(c.Condition))))
 		}
 	}
 	g.Bounded = bounded
@@ -743,7 +746,7 @@ func htmlAgreementViewOf(as []metrics.Agreement) *htmlAgreementView {
 	}
 	v := &htmlAgreementView{Labels: []string{"benign_utility", "utility_under_attack", "attack_success"}}
 	for _, a := range as {
-		row := htmlAgreementRowView{Contract: htmlContract(a.Contract), Condition: runs.Printable(a.Condition)}
+		row := htmlAgreementRowView{Contract: htmlContract(a.Contract), Condition: shownName(a.Condition)}
 		for _, r := range a.Rows() {
 			row.Cells = append(row.Cells, agreementCell(r))
 		}
@@ -787,7 +790,7 @@ func htmlContract(c string) string {
 	if c == "" {
 		return ""
 	}
-	return runs.Printable(c)
+	return shownName(c)
 }
 
 // htmlRun names a run within its condition: "user_task_0/injection_task_1",
@@ -829,7 +832,7 @@ func htmlChecksViews(cs []metrics.Checks) []htmlChecksView {
 			for _, n := range part.get(c) {
 				counts[n.Name] = n
 			}
-			row := htmlChecksRowView{Contract: htmlContract(c.Contract), Condition: runs.Printable(c.Condition)}
+			row := htmlChecksRowView{Contract: htmlContract(c.Contract), Condition: shownName(c.Condition)}
 			for _, name := range v.Names {
 				n, ok := counts[name]
 				cell := htmlCheckCell{Text: "—"}
@@ -920,7 +923,7 @@ func htmlViolationGroups(vs []Violation, cs []metrics.Checks) []htmlViolationCon
 				for _, w := range v.Witness {
 					s := w.Step + " → " + w.Item
 					if w.Tool != "" {
-						s += " (" + runs.Printable(w.Tool) + ")"
+						s += " (" + shownName(w.Tool) + ")"
 					}
 					row.Witness = append(row.Witness, s)
 				}
@@ -965,7 +968,7 @@ func htmlAuditViewOf(as []metrics.AuditCounts) *htmlAuditView {
 		v.Heads = append(v.Heads, "mismatches")
 	}
 	for _, a := range as {
-		row := htmlAuditRowView{Contract: htmlContract(a.Contract), Condition: runs.Printable(a.Condition), Cells: []string{strconv.Itoa(a.Calls)}}
+		row := htmlAuditRowView{Contract: htmlContract(a.Contract), Condition: shownName(a.Condition), Cells: []string{strconv.Itoa(a.Calls)}}
 		for i := len(runs.Decisions) - 1; i >= 0; i-- {
 			row.Cells = append(row.Cells, strconv.Itoa(a.Decisions[runs.Decisions[i]]))
 		}
@@ -984,10 +987,10 @@ func htmlAuditViewOf(as []metrics.AuditCounts) *htmlAuditView {
 }
 
 func htmlComparisonViewOf(c metrics.Comparison) *htmlComparisonView {
-	v := &htmlComparisonView{Title: fmt.Sprintf("reference %s, defended %s", runs.Printable(c.Reference), runs.Printable(c.Defended)),
+	v := &htmlComparisonView{Title: fmt.Sprintf("reference %s, defended %s", shownName(c.Reference), shownName(c.Defended)),
 		Bundle: c.Bundle, Budget: "none"}
 	if c.Contract != "" {
-		v.Title = "contract " + runs.Printable(c.Contract) + ": " + v.Title
+		v.Title = "contract " + shownName(c.Contract) + ": " + v.Title
 	}
 	if v.Bundle == "" {
 		v.Bundle = "none"
@@ -1006,7 +1009,7 @@ func htmlComparisonViewOf(c metrics.Comparison) *htmlComparisonView {
 		printable := func(ids []string) []string {
 			out := make([]string, len(ids))
 			for i, id := range ids {
-				out[i] = runs.Printable(id)
+				out[i] = shownName(id)
 			}
 			return out
 		}

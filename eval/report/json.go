@@ -100,6 +100,7 @@ type wireDocument struct {
 	Leaderboard   []wireLeaderRow `json:"leaderboard"`
 	Comparison    *wireComparison `json:"comparison"`
 	Tests         []wireTest      `json:"tests"`
+	Warnings      []string        `json:"warnings"`
 }
 
 type wireTool struct {
@@ -116,6 +117,7 @@ func jsonDocument(d *Document) wireDocument {
 		ExitCode:      d.ExitCode,
 		Failures:      jsonStrings(d.Failures),
 		Errors:        jsonStrings(d.Errors),
+		Warnings:      jsonStrings(d.Warnings),
 		Inputs:        jsonStrings(d.Inputs),
 		Runs:          d.Runs,
 		MaxListed:     d.MaxListed,
@@ -194,6 +196,7 @@ type wireSkipped struct {
 	Reason string        `json:"reason"`
 	Count  int           `json:"count"`
 	IDs    []wireIDCount `json:"ids"`
+	More   int           `json:"more_ids"`
 }
 
 type wireIDCount struct {
@@ -204,7 +207,7 @@ type wireIDCount struct {
 func jsonContract(c Contract) wireContract {
 	return wireContract{Name: c.Name, Version: c.Version, Bundle: c.Bundle, Judged: c.Judged, Headers: c.Headers,
 		Skipped: jsonList(c.Skipped, func(s Skipped) wireSkipped {
-			return wireSkipped{Reason: s.Reason, Count: s.Count,
+			return wireSkipped{Reason: s.Reason, Count: s.Count, More: s.MoreIDs,
 				IDs: jsonList(s.IDs, func(i IDCount) wireIDCount { return wireIDCount{ID: i.ID, Count: i.Count} })}
 		})}
 }

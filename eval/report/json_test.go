@@ -130,7 +130,7 @@ func TestJSONValues(t *testing.T) {
 		want string
 	}{
 		{"eval", []any{"exit_code"}, `1`},
-		{"eval", []any{"contracts", 0, "skipped", 0}, `{"count":3,"ids":[{"count":1,"id":"T8"},{"count":2,"id":"T9"}],"reason":"task not in contract"}`},
+		{"eval", []any{"contracts", 0, "skipped", 0}, `{"count":3,"ids":[{"count":1,"id":"T8"},{"count":2,"id":"T9"}],"more_ids":0,"reason":"task not in contract"}`},
 		{"eval", []any{"conditions", 1, "targeted_asr"}, `{"bootstrap":null,"bounds":null,"den":2,"num":1,"value":0.5,"wilson":{"high":0.9054687942657693,"low":0.09453120573423074}}`},
 		{"eval", []any{"conditions", 1, "conditional_asr_exposed"}, `{"bootstrap":null,"bounds":null,"den":null,"num":null,"value":null,"wilson":null}`},
 		{"eval", []any{"conditions", 1, "joint"}, `{"attack_only":1,"both":0,"neither":0,"utility_only":1}`},

@@ -33,11 +33,14 @@ import (
 //     of each (runs.Key.String), the text every run, with the origin and
 //     witness of a violation or the reason it is undecided.
 //   - "gates": a case "gate NAME: REQUIREMENT" per requirement and
-//     condition, a <failure> (GateFailure) when it failed.
+//     condition, a <failure> (GateFailure) when it failed, an <error> when
+//     it was not evaluated (a condition it lists has no runs).
 //   - "tests": a case per contract test (classname: the contract), a
 //     <failure> with its problems when it failed.
 //   - "comparison" (tenet compare): a passing case per property with the
 //     transition in <system-out>.
+//   - "warnings": a passing case "look-alike names" with the Document's
+//     Warnings in <system-out>.
 //
 // So a failure of the exit code (Failures) is a <failure> and a metric
 // error an <error>. The <testsuites> element is always written, if empty.
@@ -118,6 +121,7 @@ func junitDocument(d *Document) junitSuites {
 		{Name: "gates", Cases: junitGates(d)},
 		{Name: "tests", Cases: junitTests(d)},
 		{Name: "comparison", Cases: junitComparison(d)},
+		{Name: "warnings", Cases: junitWarnings(d)},
 	} {
 		if len(s.Cases) == 0 {
 			continue
@@ -271,7 +275,14 @@ func junitGates(d *Document) []junitCase {
 			if g.Range.File != "" {
 				text += fmt.Sprintf("\nat %s:%d:%d", g.Range.File, g.Range.Line, g.Range.Column)
 			}
-			tc.Failure = &junitProblem{Type: "gate", Message: oneLine(GateFailure(g)), Text: text}
+			p := &junitProblem{Type: "gate", Message: oneLine(GateFailure(g)), Text: text}
+			if g.NoRuns {
+				// Not evaluated for lack of runs: an error (exit 2), not a
+				// failed gate.
+				tc.Error = p
+			} else {
+				tc.Failure = p
+			}
 		}
 		out = append(out, tc)
 	}
@@ -303,9 +314,9 @@ func junitComparison(d *Document) []junitCase {
 		return nil
 	}
 	c := d.Comparison
-	class := runs.Safe(c.Reference) + " vs " + runs.Safe(c.Defended)
+	class := cutCell(runs.Safe(c.Reference)) + " vs " + cutCell(runs.Safe(c.Defended))
 	if c.Contract != "" {
-		class = runs.Safe(c.Contract) + ":" + class
+		class = cutCell(runs.Safe(c.Contract)) + ":" + class
 	}
 	var out []junitCase
 	for _, t := range c.Transitions {
@@ -332,7 +343,7 @@ func idList(ids []string, more int) string {
 	}
 	shown := make([]string, len(ids))
 	for i, id := range ids {
-		shown[i] = runs.Printable(id)
+		shown[i] = shownName(id)
 	}
 	if more > 0 {
 		shown = append(shown, cutNote(more, "ids"))
@@ -386,4 +397,14 @@ func xmlSafe(s string) string {
 		}
 		return r
 	}, s)
+}
+
+// junitWarnings is one passing case "look-alike names" (classname "tenet")
+// with the Document's warnings in <system-out>, when it has any: a warning
+// does not change the exit code, so it is neither a failure nor an error.
+func junitWarnings(d *Document) []junitCase {
+	if len(d.Warnings) == 0 {
+		return nil
+	}
+	return []junitCase{{Name: "look-alike names", Classname: "tenet", SystemOut: textOf(strings.Join(d.Warnings, "\n"))}}
 }

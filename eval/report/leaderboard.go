@@ -9,7 +9,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/tenetlang/tenet/eval/metrics"
-	"github.com/tenetlang/tenet/eval/runs"
 )
 
 // WriteLeaderboard writes one row per condition pooled over contracts:
@@ -42,10 +41,10 @@ func WriteLeaderboard(w io.Writer, rows []metrics.LeaderRow) error {
 	row(tw, []string{"condition", "|T|", "|C|", "benign_utility", "utility_under_attack", "targeted_asr", "secure_utility_in_scope"})
 	var errs []string
 	for _, r := range rows {
-		cells := []string{runs.Printable(r.Condition), fmt.Sprint(r.Tasks), fmt.Sprint(r.Cases)}
+		cells := []string{shownName(r.Condition), fmt.Sprint(r.Tasks), fmt.Sprint(r.Cases)}
 		if r.Err != nil {
-			cells = []string{runs.Printable(r.Condition), "—", "—", "—", "—", "—", "—"}
-			errs = append(errs, fmt.Sprintf("  %s: %s", runs.Printable(r.Condition), oneLine(r.Err.Error())))
+			cells = []string{shownName(r.Condition), "—", "—", "—", "—", "—", "—"}
+			errs = append(errs, fmt.Sprintf("  %s: %s", shownName(r.Condition), oneLine(r.Err.Error())))
 		} else {
 			for i := range metrics.LeaderboardRates {
 				if r.Low[i] == r.High[i] {

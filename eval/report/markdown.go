@@ -60,6 +60,7 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 	fmt.Fprintf(bw, "%s\n", strings.Join(status, " · "))
 	mdList(bw, "Failures", d.Failures)
 	mdList(bw, "Errors", d.Errors)
+	mdList(bw, "Warnings", d.Warnings)
 	if d.Command != CommandTest {
 		mdContracts(bw, d.Contracts)
 	}
@@ -153,7 +154,7 @@ func mdTable(w io.Writer, header []string, right map[int]bool, rows [][]string) 
 	for _, r := range rows {
 		cells := make([]string, len(r))
 		for i, c := range r {
-			cells[i] = mdText(c)
+			cells[i] = mdText(cutCell(c))
 		}
 		fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
 	}
@@ -237,10 +238,13 @@ func mdContracts(w io.Writer, cs []Contract) {
 				var parts []string
 				for i, id := range s.IDs {
 					if i == mdMaxListed {
-						parts = append(parts, fmt.Sprintf("… and %d more", len(s.IDs)-mdMaxListed))
+						parts = append(parts, fmt.Sprintf("… and %d more", len(s.IDs)-mdMaxListed+s.MoreIDs))
 						break
 					}
-					parts = append(parts, fmt.Sprintf("%s ×%d", runs.Printable(id.ID), id.Count))
+					parts = append(parts, fmt.Sprintf("%s ×%d", shownName(id.ID), id.Count))
+				}
+				if len(s.IDs) <= mdMaxListed && s.MoreIDs > 0 {
+					parts = append(parts, fmt.Sprintf("… and %d more", s.MoreIDs))
 				}
 				line += ": " + strings.Join(parts, ", ")
 			}
@@ -281,9 +285,9 @@ func mdMetrics(w io.Writer, cs []metrics.Condition) {
 	}
 	lead := func(c metrics.Condition) []string {
 		if withContract {
-			return []string{contractCell(c.Contract), runs.Printable(c.Condition)}
+			return []string{contractCell(c.Contract), shownName(c.Condition)}
 		}
-		return []string{runs.Printable(c.Condition)}
+		return []string{shownName(c.Condition)}
 	}
 	if len(ok) > 0 {
 		header := []string{"condition", "|T|", "|C|", "reps", "benign_utility", "raw_attacked_utility", "targeted_asr",
@@ -562,7 +566,10 @@ func mdGates(w io.Writer, gs []eval.GateResult) {
 	var rows [][]string
 	for _, g := range gs {
 		result := "✅ ok"
-		if !g.Passed {
+		switch {
+		case g.NoRuns:
+			result = "⚠️ not run"
+		case !g.Passed:
 			result = "❌ failed"
 		}
 		rows = append(rows, []string{g.Gate, g.Condition, result, g.Requirement, g.Reason})
@@ -589,11 +596,11 @@ func mdLeaderboard(w io.Writer, rows []metrics.LeaderRow) {
 	var errs []string
 	for _, r := range rows {
 		if r.Err != nil {
-			body = append(body, []string{runs.Printable(r.Condition), "—", "—", "—", "—", "—", "—"})
-			errs = append(errs, fmt.Sprintf("%s: %s", runs.Printable(r.Condition), r.Err))
+			body = append(body, []string{shownName(r.Condition), "—", "—", "—", "—", "—", "—"})
+			errs = append(errs, fmt.Sprintf("%s: %s", shownName(r.Condition), r.Err))
 			continue
 		}
-		cells := []string{runs.Printable(r.Condition), fmt.Sprint(r.Tasks), fmt.Sprint(r.Cases)}
+		cells := []string{shownName(r.Condition), fmt.Sprint(r.Tasks), fmt.Sprint(r.Cases)}
 		for i := range metrics.LeaderboardRates {
 			if r.Low[i] == r.High[i] {
 				cells = append(cells, r.Low[i].String())
@@ -612,7 +619,7 @@ func mdLeaderboard(w io.Writer, rows []metrics.LeaderRow) {
 func mdComparison(w io.Writer, c metrics.Comparison) {
 	title := "Paired comparison"
 	if c.Contract != "" {
-		title += " (contract " + mdText(runs.Printable(c.Contract)) + ")"
+		title += " (contract " + mdText(shownName(c.Contract)) + ")"
 	}
 	bundle, budget := c.Bundle, "none"
 	if bundle == "" {
@@ -622,7 +629,7 @@ func mdComparison(w io.Writer, c metrics.Comparison) {
 		budget = fmt.Sprint(c.AttemptBudget)
 	}
 	fmt.Fprintf(w, "\n### %s\n\nreference %s, defended %s; bundle %s, attempt budget %s.\n", title,
-		mdText(runs.Printable(c.Reference)), mdText(runs.Printable(c.Defended)), mdText(bundle), budget)
+		mdText(shownName(c.Reference)), mdText(shownName(c.Defended)), mdText(bundle), budget)
 	var rows [][]string
 	for _, t := range c.Transitions {
 		rows = append(rows, []string{t.Name, t.Over, fmt.Sprint(t.N), fmt.Sprint(t.KeptSuccess), fmt.Sprint(t.Lost), fmt.Sprint(t.Gained),
@@ -650,7 +657,7 @@ func mdComparison(w io.Writer, c metrics.Comparison) {
 				if i == mdMaxListed {
 					break
 				}
-				shown = append(shown, runs.Printable(id))
+				shown = append(shown, shownName(id))
 			}
 			if note := moreNote(len(ids), len(shown), more, "ids"); note != "" {
 				shown = append(shown, note)

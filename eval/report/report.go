@@ -75,7 +75,7 @@ func WriteMetrics(w io.Writer, cs []metrics.Condition) error {
 				exposed = countCell(c, "exposed_cases", c.ExposedCases)
 			}
 			cells := []string{
-				runs.Printable(c.Condition),
+				shownName(c.Condition),
 				fmt.Sprint(c.BenignTasks),
 				fmt.Sprint(c.SecurityCases),
 				repsCell(c),
@@ -153,7 +153,7 @@ func writeIntervals(w io.Writer, cs []metrics.Condition, withContract bool) erro
 			kinds = append(kinds, "bootstrap")
 		}
 		for _, kind := range kinds {
-			cells := []string{runs.Printable(c.Condition), kind}
+			cells := []string{shownName(c.Condition), kind}
 			if withContract {
 				cells = append([]string{contractCell(c.Contract)}, cells...)
 			}
@@ -255,7 +255,7 @@ func WriteAgreement(w io.Writer, as []metrics.Agreement) error {
 	}
 	row(tw, header)
 	for _, a := range as {
-		cells := []string{runs.Printable(a.Condition)}
+		cells := []string{shownName(a.Condition)}
 		if withContract {
 			cells = append([]string{contractCell(a.Contract)}, cells...)
 		}
@@ -282,7 +282,7 @@ func WriteAgreement(w io.Writer, as []metrics.Agreement) error {
 				lines = append(lines, line)
 			}
 			if more := a.Rows()[i].MoreDisagreements; more > 0 {
-				lines = append(lines, "  "+cutNote(more, "disagreements in "+runs.Printable(a.Name())))
+				lines = append(lines, "  "+cutNote(more, "disagreements in "+shownName(a.Name())))
 			}
 		}
 		if len(lines) > 0 {
@@ -296,7 +296,7 @@ func WriteAgreement(w io.Writer, as []metrics.Agreement) error {
 				lines = append(lines, fmt.Sprintf("  %s: %s", runName(u.Key), oneLine(u.Reason)))
 			}
 			if more := a.Rows()[i].MoreUnknowns; more > 0 {
-				lines = append(lines, "  "+cutNote(more, "unknown labels in "+runs.Printable(a.Name())))
+				lines = append(lines, "  "+cutNote(more, "unknown labels in "+shownName(a.Name())))
 			}
 		}
 		if len(lines) > 0 {
@@ -335,14 +335,15 @@ func contractCell(c string) string {
 	if c == "" {
 		return "—"
 	}
-	return runs.Printable(c)
+	return shownName(c)
 }
 
 // row writes cells as one tabwriter line; tabs and newlines inside a cell
-// become spaces so they cannot break the table.
+// become spaces so they cannot break the table, and each cell is cut to
+// MaxCellWidth before the tabwriter pads the column to its widest cell.
 func row(tw *tabwriter.Writer, cells []string) {
 	for i, c := range cells {
-		cells[i] = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ").Replace(c)
+		cells[i] = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ").Replace(cutCell(c))
 	}
 	fmt.Fprintln(tw, strings.Join(cells, "\t"))
 }

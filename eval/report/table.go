@@ -20,6 +20,7 @@ import (
 //   - test: "ok" or "FAIL" per test with its problems, and a summary line.
 //
 // Failures and Errors are not repeated here: the CLI prints them on stderr.
+// Warnings (look-alike names) end the report, under "warnings".
 func WriteTable(w io.Writer, d *Document) error {
 	bw := bufio.NewWriter(w)
 	switch d.Command {
@@ -68,6 +69,12 @@ func WriteTable(w io.Writer, d *Document) error {
 			return err
 		}
 	}
+	if len(d.Warnings) > 0 {
+		fmt.Fprintln(bw, "\nwarnings")
+		for _, w := range d.Warnings {
+			fmt.Fprintf(bw, "  %s\n", w)
+		}
+	}
 	return bw.Flush()
 }
 
@@ -93,7 +100,10 @@ func writeStats(w io.Writer, c Contract) {
 		if len(s.IDs) > 0 {
 			var parts []string
 			for _, id := range s.IDs {
-				parts = append(parts, fmt.Sprintf("%s ×%d", id.ID, id.Count))
+				parts = append(parts, fmt.Sprintf("%s ×%d", shownName(id.ID), id.Count))
+			}
+			if s.MoreIDs > 0 {
+				parts = append(parts, fmt.Sprintf("… and %d more ids", s.MoreIDs))
 			}
 			line += ": " + strings.Join(parts, ", ")
 		}

@@ -81,6 +81,10 @@ func (r Record) validate() error {
 		return fmt.Errorf("attempt is %d, want an integer ≥ 1", k.Attempt)
 	case k.Repetition < 1:
 		return fmt.Errorf("repetition is %d, want an integer ≥ 1", k.Repetition)
+	case k.Attempt > MaxAttempt:
+		return fmt.Errorf("attempt is %d, above the maximum of %d (runs.MaxAttempt)", k.Attempt, MaxAttempt)
+	case k.Repetition > MaxRepetition:
+		return fmt.Errorf("repetition is %d, above the maximum of %d (runs.MaxRepetition)", k.Repetition, MaxRepetition)
 	case r.AttemptBudget < 0:
 		return fmt.Errorf("attempt_budget is %d, want an integer ≥ 1 (or 0: none)", r.AttemptBudget)
 	case r.AttemptBudget > 0 && k.Attempt > r.AttemptBudget:

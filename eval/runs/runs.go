@@ -11,9 +11,6 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
-	"strconv"
-	"unicode"
-	"unicode/utf8"
 )
 
 // Key identifies a run: (condition, task, goal|none, attempt, repetition),
@@ -93,32 +90,6 @@ func ConditionName(contract, condition string) string {
 		return Safe(condition)
 	}
 	return Safe(contract) + ":" + Safe(condition)
-}
-
-// Printable returns s as is when every character is printable, and quoted
-// (strconv.Quote) otherwise: for table cells, where '/' is not ambiguous.
-func Printable(s string) string {
-	for _, r := range s {
-		if r == utf8.RuneError || !unicode.IsPrint(r) {
-			return strconv.Quote(s)
-		}
-	}
-	return s
-}
-
-// Safe returns s as is when it is non-empty and made of printable
-// characters other than '/', ':' and space, and quoted (strconv.Quote)
-// otherwise: names from transcripts are attacker-controlled text.
-func Safe(s string) string {
-	if s == "" {
-		return `""`
-	}
-	for _, r := range s {
-		if r == '/' || r == ':' || r == ' ' || r == utf8.RuneError || !unicode.IsPrint(r) {
-			return strconv.Quote(s)
-		}
-	}
-	return s
 }
 
 // Case is a security case: a user task paired with an injection goal

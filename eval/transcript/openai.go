@@ -74,6 +74,9 @@ func decodeOpenAIMessages(line []byte) (rn *run.Run, skip bool, msg string) {
 	if !ok {
 		return nil, false, "record is " + kind(v) + ", want an object"
 	}
+	if msg := recordProblem(rec); msg != "" {
+		return nil, false, msg
+	}
 	rawMsgs, ok := rec["messages"]
 	if !ok {
 		return nil, true, ""

@@ -24,7 +24,10 @@
 //
 // A record without a "messages" key (such as the {"metadata": {...}} header
 // on line 1 of an AgentDojo file) carries no transcript: it is skipped and
-// counted (Reader.Skipped). "messages": [] is a run with no events. The whole
+// counted (Reader.Skipped), unless it looks like a run with a misspelt
+// "messages" (header.go: then it is malformed, as is a record spelling
+// "messages" or "metadata" in another case). "messages": [] is a run with
+// no events. The whole
 // decoded object is Run.Record; JSON numbers decode as float64 (CEL double),
 // objects as map[string]any. Run.Origin is the file name and the record's line.
 //

@@ -1,0 +1,97 @@
+package runs
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestPrintableLookAlikes: names that print alike before (issue 13, item 4)
+// now print differently, each quoted with escapes where it could be
+// misread; plain names, ASCII or not, print as they are.
+func TestPrintableLookAlikes(t *testing.T) {
+	for _, c := range []struct{ in, printable, safe string }{
+		{"gpt-4o", "gpt-4o", "gpt-4o"},
+		{"gpt-4o ", `"gpt-4o "`, `"gpt-4o "`},
+		{" gpt-4o", `" gpt-4o"`, `" gpt-4o"`},
+		{"gpt\u20114o", `"gpt\u20114o"`, `"gpt\u20114o"`},
+		{"gpt\u20104o", `"gpt\u20104o"`, `"gpt\u20104o"`},
+		{"caf\u00e9", "café", "café"},
+		{"cafe\u0301", `"cafe\u0301"`, `"cafe\u0301"`},
+		{"\u00e9cole e\u0301", `"\u00e9cole e\u0301"`, `"\u00e9cole e\u0301"`}, // not NFC: every non-ASCII escaped
+		{"g\u043ft", "gпt", "gпt"},                                             // Cyrillic п is not a look-alike of a Latin letter
+		{"gpt-4\u043e", `"gpt-4\u043e"`, `"gpt-4\u043e"`},
+		{"a\u200bb", `"a\u200bb"`, `"a\u200bb"`},
+		{"a\u00a0b", `"a\u00a0b"`, `"a\u00a0b"`},
+		{"a b", "a b", `"a b"`},
+		{"a\tb", `"a\tb"`, `"a\tb"`},
+		{"x\x1b[31m", `"x\x1b[31m"`, `"x\x1b[31m"`},
+		{"bad\xffutf8", `"bad\xffutf8"`, `"bad\xffutf8"`},
+		{`q"\`, `q"\`, `q"\`},
+		{"模型", "模型", "模型"},
+		{"", "", `""`},
+	} {
+		if got := Printable(c.in); got != c.printable {
+			t.Errorf("Printable(%q) = %s, want %s", c.in, got, c.printable)
+		}
+		if got := Safe(c.in); got != c.safe {
+			t.Errorf("Safe(%q) = %s, want %s", c.in, got, c.safe)
+		}
+	}
+}
+
+// TestNameCut: a name of a megabyte shows its first MaxNameWidth
+// characters and how many bytes were cut (issue 13, item 7).
+func TestNameCut(t *testing.T) {
+	long := strings.Repeat("g", 1<<20)
+	if got, want := Printable(long), strings.Repeat("g", MaxNameWidth)+"…(+1048376 bytes)"; got != want {
+		t.Errorf("Printable: %d bytes, %q…", len(got), got[len(got)-30:])
+	}
+	if got, want := Safe(long+" "), `"`+strings.Repeat("g", MaxNameWidth)+`"…(+1048377 bytes)`; got != want {
+		t.Errorf("Safe: %d bytes, %q…", len(got), got[len(got)-30:])
+	}
+	k := Key{Condition: long, Task: "t", Attempt: 1, Repetition: 1}
+	if got := k.String(); len(got) != MaxNameWidth+len("…(+1048376 bytes)/t") {
+		t.Errorf("key of %d bytes", len(got))
+	}
+}
+
+func TestLookAlikes(t *testing.T) {
+	got := LookAlikes([]string{
+		"gpt-4o", "gpt-4o ", "gpt\u20114o", "gpt-4o", // one group: space and hyphen
+		"caf\u00e9", "cafe\u0301", // normalisation
+		"a  b", "a b", // white space
+		"\uff21gent", "Agent", // fullwidth A (NFKC)
+		"cl\u200baude", "claude", // zero-width space
+		"other", "GPT-4O", // case differs: not alike
+	})
+	want := []LookAlikeGroup{
+		{Names: []string{"Agent", "\uff21gent"}, Differ: "look-alike characters"},
+		{Names: []string{"a  b", "a b"}, Differ: "white space"},
+		{Names: []string{"cafe\u0301", "caf\u00e9"}, Differ: "Unicode normalisation"},
+		{Names: []string{"claude", "cl\u200baude"}, Differ: "look-alike characters"},
+		{Names: []string{"gpt-4o", "gpt-4o ", "gpt\u20114o"}, Differ: "look-alike characters"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("LookAlikes\n%q\nwant\n%q", got, want)
+	}
+}
+
+// TestCutIdempotent: cutting a cut string again adds the counts, never
+// marks twice.
+func TestCutIdempotent(t *testing.T) {
+	s := strings.Repeat("é", 300)
+	once := Cut(s, 200)
+	if want := strings.Repeat("é", 200) + "…(+200 bytes)"; once != want {
+		t.Fatalf("Cut once = %q", once)
+	}
+	if twice := Cut(once, 200); twice != once {
+		t.Errorf("Cut twice = %q", twice)
+	}
+	if got, want := Cut(once, 100), strings.Repeat("é", 100)+"…(+400 bytes)"; got != want {
+		t.Errorf("Cut narrower = %q, want %q", got, want)
+	}
+	if got := Printable(once); got != once {
+		t.Errorf("Printable of a cut name = %q", got)
+	}
+}
