@@ -200,6 +200,34 @@ func trackSearch(args []ref.Val, _ ref.Val) *uint64 {
 	return &c
 }
 
+// trackContains charges s.contains(t) a scan of s times a scan of t (at
+// least 1 each), in bytes: cel-go's charge (0.01 per pair of characters)
+// is 0 for an empty text, which its own tracker then sizes by counting the
+// code points of the other.
+func trackContains(args []ref.Val, _ ref.Val) *uint64 {
+	c := uint64(1)
+	if len(args) == 2 {
+		n, _ := strLen(args[0])
+		m, _ := strLen(args[1])
+		c = max(1, cost.SafeMultiply(max(1, scan(n)), max(1, scan(m))))
+	}
+	return &c
+}
+
+// trackMatches charges matches(s, re) a scan of s plus one, times a
+// quarter of the pattern's length (at least 1 each), in bytes: cel-go's
+// charge, which is 0 for an empty pattern (after counting every code point
+// of s).
+func trackMatches(args []ref.Val, _ ref.Val) *uint64 {
+	c := uint64(1)
+	if len(args) == 2 {
+		n, _ := strLen(args[0])
+		m, _ := strLen(args[1])
+		c = max(1, cost.SafeMultiply(scan(cost.SafeAdd(n, 1)), max(1, (m+3)/4)))
+	}
+	return &c
+}
+
 // trackCappedScan charges 1 plus a scan of each argument in args of at most
 // limit bytes (num, approx, parseTime refuse longer texts after reading
 // their length). The code points of a text up to limit bytes are counted,
@@ -270,6 +298,10 @@ func runtimeCharges() []runtimeCharge {
 		{Charge{[]string{overloads.LessString, overloads.LessEqualsString, overloads.GreaterString, overloads.GreaterEqualsString},
 			"<, <=, >, >= on strings",
 			"a scan of the shorter string in bytes, at least 1 (cel-go's charge, computed without counting the code points of the longer)."}, trackStringCompare},
+		{Charge{[]string{overloads.ContainsString}, "s.contains(t)",
+			"a scan of s times a scan of t, each at least 1, in bytes (cel-go's charge, which is 0 for an empty s or t)."}, trackContains},
+		{Charge{[]string{overloads.Matches, overloads.MatchesString}, "matches(s, re), s.matches(re)",
+			"a scan of s plus one, times a quarter of re's length, each at least 1, in bytes (cel-go's charge, which is 0 for an empty re)."}, trackMatches},
 		{Charge{[]string{"string_index_of_string", "string_index_of_string_int", "string_last_index_of_string", "string_last_index_of_string_int"},
 			"s.indexOf(t), s.lastIndexOf(t)",
 			"1 plus a scan of len(s) × max(1, len(t)) bytes; cel-go charges 1 for an empty t."}, trackSearch},
