@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"time"
 
 	"cel.dev/cel-go/cel"
 	"cel.dev/cel-go/common/ast"
@@ -36,6 +37,12 @@ type Program struct {
 	// is unknown, with a reason naming the bound. Set it before the
 	// Program is first used, never while it judges runs.
 	MaxPatternThreads int
+	// RunTimeout, when > 0, bounds the wall-clock time of judging one run:
+	// past it, the labels not yet computed are unknown with a reason
+	// naming the bound (see deadline.go). It is a backstop for work the
+	// deterministic cost model misses; only pathological input reaches it.
+	// Set it before the Program is first used, never while it judges runs.
+	RunTimeout time.Duration
 
 	progs []cel.Program // index-aligned with Bundle.Exprs
 	// adapter converts Go values to CEL values as the criterion
@@ -158,7 +165,10 @@ func plan(b *bundle.Bundle, id string, metered bool) (*Program, error) {
 		if e.Env == celenv.KindGate {
 			p.gateFields[i] = selectedFields(checked, "metrics")
 		}
-		opts := []cel.ProgramOption{cel.EvalOptions(cel.OptOptimize)}
+		// Comprehensions check the run's deadline (RunTimeout) every
+		// interruptEvery iterations when one is set; without one the check
+		// is a nil test.
+		opts := []cel.ProgramOption{cel.EvalOptions(cel.OptOptimize), cel.InterruptCheckFrequency(interruptEvery)}
 		if metered {
 			opts = append(opts, cel.CostLimit(b.Plan.RunCostLimit))
 		}
