@@ -24,6 +24,7 @@ import (
 	"github.com/tenetlang/tenet/compiler/celenv"
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/stdlib"
 )
 
 // Program is a bundle planned for evaluation: every expression is turned
@@ -170,7 +171,10 @@ func plan(b *bundle.Bundle, id string, metered bool) (*Program, error) {
 		// is a nil test.
 		opts := []cel.ProgramOption{cel.EvalOptions(cel.OptOptimize), cel.InterruptCheckFrequency(interruptEvery)}
 		if metered {
-			opts = append(opts, cel.CostLimit(b.Plan.RunCostLimit))
+			// CallCosts charges the calls cel-go dispatches at runtime
+			// (size of a dyn string, x in a dyn container), which its
+			// tracker would charge 1 whatever they read.
+			opts = append(opts, cel.CostLimit(b.Plan.RunCostLimit), cel.CostTracking(stdlib.CallCosts()))
 		}
 		prg, err := program(env, checked, opts)
 		if err != nil {

@@ -69,10 +69,58 @@ func actualCostAllowErr(t *testing.T, env *cel.Env, expr string, vars map[string
 	if iss.Err() != nil {
 		t.Fatalf("%s: %v", expr, iss.Err())
 	}
-	prg, err := env.Program(ast, cel.CostTracking(nil))
+	prg, err := env.Program(ast, cel.CostTracking(CallCosts()))
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, det, _ := prg.Eval(vars)
 	return *det.ActualCost()
+}
+
+// Calls on dyn values are dispatched at runtime, without an overload id:
+// CallCosts charges them as their overloads are charged. Under cel-go's
+// own tracker each of these costs the same at both sizes.
+func TestCallCostsGrowWithInput(t *testing.T) {
+	env := costEnv(t)
+	a := func(n int) string { return strings.Repeat("a", n) }
+	for _, c := range []struct {
+		expr           string
+		vars           func(n int) map[string]any
+		fixed, per1000 uint64
+	}{
+		// ident v (1) + size (1 + n/10)
+		{`size(v)`, func(n int) map[string]any { return map[string]any{"v": a(n)} }, 2, 100},
+		// ident m, ['k'] (1), size
+		{`size(m['k'])`, func(n int) map[string]any { return map[string]any{"m": map[string]any{"k": a(n)}} }, 3, 100},
+		// v, s (1 each), in (1 + n/10)
+		{`v in m`, func(n int) map[string]any { return map[string]any{"v": a(n), "m": map[string]any{}} }, 3, 100},
+		// v, list literal (10), in (1 element + n/10)
+		{`v in [s]`, func(n int) map[string]any { return map[string]any{"v": a(n), "s": a(n)} }, 13, 100},
+		{`int(v) > 0`, func(n int) map[string]any { return map[string]any{"v": a(n)} }, 2, 100},
+		// v, s, < (n/10)
+		{`v < s`, func(n int) map[string]any { return map[string]any{"v": a(n), "s": a(n)} }, 2, 100},
+		// v twice, + (2n/10), size of the sum (1 + 2n/10), > (1)
+		{`size(v + v) > 0`, func(n int) map[string]any { return map[string]any{"v": a(n)} }, 4, 400},
+		// ident v, contains (n/10 × 1)
+		{`v.contains('')`, func(n int) map[string]any { return map[string]any{"v": a(n)} }, 1, 100},
+		// v, s, startsWith (n/10)
+		{`v.startsWith(s)`, func(n int) map[string]any { return map[string]any{"v": a(n), "s": a(n)} }, 2, 100},
+	} {
+		ast, iss := env.Compile(c.expr)
+		if iss.Err() != nil {
+			t.Fatalf("%s: %v", c.expr, iss.Err())
+		}
+		prg, err := env.Program(ast, cel.CostTracking(CallCosts()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []int{1000, 10000} {
+			_, det, _ := prg.Eval(c.vars(n))
+			got := *det.ActualCost()
+			want := c.fixed + c.per1000*uint64(n/1000)
+			if got != want {
+				t.Errorf("%s with inputs of %d bytes: charged %d, want %d", c.expr, n, got, want)
+			}
+		}
+	}
 }
