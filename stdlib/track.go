@@ -201,15 +201,18 @@ func trackSearch(args []ref.Val, _ ref.Val) *uint64 {
 }
 
 // trackContains charges s.contains(t) a scan of s times a scan of t (at
-// least 1 each), in bytes: cel-go's charge (0.01 per pair of characters)
-// is 0 for an empty text, which its own tracker then sizes by counting the
-// code points of the other.
+// least 1 each), in bytes, or 1 when t is longer than s (the search then
+// ends at once): cel-go's charge (0.01 per pair of characters) is 0 for an
+// empty text, which its own tracker sizes by counting the code points of
+// the other.
 func trackContains(args []ref.Val, _ ref.Val) *uint64 {
 	c := uint64(1)
 	if len(args) == 2 {
 		n, _ := strLen(args[0])
 		m, _ := strLen(args[1])
-		c = max(1, cost.SafeMultiply(max(1, scan(n)), max(1, scan(m))))
+		if m <= n {
+			c = max(1, cost.SafeMultiply(max(1, scan(n)), max(1, scan(m))))
+		}
 	}
 	return &c
 }
@@ -299,7 +302,7 @@ func runtimeCharges() []runtimeCharge {
 			"<, <=, >, >= on strings",
 			"a scan of the shorter string in bytes, at least 1 (cel-go's charge, computed without counting the code points of the longer)."}, trackStringCompare},
 		{Charge{[]string{overloads.ContainsString}, "s.contains(t)",
-			"a scan of s times a scan of t, each at least 1, in bytes (cel-go's charge, which is 0 for an empty s or t)."}, trackContains},
+			"a scan of s times a scan of t, each at least 1, in bytes; 1 when t is longer than s (cel-go's charge is 0 for an empty s or t)."}, trackContains},
 		{Charge{[]string{overloads.Matches, overloads.MatchesString}, "matches(s, re), s.matches(re)",
 			"a scan of s plus one, times a quarter of re's length, each at least 1, in bytes (cel-go's charge, which is 0 for an empty re)."}, trackMatches},
 		{Charge{[]string{"string_index_of_string", "string_index_of_string_int", "string_last_index_of_string", "string_last_index_of_string_int"},

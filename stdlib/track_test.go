@@ -38,6 +38,8 @@ func TestRuntimeChargesGrowWithInput(t *testing.T) {
 		// an empty needle: cel-go charges 1 whatever the size of s
 		// ident s + n/10
 		{`s.contains('')`, func(n int) map[string]any { return map[string]any{"s": a(n)} }, 1, 100},
+		// a needle longer than the text: the search ends at once
+		{`'x'.contains(s)`, func(n int) map[string]any { return map[string]any{"s": a(n)} }, 2, 0},
 		// ident s + (n + 1)/10
 		{`s.matches('')`, func(n int) map[string]any { return map[string]any{"s": a(n)} }, 2, 100},
 		{`s.indexOf('') == 0`, func(n int) map[string]any { return map[string]any{"s": a(n)} }, 3, 100},
