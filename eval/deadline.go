@@ -2,6 +2,9 @@ package eval
 
 import (
 	"fmt"
+
+	"cel.dev/cel-go/cel"
+	"cel.dev/cel-go/common/ast"
 )
 
 // The run time limit (Program.RunTimeout, tenet eval --run-timeout) is a
@@ -33,4 +36,19 @@ func (p *Program) overTime(ctx *runCtx, where string) error {
 		return nil
 	}
 	return fmt.Errorf("run time limit of %s exceeded %s (--run-timeout; the contract's criteria did seconds of work on this run)", p.RunTimeout, where)
+}
+
+// hasComprehension says whether an expression holds a comprehension (all,
+// exists, map, filter, fold, ...): the only construct cel-go interrupts at
+// a deadline. Any other expression does work bounded by the size of its
+// inputs, so it is evaluated without the deadline's context (which costs
+// allocations at every evaluation) and the deadline is checked before it.
+func hasComprehension(a *cel.Ast) bool {
+	found := false
+	ast.PreOrderVisit(a.NativeRep().Expr(), ast.NewExprVisitor(func(x ast.Expr) {
+		if x.Kind() == ast.ComprehensionKind {
+			found = true
+		}
+	}))
+	return found
 }

@@ -458,7 +458,7 @@ func (p *Program) evalMetered(i int, act interpreter.Activation, ctx *runCtx) (r
 	var v ref.Val
 	var det *cel.EvalDetails
 	var err error
-	if ctx.timeout != nil {
+	if ctx.timeout != nil && p.folds[i] {
 		v, det, err = p.progs[i].ContextEval(ctx.timeout, act)
 	} else {
 		v, det, err = p.progs[i].Eval(act)

@@ -46,6 +46,10 @@ type Program struct {
 	RunTimeout time.Duration
 
 	progs []cel.Program // index-aligned with Bundle.Exprs
+	// folds says which expressions hold a comprehension (index-aligned
+	// with progs): only those are evaluated under the run's deadline, the
+	// only place cel-go checks it (see deadline.go).
+	folds []bool
 	// adapter converts Go values to CEL values as the criterion
 	// environments do.
 	adapter types.Adapter
@@ -134,6 +138,7 @@ func plan(b *bundle.Bundle, id string, metered bool) (*Program, error) {
 	}
 	p.gateFields = map[int][]string{}
 	p.progs = make([]cel.Program, len(b.Exprs))
+	p.folds = make([]bool, len(b.Exprs))
 	asts := make([]*cel.Ast, len(b.Exprs))
 	var errs []error
 	for i, e := range b.Exprs {
@@ -163,6 +168,7 @@ func plan(b *bundle.Bundle, id string, metered bool) (*Program, error) {
 		// accounts for what the run has spent so far (runCost).
 		checked := cel.CheckedExprToAst(&ce)
 		asts[i] = checked
+		p.folds[i] = hasComprehension(checked)
 		if e.Env == celenv.KindGate {
 			p.gateFields[i] = selectedFields(checked, "metrics")
 		}
