@@ -231,6 +231,71 @@ func trackMatches(args []ref.Val, _ ref.Val) *uint64 {
 	return &c
 }
 
+// listOf returns a list argument's elements' accessor and size, or ok false.
+func listOf(v ref.Val) (traits.Lister, types.Int, bool) {
+	l, ok := v.(traits.Lister)
+	if !ok {
+		return nil, 0, false
+	}
+	n, ok := l.Size().(types.Int)
+	return l, n, ok
+}
+
+// trackPairs charges the set operations that test each element of one
+// list for membership in the other (sets.contains, sets.intersects,
+// sets.equivalent, hasAny, hasAll, hasOnly, hasExactly): cel-go's charge, 1
+// plus factor per pair of elements, plus factor times 0.1 per unit of
+// comparison work of every pair (as for ==), which cel-go leaves out.
+func trackPairs(factor uint64) cost.FunctionTracker {
+	return func(args []ref.Val, _ ref.Val) *uint64 {
+		c := uint64(1)
+		if len(args) != 2 {
+			return &c
+		}
+		a, n, okA := listOf(args[0])
+		b, m, okB := listOf(args[1])
+		if !okA || !okB {
+			return &c
+		}
+		var w uint64
+		for i := types.Int(0); i < n && w < eqWorkStop; i++ {
+			x := a.Get(i)
+			for j := types.Int(0); j < m && w < eqWorkStop; j++ {
+				w = cost.SafeAdd(w, eqWork(x, b.Get(j), eqWorkStop-w))
+			}
+		}
+		c = cost.SafeAdd(1, cost.SafeMultiply(factor, cost.SafeAdd(cost.SafeMultiply(uint64(n), uint64(m)), scan(w))))
+		return &c
+	}
+}
+
+// trackSelfPairs charges l.distinct() and the sorts of strings and bytes,
+// which compare elements of one list (argument i) pairwise: 1 plus 2.1 per
+// pair (cel-go's factor for strings), plus 0.1 per unit of comparison work
+// of every pair, which cel-go leaves out.
+func trackSelfPairs(i int) cost.FunctionTracker {
+	return func(args []ref.Val, _ ref.Val) *uint64 {
+		c := uint64(1)
+		if i >= len(args) {
+			return &c
+		}
+		l, n, ok := listOf(args[i])
+		if !ok {
+			return &c
+		}
+		var w uint64
+		for x := types.Int(0); x < n && w < eqWorkStop; x++ {
+			ex := l.Get(x)
+			for y := x + 1; y < n && w < eqWorkStop; y++ {
+				w = cost.SafeAdd(w, eqWork(ex, l.Get(y), eqWorkStop-w))
+			}
+		}
+		pairs := cost.SafeMultiply(uint64(n), uint64(n))
+		c = cost.SafeAdd(1, cost.SafeAdd(cost.SafeAdd(pairs, pairs), scan(pairs)), scan(w))
+		return &c
+	}
+}
+
 // trackCappedScan charges 1 plus a scan of each argument in args of at most
 // limit bytes (num, approx, parseTime refuse longer texts after reading
 // their length). The code points of a text up to limit bytes are counted,
@@ -308,6 +373,18 @@ func runtimeCharges() []runtimeCharge {
 		{Charge{[]string{"string_index_of_string", "string_index_of_string_int", "string_last_index_of_string", "string_last_index_of_string_int"},
 			"s.indexOf(t), s.lastIndexOf(t)",
 			"1 plus a scan of len(s) × max(1, len(t)) bytes; cel-go charges 1 for an empty t."}, trackSearch},
+		{Charge{[]string{"list_sets_contains_list", "list_sets_intersects_list", "list_hasAny_list", "list_hasAll_list", "list_hasOnly_list"},
+			"sets.contains(a, b), sets.intersects(a, b), a.hasAny(b), a.hasAll(b), a.hasOnly(b)",
+			"1 plus, per pair of elements of a and b, 1 (cel-go's charge) and 0.1 per unit of their comparison work (as for ==)."}, trackPairs(1)},
+		{Charge{[]string{"list_sets_equivalent_list", "list_hasExactly_list"},
+			"sets.equivalent(a, b), a.hasExactly(b)",
+			"twice the above: the lists are compared both ways."}, trackPairs(2)},
+		{Charge{[]string{"list_distinct", "list_string_sort", "list_bytes_sort"},
+			"l.distinct(), l.sort() of strings or bytes",
+			"1 plus 2.1 per pair of elements (cel-go's charge for strings) plus 0.1 per unit of comparison work of every pair (as for ==)."}, trackSelfPairs(0)},
+		{Charge{[]string{"list_string_sortByAssociatedKeys", "list_bytes_sortByAssociatedKeys"},
+			"l.sortBy(x, key) with string or bytes keys",
+			"as l.sort() over the keys."}, trackSelfPairs(1)},
 		{Charge{[]string{overloadNum}, "num(x)",
 			"1 plus a scan of at most 256 characters (the static model), computed without reading a longer text."}, trackCappedScan(maxNumberText, 0)},
 		{Charge{[]string{overloadApprox}, "approx(a, b, tol)",

@@ -48,6 +48,12 @@ func TestRuntimeChargesGrowWithInput(t *testing.T) {
 		{`s < t`, func(n int) map[string]any { return map[string]any{"s": a(n), "t": a(n)} }, 2, 100},
 		{`eqFold(s, t)`, func(n int) map[string]any { return map[string]any{"s": a(n), "t": a(n)} }, 3, 100},
 		{`arg(m, s, 0) == 0`, func(n int) map[string]any { return map[string]any{"m": map[string]any{}, "s": a(n)} }, 4, 100},
+		// two idents, two list literals (10 each), the call: 1 + 1 pair × (1 + n/10)
+		{`sets.contains([s], [t])`, func(n int) map[string]any { return map[string]any{"s": a(n), "t": a(n)} }, 24, 100},
+		{`[s].hasAny([t])`, func(n int) map[string]any { return map[string]any{"s": a(n), "t": a(n)} }, 24, 100},
+		// two idents, a list literal (10), the call: 1 + 2.1 × 2² pairs (9) + the one pair compared (n/10)
+		{`[s, t].distinct()`, func(n int) map[string]any { return map[string]any{"s": a(n), "t": a(n)} }, 22, 100},
+		{`[s, t].sort()`, func(n int) map[string]any { return map[string]any{"s": a(n), "t": a(n)} }, 22, 100},
 		// num and parseTime refuse a long text after reading its length:
 		// constant (1 + 256/10 and 1 + 64/10)
 		{`num(s)`, func(n int) map[string]any { return map[string]any{"s": a(n)} }, 28, 0},
