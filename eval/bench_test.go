@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+	"time"
 
 	"github.com/tenetlang/tenet/compiler"
 	"github.com/tenetlang/tenet/compiler/bundle"
@@ -243,6 +244,32 @@ func BenchmarkCorpus(b *testing.B) {
 	b.Run("judge", func(b *testing.B) {
 		var decoded []*run.Run
 		readAll(b, func(r *run.Run) { decoded = append(decoded, r) })
+		runtime.GC()
+		b.SetBytes(c.bytes)
+		b.ReportAllocs()
+		cpu0 := cpuTime()
+		for b.Loop() {
+			for _, r := range decoded {
+				judge(b, r)
+			}
+		}
+		report(b, nruns, cpu0)
+	})
+	// judge-run-timeout is judge with tenet eval's default run time limit:
+	// every expression is evaluated under the run's deadline
+	// (cel-go's ContextEval), which costs a context per run and per
+	// evaluation.
+	b.Run("judge-run-timeout", func(b *testing.B) {
+		var decoded []*run.Run
+		readAll(b, func(r *run.Run) { decoded = append(decoded, r) })
+		for _, p := range ps {
+			p.RunTimeout = 20 * time.Second
+		}
+		defer func() {
+			for _, p := range ps {
+				p.RunTimeout = 0
+			}
+		}()
 		runtime.GC()
 		b.SetBytes(c.bytes)
 		b.ReportAllocs()

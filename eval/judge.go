@@ -1,8 +1,10 @@
 package eval
 
 import (
+	"context"
 	"fmt"
 
+	"cel.dev/cel-go/cel"
 	"cel.dev/cel-go/common/types"
 	"cel.dev/cel-go/common/types/ref"
 	"cel.dev/cel-go/interpreter"
@@ -207,6 +209,11 @@ func (p *Program) label(rec *runs.Record, task *bundle.TaskPlan, goal *bundle.Go
 		task:     p.taskVals[task.ID],
 		goal:     noGoal,
 		patterns: make([]*patternResult, len(p.Bundle.Plan.Patterns)),
+	}
+	if p.RunTimeout > 0 {
+		c, cancel := context.WithTimeout(context.Background(), p.RunTimeout)
+		defer cancel()
+		ctx.timeout = c
 	}
 	if len(p.Bundle.Plan.Patterns) > 0 || p.explaining != nil {
 		ctx.items = itemStream(r)
@@ -445,12 +452,27 @@ func (p *Program) evalMetered(i int, act interpreter.Activation, ctx *runCtx) (r
 	if ctx.spent >= limit {
 		return nil, fmt.Errorf("run cost limit of %d exceeded before this expression (contract run_cost_limit)", limit)
 	}
-	v, det, err := p.progs[i].Eval(act)
+	if err := p.overTime(ctx, "before this expression"); err != nil {
+		return nil, err
+	}
+	var v ref.Val
+	var det *cel.EvalDetails
+	var err error
+	if ctx.timeout != nil && p.folds[i] {
+		v, det, err = p.progs[i].ContextEval(ctx.timeout, act)
+	} else {
+		v, det, err = p.progs[i].Eval(act)
+	}
 	if det != nil && det.ActualCost() != nil {
 		ctx.spent += *det.ActualCost()
 	}
 	if err != nil && ctx.spent >= limit {
 		return nil, fmt.Errorf("%v (contract run_cost_limit %d)", err, limit)
+	}
+	if err != nil {
+		if terr := p.overTime(ctx, "while evaluating this expression"); terr != nil {
+			return nil, terr
+		}
 	}
 	return v, err
 }

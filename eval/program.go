@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"time"
 
 	"cel.dev/cel-go/cel"
 	"cel.dev/cel-go/common/ast"
@@ -23,6 +24,7 @@ import (
 	"github.com/tenetlang/tenet/compiler/celenv"
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/stdlib"
 )
 
 // Program is a bundle planned for evaluation: every expression is turned
@@ -36,8 +38,18 @@ type Program struct {
 	// is unknown, with a reason naming the bound. Set it before the
 	// Program is first used, never while it judges runs.
 	MaxPatternThreads int
+	// RunTimeout, when > 0, bounds the wall-clock time of judging one run:
+	// past it, the labels not yet computed are unknown with a reason
+	// naming the bound (see deadline.go). It is a backstop for work the
+	// deterministic cost model misses; only pathological input reaches it.
+	// Set it before the Program is first used, never while it judges runs.
+	RunTimeout time.Duration
 
 	progs []cel.Program // index-aligned with Bundle.Exprs
+	// folds says which expressions hold a comprehension (index-aligned
+	// with progs): only those are evaluated under the run's deadline, the
+	// only place cel-go checks it (see deadline.go).
+	folds []bool
 	// adapter converts Go values to CEL values as the criterion
 	// environments do.
 	adapter types.Adapter
@@ -128,6 +140,7 @@ func plan(b *bundle.Bundle, id string, metered bool) (*Program, error) {
 	}
 	p.gateFields = map[int][]string{}
 	p.progs = make([]cel.Program, len(b.Exprs))
+	p.folds = make([]bool, len(b.Exprs))
 	asts := make([]*cel.Ast, len(b.Exprs))
 	var errs []error
 	for i, e := range b.Exprs {
@@ -145,12 +158,19 @@ func plan(b *bundle.Bundle, id string, metered bool) (*Program, error) {
 		// accounts for what the run has spent so far (runCost).
 		checked := cel.CheckedExprToAst(&ce)
 		asts[i] = checked
+		p.folds[i] = hasComprehension(checked)
 		if e.Env == celenv.KindGate {
 			p.gateFields[i] = selectedFields(checked, "metrics")
 		}
-		opts := []cel.ProgramOption{cel.EvalOptions(cel.OptOptimize)}
+		// Comprehensions check the run's deadline (RunTimeout) every
+		// interruptEvery iterations when one is set; without one the check
+		// is a nil test.
+		opts := []cel.ProgramOption{cel.EvalOptions(cel.OptOptimize), cel.InterruptCheckFrequency(interruptEvery)}
 		if metered {
-			opts = append(opts, cel.CostLimit(b.Plan.RunCostLimit))
+			// CallCosts charges the calls cel-go dispatches at runtime
+			// (size of a dyn string, x in a dyn container), which its
+			// tracker would charge 1 whatever they read.
+			opts = append(opts, cel.CostLimit(b.Plan.RunCostLimit), cel.CostTracking(stdlib.CallCosts()))
 		}
 		if err := quickCheck(env, &b.Exprs[i], &ce); err != nil {
 			errs = append(errs, fmt.Errorf("expression %d (%s of %s, %s): %w", i, e.Kind, e.Owner, rangeString(e.Range), err))

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"context"
 	"fmt"
 	"reflect"
 
@@ -600,6 +601,8 @@ type runCtx struct {
 	acts       []*activation    // per scope
 	items      []item           // the item stream, when the contract has patterns
 	patterns   []*patternResult // by pattern index, once run
+	// timeout, when Program.RunTimeout is set, ends at the run's deadline.
+	timeout context.Context
 }
 
 // pattern returns pattern pi's result, or the zero result when it has not

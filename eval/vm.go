@@ -115,6 +115,9 @@ func (p *Program) runPattern(pi int, ctx *runCtx, act *activation) patternResult
 	var clist, spare []vmThread
 	for pos := 0; pos <= n; pos++ {
 		vm.pos = pos
+		if err := p.overTime(ctx, "while matching"); err != nil {
+			return patternResult{label: runs.Unknown(fmt.Sprintf("%s: %v", pt.Owner, err))}
+		}
 		if vm.visited != nil {
 			clear(vm.visited)
 		}

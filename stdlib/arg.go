@@ -54,7 +54,7 @@ func argSpec() spec {
 			{Expr: `arg({'n': 0}, 'n', 5)`, Result: "0"},
 			{Expr: `arg({'to': 'bob'}, 'amount', 0.0) == 0.0`, Result: "true"},
 		},
-		Cost: "Constant: 1. The result's size is that of the map's values or of the default.",
+		Cost: "Estimated 1; charged 1 plus a scan of the key (0.1 per byte), which the lookup hashes. The result's size is that of the map's values or of the default.",
 	}
 	return spec{
 		doc: d,

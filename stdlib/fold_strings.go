@@ -106,7 +106,7 @@ func eqFoldSpec() spec {
 			{Expr: `eqFold("Σίσυφος", "ΣΊΣΥΦΟΣ")`, Result: "true"},
 			{Expr: `eqFold("bob", "bob ")`, Result: "false"},
 		},
-		Cost: "1 plus a string scan (0.1 per character) of the shorter string.",
+		Cost: "1 plus a string scan (0.1 per character) of the shorter string; charged per byte at runtime.",
 	}
 	return spec{
 		doc: d,

@@ -115,6 +115,17 @@ func renderMarkdown() string {
 	p("  `parseJSON(s).items.exists(...)` is not (both evaluate the same).\n")
 	p("- `fold` is estimated as the comprehension it expands to, with the accumulator at the size of INIT while pricing\n")
 	p("  STEP; a STEP that iterates over a growing accumulator is underestimated statically, and runtime cost tracking\n")
-	p("  charges the real cost.\n")
+	p("  charges the real cost.\n\n")
+
+	p("## Runtime charges\n\n")
+	p("cel-go charges some calls at runtime below the work they do, and the difference, repeated by a comprehension,\n")
+	p("is unbounded time under any run cost limit. tenet replaces the runtime charge of these calls (estimates, and so\n")
+	p("bundle ids, are unchanged). A scan is 0.1 per byte, rounded up; lengths are in bytes, read without scanning\n")
+	p("the text. Calls on `dyn` values, dispatched at runtime, are charged the same (`stdlib.CallCosts`).\n")
+	p("See [robustness.md](robustness.md#bounding-a-runs-work).\n\n")
+	p("| calls | overloads | runtime charge |\n| --- | --- | --- |\n")
+	for _, c := range RuntimeCharges() {
+		p("| %s | `%s` | %s |\n", c.Calls, strings.Join(c.Overloads, "`, `"), c.Cost)
+	}
 	return b.String()
 }

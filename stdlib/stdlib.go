@@ -167,5 +167,6 @@ func (*library) CompileOptions() []cel.EnvOption {
 	return append(opts, cel.CostModel(models...))
 }
 
-// ProgramOptions implements cel.Library.
-func (*library) ProgramOptions() []cel.ProgramOption { return nil }
+// ProgramOptions implements cel.Library: the runtime charges (track.go),
+// in effect whenever a program tracks its cost.
+func (*library) ProgramOptions() []cel.ProgramOption { return programOptions() }

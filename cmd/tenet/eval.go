@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -23,6 +24,7 @@ func evalCmd() *cobra.Command {
 	var rf reportFlags
 	var maxThreads int
 	var trust trustFlags
+	var runTimeout time.Duration
 	sortBytes := defaultSortBytes
 	cmd := &cobra.Command{
 		Use:   "eval (DIR|X.tnb) FILES...",
@@ -55,6 +57,9 @@ stderr and in the report, whatever its format.`,
 			if err := checkMaxPatternThreads(maxThreads); err != nil {
 				return err
 			}
+			if err := checkRunTimeout(runTimeout); err != nil {
+				return err
+			}
 			stderr := cmd.ErrOrStderr()
 			files := args[1:]
 			if err := checkInputs(files); err != nil {
@@ -78,6 +83,7 @@ stderr and in the report, whatever its format.`,
 			}
 			for _, p := range progs {
 				p.MaxPatternThreads = maxThreads // before any run is judged
+				p.RunTimeout = runTimeout
 			}
 			prog := newProgress(stderr, files, passes(progs, opt))
 			opt.Progress = prog.update
@@ -171,6 +177,7 @@ stderr and in the report, whatever its format.`,
 	cmd.Flags().IntVar(&opt.Transcript.MaxRecordBytes, "max-record-bytes", transcript.DefaultMaxRecordBytes, "longest transcript record (line) accepted, in bytes")
 	cmd.Flags().IntVar(&opt.Transcript.MaxDepth, "max-depth", transcript.DefaultMaxDepth, "deepest nesting of arrays and objects accepted in a transcript record (at most the default)")
 	addMaxPatternThreads(cmd, &maxThreads)
+	addRunTimeout(cmd, &runTimeout)
 	cmd.Flags().IntVar(&opt.Workers, "workers", 0, "goroutines that decode and judge records (0: one per CPU); the output does not depend on it")
 	cmd.Flags().IntVar(&sortBytes, "sort-memory", defaultSortBytes, "bytes of judged runs held in memory before they are sorted in temporary files (0: all in memory)")
 	cmd.Flags().MarkHidden("sort-memory")
