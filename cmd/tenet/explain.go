@@ -8,6 +8,7 @@ import (
 	"os"
 	"reflect"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"cel.dev/cel-go/common/types/ref"
@@ -23,6 +24,7 @@ import (
 func explainCmd() *cobra.Command {
 	var key, source string
 	var maxThreads int
+	var runTimeout time.Duration
 	var trust trustFlags
 	cmd := &cobra.Command{
 		Use:   "explain (DIR|X.tnb) --run KEY FILES...",
@@ -42,6 +44,9 @@ of its transcript record.`,
 			if err := checkMaxPatternThreads(maxThreads); err != nil {
 				return err
 			}
+			if err := checkRunTimeout(runTimeout); err != nil {
+				return err
+			}
 			if err := checkInputs(args[1:]); err != nil {
 				return err
 			}
@@ -50,6 +55,7 @@ of its transcript record.`,
 				return err
 			}
 			p.MaxPatternThreads = maxThreads
+			p.RunTimeout = runTimeout
 			src, err := p.Source(source)
 			if err != nil {
 				return err
@@ -65,6 +71,7 @@ of its transcript record.`,
 	cmd.Flags().StringVar(&key, "run", "", "the run to explain: condition/task[/goal] or FILE:LINE")
 	cmd.Flags().StringVar(&source, "source", "", "source block (default: the contract's only source)")
 	addMaxPatternThreads(cmd, &maxThreads)
+	addRunTimeout(cmd, &runTimeout)
 	trust.add(cmd)
 	return cmd
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -23,6 +24,7 @@ import (
 func testCmd() *cobra.Command {
 	var rf reportFlags
 	var maxThreads int
+	var runTimeout time.Duration
 	cmd := &cobra.Command{
 		Use:   "test DIR",
 		Short: "Run a contract's test blocks: judge each test transcript and compare labels",
@@ -34,6 +36,9 @@ Exit 1 when a test fails, 2 when the contract or a test's input is bad.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := args[0]
 			if err := checkMaxPatternThreads(maxThreads); err != nil {
+				return err
+			}
+			if err := checkRunTimeout(runTimeout); err != nil {
 				return err
 			}
 			if err := rf.check(append([]string{dir}, contractFiles(dir)...)); err != nil {
@@ -53,6 +58,7 @@ Exit 1 when a test fails, 2 when the contract or a test's input is bad.`,
 				return err
 			}
 			p.MaxPatternThreads = maxThreads
+			p.RunTimeout = runTimeout
 			specs := compiler.Tests(mod)
 			if len(specs) == 0 && rf.format == "table" && rf.out == "" {
 				fmt.Fprintf(stdout, "no tests in %s\n", dir)
@@ -69,6 +75,7 @@ Exit 1 when a test fails, 2 when the contract or a test's input is bad.`,
 	}
 	rf.add(cmd)
 	addMaxPatternThreads(cmd, &maxThreads)
+	addRunTimeout(cmd, &runTimeout)
 	return cmd
 }
 
