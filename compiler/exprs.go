@@ -79,6 +79,11 @@ func (c *compiler) checkParsed(in env, e *lang.Expr, parsed *cel.Ast, kind, owne
 	if in.scope != nil {
 		params, scopeIndex = in.scope.params, in.scope.index
 	}
+	// Estimating the cost of nested cel.bind takes exponential time in
+	// cel-go: bound it first (bindwork.go).
+	if !c.checkBindWork(e, checked.NativeRep().Expr(), kind, owner) {
+		return bundle.NoExpr, nil
+	}
 	exprCost := c.estimate(env, e, checked, kind, owner, params)
 	ce, err := cel.AstToCheckedExpr(checked)
 	if err != nil {

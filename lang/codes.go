@@ -42,6 +42,7 @@ const (
 	codeUseMissing         diag.Code = "use-missing"
 	codeUseDuplicate       diag.Code = "use-duplicate"
 	codeUseTooDeep         diag.Code = "use-too-deep"
+	codeStringTooLarge     diag.Code = "string-too-large"
 	codeInternal           diag.Code = "internal-error" // registered with the compiler's codes
 )
 

@@ -30,6 +30,9 @@ func Format(src []byte, filename string) ([]byte, hcl.Diagnostics) {
 			"Brackets, braces and parentheses nest more than %d levels deep here; tenet refuses such files.", MaxNesting)
 		return nil, d.diags
 	}
+	if d.refuseLargeString(toks) {
+		return nil, d.diags
+	}
 	_, diags := hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
 	d.addHCL(diags, codeSyntax)
 	if d.diags.HasErrors() {
