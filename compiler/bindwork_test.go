@@ -136,3 +136,26 @@ func TestManyPredicates(t *testing.T) {
 		t.Errorf("predNames %v: not listed once, sorted", first)
 	}
 }
+
+// TestManyUnknownPredicates: 1,000 references to predicates that do not
+// exist among 1,000 that do. Each used to list and sort the fields of the
+// pred type (every predicate) when the type checker missed it, and to take
+// the full edit distance to every predicate's name for a suggestion; now
+// the fields are listed only for an error that is reported with them, and
+// the distance is bounded (lang.Suggest), so this is linear in the
+// references times the names, with a small constant.
+func TestManyUnknownPredicates(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("contract \"c\" {}\nthreat_model {}\n")
+	for i := range 1000 {
+		fmt.Fprintf(&b, "predicate \"p%d\" {\n  expr = \"calls.size() > %d\"\n}\ntask \"t%d\" {\n  utility = \"pred.p%d || pred.p%dx\"\n}\n", i, i, i, i, i)
+	}
+	_, errs := compileText(t, b.String())
+	if len(errs) != 1000 {
+		t.Fatalf("%d errors, want 1000", len(errs))
+	}
+	want := `[unknown-predicate] a.tenet.hcl:7:29: Unknown predicate: In the utility expression of task t0: there is no predicate "p0x". Did you mean "p0"?`
+	if errs[0] != want {
+		t.Errorf("got:\n%s\nwant:\n%s", errs[0], want)
+	}
+}

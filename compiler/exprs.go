@@ -129,11 +129,11 @@ func kindWords(kind string) string {
 // "undefined field" errors (celenv.WatchFieldMisses).
 func (c *compiler) celErrors(env *cel.Env, e *lang.Expr, iss *cel.Issues, parsed *cel.Ast, kind, owner string, drop func(*cel.Error) bool, misses ...celenv.FieldMiss) {
 	for _, ce := range iss.Errors() {
-		var fields []string // the fields of the type an undefined field was looked for on
+		var missed *celenv.FieldMiss // where an undefined field was looked for
 		if m := undefinedField.FindStringSubmatch(ce.Message); m != nil {
 			for i, miss := range misses {
 				if miss.Field == m[1] {
-					fields = miss.Fields
+					missed = &miss
 					misses = append(misses[:i:i], misses[i+1:]...)
 					break
 				}
@@ -141,6 +141,10 @@ func (c *compiler) celErrors(env *cel.Env, e *lang.Expr, iss *cel.Issues, parsed
 		}
 		if drop != nil && drop(ce) {
 			continue
+		}
+		var fields []string // the fields of that type, for a suggestion
+		if missed != nil {
+			fields = missed.Fields()
 		}
 		start, end := c.celSpan(e, ce, parsed)
 		code, help := c.explain(env, ce.Message, parsed == nil, fields)
