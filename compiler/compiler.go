@@ -98,6 +98,7 @@ type compiler struct {
 
 	costBudget uint64 // per-expression static cost budget
 	used       *usage
+	budget     errorBudget // errors reported, against MaxErrors
 }
 
 func (c *compiler) run() {

@@ -32,6 +32,9 @@ func (c *compiler) checkBool(e *lang.Expr, kind, owner string) int {
 // It appends the checked expression to the bundle and returns its index and
 // result type, or NoExpr and nil when e has errors.
 func (c *compiler) check(in env, e *lang.Expr, kind, owner string, drop func(*cel.Error) bool, want ...*types.Type) (int, *types.Type) {
+	if c.skipExpr(e) {
+		return bundle.NoExpr, nil
+	}
 	parsed, iss := in.cel.Parse(e.Text)
 	if iss.Err() != nil {
 		c.celErrors(in.cel, e, iss, nil, kind, owner, drop)
@@ -51,6 +54,9 @@ type env struct {
 
 func (c *compiler) checkParsed(in env, e *lang.Expr, parsed *cel.Ast, kind, owner string, drop func(*cel.Error) bool, want ...*types.Type) (int, *types.Type) {
 	env, envKind := in.cel, in.kind
+	if c.skipExpr(e) {
+		return bundle.NoExpr, nil
+	}
 	// Usage is recorded before checking, so that a declaration whose only
 	// user has a type error is not also reported as unused.
 	c.used.record(parsed)

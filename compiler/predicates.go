@@ -160,6 +160,9 @@ func (c *compiler) parseCriterion(s *scope, e *lang.Expr, kind, owner string) *p
 	if e == nil || s.env == nil {
 		return nil // missing or malformed: lang has reported it
 	}
+	if c.skipExpr(e) {
+		return nil
+	}
 	a, iss := s.env.Parse(e.Text)
 	if iss.Err() != nil {
 		c.celErrors(s.env, e, iss, nil, kind, owner, nil)
