@@ -37,6 +37,9 @@ func bindWork(e ast.Expr) (work uint64, depth int) {
 	var visit func(x ast.Expr) (reads uint64, binds int)
 	visit = func(x ast.Expr) (uint64, int) {
 		reads, binds := uint64(1), 0
+		if x == nil {
+			return reads, binds
+		}
 		add := func(y ast.Expr, times uint64) int {
 			r, b := visit(y)
 			reads = capAdd(reads, capMul(r, times))
