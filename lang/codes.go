@@ -88,6 +88,12 @@ func (d *decoder) addHCL(diags hcl.Diagnostics, fallback diag.Code) {
 		if diag.Of(x) == "" {
 			diag.Set(x, hclCode(x.Summary, fallback))
 		}
+		// HCL's own diagnostics get the same repair as tenet's: evaluating
+		// "t = i(" at the end of a file reports a range ending at 0:0.
+		if x.Subject != nil {
+			r := ordered(*x.Subject)
+			x.Subject = &r
+		}
 		d.diags = append(d.diags, x)
 	}
 }
