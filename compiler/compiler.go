@@ -98,6 +98,7 @@ type compiler struct {
 
 	costBudget uint64 // per-expression static cost budget
 	used       *usage
+	budget     errorBudget // errors reported, against MaxErrors
 }
 
 func (c *compiler) run() {
@@ -128,6 +129,14 @@ func (c *compiler) run() {
 // requireThreatModel: every contract declares its threat model; one
 // without a source cannot be evaluated (a warning: it may be a library).
 func (c *compiler) requireThreatModel() {
+	for _, f := range c.mod.Files {
+		if f.HCL == nil || f.HCL.Body == nil {
+			// A file refused before parsing (nesting-too-deep,
+			// string-too-large): its blocks are unknown, and saying they
+			// are missing would be wrong.
+			return
+		}
+	}
 	first := hcl.Range{Start: hcl.InitialPos, End: hcl.InitialPos}
 	if len(c.mod.Files) > 0 {
 		first.Filename = c.mod.Files[0].Path

@@ -32,6 +32,9 @@ func (c *compiler) checkBool(e *lang.Expr, kind, owner string) int {
 // It appends the checked expression to the bundle and returns its index and
 // result type, or NoExpr and nil when e has errors.
 func (c *compiler) check(in env, e *lang.Expr, kind, owner string, drop func(*cel.Error) bool, want ...*types.Type) (int, *types.Type) {
+	if c.skipExpr(e) {
+		return bundle.NoExpr, nil
+	}
 	parsed, iss := in.cel.Parse(e.Text)
 	if iss.Err() != nil {
 		c.celErrors(in.cel, e, iss, nil, kind, owner, drop)
@@ -51,6 +54,9 @@ type env struct {
 
 func (c *compiler) checkParsed(in env, e *lang.Expr, parsed *cel.Ast, kind, owner string, drop func(*cel.Error) bool, want ...*types.Type) (int, *types.Type) {
 	env, envKind := in.cel, in.kind
+	if c.skipExpr(e) {
+		return bundle.NoExpr, nil
+	}
 	// Usage is recorded before checking, so that a declaration whose only
 	// user has a type error is not also reported as unused.
 	c.used.record(parsed)
@@ -78,6 +84,11 @@ func (c *compiler) checkParsed(in env, e *lang.Expr, parsed *cel.Ast, kind, owne
 	scopeIndex := 0
 	if in.scope != nil {
 		params, scopeIndex = in.scope.params, in.scope.index
+	}
+	// Estimating the cost of nested cel.bind takes exponential time in
+	// cel-go: bound it first (bindwork.go).
+	if !c.checkBindWork(e, checked.NativeRep().Expr(), kind, owner) {
+		return bundle.NoExpr, nil
 	}
 	exprCost := c.estimate(env, e, checked, kind, owner, params)
 	ce, err := cel.AstToCheckedExpr(checked)
@@ -124,11 +135,11 @@ func kindWords(kind string) string {
 // "undefined field" errors (celenv.WatchFieldMisses).
 func (c *compiler) celErrors(env *cel.Env, e *lang.Expr, iss *cel.Issues, parsed *cel.Ast, kind, owner string, drop func(*cel.Error) bool, misses ...celenv.FieldMiss) {
 	for _, ce := range iss.Errors() {
-		var fields []string // the fields of the type an undefined field was looked for on
+		var missed *celenv.FieldMiss // where an undefined field was looked for
 		if m := undefinedField.FindStringSubmatch(ce.Message); m != nil {
 			for i, miss := range misses {
 				if miss.Field == m[1] {
-					fields = miss.Fields
+					missed = &miss
 					misses = append(misses[:i:i], misses[i+1:]...)
 					break
 				}
@@ -136,6 +147,10 @@ func (c *compiler) celErrors(env *cel.Env, e *lang.Expr, iss *cel.Issues, parsed
 		}
 		if drop != nil && drop(ce) {
 			continue
+		}
+		var fields []string // the fields of that type, for a suggestion
+		if missed != nil {
+			fields = missed.Fields()
 		}
 		start, end := c.celSpan(e, ce, parsed)
 		code, help := c.explain(env, ce.Message, parsed == nil, fields)

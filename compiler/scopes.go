@@ -22,6 +22,7 @@ type scope struct {
 	preds    map[string]*lang.Predicate
 	params   map[string]any // by name, for exact size hints
 	children []*scope
+	names    []string // predNames, once listed
 }
 
 // name is how messages name a scope's declarations: "" for the contract,

@@ -42,6 +42,7 @@ const (
 	codeUseMissing         diag.Code = "use-missing"
 	codeUseDuplicate       diag.Code = "use-duplicate"
 	codeUseTooDeep         diag.Code = "use-too-deep"
+	codeStringTooLarge     diag.Code = "string-too-large"
 	codeInternal           diag.Code = "internal-error" // registered with the compiler's codes
 )
 
@@ -86,6 +87,12 @@ func (d *decoder) addHCL(diags hcl.Diagnostics, fallback diag.Code) {
 	for _, x := range diags {
 		if diag.Of(x) == "" {
 			diag.Set(x, hclCode(x.Summary, fallback))
+		}
+		// HCL's own diagnostics get the same repair as tenet's: evaluating
+		// "t = i(" at the end of a file reports a range ending at 0:0.
+		if x.Subject != nil {
+			r := ordered(*x.Subject)
+			x.Subject = &r
 		}
 		d.diags = append(d.diags, x)
 	}

@@ -3,6 +3,7 @@ package lang
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
@@ -32,6 +33,7 @@ var badInputs = []string{
 	"task \"t\" { utility = \"%{ if }\" }",
 	"task \"t\" { utility = \"%{ endif }\" }",
 	"params {\n  x = " + nested(MaxNesting+1) + "\n}\n",
+	"task \"t\" {\n  utility = <<-CEL\n" + strings.Repeat("  true ||\n", MaxStringParts) + "  false\n  CEL\n}\n",
 	// Schema and values.
 	`contrct "x" {}`,
 	"task \"t\" {\n  utility = \"true\"\n  promt = \"x\"\n}\n",
@@ -72,7 +74,7 @@ var langCodes = []diag.Code{
 	codeUnknownAttribute, codeMissingAttribute, codeMissingBlock, codeDuplicateAttribute,
 	codeDuplicateBlock, codeDuplicateName, codeLabels, codeInvalidName, codeReserved, codeNotString,
 	codeInterpolation, codeInvalidType, codeWrongType, codeInvalidValue, codeNotConstant,
-	codeConflicting, codePatternSyntax, codeUnknownStep, codeUnusedStep, codeShadowed, codeUseCycle, codeUseMissing, codeUseDuplicate, codeUseTooDeep, codeInternal,
+	codeConflicting, codePatternSyntax, codeUnknownStep, codeUnusedStep, codeShadowed, codeUseCycle, codeUseMissing, codeUseDuplicate, codeUseTooDeep, codeStringTooLarge, codeInternal,
 }
 
 // TestEveryDiagnosticHasACode parses bad inputs and checks that every

@@ -125,6 +125,13 @@ func parseFiles(dir string, files map[string][]byte, library bool) (m *Module, d
 			m.Files = append(m.Files, &SourceFile{Path: name, Bytes: src, HCL: &hcl.File{Bytes: src}})
 			continue
 		}
+		// HCL assembles strings in time quadratic in their parts: bound
+		// them before parsing too (strlimit.go).
+		if d.refuseLargeString(toks) {
+			syntaxErrors = true
+			m.Files = append(m.Files, &SourceFile{Path: name, Bytes: src, HCL: &hcl.File{Bytes: src}})
+			continue
+		}
 		f, pdiags := hclsyntax.ParseConfig(src, name, hcl.InitialPos)
 		d.addHCL(pdiags, codeSyntax)
 		syntaxErrors = syntaxErrors || pdiags.HasErrors()

@@ -1,6 +1,9 @@
 package lang
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestSuggest(t *testing.T) {
 	cands := []string{"string", "int", "double", "number", "bool", "any", "list", "map", "object", "optional"}
@@ -72,5 +75,38 @@ func TestEditDistance(t *testing.T) {
 		if got := editDistance([]rune(c.a), []rune(c.b)); got != c.want {
 			t.Errorf("editDistance(%q, %q) = %d, want %d", c.a, c.b, got, c.want)
 		}
+	}
+}
+
+// TestEditDistanceAtMost: the banded distance agrees with the full one,
+// capped at k+1, on every pair of short strings over a small alphabet
+// (where swaps, repeats and length differences all occur).
+func TestEditDistanceAtMost(t *testing.T) {
+	var words []string
+	var gen func(prefix string)
+	gen = func(prefix string) {
+		words = append(words, prefix)
+		if len(prefix) < 4 {
+			for _, r := range "abé" {
+				gen(prefix + string(r))
+			}
+		}
+	}
+	gen("")
+	var rows [3][]int // reused, as Suggest does: stale cells must not matter
+	for _, a := range words {
+		for _, b := range words {
+			full := editDistance([]rune(a), []rune(b))
+			for k := 0; k <= 3; k++ {
+				if got, want := editDistanceAtMost([]rune(a), []rune(b), k, &rows), min(full, k+1); got != want {
+					t.Fatalf("editDistanceAtMost(%q, %q, %d) = %d, want %d", a, b, k, got, want)
+				}
+			}
+		}
+	}
+	// Long names cost time linear in their length.
+	long := []rune(strings.Repeat("ab", 1<<20))
+	if d := editDistanceAtMost(long, append(long[1:len(long):len(long)], 'a'), 2, &rows); d != 2 {
+		t.Errorf("long names: distance %d, want 2", d)
 	}
 }

@@ -62,7 +62,9 @@ const (
 //	tenet ARGS...              the command, run in a copy of the case directory
 //	                           (plus testdata/hostile/_shared) as working directory
 //	gen FILE text PART...      generate FILE before running: each PART is a Go
-//	                           string literal, or N*"literal" for N copies of it
+//	                           string literal, or N*"literal" for N copies of it,
+//	                           or N#"literal" for N copies with {n} in each
+//	                           replaced by its number (0 to N-1), for distinct names
 //	gen FILE bundle DIR [OP]   FILE is the bundle of contract DIR (built as tenet
 //	                           build does), then OP: truncate N (keep N bytes;
 //	                           negative: drop -N), flip N (xor byte N with 0xff;
@@ -450,23 +452,29 @@ func generate(work string, g []string) error {
 	return fmt.Errorf("unknown generator %q", g[1])
 }
 
-// writeParts writes each part: a Go string literal, or N*"literal" for N
-// copies of it.
+// writeParts writes each part: a Go string literal, N*"literal" for N
+// copies of it, or N#"literal" for N copies with {n} replaced by the copy's
+// number.
 func writeParts(w *bufio.Writer, parts []string) error {
 	for _, part := range parts {
-		n := 1
-		if i := strings.Index(part, "*\""); i > 0 {
+		n, numbered := 1, false
+		if i := strings.IndexAny(part, "*#"); i > 0 && !strings.HasPrefix(part, "\"") && strings.HasPrefix(part[i+1:], "\"") {
 			var err error
 			if n, err = strconv.Atoi(part[:i]); err != nil {
 				return err
 			}
+			numbered = part[i] == '#'
 			part = part[i+1:]
 		}
 		s, err := strconv.Unquote(part)
 		if err != nil {
 			return fmt.Errorf("%s: %v", part, err)
 		}
-		for range n {
+		for k := range n {
+			if numbered {
+				w.WriteString(strings.ReplaceAll(s, "{n}", strconv.Itoa(k)))
+				continue
+			}
 			w.WriteString(s)
 		}
 	}

@@ -9,6 +9,8 @@ var langCodes = []Info{
 		Doc: "The file is not valid HCL: an unterminated string or block, a missing `=` or newline, an invalid character or escape sequence, and the like. The message says what the parser expected where. Fix the syntax; tenet reads the rest of the contract anyway and reports its other problems in the same run."},
 	{Code: "nesting-too-deep", Severity: hcl.DiagError, Title: "Nesting too deep",
 		Doc: "Brackets, braces, parentheses or template sequences nest more than 128 levels deep. tenet refuses such a file before parsing it, so that hostile input cannot exhaust the parser's stack. No real contract needs this depth: flatten the value, or move it into a transcript or a param."},
+	{Code: "string-too-large", Severity: hcl.DiagError, Title: "String too large",
+		Doc: "A quoted string or heredoc has more than 10,000 literal parts (heredoc lines, or pieces between `$${` and `%%{` escapes), or more than one part and parts × bytes over 2^28 (268,435,456: 1,000 lines of 256 KiB in all, 10,000 lines of 26 KiB). HCL assembles a string part by part in time proportional to parts × bytes, so tenet refuses such a file before parsing it (a 20 MB heredoc took 87 s). Shorten the string or join its lines; a criterion is at most 100,000 code points anyway, and a one-line string is bounded only by the file size."},
 	{Code: "read-error", Severity: hcl.DiagError, Title: "Cannot read contract directory or file",
 		Doc: "The contract directory, or one of its *.tenet.hcl files, could not be read; the message gives the operating system's error (missing directory, permission denied). Check the path given on the command line and the permissions."},
 	{Code: "no-contract-files", Severity: hcl.DiagError, Title: "No contract files",
