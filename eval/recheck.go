@@ -88,35 +88,9 @@ func unsugar(e *exprpb.Expr, macros map[int64]*exprpb.Expr) *exprpb.Expr {
 	e = proto.Clone(e).(*exprpb.Expr)
 	var walk func(x *exprpb.Expr)
 	walk = func(x *exprpb.Expr) {
-		switch k := x.GetExprKind().(type) {
-		case *exprpb.Expr_SelectExpr:
-			walk(k.SelectExpr.GetOperand())
-		case *exprpb.Expr_CallExpr:
-			if k.CallExpr.GetTarget() != nil {
-				walk(k.CallExpr.GetTarget())
-			}
-			for _, a := range k.CallExpr.GetArgs() {
-				walk(a)
-			}
-		case *exprpb.Expr_ListExpr:
-			for _, a := range k.ListExpr.GetElements() {
-				walk(a)
-			}
-		case *exprpb.Expr_StructExpr:
-			for _, en := range k.StructExpr.GetEntries() {
-				if en.GetMapKey() != nil {
-					walk(en.GetMapKey())
-				}
-				walk(en.GetValue())
-			}
-		case *exprpb.Expr_ComprehensionExpr:
+		eachChild(x, walk) // the parts first: x itself is replaced below
+		if k, ok := x.GetExprKind().(*exprpb.Expr_ComprehensionExpr); ok {
 			c := k.ComprehensionExpr
-			parts := []*exprpb.Expr{c.GetIterRange(), c.GetAccuInit(), c.GetLoopCondition(), c.GetLoopStep(), c.GetResult()}
-			for _, a := range parts {
-				if a != nil {
-					walk(a)
-				}
-			}
 			if _, ok := macros[x.GetId()]; ok {
 				return
 			}
@@ -194,29 +168,9 @@ func quickCheck(env *cel.Env, e *bundle.Expr, ce *exprpb.CheckedExpr) error {
 		case *exprpb.Expr_IdentExpr:
 			names[x.GetId()] = k.IdentExpr.GetName()
 		case *exprpb.Expr_SelectExpr:
-			q, _ := qualifiedName(x)
-			names[x.GetId()] = q
-			walk(k.SelectExpr.GetOperand())
-		case *exprpb.Expr_CallExpr:
-			walk(k.CallExpr.GetTarget())
-			for _, a := range k.CallExpr.GetArgs() {
-				walk(a)
-			}
-		case *exprpb.Expr_ListExpr:
-			for _, a := range k.ListExpr.GetElements() {
-				walk(a)
-			}
-		case *exprpb.Expr_StructExpr:
-			for _, en := range k.StructExpr.GetEntries() {
-				walk(en.GetMapKey())
-				walk(en.GetValue())
-			}
-		case *exprpb.Expr_ComprehensionExpr:
-			c := k.ComprehensionExpr
-			for _, a := range []*exprpb.Expr{c.GetIterRange(), c.GetAccuInit(), c.GetLoopCondition(), c.GetLoopStep(), c.GetResult()} {
-				walk(a)
-			}
+			names[x.GetId()], _ = qualifiedName(x)
 		}
+		eachChild(x, walk)
 	}
 	walk(ce.GetExpr())
 	for id, ref := range ce.GetReferenceMap() {
@@ -456,32 +410,38 @@ func identNames(e *exprpb.Expr) map[string]bool {
 	out := map[string]bool{}
 	var walk func(x *exprpb.Expr)
 	walk = func(x *exprpb.Expr) {
-		switch k := x.GetExprKind().(type) {
-		case *exprpb.Expr_IdentExpr:
-			out[k.IdentExpr.GetName()] = true
-		case *exprpb.Expr_SelectExpr:
-			walk(k.SelectExpr.GetOperand())
-		case *exprpb.Expr_CallExpr:
-			walk(k.CallExpr.GetTarget())
-			for _, a := range k.CallExpr.GetArgs() {
-				walk(a)
-			}
-		case *exprpb.Expr_ListExpr:
-			for _, a := range k.ListExpr.GetElements() {
-				walk(a)
-			}
-		case *exprpb.Expr_StructExpr:
-			for _, en := range k.StructExpr.GetEntries() {
-				walk(en.GetMapKey())
-				walk(en.GetValue())
-			}
-		case *exprpb.Expr_ComprehensionExpr:
-			c := k.ComprehensionExpr
-			for _, a := range []*exprpb.Expr{c.GetIterRange(), c.GetAccuInit(), c.GetLoopCondition(), c.GetLoopStep(), c.GetResult()} {
-				walk(a)
-			}
+		if id := x.GetIdentExpr(); id != nil {
+			out[id.GetName()] = true
 		}
+		eachChild(x, walk)
 	}
 	walk(e)
 	return out
+}
+
+// eachChild calls f on each direct subexpression of x that is not nil, in
+// source order (a comprehension's range, accumulator, condition, step and
+// result): the one place that knows the shape of every expression kind.
+func eachChild(x *exprpb.Expr, f func(*exprpb.Expr)) {
+	var kids []*exprpb.Expr
+	switch k := x.GetExprKind().(type) {
+	case *exprpb.Expr_SelectExpr:
+		kids = []*exprpb.Expr{k.SelectExpr.GetOperand()}
+	case *exprpb.Expr_CallExpr:
+		kids = append([]*exprpb.Expr{k.CallExpr.GetTarget()}, k.CallExpr.GetArgs()...)
+	case *exprpb.Expr_ListExpr:
+		kids = k.ListExpr.GetElements()
+	case *exprpb.Expr_StructExpr:
+		for _, en := range k.StructExpr.GetEntries() {
+			kids = append(kids, en.GetMapKey(), en.GetValue())
+		}
+	case *exprpb.Expr_ComprehensionExpr:
+		c := k.ComprehensionExpr
+		kids = []*exprpb.Expr{c.GetIterRange(), c.GetAccuInit(), c.GetLoopCondition(), c.GetLoopStep(), c.GetResult()}
+	}
+	for _, kid := range kids {
+		if kid != nil {
+			f(kid)
+		}
+	}
 }
