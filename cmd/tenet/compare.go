@@ -56,7 +56,7 @@ not one of the ids. See docs/bundle.md, "Signing".`,
 				fmt.Fprintf(stderr, "%v\n", err)
 				return exitError{exitBad}
 			}
-			if err := checkRunIDs(recs, at, pol.IDs); err != nil {
+			if err := checkRunIDs(recs, at, args, pol.IDs); err != nil {
 				fmt.Fprintf(stderr, "%v\n", err)
 				return exitError{exitBad}
 			}

@@ -84,7 +84,7 @@ See docs/metrics.md.`,
 			var progs []*eval.Program
 			var declared map[string]metrics.Declared
 			if contract == "" {
-				if err := checkRunIDs(recs, at, pol.IDs); err != nil {
+				if err := checkRunIDs(recs, at, args, pol.IDs); err != nil {
 					fmt.Fprintf(stderr, "%v\n", err)
 					return exitError{exitBad}
 				}
@@ -103,7 +103,7 @@ See docs/metrics.md.`,
 				// Under a trust flag the runs must prove which bundle judged
 				// them; otherwise a run without a bundle field (labels from
 				// another harness, or a field stripped) passes, counted.
-				unnamed, err := sameBundles(recs, at, progs, trust.inForce(pol))
+				unnamed, err := sameBundles(recs, at, args, progs, trust.inForce(pol))
 				if err != nil {
 					fmt.Fprintf(stderr, "%v\n", err)
 					return exitError{exitBad}
@@ -131,7 +131,8 @@ See docs/metrics.md.`,
 }
 
 // sameBundles refuses runs that --contract cannot report, each at its file
-// and line (at[i] is where recs[i] was read): runs of another contract (or
+// and line (at[i] is where recs[i] was read, files are the runs files as
+// given), in the order of the files: runs of another contract (or
 // of none: labels from elsewhere without a contract field), whose tasks,
 // cases and gates are not the contract's, so its gates would be skipped,
 // not evaluated; and runs the contract would have judged with another
@@ -139,7 +140,7 @@ See docs/metrics.md.`,
 // labelled elsewhere (no bundle field) are refused when strict (a trust
 // flag is in force, strict names it: the field is all that ties a run to
 // the verified bundle), and otherwise pass and are counted in unnamed.
-func sameBundles(recs []runs.Record, at []runs.Pos, progs []*eval.Program, strict string) (unnamed int, err error) {
+func sameBundles(recs []runs.Record, at []runs.Pos, files []string, progs []*eval.Program, strict string) (unnamed int, err error) {
 	ids := map[string]string{}
 	var names []string
 	for _, p := range progs {
@@ -148,7 +149,8 @@ func sameBundles(recs []runs.Record, at []runs.Pos, progs []*eval.Program, stric
 	}
 	var bad []string
 	others, missing := false, false
-	for i, r := range recs {
+	for _, i := range fileOrder(at, files) {
+		r := recs[i]
 		id, ok := ids[r.Key.Contract]
 		if ok && r.Bundle == id {
 			continue

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"os"
@@ -174,17 +175,43 @@ func (t *trustFlags) runsPolicy(how string) (bundle.Policy, error) {
 // rest are counted.
 const maxRefusedRuns = 10
 
+// fileOrder returns the indexes of recs in the order they were read (the
+// files as given, each line by line), so that refusals are listed as a
+// reader of the files meets them: the records themselves are sorted by key,
+// and at[i] is where recs[i] was read.
+func fileOrder(at []runs.Pos, files []string) []int {
+	rank := map[string]int{}
+	for i, f := range files {
+		if _, ok := rank[f]; !ok {
+			rank[f] = i
+		}
+	}
+	idx := make([]int, len(at))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int {
+		if c := cmp.Compare(rank[at[a].File], rank[at[b].File]); c != 0 {
+			return c
+		}
+		return cmp.Compare(at[a].Line, at[b].Line)
+	})
+	return idx
+}
+
 // checkRunIDs refuses runs whose bundle field is not one of ids
 // (--expect-bundle-id), each at its file and line: a run without the field
-// was judged by an unknown bundle, so it cannot be the expected one.
-func checkRunIDs(recs []runs.Record, at []runs.Pos, ids []string) error {
+// was judged by an unknown bundle, so it cannot be the expected one. files
+// are the runs files as given.
+func checkRunIDs(recs []runs.Record, at []runs.Pos, files, ids []string) error {
 	if len(ids) == 0 {
 		return nil
 	}
 	want := strings.Join(ids, " or ")
 	var bad []string
 	n := 0
-	for i, r := range recs {
+	for _, i := range fileOrder(at, files) {
+		r := recs[i]
 		if slices.Contains(ids, r.Bundle) {
 			continue
 		}
