@@ -16,6 +16,7 @@ func compareCmd() *cobra.Command {
 	var reference, defended string
 	var maxRecord int
 	var rf reportFlags
+	var trust trustFlags
 	cmd := &cobra.Command{
 		Use:   "compare --reference C1 --defended C2 RUNS.jsonl...",
 		Short: "Paired comparison of two conditions: transitions per task and case, McNemar p-values",
@@ -28,7 +29,12 @@ ids. A condition is named condition, or contract:condition.
 
 Refused (exit 2) when the task or case ids differ, the runs name different
 bundles or attempt budgets, a condition has unknown labels or any other
-metric error, or more than one repetition. See docs/metrics.md.`,
+metric error, or more than one repetition. See docs/metrics.md.
+
+compare reads no bundle, so it cannot check a signature: --verify-key or
+TENET_VERIFY_KEY is an error (check the runs with tenet report --contract
+X.tnb first). --expect-bundle-id refuses every run whose bundle field is
+not one of the ids. See docs/bundle.md, "Signing".`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkInputs(args); err != nil {
@@ -41,8 +47,16 @@ metric error, or more than one repetition. See docs/metrics.md.`,
 			if maxRecord < 1 {
 				return fmt.Errorf("--max-record-bytes %d: want at least 1", maxRecord)
 			}
-			recs, err := runs.ReadFilesWith(runs.ReadOptions{MaxRecordBytes: maxRecord}, args...)
+			pol, err := trust.runsPolicy("compare reads no bundle, so it cannot check one: check the runs with tenet report --contract X.tnb (the signed bundle that judged them), then compare them with --expect-bundle-id and that bundle's id, leaving out --verify-key and " + verifyKeyEnv + ".")
 			if err != nil {
+				return err
+			}
+			recs, at, err := runs.ReadFilesAt(runs.ReadOptions{MaxRecordBytes: maxRecord}, args...)
+			if err != nil {
+				fmt.Fprintf(stderr, "%v\n", err)
+				return exitError{exitBad}
+			}
+			if err := checkRunIDs(recs, at, args, pol.IDs); err != nil {
 				fmt.Fprintf(stderr, "%v\n", err)
 				return exitError{exitBad}
 			}
@@ -64,6 +78,7 @@ metric error, or more than one repetition. See docs/metrics.md.`,
 	cmd.Flags().StringVar(&defended, "defended", "", "the defended condition")
 	rf.add(cmd)
 	rf.addMaxItems(cmd)
+	trust.addRunsOnly(cmd)
 	cmd.MarkFlagRequired("reference")
 	cmd.MarkFlagRequired("defended")
 	return cmd

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tenetlang/tenet/compiler"
+	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/eval"
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/report"
@@ -17,7 +18,7 @@ func reportCmd() *cobra.Command {
 	var unknown, contract string
 	var maxRecord int
 	var rf reportFlags
-	var trust trustFlags // for --contract
+	var trust trustFlags
 	cmd := &cobra.Command{
 		Use:   "report [--contract DIR|X.tnb] RUNS.jsonl...",
 		Short: "Recompute metrics from runs files (labels from tenet or any harness)",
@@ -31,7 +32,14 @@ bundle) they are the contract's, so a missing run is an error, and the
 contract's gates are evaluated: a failed requirement exits 1. Runs of
 another contract, and runs judged by another bundle than the contract's,
 are refused, and a gate that lists a condition with no runs is an error:
-exit 2.
+exit 2. A run without a bundle field (labels from another harness) is
+refused under --verify-key, TENET_VERIFY_KEY or --expect-bundle-id, and
+otherwise counted in a warning.
+
+--verify-key (or TENET_VERIFY_KEY) needs --contract with a signed bundle:
+a runs file carries no signature, so without --contract it is an error.
+--expect-bundle-id without --contract refuses every run whose bundle
+field is not one of the ids. See docs/bundle.md, "Signing".
 
 Unknown labels make the metrics of their condition refuse (exit 2), unless
 --unknown=bounds: then every rate is reported as the interval over all
@@ -56,7 +64,19 @@ See docs/metrics.md.`,
 			if maxRecord < 1 {
 				return fmt.Errorf("--max-record-bytes %d: want at least 1", maxRecord)
 			}
-			recs, err := runs.ReadFilesWith(runs.ReadOptions{MaxRecordBytes: maxRecord}, args...)
+			// The trust flags are checked before any runs file is read: a
+			// key that cannot apply is a usage error, whatever the runs.
+			var pol bundle.Policy
+			var err error
+			if contract == "" {
+				pol, err = trust.runsPolicy("To verify them, report with --contract X.tnb, the signed bundle that judged them: the bundle is checked against the key and every run must name its id.")
+			} else {
+				pol, err = trust.policy()
+			}
+			if err != nil {
+				return err
+			}
+			recs, at, err := runs.ReadFilesAt(runs.ReadOptions{MaxRecordBytes: maxRecord}, args...)
 			if err != nil {
 				fmt.Fprintf(stderr, "%v\n", err)
 				return exitError{exitBad}
@@ -64,21 +84,33 @@ See docs/metrics.md.`,
 			var progs []*eval.Program
 			var declared map[string]metrics.Declared
 			if contract == "" {
+				if err := checkRunIDs(recs, at, args, pol.IDs); err != nil {
+					fmt.Fprintf(stderr, "%v\n", err)
+					return exitError{exitBad}
+				}
 				if err := mixedBundles(recs); err != nil {
 					fmt.Fprintf(stderr, "%v\n", err)
 					return exitError{exitBad}
 				}
 			} else {
-				if progs, err = trust.loadPrograms(contract, stderr); err != nil {
+				if progs, err = loadPrograms(contract, stderr, pol); err != nil {
 					return err
 				}
 				declared = map[string]metrics.Declared{}
 				for _, p := range progs {
 					declared[p.Bundle.Manifest.Contract] = p.Declared()
 				}
-				if err := sameBundles(recs, progs); err != nil {
+				// Under a trust flag the runs must prove which bundle judged
+				// them; otherwise a run without a bundle field (labels from
+				// another harness, or a field stripped) passes, counted.
+				unnamed, err := sameBundles(recs, at, args, progs, trust.inForce(pol))
+				if err != nil {
 					fmt.Fprintf(stderr, "%v\n", err)
 					return exitError{exitBad}
+				}
+				if unnamed > 0 {
+					fmt.Fprintf(stderr, "%s: warning: %d of %d runs carry no bundle id (labels from another harness, or the field removed): nothing shows they were judged by the contract's bundle; --verify-key, %s or --expect-bundle-id refuses them\n",
+						cmd.CommandPath(), unnamed, len(recs), verifyKeyEnv)
 				}
 			}
 			d := report.Build(report.Input{
@@ -98,13 +130,17 @@ See docs/metrics.md.`,
 	return cmd
 }
 
-// sameBundles refuses runs that --contract cannot report: runs of another
-// contract (or of none: labels from elsewhere without a contract field),
-// whose tasks, cases and gates are not the contract's, so its gates would
-// be skipped, not evaluated; and runs the contract would have judged with
-// another bundle, whose labels may not be the contract's. Runs labelled
-// elsewhere (no bundle) of the contract pass.
-func sameBundles(recs []runs.Record, progs []*eval.Program) error {
+// sameBundles refuses runs that --contract cannot report, each at its file
+// and line (at[i] is where recs[i] was read, files are the runs files as
+// given), in the order of the files: runs of another contract (or
+// of none: labels from elsewhere without a contract field), whose tasks,
+// cases and gates are not the contract's, so its gates would be skipped,
+// not evaluated; and runs the contract would have judged with another
+// bundle, whose labels may not be the contract's. Runs of the contract
+// labelled elsewhere (no bundle field) are refused when strict (a trust
+// flag is in force, strict names it: the field is all that ties a run to
+// the verified bundle), and otherwise pass and are counted in unnamed.
+func sameBundles(recs []runs.Record, at []runs.Pos, files []string, progs []*eval.Program, strict string) (unnamed int, err error) {
 	ids := map[string]string{}
 	var names []string
 	for _, p := range progs {
@@ -112,35 +148,47 @@ func sameBundles(recs []runs.Record, progs []*eval.Program) error {
 		names = append(names, runs.Safe(p.Bundle.Manifest.Contract))
 	}
 	var bad []string
-	others := false
-	for _, r := range recs {
+	others, missing := false, false
+	for _, i := range fileOrder(at, files) {
+		r := recs[i]
 		id, ok := ids[r.Key.Contract]
-		if ok && (r.Bundle == "" || r.Bundle == id) {
+		if ok && r.Bundle == id {
+			continue
+		}
+		if ok && r.Bundle == "" && strict == "" {
+			unnamed++
 			continue
 		}
 		if len(bad) == 3 {
 			bad = append(bad, "…")
 			break
 		}
-		if !ok {
+		switch {
+		case !ok:
 			others = true
 			of := "of contract " + runs.Safe(r.Key.Contract)
 			if r.Key.Contract == "" {
 				of = "of no contract (its record has no contract field)"
 			}
-			bad = append(bad, fmt.Sprintf("run %s is %s, not of --contract %s", r.Key, of, strings.Join(names, ", ")))
-			continue
+			bad = append(bad, fmt.Sprintf("%s: run %s is %s, not of --contract %s", at[i], r.Key, of, strings.Join(names, ", ")))
+		case r.Bundle == "":
+			missing = true
+			bad = append(bad, fmt.Sprintf("%s: run %s has no bundle field, so nothing shows it was judged by the contract's bundle %s, as %s requires", at[i], r.Key, id, strict))
+		default:
+			bad = append(bad, fmt.Sprintf("%s: run %s was judged by %s, not by the contract's bundle %s", at[i], r.Key, r.Bundle, id))
 		}
-		bad = append(bad, fmt.Sprintf("run %s was judged by %s, not by the contract's bundle %s", r.Key, r.Bundle, id))
 	}
 	if len(bad) == 0 {
-		return nil
+		return unnamed, nil
 	}
 	hint := "re-run tenet eval with the contract, or report without --contract"
-	if others {
+	switch {
+	case others:
 		hint = "report the runs of each contract with that contract, or without --contract"
+	case missing:
+		hint = "re-run tenet eval with the contract's bundle (it writes the bundle field), or report labels from another harness without " + strict
 	}
-	return fmt.Errorf("%s\n%s", strings.Join(bad, "\n"), hint)
+	return 0, fmt.Errorf("%s\n%s", strings.Join(bad, "\n"), hint)
 }
 
 // mixedBundles refuses runs of one contract judged by different bundles

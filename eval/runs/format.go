@@ -559,6 +559,13 @@ func ReadFiles(paths ...string) ([]Record, error) {
 
 // ReadFilesWith is ReadFiles with options.
 func ReadFilesWith(opt ReadOptions, paths ...string) ([]Record, error) {
+	recs, _, err := ReadFilesAt(opt, paths...)
+	return recs, err
+}
+
+// ReadFilesAt is ReadFilesWith that also returns where each record was
+// read: at[i] is the file and line of recs[i].
+func ReadFilesAt(opt ReadOptions, paths ...string) (recs []Record, at []Pos, err error) {
 	rd := reader{max: opt.MaxRecordBytes}
 	if rd.max <= 0 {
 		rd.max = DefaultMaxRecordBytes
@@ -575,8 +582,25 @@ func ReadFilesWith(opt ReadOptions, paths ...string) ([]Record, error) {
 		rd.read(p, f)
 		f.Close()
 	}
-	return rd.finish()
+	if recs, err = rd.finish(); err != nil {
+		return nil, nil, err
+	}
+	// finish sorted rd.recs in the order of recs.
+	at = make([]Pos, len(rd.recs))
+	for i, l := range rd.recs {
+		at[i] = Pos{File: l.file, Line: l.line}
+	}
+	return recs, at, nil
 }
+
+// Pos is where a record was read: a runs file and a line (from 1).
+type Pos struct {
+	File string
+	Line int
+}
+
+// String renders file:line.
+func (p Pos) String() string { return fmt.Sprintf("%s:%d", p.File, p.Line) }
 
 type reader struct {
 	recs    []located
