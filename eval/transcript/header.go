@@ -167,3 +167,15 @@ func holdsMessages(v any) bool {
 	}
 	return false
 }
+
+// HeaderRecord returns the decoded object of a record Decode skipped as a
+// header line, so that a caller that knows the source can tell whether it
+// maps to a run (eval's Program.HeaderRun), or nil when data is not one.
+func HeaderRecord(data []byte) map[string]any {
+	v, msg := decodeJSON(data, true)
+	if msg != "" {
+		return nil
+	}
+	rec, _ := v.(map[string]any)
+	return rec
+}
