@@ -496,8 +496,18 @@ func langChainCalls(msg map[string]any, own []*run.Call) ([]*run.Call, string) {
 	}
 	for j, c := range calls {
 		o := own[j]
-		if c.ID != o.ID || c.Tool != o.Tool || c.ArgsError != o.ArgsError || !reflect.DeepEqual(c.Args, o.Args) {
-			return nil, fmt.Sprintf("additional_kwargs.tool_calls[%d] is not tool_calls[%d] (id %q, tool %q vs id %q, tool %q, or other arguments): which call was made is unclear", j, j, c.ID, c.Tool, o.ID, o.Tool)
+		var diff []string
+		if c.ID != o.ID {
+			diff = append(diff, fmt.Sprintf("id %q, not %q", clip(c.ID, 100), clip(o.ID, 100)))
+		}
+		if c.Tool != o.Tool {
+			diff = append(diff, fmt.Sprintf("tool %q, not %q", clip(c.Tool, 100), clip(o.Tool, 100)))
+		}
+		if c.ArgsError != o.ArgsError || !reflect.DeepEqual(c.Args, o.Args) {
+			diff = append(diff, "other arguments")
+		}
+		if len(diff) > 0 {
+			return nil, fmt.Sprintf("additional_kwargs.tool_calls[%d] is not tool_calls[%d] (%s): which call was made is unclear", j, j, strings.Join(diff, "; "))
 		}
 	}
 	return nil, ""

@@ -77,7 +77,7 @@ func TestLangChainToolCalls(t *testing.T) {
 	)
 	runs, errs, _ := readAll(t, input, Options{})
 	check(t, "errors", errs, []string{
-		`t.jsonl:3: message 1: additional_kwargs.tool_calls[0] is not tool_calls[0] (id "c1", tool "send_money" vs id "c1", tool "send_money", or other arguments): which call was made is unclear`,
+		`t.jsonl:3: message 1: additional_kwargs.tool_calls[0] is not tool_calls[0] (other arguments): which call was made is unclear`,
 		`t.jsonl:4: message 1: additional_kwargs.tool_calls has 1 calls, tool_calls 0: which calls were made is unclear (LangChain's copy of the provider's calls should be the same calls)`,
 		`t.jsonl:5: message 1: additional_kwargs.tool_calls: want a list, got an object`,
 	})
