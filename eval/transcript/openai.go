@@ -411,13 +411,21 @@ func scanMessageRest(msg map[string]any) string {
 			return err
 		}
 	}
-	_, isObj := msg["additional_kwargs"].(map[string]any)
-	read := map[string]bool{"additional_kwargs": isObj}
-	for k := range messageKeys {
-		read[k] = true
+	read := messageKeys
+	if _, ok := msg["additional_kwargs"].(map[string]any); ok {
+		read = messageKeysLangChain // searched above
 	}
 	return scanRest(msg, read, "")
 }
+
+// messageKeysLangChain is messageKeys and additional_kwargs.
+var messageKeysLangChain = func() map[string]bool {
+	m := map[string]bool{"additional_kwargs": true}
+	for k := range messageKeys {
+		m[k] = true
+	}
+	return m
+}()
 
 // scanRest searches the members of obj whose keys are not in read, in key
 // order, for a call; prefix is obj's path in the message ("" for the
