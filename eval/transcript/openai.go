@@ -469,10 +469,19 @@ func toolCalls(field string, v any) ([]*run.Call, string) {
 			}
 			at := fmt.Sprintf("%s[%d]", field, j)
 			tc := raw.(map[string]any) // requestedCall checked it
+			fn := tc["function"].(map[string]any)
+			if _, ok := fn["arguments"]; !ok {
+				// Arguments under another name would be read as none.
+				for _, k := range []string{"args", "input", "parameters"} {
+					if _, ok := fn[k]; ok {
+						return nil, fmt.Sprintf("%s.function.%s: the arguments of a tool call are \"arguments\" (another harness's shape?)", at, k)
+					}
+				}
+			}
 			if err := scanRest(tc, toolCallKeys, at); err != "" {
 				return nil, err
 			}
-			if err := scanRest(tc["function"].(map[string]any), callKeys, at+".function"); err != "" {
+			if err := scanRest(fn, callKeys, at+".function"); err != "" {
 				return nil, err
 			}
 			calls = append(calls, c)

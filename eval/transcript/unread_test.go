@@ -31,8 +31,9 @@ func TestUnreadCallsAnywhere(t *testing.T) {
 		msg(`{"role": "tool", "tool_call_id": "c", "tool_call": {"function": "read", "args": {}, "also": {"recipient_name": "send_money", "parameters": {}}}}`), // 11
 		msg(`{"role": "assistant", "content": "", "function_call": {"name": "read", "arguments": "{}", "then": {"name": "send_money", "arguments": {}}}}`),      // 12
 		msg(`{"role": "assistant", "content": [{"toolUse": {"toolUseId": "b1", "name": "send_money", "input": {}}}]}`),                                          // 13
+		msg(`{"role": "assistant", "tool_calls": [{"id": "c1", "function": {"name": "send_money", "args": {"to": "x"}}}]}`),                                     // 14
 		// kept: what real harnesses write beside their calls, holding none
-		msg(`{"role": "assistant", "content": "hi", "response_metadata": {"finish_reason": "tool_calls"}, "tool_call_chunks": [], "invalid_tool_calls": [], "usage": {"tokens": 3}}`), // 14
+		msg(`{"role": "assistant", "content": "hi", "response_metadata": {"finish_reason": "tool_calls"}, "tool_call_chunks": [], "invalid_tool_calls": [], "usage": {"tokens": 3}}`), // 15
 		msg(`{"role": "tool", "tool_call_id": "c", "content": "r", "tool_call": {"function": "read", "args": {}, "id": "c", "placeholder_args": {"to": "$x"}}, "error": null}`),       // 15
 	)
 	runs, errs, _ := readAll(t, input, Options{})
@@ -50,9 +51,10 @@ func TestUnreadCallsAnywhere(t *testing.T) {
 		`t.jsonl:11: message 1: tool_call.also: a tool call in a place this reader does not read (convert the transcript to tool_calls and tool messages)`,
 		`t.jsonl:12: message 1: function_call.then: a tool call in a place this reader does not read (convert the transcript to tool_calls and tool messages)`,
 		`t.jsonl:13: message 1: content[0]: key "toolUse" names a call, a tool or a function, but this reader knows calls in content only as "tool_use" blocks`,
+		`t.jsonl:14: message 1: tool_calls[0].function.args: the arguments of a tool call are "arguments" (another harness's shape?)`,
 	})
 	if len(runs) != 2 {
-		t.Fatalf("got %d runs, want 2 (lines 14 and 15)", len(runs))
+		t.Fatalf("got %d runs, want 2 (lines 15 and 16)", len(runs))
 	}
 }
 
