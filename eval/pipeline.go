@@ -324,12 +324,23 @@ func (ps *pass) readFile(f *os.File, file int, name string, cr *countingReader, 
 // process decodes a record and judges it with every target of the pass. It
 // runs on a worker; the decoded run is dropped when it returns.
 func (ps *pass) process(j *job) outcome {
-	rn, skip, err := transcript.Decode(ps.format, j.origin, j.data)
+	data := j.data
+	rn, skip, err := transcript.Decode(ps.format, j.origin, data)
 	j.data = nil
 	if err != nil {
 		return outcome{err: err}
 	}
 	if skip {
+		// A header line a source maps to a run is a run without its
+		// transcript: bad input (headers are rare, so decoding it again
+		// costs nothing that matters).
+		if rec := transcript.HeaderRecord(data); rec != nil {
+			for _, t := range ps.targets {
+				if msg := t.p.HeaderRun(t.src, rec); msg != "" {
+					return outcome{err: &transcript.Error{File: j.origin.File, Line: j.origin.Line, Msg: msg}}
+				}
+			}
+		}
 		return outcome{header: true}
 	}
 	vs := make([]verdict, len(ps.targets))

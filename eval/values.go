@@ -378,7 +378,7 @@ func (ev *eventVal) slot(name string) (ref.Val, bool) {
 	case fError:
 		v = types.String(e.Error)
 	case fFailed:
-		v = types.Bool(e.Failed)
+		v = failedVal(e)
 	}
 	ev.slots[i] = v
 	return v, true
@@ -429,10 +429,23 @@ func (ev *eventVal) asMap() map[string]any {
 			ec = append(ec, ev.v.callVals[ci].asMap())
 		}
 	}
-	return map[string]any{
+	m := map[string]any{
 		"index": e.Index, "role": e.Role, "content": e.Content, "blocks": ev.blocks(),
 		"calls": ec, "call_id": e.CallID, "tool": e.Tool, "error": e.Error, "failed": e.Failed,
 	}
+	if e.FailedUnknown != "" {
+		m["failed"] = failedVal(e)
+	}
+	return m
+}
+
+// failedVal is the event's failed: an error, so that criteria reading it
+// are unknown, when whether the result reports an error is unknown.
+func failedVal(e *run.Event) ref.Val {
+	if e.FailedUnknown != "" {
+		return types.NewErr("event %d: failed is unknown: %s", e.Index, e.FailedUnknown)
+	}
+	return types.Bool(e.Failed)
 }
 
 func (ev *eventVal) keys() []string { return eventFields }

@@ -49,6 +49,10 @@ type Event struct {
 	Error  string // the error text ("" when the call succeeded)
 	// Failed is true when the result reports an error.
 	Failed bool
+	// FailedUnknown, when not "", says why it is unknown whether the
+	// result reports an error (an "error" of 0, {} or []): Failed is then
+	// false but means nothing, and criteria reading failed get an error.
+	FailedUnknown string
 }
 
 // Call is one tool call. Its CEL type is tenet.Call.

@@ -27,7 +27,7 @@ type blockResult struct {
 // block of another type with a key naming a call, a tool or a function
 // (holding something that could carry one) are errors: this reader would otherwise read them as "no call" (see
 // unknownCallShape). Blocks of other types are left alone.
-func contentBlocks(blocks []any) (calls []*run.Call, results []blockResult, msg string) {
+func contentBlocks(blocks []any) (items []blockItem, msg string) {
 	for i, raw := range blocks {
 		b, ok := raw.(map[string]any)
 		if !ok {
@@ -38,18 +38,19 @@ func contentBlocks(blocks []any) (calls []*run.Call, results []blockResult, msg 
 			// Another block with a key such as Gemini's functionCall: a
 			// call in a shape this reader does not know.
 			if k := unknownCallKey(b, nil); k != "" {
-				return nil, nil, fmt.Sprintf("content[%d]: key %q names a call, a tool or a function, but this reader knows calls in content only as \"tool_use\" blocks", i, k)
+				return nil, fmt.Sprintf("content[%d]: key %q names a call, a tool or a function, but this reader knows calls in content only as \"tool_use\" blocks", i, k)
 			}
 		}
 		if !hasType {
 			if _, present := b["type"]; present && b["type"] != nil {
 				if looksLikeCall(b) {
-					return nil, nil, fmt.Sprintf("content[%d]: type: want a string, got %s (the block has a call's keys)", i, kind(b["type"]))
+					return nil, fmt.Sprintf("content[%d]: type: want a string, got %s (the block has a call's keys)", i, kind(b["type"]))
 				}
-				continue
+			} else if shapes, _, _ := callShapes(b); len(shapes) > 0 || looksLikeCall(b) {
+				return nil, fmt.Sprintf("content[%d]: a block shaped like a tool call has no \"type\" (want \"tool_use\")", i)
 			}
-			if shapes, _, _ := callShapes(b); len(shapes) > 0 || looksLikeCall(b) {
-				return nil, nil, fmt.Sprintf("content[%d]: a block shaped like a tool call has no \"type\" (want \"tool_use\")", i)
+			if err := scanRest(b, nil, fmt.Sprintf("content[%d]", i)); err != "" {
+				return nil, err
 			}
 			continue
 		}
@@ -57,22 +58,49 @@ func contentBlocks(blocks []any) (calls []*run.Call, results []blockResult, msg 
 		case "tool_use":
 			c, err := toolUseBlock(b)
 			if err != "" {
-				return nil, nil, fmt.Sprintf("content[%d] (tool_use): %s", i, err)
+				return nil, fmt.Sprintf("content[%d] (tool_use): %s", i, err)
 			}
-			calls = append(calls, c)
+			if err := scanRest(b, toolUseKeys, fmt.Sprintf("content[%d]", i)); err != "" {
+				return nil, err
+			}
+			items = append(items, blockItem{call: c})
 		case "tool_result":
 			r, err := toolResultBlock(b)
 			if err != "" {
-				return nil, nil, fmt.Sprintf("content[%d] (tool_result): %s", i, err)
+				return nil, fmt.Sprintf("content[%d] (tool_result): %s", i, err)
 			}
-			results = append(results, r)
+			// Its content is the tool's output, data rather than calls.
+			if err := scanRest(b, toolResultKeys, fmt.Sprintf("content[%d]", i)); err != "" {
+				return nil, err
+			}
+			items = append(items, blockItem{result: &r})
 		default:
 			if namesCall(typ) {
-				return nil, nil, fmt.Sprintf("content[%d]: block type %q names a call, a tool or a function, but this reader knows only \"tool_use\" and \"tool_result\" blocks", i, typ)
+				return nil, fmt.Sprintf("content[%d]: block type %q names a call, a tool or a function, but this reader knows only \"tool_use\" and \"tool_result\" blocks", i, typ)
+			}
+			// A text, image or thinking block: no field of it is read
+			// but its text, so a call anywhere in it would be lost.
+			if err := scanRest(b, nil, fmt.Sprintf("content[%d]", i)); err != "" {
+				return nil, err
 			}
 		}
 	}
-	return calls, results, ""
+	return items, ""
+}
+
+// The fields of the tool_use and tool_result blocks the reader reads;
+// scanRest searches their others.
+var (
+	toolUseKeys    = map[string]bool{"type": true, "id": true, "name": true, "input": true}
+	toolResultKeys = map[string]bool{"type": true, "tool_use_id": true, "content": true, "is_error": true}
+)
+
+// blockItem is a tool_use (call) or a tool_result (result) block, kept in
+// content order: a result may answer a call requested earlier in the same
+// message.
+type blockItem struct {
+	call   *run.Call
+	result *blockResult
 }
 
 // namesCall reports whether a key or block type names a call, a tool or a

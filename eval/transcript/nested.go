@@ -23,6 +23,14 @@ var NestedTooDeep = fmt.Sprintf("nested calls deeper than %d levels are not foll
 // "parameters": {...}}, ...]} are calls the runtime makes for it.
 const ParallelTool = "multi_tool_use.parallel"
 
+// isParallel reports whether tool names the dispatch wrapper, bare or with
+// the "functions." namespace prefix its recipients carry
+// ("functions.multi_tool_use.parallel"): read as an ordinary tool, the
+// wrapper's calls would be nested calls that never ran.
+func isParallel(tool string) bool {
+	return strings.TrimPrefix(tool, "functions.") == ParallelTool
+}
+
 // addNestedCalls finds tool calls carried inside other calls' arguments
 // and appends them to rn.Calls with Depth and Parent set (DESIGN §3: calls
 // include nested calls). Every key of every object is searched, the keys
@@ -77,7 +85,7 @@ func dispatched(wrapper, c *run.Call) {
 	case wrapper.OkUnknown != "":
 		c.OkUnknown = wrapper.OkUnknown
 	case !wrapper.Ok:
-		c.OkUnknown = fmt.Sprintf("the %s call %d that dispatched it reported an error, so whether this call ran is unknown", ParallelTool, wrapper.Index)
+		c.OkUnknown = fmt.Sprintf("the %s call %d that dispatched it reported an error, so whether this call ran is unknown", wrapper.Tool, wrapper.Index)
 	default:
 		c.Ok = true
 	}
@@ -93,7 +101,7 @@ type nestedCall struct {
 // keys in sorted order, or says why a call shape there cannot be read.
 func nestedIn(parent *run.Call) ([]nestedCall, string) {
 	w := walker{}
-	if parent.Tool == ParallelTool && parent.ArgsError == "" {
+	if isParallel(parent.Tool) && parent.ArgsError == "" {
 		if err := w.dispatch(parent.Args); err != "" {
 			return nil, err
 		}

@@ -295,10 +295,7 @@ func (m *matcher) message(rn *run.Run, i int, raw any) string {
 		}
 	}
 	ev := &run.Event{Index: i, Role: role}
-	var (
-		blockCalls   []*run.Call
-		blockResults []blockResult
-	)
+	var blocks []blockItem
 	switch c := msg["content"].(type) {
 	case nil:
 	case string:
@@ -307,7 +304,7 @@ func (m *matcher) message(rn *run.Run, i int, raw any) string {
 		ev.Blocks = c
 		ev.Content = blockText(c)
 		var err string
-		if blockCalls, blockResults, err = contentBlocks(c); err != "" {
+		if blocks, err = contentBlocks(c); err != "" {
 			return err
 		}
 	default:
@@ -315,16 +312,33 @@ func (m *matcher) message(rn *run.Run, i int, raw any) string {
 	}
 	rn.Events = append(rn.Events, ev)
 
-	// Results first: a message answers earlier calls, then may request more.
+	// A result message answers earlier calls before this message's own
+	// calls are requested.
 	if resultRole(role) {
 		if err := m.result(rn, ev, msg); err != "" {
 			return err
 		}
 	}
-	for _, b := range blockResults {
-		c := m.answer(rn, ev.Index, answer{callID: b.CallID, content: b.Content, failed: b.Failed, err: b.Error})
-		if !resultRole(role) && len(blockResults) == 1 {
-			ev.CallID, ev.Tool, ev.Failed, ev.Error = b.CallID, c.Tool, b.Failed, b.Error
+	// Content blocks are taken in order: a tool_use requests a call, a
+	// tool_result answers one, so a tool_result after a tool_use in the
+	// same message can answer it, and one before it answers an earlier
+	// call. (Taking all results first matched such a result to nothing
+	// or to another call: a send that ran counted as not run.)
+	nResults := 0
+	for _, b := range blocks {
+		if b.call == nil {
+			nResults++
+		}
+	}
+	for _, b := range blocks {
+		if b.call != nil {
+			m.request(rn, ev, b.call)
+			continue
+		}
+		r := b.result
+		c := m.answer(rn, ev.Index, answer{callID: r.CallID, content: r.Content, failed: r.Failed, err: r.Error})
+		if !resultRole(role) && nResults == 1 {
+			ev.CallID, ev.Tool, ev.Failed, ev.Error = r.CallID, c.Tool, r.Failed, r.Error
 		}
 	}
 	// A message that carries results is a tool message to criteria and
@@ -335,22 +349,23 @@ func (m *matcher) message(rn *run.Run, i int, raw any) string {
 	// after a read and an injected send would escape such an invariant.
 	// Text beside the results in that message is then not user text:
 	// the cautious reading (it can only make an invariant fire).
-	if role == "function" || len(blockResults) > 0 {
+	if role == "function" || nResults > 0 {
 		ev.Role = "tool"
 	}
 
-	switch tcs := msg["tool_calls"].(type) {
-	case nil:
-	case []any:
-		for j, raw := range tcs {
-			c, err := requestedCall(raw)
-			if err != "" {
-				return fmt.Sprintf("tool_calls[%d]: %s", j, err)
-			}
-			m.request(rn, ev, c)
-		}
-	default:
-		return "tool_calls: want a list, got " + kind(tcs)
+	own, err := toolCalls("tool_calls", msg["tool_calls"])
+	if err != "" {
+		return err
+	}
+	lc, err := langChainCalls(msg, own)
+	if err != "" {
+		return err
+	}
+	if msg["tool_calls"] == nil {
+		own = lc
+	}
+	for _, c := range own {
+		m.request(rn, ev, c)
 	}
 	// OpenAI's legacy form: one {"name", "arguments"} call per message.
 	switch fc := msg["function_call"].(type) {
@@ -363,13 +378,156 @@ func (m *matcher) message(rn *run.Run, i int, raw any) string {
 		c := &run.Call{Tool: name, ResultEvent: -1, Parent: -1}
 		c.Args, c.ArgsError = parseArgs("function_call.arguments", fc["arguments"])
 		m.request(rn, ev, c)
+		if err := scanRest(fc, callKeys, "function_call"); err != "" {
+			return err
+		}
 	default:
 		return "function_call: want an object {name, arguments}, got " + kind(fc)
 	}
-	for _, c := range blockCalls {
-		m.request(rn, ev, c)
+	return scanMessageRest(msg)
+}
+
+// Keys read in the objects of a message; scanRest searches the others.
+var (
+	callKeys     = map[string]bool{"name": true, "arguments": true}
+	toolCallKeys = map[string]bool{"id": true, "type": true, "function": true}
+	// placeholder_args are arguments (see the package doc), ignored.
+	ranKeys = map[string]bool{"function": true, "args": true, "id": true, "placeholder_args": true}
+)
+
+// scanMessageRest searches the message keys the reader does not read for
+// a call (unread.go). Keys it reads are left out: role, content (whose
+// blocks contentBlocks searches), tool_calls and function_call (searched
+// where read), tool_call_id, name and error (a result's data), tool_call
+// (searched beside what it reads), and additional_kwargs' tool_calls.
+func scanMessageRest(msg map[string]any) string {
+	if tc, ok := msg["tool_call"].(map[string]any); ok {
+		if err := scanRest(tc, ranKeys, "tool_call"); err != "" {
+			return err
+		}
+	}
+	if ak, ok := msg["additional_kwargs"].(map[string]any); ok {
+		if err := scanRest(ak, map[string]bool{"tool_calls": true}, "additional_kwargs"); err != "" {
+			return err
+		}
+	}
+	read := messageKeys
+	if _, ok := msg["additional_kwargs"].(map[string]any); ok {
+		read = messageKeysLangChain // searched above
+	}
+	return scanRest(msg, read, "")
+}
+
+// messageKeysLangChain is messageKeys and additional_kwargs.
+var messageKeysLangChain = func() map[string]bool {
+	m := map[string]bool{"additional_kwargs": true}
+	for k := range messageKeys {
+		m[k] = true
+	}
+	return m
+}()
+
+// scanRest searches the members of obj whose keys are not in read, in key
+// order, for a call; prefix is obj's path in the message ("" for the
+// message itself).
+func scanRest(obj map[string]any, read map[string]bool, prefix string) string {
+	keys := make([]string, 0, len(obj))
+	for k := range obj {
+		if !read[k] {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		s := unreadScan{}
+		if prefix != "" {
+			s.path = []pathElem{{key: prefix, index: -1}}
+		}
+		s.push(k, -1)
+		s.walk(obj[k])
+		if s.err == "" && namesCall(k) && carries(obj[k]) {
+			s.fail(fmt.Sprintf("key %q names a call, a tool or a function", k), obj)
+		}
+		if s.err != "" {
+			return s.err
+		}
 	}
 	return ""
+}
+
+// toolCalls reads a list of OpenAI tool calls at field.
+func toolCalls(field string, v any) ([]*run.Call, string) {
+	switch tcs := v.(type) {
+	case nil:
+		return nil, ""
+	case []any:
+		calls := make([]*run.Call, 0, len(tcs))
+		for j, raw := range tcs {
+			c, err := requestedCall(raw)
+			if err != "" {
+				return nil, fmt.Sprintf("%s[%d]: %s", field, j, err)
+			}
+			at := fmt.Sprintf("%s[%d]", field, j)
+			tc := raw.(map[string]any) // requestedCall checked it
+			fn := tc["function"].(map[string]any)
+			if _, ok := fn["arguments"]; !ok {
+				// Arguments under another name would be read as none.
+				for _, k := range []string{"args", "input", "parameters"} {
+					if _, ok := fn[k]; ok {
+						return nil, fmt.Sprintf("%s.function.%s: the arguments of a tool call are \"arguments\" (another harness's shape?)", at, k)
+					}
+				}
+			}
+			if err := scanRest(tc, toolCallKeys, at); err != "" {
+				return nil, err
+			}
+			if err := scanRest(fn, callKeys, at+".function"); err != "" {
+				return nil, err
+			}
+			calls = append(calls, c)
+		}
+		return calls, ""
+	default:
+		return nil, field + ": want a list, got " + kind(tcs)
+	}
+}
+
+// langChainCalls reads a LangChain message's additional_kwargs.tool_calls:
+// the OpenAI tool calls as the provider sent them, which LangChain keeps
+// there (its own tool_calls field has another shape). They are the
+// message's calls when it has no tool_calls of its own: read rather than
+// refused, since the shape is OpenAI's. When it has both, they must be the
+// same calls (id, tool and parsed arguments, in order), else which ran is
+// unclear and the record is bad input.
+func langChainCalls(msg map[string]any, own []*run.Call) ([]*run.Call, string) {
+	ak, ok := msg["additional_kwargs"].(map[string]any)
+	if !ok || ak["tool_calls"] == nil {
+		return nil, ""
+	}
+	calls, err := toolCalls("additional_kwargs.tool_calls", ak["tool_calls"])
+	if err != "" || msg["tool_calls"] == nil {
+		return calls, err
+	}
+	if len(calls) != len(own) {
+		return nil, fmt.Sprintf("additional_kwargs.tool_calls has %d calls, tool_calls %d: which calls were made is unclear (LangChain's copy of the provider's calls should be the same calls)", len(calls), len(own))
+	}
+	for j, c := range calls {
+		o := own[j]
+		var diff []string
+		if c.ID != o.ID {
+			diff = append(diff, fmt.Sprintf("id %q, not %q", clip(c.ID, 100), clip(o.ID, 100)))
+		}
+		if c.Tool != o.Tool {
+			diff = append(diff, fmt.Sprintf("tool %q, not %q", clip(c.Tool, 100), clip(o.Tool, 100)))
+		}
+		if c.ArgsError != o.ArgsError || !reflect.DeepEqual(c.Args, o.Args) {
+			diff = append(diff, "other arguments")
+		}
+		if len(diff) > 0 {
+			return nil, fmt.Sprintf("additional_kwargs.tool_calls[%d] is not tool_calls[%d] (%s): which call was made is unclear", j, j, strings.Join(diff, "; "))
+		}
+	}
+	return nil, ""
 }
 
 // blockText joins the "text" of the content blocks that have one.
@@ -433,6 +591,7 @@ type answer struct {
 	content string
 	failed  bool
 	err     string
+	unknown string // why whether the call failed is unknown, or ""
 }
 
 // result handles a tool or function message: it fills the event's result
@@ -469,22 +628,61 @@ func (m *matcher) result(rn *run.Run, ev *run.Event, msg map[string]any) string 
 		}
 	}
 
-	// Harnesses write "no error" as null, an absent field, "" or false.
-	switch e := msg["error"].(type) {
-	case nil:
-	case string:
-		a.failed, a.err = e != "", e
-	case bool:
-		if e {
-			a.failed, a.err = true, "true"
-		}
-	default:
-		b, _ := json.Marshal(e) // cannot fail: e was decoded from JSON
-		a.failed, a.err = true, string(b)
-	}
+	a.failed, a.err, a.unknown = resultError(msg["error"])
 	c := m.answer(rn, ev.Index, a)
 	ev.CallID, ev.Tool, ev.Failed, ev.Error = callID, c.Tool, a.failed, a.err
+	ev.FailedUnknown = a.unknown
 	return ""
+}
+
+// resultError reads a tool or function message's "error". Harnesses write
+// "no error" as null, an absent field, "" or false, and an error as a
+// message, true, an error object, a list of errors or a non-zero code. An
+// empty object or list, the number 0 or a string of white space alone says
+// neither: 0 is "success" as an exit status but a code as an error, {} may
+// be an error object whose fields were dropped. Such a result is neither a
+// failure nor a success: unknown says why, and err is its JSON text, so
+// that criteria reading whether the call ran are unknown rather than
+// "did not run" (a send that ran would escape) or "ran".
+func resultError(v any) (failed bool, err, unknown string) {
+	text := func() string {
+		b, _ := json.Marshal(v) // cannot fail: v was decoded from JSON
+		return string(b)
+	}
+	ambiguous := func() (bool, string, string) {
+		t := text()
+		return false, t, fmt.Sprintf("the result's error is %s, which says neither that the call failed nor that it succeeded", clip(t, 100))
+	}
+	switch e := v.(type) {
+	case nil:
+	case string:
+		if e != "" && strings.TrimSpace(e) == "" {
+			return ambiguous()
+		}
+		return e != "", e, ""
+	case bool:
+		if e {
+			return true, "true", ""
+		}
+	case float64:
+		if e == 0 {
+			return ambiguous()
+		}
+		return true, text(), ""
+	case map[string]any:
+		if len(e) == 0 {
+			return ambiguous()
+		}
+		return true, text(), ""
+	case []any:
+		if len(e) == 0 {
+			return ambiguous()
+		}
+		return true, text(), ""
+	default:
+		return true, text(), ""
+	}
+	return false, "", ""
 }
 
 // answer matches a result to a call, synthesising the call when none may
@@ -531,6 +729,10 @@ func (m *matcher) answer(rn *run.Run, event int, a answer) *run.Call {
 		c.Mismatch = strings.Join(why, "; ")
 	}
 	c.Ok = !a.failed
+	if a.unknown != "" {
+		// Ok false means nothing then (see run.Call.OkUnknown).
+		c.Ok, c.OkUnknown = false, a.unknown
+	}
 	c.Result = a.content
 	c.Error = a.err
 	c.ResultEvent = event

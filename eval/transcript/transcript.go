@@ -26,7 +26,11 @@
 // on line 1 of an AgentDojo file) carries no transcript: it is skipped and
 // counted (Reader.Skipped), unless it looks like a run with a misspelt
 // "messages" (header.go: then it is malformed, as is a record spelling
-// "messages" or "metadata" in another case). "messages": [] is a run with
+// "messages" or "metadata" in another case) or holds, at any depth, a
+// "messages" member, a list of messages, a call or a Responses API item
+// (a run in a shape this reader does not read). Whether the contract's
+// source maps such a record to a run is eval's to decide
+// (eval.Program.HeaderRun; HeaderRecord gives it the record). "messages": [] is a run with
 // no events. The whole
 // decoded object is Run.Record; JSON numbers decode as float64 (CEL double),
 // objects as map[string]any. Run.Origin is the file name and the record's line.
@@ -63,10 +67,12 @@
 //
 // A tool_result's content is a string, or the "text" of its blocks joined
 // with "\n"; is_error true makes it a failed result whose error is its
-// content, or "true" when that is empty. The calls of one message are, in
-// order, its tool_calls, its function_call, its tool_use blocks; its results
-// (the message itself when it is a tool or function message, then its
-// tool_result blocks) are matched before its calls are requested.
+// content, or "true" when that is empty. A message is read in this order:
+// its own result (a tool or function message), then its content blocks in
+// order (a tool_use requests a call, a tool_result answers one, so a result
+// never precedes the call it answers in one message), then its tool_calls
+// (or LangChain's additional_kwargs.tool_calls, below), then its
+// function_call.
 //
 // A requested call, in "tool_calls", has the OpenAI shape
 //
@@ -83,7 +89,10 @@
 // A tool or function message is a result: Event.CallID is its tool_call_id
 // ("" when null or absent); Event.Failed is whether "error" reports an error —
 // null, absent, "" and false do not — and Event.Error is the error text (a
-// string as is, true as "true", any other value as its JSON text). Its
+// string as is, true as "true", any other value as its JSON text). An
+// "error" of 0, {}, [] or white space says neither: the event's
+// FailedUnknown and the call's OkUnknown say so, and criteria reading
+// failed or ok are unknown (resultError). Its
 // "tool_call", when present, records what actually ran: its "function"
 // (else the message's "name") replaces the matched call's Tool and its
 // "args" replace the call's Args (and ArgsError), each only when present,
@@ -100,7 +109,14 @@
 // too. The tool_call's "id" also serves as the id of a synthesised call
 // (rule 5 below); its "placeholder_args" is ignored (see below).
 //
-// A call to ParallelTool (multi_tool_use.parallel) carries the calls it
+// LangChain keeps the provider's OpenAI tool calls in
+// additional_kwargs.tool_calls: they are read as the message's tool_calls
+// when it has none of its own; when it has both, they must be the same
+// calls (id, tool, parsed arguments, in order), else the record is
+// malformed.
+//
+// A call to ParallelTool (multi_tool_use.parallel, also with the
+// "functions." prefix) carries the calls it
 // dispatches in its arguments, {"tool_uses": [{"recipient_name":
 // "functions.X", "parameters": args}, ...]}: they are nested calls (below)
 // to X, which ran iff the wrapper ran — its result is theirs, Ok when the
@@ -123,8 +139,16 @@
 // one of these words but is not tool_use or tool_result, an untyped block
 // with a call's shape, or another block with such a key (Gemini's
 // functionCall); a tool_use without a string name; a parallel wrapper
-// whose tool_uses cannot be read. Blocks that cannot carry calls (text,
-// image, thinking, ...) are kept as they are.
+// whose tool_uses cannot be read; and anywhere in a message outside what is
+// read (unread.go) — other keys at any depth, other blocks, the keys beside
+// what is read of a call — a key naming a call, a tool or a function that
+// holds an object, a non-empty list or a non-empty string, or a
+// call-shaped object (the shapes above, {name, input|args|parameters},
+// {function: {name, ...}}, a type naming a call), named by its path and
+// the likely harness (Gemini's parts, LangChain's additional_kwargs, the
+// Responses API). Results' content and error, tool_result content and
+// placeholder_args are data, not searched. Blocks that cannot carry calls
+// (text, image, thinking, ...) are kept as they are.
 //
 // # Matching results to calls
 //

@@ -1,0 +1,169 @@
+package transcript
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// This file searches the parts of a message the reader does not read for
+// a call it would otherwise pass over: a call there would be read as "no
+// call", so that a send that ran is invisible to criteria and the audit
+// (issue 13, review finding 1: Gemini's parts, LangChain's
+// additional_kwargs, a harness's "actions" or "output" list). The parts
+// the reader reads are left out: the known message keys' values, the
+// known blocks' fields, and calls' arguments (which nested.go searches,
+// reading the calls there).
+
+// unreadScan searches values the reader does not read. Each value is
+// visited once, so the work is linear in the size of the message; depth is
+// bounded by the decoder's nesting limit (Options.MaxDepth).
+type unreadScan struct {
+	path []pathElem
+	err  string
+}
+
+// scan searches v, found at key (or at list index when key is ""), and
+// returns the first finding as "path: reason", or "".
+func (s *unreadScan) scan(v any, key string, index int) string {
+	s.push(key, index)
+	s.walk(v)
+	s.pop()
+	return s.err
+}
+
+func (s *unreadScan) push(key string, index int) { s.path = append(s.path, pathElem{key, index}) }
+func (s *unreadScan) pop()                       { s.path = s.path[:len(s.path)-1] }
+
+// walk checks an object for a call shape before its members (so that a
+// call under a key such as "tool_calls" is named as the call it is), then
+// each member in key order, then the member's key itself.
+func (s *unreadScan) walk(v any) {
+	if s.err != "" {
+		return
+	}
+	switch v := v.(type) {
+	case map[string]any:
+		if what := callShaped(v); what != "" {
+			s.fail(what, v)
+			return
+		}
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			s.push(k, -1)
+			s.walk(v[k])
+			if s.err == "" && namesCall(k) && carries(v[k]) {
+				s.fail(fmt.Sprintf("key %q names a call, a tool or a function", k), v)
+			}
+			s.pop()
+			if s.err != "" {
+				return
+			}
+		}
+	case []any:
+		for i, e := range v {
+			s.push("", i)
+			s.walk(e)
+			s.pop()
+			if s.err != "" {
+				return
+			}
+		}
+	}
+}
+
+// fail records the finding at the current path, with the likely cause.
+func (s *unreadScan) fail(what string, obj map[string]any) {
+	if s.err != "" {
+		return
+	}
+	s.err = fmt.Sprintf("%s: %s in a place this reader does not read%s", renderPath(s.path), what, s.hint(obj))
+}
+
+// hint guesses which harness wrote the shape, from the path and the object.
+func (s *unreadScan) hint(obj map[string]any) string {
+	for _, e := range s.path {
+		switch e.key {
+		case "functionCall", "functionResponse", "function_response":
+			return " (Gemini's parts? this reader wants OpenAI tool_calls and tool messages)"
+		case "toolUse", "toolResult":
+			return " (Bedrock Converse's toolUse? this reader wants OpenAI tool_calls or Anthropic tool_use blocks)"
+		}
+	}
+	switch typ, _ := obj["type"].(string); typ {
+	case "function_call", "function_call_output", "custom_tool_call", "computer_call":
+		return " (an OpenAI Responses API item? this reader wants Chat Completions messages)"
+	}
+	if len(s.path) > 0 {
+		switch strings.ToLower(s.path[0].key) {
+		case "parts":
+			return " (Gemini's parts? this reader wants OpenAI tool_calls and tool messages)"
+		case "additional_kwargs":
+			return " (LangChain's additional_kwargs? only its tool_calls are read)"
+		}
+	}
+	return " (convert the transcript to tool_calls and tool messages)"
+}
+
+// renderPath renders a path as keys joined with "." and list indexes in
+// brackets: "parts[0].functionCall". Keys are cut, being the record's.
+func renderPath(path []pathElem) string {
+	var sb strings.Builder
+	for i, e := range path {
+		switch {
+		case e.index >= 0:
+			fmt.Fprintf(&sb, "[%d]", e.index)
+		case i == 0:
+			sb.WriteString(clip(e.key, 100))
+		default:
+			sb.WriteString("." + clip(e.key, 100))
+		}
+	}
+	return sb.String()
+}
+
+// carries reports whether a value under a key naming a call could carry
+// one: an object, a non-empty list or a non-empty string. null, a number
+// and a boolean cannot ("function_call": null, "tool_choice": false).
+func carries(v any) bool {
+	switch v := v.(type) {
+	case map[string]any:
+		return true
+	case []any:
+		return len(v) > 0
+	case string:
+		return v != ""
+	}
+	return false
+}
+
+// callShaped says which call shape an object has — one nested.go reads,
+// {"name", "input"}, Gemini's and LangChain's {"name", "args"}, OpenAI's
+// tool call {"function": {"name": ...}}, or a "type" naming a call (a
+// Responses API function_call item) — or returns "".
+func callShaped(m map[string]any) string {
+	if calls, _, err := callShapes(m); len(calls) > 0 || err != "" {
+		return "a tool call"
+	}
+	_, hasName := m["name"].(string)
+	if hasName {
+		for _, k := range []string{"input", "args", "arguments", "parameters"} {
+			if _, ok := m[k]; ok {
+				return "a tool call"
+			}
+		}
+	}
+	if fn, ok := m["function"].(map[string]any); ok {
+		if _, ok := fn["name"].(string); ok {
+			return "a tool call"
+		}
+	}
+	if typ, ok := m["type"].(string); ok && namesCall(typ) && typ != "function" {
+		return fmt.Sprintf("an object of type %q", clip(typ, 100))
+	}
+	return ""
+}
