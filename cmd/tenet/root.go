@@ -33,6 +33,12 @@ func Main(args []string, stdout, stderr io.Writer) int {
 // can, its error is not printed (the caller says it was interrupted) and
 // the exit code is exitInterrupted.
 func MainContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	out := &checkedWriter{w: stdout}
+	return stdoutFailed(mainContext(ctx, args, out, stderr), out, stderr)
+}
+
+// mainContext is MainContext with stdout checked by the caller.
+func mainContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	root := &cobra.Command{
 		Use:           "tenet",
 		Short:         "Check, build and evaluate agent-evaluation contracts",
