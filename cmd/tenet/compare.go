@@ -43,8 +43,7 @@ metric error, or more than one repetition. See docs/metrics.md.`,
 			}
 			recs, err := runs.ReadFilesWith(runs.ReadOptions{MaxRecordBytes: maxRecord}, args...)
 			if err != nil {
-				fmt.Fprintf(stderr, "%v\n", err)
-				return exitError{exitBad}
+				return readRunsFailed(cmd, err)
 			}
 			c, err := metrics.Compare(recs, reference, defended, metrics.Options{})
 			if err != nil {

@@ -58,8 +58,7 @@ See docs/metrics.md.`,
 			}
 			recs, err := runs.ReadFilesWith(runs.ReadOptions{MaxRecordBytes: maxRecord}, args...)
 			if err != nil {
-				fmt.Fprintf(stderr, "%v\n", err)
-				return exitError{exitBad}
+				return readRunsFailed(cmd, err)
 			}
 			var progs []*eval.Program
 			var declared map[string]metrics.Declared
