@@ -580,8 +580,8 @@ func ReadFilesWith(opt ReadOptions, paths ...string) ([]Record, error) {
 }
 
 type reader struct {
-	recs    []located
-	errs    []error
+	recs       []located
+	errs       []error
 	stopped    bool
 	max        int // longest record accepted
 	unreadable int // files that could not be opened, among errs
