@@ -40,11 +40,12 @@ func MainContext(ctx context.Context, args []string, stdout, stderr io.Writer) i
 // mainContext is MainContext with stdout checked by the caller.
 func mainContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	root := &cobra.Command{
-		Use:           "tenet",
-		Short:         "Check, build and evaluate agent-evaluation contracts",
-		Long:          "tenet judges agent transcripts against workflow contracts written in HCL with CEL criteria.\nSee docs/cli.md.",
-		SilenceUsage:  true,
-		SilenceErrors: true,
+		Use:               "tenet",
+		Short:             "Check, build and evaluate agent-evaluation contracts",
+		Long:              "tenet judges agent transcripts against workflow contracts written in HCL with CEL criteria.\nSee docs/cli.md.",
+		SilenceUsage:      true,
+		SilenceErrors:     true,
+		PersistentPreRunE: refuseEmptyFileFlags,
 	}
 	root.CompletionOptions.DisableDefaultCmd = true
 	root.SetOut(stdout)
