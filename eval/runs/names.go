@@ -265,14 +265,14 @@ func lookAlikeKey(s string) string {
 }
 
 // LookAlikes returns the names that differ from another of names only by
-// white space, Unicode normalisation or look-alike characters, or that
-// print the same (Printable: long names differing only in the middle
-// that is cut), one group per look, each group sorted and the groups by
-// their first name, with how the names of the group differ: "white
-// space", "Unicode normalisation" (with or without white space),
-// "look-alike characters", cutMiddleDiffer or quotesDiffer. Names that are equal count
-// once. Two names are in one group when they share either key, and
-// groups sharing a name are one.
+// white space, Unicode normalisation or look-alike characters (the same
+// lookAlikeKey), or that print the same (the same Printable: long names
+// differing only in the middle that is cut). Two names sharing either key
+// are in one group, and groups sharing a name are one. Each group is
+// sorted, the groups by their first name, with how its names differ:
+// "white space", "Unicode normalisation" (with or without white space),
+// "look-alike characters", cutMiddleDiffer or quotesDiffer. Names that
+// are equal count once.
 func LookAlikes(names []string) []LookAlikeGroup {
 	// Union-find over the distinct names: each key joins the names that
 	// have it.
@@ -288,8 +288,7 @@ func LookAlikes(names []string) []LookAlikeGroup {
 	for i := range parent {
 		parent[i] = i
 	}
-	var find func(int) int
-	find = func(i int) int {
+	find := func(i int) int {
 		for parent[i] != i {
 			parent[i] = parent[parent[i]]
 			i = parent[i]
