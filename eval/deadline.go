@@ -29,13 +29,17 @@ import (
 // of it, unless one iteration alone is slow.
 const interruptEvery = 100
 
-// overTime says, once the run's deadline has passed, that the run time
-// limit was exceeded (where: "before this expression", "while matching").
+// overTime says, once the run's deadline has passed, that judging the run
+// took longer than the run time limit and where it was stopped ("before
+// this expression", "while matching"). It says only what is known: the
+// time is wall-clock time, which a loaded machine or a tiny limit
+// (--run-timeout 1ns) spends as well as the criteria do, so the reason
+// does not claim the criteria did the work.
 func (p *Program) overTime(ctx *runCtx, where string) error {
 	if ctx.timeout == nil || ctx.timeout.Err() == nil {
 		return nil
 	}
-	return fmt.Errorf("run time limit of %s exceeded %s (--run-timeout; the contract's criteria did seconds of work on this run)", p.RunTimeout, where)
+	return fmt.Errorf("judging this run took longer than the run time limit of %s (--run-timeout): stopped %s", p.RunTimeout, where)
 }
 
 // hasComprehension says whether an expression holds a comprehension (all,

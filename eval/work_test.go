@@ -112,10 +112,10 @@ source "s" {
 		t.Errorf("judging took %s with a run time limit of 300ms", d)
 	}
 	u, inv := j.Record.Utility, j.Record.Invariants["i"]
-	if u.Known || !strings.HasSuffix(u.Reason, "run time limit of 300ms exceeded while evaluating this expression (--run-timeout; the contract's criteria did seconds of work on this run)") {
+	if u.Known || !strings.HasSuffix(u.Reason, "judging this run took longer than the run time limit of 300ms (--run-timeout): stopped while evaluating this expression") {
 		t.Errorf("utility = %+v, want unknown past the run time limit", u)
 	}
-	if inv.Known || !strings.HasSuffix(inv.Reason, "run time limit of 300ms exceeded before this expression (--run-timeout; the contract's criteria did seconds of work on this run)") {
+	if inv.Known || !strings.HasSuffix(inv.Reason, "judging this run took longer than the run time limit of 300ms (--run-timeout): stopped before this expression") {
 		t.Errorf("invariant = %+v, want unknown past the run time limit", inv)
 	}
 }

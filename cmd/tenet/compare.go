@@ -53,8 +53,7 @@ not one of the ids. See docs/bundle.md, "Signing".`,
 			}
 			recs, at, err := runs.ReadFilesAt(runs.ReadOptions{MaxRecordBytes: maxRecord}, args...)
 			if err != nil {
-				fmt.Fprintf(stderr, "%v\n", err)
-				return exitError{exitBad}
+				return readRunsFailed(cmd, err)
 			}
 			if err := checkRunIDs(recs, at, args, pol.IDs); err != nil {
 				fmt.Fprintf(stderr, "%v\n", err)

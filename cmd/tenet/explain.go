@@ -84,19 +84,26 @@ of its transcript record.`,
 // Records after the run are decoded, not judged.
 func findRun(p *eval.Program, src *bundle.SourcePlan, files []string, key string) (*eval.Explanation, error) {
 	var found *eval.Explanation
+	header := false // key is FILE:LINE of a header line
 	for _, name := range files {
 		f, err := os.Open(name)
 		if err != nil {
 			return nil, err
 		}
-		ex, err := scanRuns(p, src, name, f, key, found == nil)
+		ex, h, err := scanRuns(p, src, name, f, key, found == nil)
 		f.Close()
 		if err != nil {
 			return nil, err
 		}
+		header = header || h
 		if found == nil {
 			found = ex
 		}
+	}
+	if found == nil && header {
+		// Said apart from "no judged run": the line exists and is valid,
+		// it just holds no transcript (docs/transcripts.md, header lines).
+		return nil, fmt.Errorf("%s is a header line (a record without messages, as tenet eval counts it): it holds no run to explain", key)
 	}
 	if found == nil {
 		return nil, fmt.Errorf("no judged run %s in %s", key, strings.Join(files, ", "))
@@ -106,35 +113,46 @@ func findRun(p *eval.Program, src *bundle.SourcePlan, files []string, key string
 
 // scanRuns reads one file, explaining the first run whose key (or
 // file:line) is key while look is set, and returns the first bad record as
-// an error.
-func scanRuns(p *eval.Program, src *bundle.SourcePlan, name string, f io.Reader, key string, look bool) (*eval.Explanation, error) {
-	rd, err := transcript.Open(src.Format, name, f, transcript.Options{})
+// an error. header reports that key is the file:line of a record that
+// carries no transcript (a header line), which eval skips. It frames and
+// decodes the records itself (transcript.Open is the same two steps) to
+// know the line of each skipped one.
+func scanRuns(p *eval.Program, src *bundle.SourcePlan, name string, f io.Reader, key string, look bool) (found *eval.Explanation, header bool, err error) {
+	rd, err := transcript.OpenRecords(src.Format, name, f, transcript.Options{})
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	var found *eval.Explanation
 	for {
-		r, err := rd.Next()
+		rec, err := rd.Next()
 		if errors.Is(err, io.EOF) {
-			return found, nil
+			return found, header, nil
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%w (tenet eval refuses this file too)", err)
+			return nil, false, fmt.Errorf("%w (tenet eval refuses this file too)", err)
+		}
+		r, skip, err := transcript.Decode(src.Format, rec.Origin, rec.Data)
+		if err != nil {
+			return nil, false, fmt.Errorf("%w (tenet eval refuses this file too)", err)
+		}
+		at := fmt.Sprintf("%s:%d", rec.Origin.File, rec.Origin.Line)
+		if skip {
+			header = header || at == key
+			continue
 		}
 		if !look || found != nil {
 			continue
 		}
-		if fmt.Sprintf("%s:%d", r.Origin.File, r.Origin.Line) != key {
+		if at != key {
 			j, err := p.Judge(src, r)
 			if err != nil {
-				return nil, fmt.Errorf("%w (tenet eval refuses this file too)", err)
+				return nil, false, fmt.Errorf("%w (tenet eval refuses this file too)", err)
 			}
 			if j.Skip != eval.Judged || !keyMatches(j.Record.Key, key) {
 				continue
 			}
 		}
 		if found, err = p.Explain(src, r); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 	}
 }

@@ -78,8 +78,7 @@ See docs/metrics.md.`,
 			}
 			recs, at, err := runs.ReadFilesAt(runs.ReadOptions{MaxRecordBytes: maxRecord}, args...)
 			if err != nil {
-				fmt.Fprintf(stderr, "%v\n", err)
-				return exitError{exitBad}
+				return readRunsFailed(cmd, err)
 			}
 			var progs []*eval.Program
 			var declared map[string]metrics.Declared

@@ -33,12 +33,19 @@ func Main(args []string, stdout, stderr io.Writer) int {
 // can, its error is not printed (the caller says it was interrupted) and
 // the exit code is exitInterrupted.
 func MainContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	out := &checkedWriter{w: stdout}
+	return stdoutFailed(mainContext(ctx, args, out, stderr), out, stderr)
+}
+
+// mainContext is MainContext with stdout checked by the caller.
+func mainContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	root := &cobra.Command{
-		Use:           "tenet",
-		Short:         "Check, build and evaluate agent-evaluation contracts",
-		Long:          "tenet judges agent transcripts against workflow contracts written in HCL with CEL criteria.\nSee docs/cli.md.",
-		SilenceUsage:  true,
-		SilenceErrors: true,
+		Use:               "tenet",
+		Short:             "Check, build and evaluate agent-evaluation contracts",
+		Long:              "tenet judges agent transcripts against workflow contracts written in HCL with CEL criteria.\nSee docs/cli.md.",
+		SilenceUsage:      true,
+		SilenceErrors:     true,
+		PersistentPreRunE: refuseEmptyFileFlags,
 	}
 	root.CompletionOptions.DisableDefaultCmd = true
 	root.SetOut(stdout)

@@ -108,8 +108,19 @@ func DecodeSigned(data []byte) (*Bundle, string, []Signer, error) {
 		return nil, "", nil, ErrNotBundle
 	}
 	var env envelope
-	if err := decMode().Unmarshal(data[len(Magic):], &env); err != nil {
+	rest, err := decMode().UnmarshalFirst(data[len(Magic):], &env)
+	if err != nil {
 		return nil, "", nil, fmt.Errorf("bundle is truncated or corrupt: %v", err)
+	}
+	if len(rest) > 0 {
+		// The envelope is whole and more follows it: something was
+		// appended to a bundle (or two files joined), which "truncated or
+		// corrupt" would misname. The bytes are not read as part of it.
+		n := fmt.Sprintf("%d trailing bytes", len(rest))
+		if len(rest) == 1 {
+			n = "1 trailing byte"
+		}
+		return nil, "", nil, fmt.Errorf("bundle has %s after its end (at byte %d of %d): bytes were appended to the bundle file", n, len(data)-len(rest), len(data))
 	}
 	if env.Format != FormatVersion {
 		if env.Format > FormatVersion {

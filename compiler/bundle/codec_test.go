@@ -3,6 +3,7 @@ package bundle
 import (
 	"bytes"
 	"crypto/sha256"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -104,7 +105,8 @@ func TestRefusals(t *testing.T) {
 		{"format beyond int64", rewrap(1<<64-1, env.Payload, sum[:]), "bundle format version 18446744073709551615 is newer than this tenet reads (1)"},
 		{"old format", rewrap(0, env.Payload, sum[:]), "bundle format version 0 is not supported (this tenet reads 1): rebuild the bundle"},
 		{"unknown field", rewrap(FormatVersion, extra, extraSum[:]), `bundle payload does not decode: cbor: found unknown field at map element index 3`},
-		{"trailing bytes", append(bytes.Clone(good), 0), "bundle is truncated or corrupt: cbor: 1 bytes of extraneous data starting at index"},
+		{"trailing bytes", append(bytes.Clone(good), 0), fmt.Sprintf("bundle has 1 trailing byte after its end (at byte %d of %d): bytes were appended to the bundle file", len(good), len(good)+1)},
+		{"trailing bundle", append(bytes.Clone(good), good...), fmt.Sprintf("bundle has %d trailing bytes after its end (at byte %d of %d)", len(good), len(good), 2*len(good))},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -7,9 +7,9 @@ import (
 )
 
 // MaxCellWidth bounds what a report shows of one cell or name, in
-// characters (code points): a longer one keeps its first MaxCellWidth
-// characters, then "…(+N bytes)" says how much was cut (names are cut so
-// by runs.Printable; a cell is at most MaxCellWidth+cellSlack characters). Tables pad every
+// characters (code points): a longer one keeps its first and last
+// MaxCellWidth/2 characters, and "…(+N bytes)…" between them says how much
+// was cut (names are cut so by runs.Printable; a cell is at most MaxCellWidth+cellSlack characters). Tables pad every
 // row to the widest cell of its column, so one condition name of 6 MiB
 // made the table report print gigabytes; cells are cut before layout, in
 // the table, Markdown, HTML and JUnit formats (the JSON report keeps names
@@ -33,7 +33,7 @@ func cutCell(s string) string {
 	return runs.Cut(s, MaxCellWidth)
 }
 
-// cellSlack is room for quotes and a cut mark ("…(+6291256 bytes)").
+// cellSlack is room for quotes and a cut mark ("…(+6291256 bytes)…").
 const cellSlack = 32
 
 // shownName is a name (condition, contract, task id) as the formats but

@@ -87,7 +87,7 @@ func TestSkippedIDsBounded(t *testing.T) {
 				t.Fatal(err)
 			}
 			s := v.Contracts[0].Skipped[0]
-			if s.MoreIDs != 199901 || len(s.IDs) != 100 || s.IDs[0].ID != strings.Repeat("t", MaxCellWidth)+"…(+10485560 bytes)" {
+			if s.MoreIDs != 199901 || len(s.IDs) != 100 || s.IDs[0].ID != strings.Repeat("t", MaxCellWidth/2)+"…(+10485560 bytes)…"+strings.Repeat("t", MaxCellWidth/2) {
 				t.Errorf("json: %d ids, more_ids %d, first %.30q", len(s.IDs), s.MoreIDs, s.IDs[0].ID)
 			}
 		}

@@ -29,8 +29,10 @@ const maxListed = 3
 //
 // At most 3 runs are named per invariant (then "… and N more"); unknown
 // results are listed with their reasons. A list the Document's budget cut
-// (Document.MaxListed) ends with "… and N more violations: see the runs
-// file (tenet explain RUNSFILE KEY)", N counting every run not named.
+// (Document.MaxListed) ends with "… and N more violations: the runs file
+// names every run with its origin FILE:LINE; tenet explain
+// CONTRACT --run FILE:LINE FILE explains one", N counting every run not
+// named.
 func WriteChecks(w io.Writer, cs []metrics.Checks) error {
 	bw := bufio.NewWriter(w)
 	for _, part := range []struct {

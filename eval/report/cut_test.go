@@ -126,8 +126,8 @@ func TestCutSpansConditions(t *testing.T) {
 		if f == "json" {
 			continue
 		}
-		for _, want := range []string{"… and 3 more violations: see the runs file (tenet explain RUNSFILE KEY)",
-			"… and 5 more violations: see the runs file (tenet explain RUNSFILE KEY)"} {
+		for _, want := range []string{"… and 3 more violations: the runs file names every run with its origin FILE:LINE; tenet explain CONTRACT --run FILE:LINE FILE explains one",
+			"… and 5 more violations: the runs file names every run with its origin FILE:LINE; tenet explain CONTRACT --run FILE:LINE FILE explains one"} {
 			if !strings.Contains(s, want) {
 				t.Errorf("%s: no %q in\n%s", f, want, s)
 			}
@@ -204,7 +204,7 @@ func TestCutWholeRuns(t *testing.T) {
 				if f != "json" && f != "junit" && !strings.Contains(string(out), "… and 1 more disagreement") {
 					t.Errorf("%s: the cut disagreement is not said", f)
 				}
-				if f != "json" && f != "junit" && !strings.Contains(string(out), "… and 1 more run with calls not authorized: see the runs file") {
+				if f != "json" && f != "junit" && !strings.Contains(string(out), "… and 1 more run with calls not authorized: the runs file names every run") {
 					t.Errorf("%s: the cut denied call is not said", f)
 				}
 			}
@@ -236,7 +236,7 @@ func TestCutComparison(t *testing.T) {
 	d := BuildComparison("v", nil, 6, &c)
 	d.MaxListed = 3
 	for f, out := range renderAll(t, d) {
-		if f != "json" && !bytes.Contains(out, []byte("… and 2 more ids: see the runs file")) {
+		if f != "json" && !bytes.Contains(out, []byte("… and 2 more ids: the runs file names every run")) {
 			t.Errorf("%s: the cut is not said:\n%s", f, out)
 		}
 	}

@@ -383,8 +383,11 @@ func ofContract(cs []metrics.Condition, contract string) []metrics.Condition {
 
 // cutNote is the line a format writes under a list that leaves out n
 // entries, some of them because the Document's budget (MaxListed) cut the
-// list: "… and 374,454 more violations: see the runs file (tenet explain
-// RUNSFILE KEY)". noun is the plural of what the list holds.
+// list: "… and 374,454 more violations: the runs file names every
+// run with its origin FILE:LINE; tenet explain CONTRACT --run FILE:LINE
+// FILE explains one" (the runs file holds labels, not transcripts: explain
+// judges the run again from its transcript record, which the origin
+// names). noun is the plural of what the list holds.
 func cutNote(n int, noun string) string {
 	if n == 1 {
 		// "violations" → "violation", "unknown results" → "unknown
@@ -398,7 +401,7 @@ func cutNote(n int, noun string) string {
 		}
 		noun = strings.Join(words, " ")
 	}
-	return fmt.Sprintf("… and %s more %s: see the runs file (tenet explain RUNSFILE KEY)", thousands(n), noun)
+	return fmt.Sprintf("… and %s more %s: the runs file names every run with its origin FILE:LINE; tenet explain CONTRACT --run FILE:LINE FILE explains one", thousands(n), noun)
 }
 
 // moreNote is the line under a list of which a format shows shown entries

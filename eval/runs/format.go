@@ -577,6 +577,7 @@ func ReadFilesAt(opt ReadOptions, paths ...string) (recs []Record, at []Pos, err
 		f, err := os.Open(p)
 		if err != nil {
 			rd.add(err)
+			rd.unreadable++
 			continue
 		}
 		rd.read(p, f)
@@ -603,10 +604,11 @@ type Pos struct {
 func (p Pos) String() string { return fmt.Sprintf("%s:%d", p.File, p.Line) }
 
 type reader struct {
-	recs    []located
-	errs    []error
-	stopped bool
-	max     int // longest record accepted
+	recs       []located
+	errs       []error
+	stopped    bool
+	max        int // longest record accepted
+	unreadable int // files that could not be opened, among errs
 }
 
 // add records an error; the one after maxErrors stops the reading instead.
@@ -617,6 +619,23 @@ func (rd *reader) add(err error) {
 	}
 	rd.errs = append(rd.errs, clip(err))
 }
+
+// ReadError is the error of Read, ReadFiles and ReadFilesWith: its text is
+// the errors, one a line, as errors.Join writes them, and it counts them so
+// that a command can close the list as tenet eval does ("tenet report: 3
+// bad records; nothing written").
+type ReadError struct {
+	Errs []error // as printed: at most maxErrors, then a line that says more were left out
+	// Bad counts the bad records (and duplicate runs), also those left
+	// out, and Unreadable the files that could not be opened; when
+	// Stopped, reading stopped after Bad+Unreadable errors and there are
+	// more.
+	Bad, Unreadable int
+	Stopped         bool
+}
+
+func (e *ReadError) Error() string   { return errors.Join(e.Errs...).Error() }
+func (e *ReadError) Unwrap() []error { return e.Errs }
 
 // clip cuts an error message longer than maxErrorBytes.
 func clip(err error) error {
@@ -695,17 +714,18 @@ func readLine(br *bufio.Reader, max int) (line []byte, tooLong bool, err error) 
 
 func (rd *reader) finish() ([]Record, error) {
 	if rd.stopped {
+		n := len(rd.errs)
 		rd.errs = append(rd.errs, fmt.Errorf("too many errors, stopped reading after the first %d", maxErrors))
-		return nil, errors.Join(rd.errs...)
+		return nil, &ReadError{Errs: rd.errs, Bad: n - rd.unreadable, Unreadable: rd.unreadable, Stopped: true}
 	}
 	sortLocated(rd.recs)
 	rd.errs = append(rd.errs, crossCheck(rd.recs)...)
 	if len(rd.errs) > 0 {
-		if len(rd.errs) > maxErrors {
-			n := len(rd.errs)
+		n := len(rd.errs)
+		if n > maxErrors {
 			rd.errs = append(rd.errs[:maxErrors], fmt.Errorf("too many errors (%d), showing the first %d", n, maxErrors))
 		}
-		return nil, errors.Join(rd.errs...)
+		return nil, &ReadError{Errs: rd.errs, Bad: n - rd.unreadable, Unreadable: rd.unreadable}
 	}
 	recs := make([]Record, len(rd.recs))
 	for i, l := range rd.recs {
@@ -825,8 +845,12 @@ func stringField(fs []field, name, what, want string) (string, bool, error) {
 }
 
 // countField decodes an optional integer ≥ 1 (default 1); null counts as
-// absent. what names the field in errors.
-func countField(fs []field, name, what string) (int, error) {
+// absent. what names the field in errors. Only digits are an integer here
+// (1e2 and 1.0 are refused), but a number of any form above the field's
+// maximum (limit, named by limitName; 0: none but int's) is refused as
+// above it, as Validate refuses 4000000000: 1e16, 1e300 and 20 nines read
+// "above the maximum of 1000000", not "want an integer".
+func countField(fs []field, name, what string, limit int, limitName string) (int, error) {
 	raw, ok := lookup(fs, name)
 	if !ok || isNull(raw) {
 		return 1, nil
@@ -836,6 +860,11 @@ func countField(fs []field, name, what string) (int, error) {
 	}
 	n, err := strconv.Atoi(string(raw))
 	if err != nil || n < 1 {
+		// ParseFloat reads any JSON number: one beyond float64 is ±Inf
+		// with ErrRange, still ordered right.
+		if f, _ := strconv.ParseFloat(string(raw), 64); limit > 0 && f > float64(limit) {
+			return 0, fmt.Errorf("%s is %s, above the maximum of %d (%s)", what, raw, limit, limitName)
+		}
 		return 0, fmt.Errorf("%s is %s, want an integer ≥ 1", what, raw)
 	}
 	return n, nil
@@ -880,10 +909,10 @@ func parseRecord(line []byte) (Record, error) {
 	if ok && k.Goal == "" {
 		return rec, errors.New("field goal is empty, want a goal id, or null for a benign run")
 	}
-	if k.Attempt, err = countField(fs, "attempt", "field attempt"); err != nil {
+	if k.Attempt, err = countField(fs, "attempt", "field attempt", MaxAttempt, "runs.MaxAttempt"); err != nil {
 		return rec, err
 	}
-	if k.Repetition, err = countField(fs, "repetition", "field repetition"); err != nil {
+	if k.Repetition, err = countField(fs, "repetition", "field repetition", MaxRepetition, "runs.MaxRepetition"); err != nil {
 		return rec, err
 	}
 	if err := parseBody(&rec, fs); err != nil {
@@ -1101,7 +1130,7 @@ func parseBody(rec *Record, fs []field) error {
 		}
 		rec.OriginFile = file
 		if raw, ok := lookup(ofs, "line"); ok && !isNull(raw) {
-			n, err := countField(ofs, "line", "origin.line")
+			n, err := countField(ofs, "line", "origin.line", 0, "")
 			if err != nil {
 				return err
 			}
@@ -1116,7 +1145,7 @@ func parseBody(rec *Record, fs []field) error {
 	rec.Bundle = b
 	// attempt_budget
 	if raw, ok := lookup(fs, "attempt_budget"); ok && !isNull(raw) {
-		n, err := countField(fs, "attempt_budget", "field attempt_budget")
+		n, err := countField(fs, "attempt_budget", "field attempt_budget", 0, "")
 		if err != nil {
 			return err
 		}

@@ -199,6 +199,15 @@ func TestReadErrors(t *testing.T) {
 		{"attempt 1.0", `{"condition":"c","task":"t","attempt":1.0,"labels":{"utility":true}}`, "runs.jsonl:1: field attempt is 1.0, want an integer ≥ 1"},
 		{"repetition string", `{"condition":"c","task":"t","repetition":"2","labels":{"utility":true}}`, "runs.jsonl:1: field repetition is a string, want an integer ≥ 1"},
 		{"repetition -1", `{"condition":"c","task":"t","repetition":-1,"labels":{"utility":true}}`, "runs.jsonl:1: field repetition is -1, want an integer ≥ 1"},
+		// Above the maximum in any form, as 4000000000 (review finding 9:
+		// exponent forms read "want an integer ≥ 1").
+		{"attempt 1e16", `{"condition":"c","task":"t","attempt":1e16,"labels":{"utility":true}}`, "runs.jsonl:1: field attempt is 1e16, above the maximum of 1000000 (runs.MaxAttempt)"},
+		{"attempt 1e300", `{"condition":"c","task":"t","attempt":1e300,"labels":{"utility":true}}`, "runs.jsonl:1: field attempt is 1e300, above the maximum of 1000000 (runs.MaxAttempt)"},
+		{"repetition 1E19", `{"condition":"c","task":"t","repetition":1E19,"labels":{"utility":true}}`, "runs.jsonl:1: field repetition is 1E19, above the maximum of 1000000 (runs.MaxRepetition)"},
+		{"repetition 20 nines", `{"condition":"c","task":"t","repetition":99999999999999999999,"labels":{"utility":true}}`, "runs.jsonl:1: field repetition is 99999999999999999999, above the maximum of 1000000 (runs.MaxRepetition)"},
+		{"attempt 4e9", `{"condition":"c","task":"t","attempt":4000000000,"labels":{"utility":true}}`, "runs.jsonl:1: run c/t (attempt 4000000000, repetition 1): attempt is 4000000000, above the maximum of 1000000 (runs.MaxAttempt)"},
+		{"attempt 1e2", `{"condition":"c","task":"t","attempt":1e2,"labels":{"utility":true}}`, "runs.jsonl:1: field attempt is 1e2, want an integer ≥ 1"},
+		{"attempt -1e16", `{"condition":"c","task":"t","attempt":-1e16,"labels":{"utility":true}}`, "runs.jsonl:1: field attempt is -1e16, want an integer ≥ 1"},
 		{"attack without side effect", `{` + attacked + `,"labels":{"utility":true,"attack_success":true,"side_effect":false}}`,
 			runA + "attack_success is true but side_effect is false (side_effect ≥ attack_success: a successful attack is a side effect)"},
 		{"given attack without side effect", `{` + attacked + `,` + okLabels + `,"given":{"attack_success":true,"side_effect":false}}`,

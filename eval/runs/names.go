@@ -21,9 +21,13 @@ import (
 // right is the user's call.
 
 // MaxNameWidth bounds what Printable and Safe show of a name, in
-// characters: the first MaxNameWidth, then "…(+N bytes)" (outside the
-// quotes when the name is quoted). A condition name of megabytes would
-// otherwise be printed in every row and message that names it.
+// characters: a longer name shows its first MaxNameWidth/2 and its last
+// MaxNameWidth/2 characters with "…(+N bytes)…" between them (outside the
+// quotes, each part quoted, when the name is quoted). A condition name of
+// megabytes would otherwise be printed in every row and message that names
+// it. The middle is cut, not the end, because names that differ tend to
+// differ at an end (a suffix "-v2", a prefix "run1/"); names that differ
+// only in the cut middle print the same, and LookAlikes groups them.
 const MaxNameWidth = 200
 
 // Printable returns s as is when it reads unambiguously, and quoted
@@ -53,57 +57,98 @@ func Safe(s string) string {
 	return cutName(s, misreadable(s) || strings.ContainsAny(s, "/: "))
 }
 
-// cutName cuts s to MaxNameWidth characters (cutHead) and quotes it (quote)
-// when quoted is set; the cut mark "…(+N bytes)" follows the quotes.
+// cutName cuts the middle of s so that MaxNameWidth characters are left
+// (cutMiddle) and quotes it (quote) when quoted is set, head and tail
+// apart: the cut mark "…(+N bytes)…" stands between the quoted parts, so it
+// cannot be read as part of the name.
 func cutName(s string, quoted bool) string {
-	head, more := cutHead(s, MaxNameWidth)
+	head, tail, more := cutMiddle(s, MaxNameWidth)
 	if quoted {
-		head = quote(head, !norm.NFC.IsNormalString(s))
+		ascii := !norm.NFC.IsNormalString(s)
+		if more == 0 {
+			return quote(head, ascii)
+		}
+		return quote(head, ascii) + cutMarkText(more) + quote(tail, ascii)
 	}
-	if more > 0 {
-		return fmt.Sprintf("%s…(+%d bytes)", head, more)
+	if more == 0 {
+		return head
 	}
-	return head
+	return head + cutMarkText(more) + tail
 }
 
 // Cut returns s when it has at most width characters, else its first
-// width characters and the cut mark "…(+N bytes)", N the bytes left out.
-// A string already cut (ending in a cut mark) is cut again with the counts
-// added, never marked twice, so cutting is idempotent whatever the order.
+// width/2 and last width-width/2 characters with the cut mark "…(+N
+// bytes)…" between them, N the bytes left out. A string already cut
+// (holding a cut mark) is cut again around its mark with the counts added,
+// never marked twice, so cutting is idempotent whatever the order.
 func Cut(s string, width int) string {
-	head, more := cutHead(s, width)
+	head, tail, more := cutMiddle(s, width)
 	if more > 0 {
-		return fmt.Sprintf("%s…(+%d bytes)", head, more)
+		return head + cutMarkText(more) + tail
 	}
 	return head
 }
 
-// cutHead splits s (without a trailing cut mark, whose count it adds) into
-// its first width characters and the number of bytes left out.
-func cutHead(s string, width int) (string, int) {
-	more := 0
-	if strings.HasSuffix(s, " bytes)") { // the regular expression only for a likely mark
+// cutMarkText is the mark of a cut of n bytes.
+func cutMarkText(n int) string { return fmt.Sprintf("…(+%d bytes)…", n) }
+
+// cutMiddle splits s into its first width/2 characters, its last
+// width-width/2 characters and the number of bytes between them; when s
+// has at most width characters it returns s, "" and 0. A cut mark already
+// in s (the first one) is where the cut is: its count is added, and the
+// head is kept from before it, the tail from after it.
+func cutMiddle(s string, width int) (head, tail string, more int) {
+	if len(s) <= width || utf8.RuneCountInString(s) <= width { // at least one byte per character
+		return s, "", 0
+	}
+	head, tail = s, ""
+	if strings.Contains(s, " bytes)…") { // the regular expression only for a likely mark
 		if m := cutMark.FindStringSubmatchIndex(s); m != nil {
 			if n, err := strconv.Atoi(s[m[2]:m[3]]); err == nil {
-				s, more = s[:m[0]], n
+				head, tail, more = s[:m[0]], s[m[1]:], n
 			}
 		}
 	}
-	if len(s) <= width { // at least one byte per character
-		return s, more
+	hw := width / 2
+	tw := width - hw
+	if tail == "" { // no mark: the tail comes from the end of s
+		tail = head
+		head = firstChars(head, hw)
+		tail = tail[len(head):]
+	} else {
+		h := firstChars(head, hw)
+		more += len(head) - len(h)
+		head = h
 	}
-	n := 0
+	t := lastChars(tail, tw)
+	more += len(tail) - len(t)
+	return head, t, more
+}
+
+// firstChars returns the first n characters of s.
+func firstChars(s string, n int) string {
+	c := 0
 	for i := range s {
-		if n == width {
-			return s[:i], more + len(s) - i
+		if c == n {
+			return s[:i]
 		}
-		n++
+		c++
 	}
-	return s, more
+	return s
+}
+
+// lastChars returns the last n characters of s.
+func lastChars(s string, n int) string {
+	i := len(s)
+	for c := 0; c < n && i > 0; c++ {
+		_, size := utf8.DecodeLastRuneInString(s[:i])
+		i -= size
+	}
+	return s[i:]
 }
 
 // cutMark is the mark Cut leaves.
-var cutMark = regexp.MustCompile(`…\(\+([0-9]{1,18}) bytes\)$`)
+var cutMark = regexp.MustCompile(`…\(\+([0-9]{1,18}) bytes\)…`)
 
 // misreadable reports whether s printed as is could be misread (see
 // Printable).
@@ -220,21 +265,54 @@ func lookAlikeKey(s string) string {
 }
 
 // LookAlikes returns the names that differ from another of names only by
-// white space, Unicode normalisation or look-alike characters, one group
-// per look, each group sorted and the groups by their first name, with how
-// the names of the group differ: "white space", "Unicode normalisation"
-// (with or without white space) or "look-alike characters". Names that are
-// equal count once.
+// white space, Unicode normalisation or look-alike characters (the same
+// lookAlikeKey), or that print the same (the same Printable: long names
+// differing only in the middle that is cut). Two names sharing either key
+// are in one group, and groups sharing a name are one. Each group is
+// sorted, the groups by their first name, with how its names differ:
+// "white space", "Unicode normalisation" (with or without white space),
+// "look-alike characters", cutMiddleDiffer or quotesDiffer. Names that
+// are equal count once.
 func LookAlikes(names []string) []LookAlikeGroup {
-	byKey := map[string][]string{}
+	// Union-find over the distinct names: each key joins the names that
+	// have it.
+	index := map[string]int{}
+	var distinct []string
 	for _, n := range names {
-		k := lookAlikeKey(n)
-		if !slices.Contains(byKey[k], n) {
-			byKey[k] = append(byKey[k], n)
+		if _, ok := index[n]; !ok {
+			index[n] = len(distinct)
+			distinct = append(distinct, n)
 		}
 	}
+	parent := make([]int, len(distinct))
+	for i := range parent {
+		parent[i] = i
+	}
+	find := func(i int) int {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	for _, key := range []func(string) string{lookAlikeKey, Printable} {
+		first := map[string]int{}
+		for i, n := range distinct {
+			k := key(n)
+			if j, ok := first[k]; ok {
+				parent[find(i)] = find(j)
+			} else {
+				first[k] = i
+			}
+		}
+	}
+	byRoot := map[int][]string{}
+	for i, n := range distinct {
+		r := find(i)
+		byRoot[r] = append(byRoot[r], n)
+	}
 	var out []LookAlikeGroup
-	for _, g := range byKey {
+	for _, g := range byRoot {
 		if len(g) < 2 {
 			continue
 		}
@@ -245,10 +323,19 @@ func LookAlikes(names []string) []LookAlikeGroup {
 	return out
 }
 
+// cutMiddleDiffer is how names differ that print the same only because
+// the middle of each is cut (MaxNameWidth); quotesDiffer how names differ
+// that print the same otherwise (a name holding quotes and one quoted
+// when printed: `"x "` and "x ").
+const (
+	cutMiddleDiffer = "the middle that is cut when they are printed"
+	quotesDiffer    = "quotes: they print the same"
+)
+
 // LookAlikeGroup is names that look alike (LookAlikes).
 type LookAlikeGroup struct {
 	Names  []string
-	Differ string // "white space", "Unicode normalisation" or "look-alike characters"
+	Differ string // "white space", "Unicode normalisation", "look-alike characters", cutMiddleDiffer or quotesDiffer
 }
 
 // differ names the smallest class of difference that makes the names of
@@ -268,6 +355,13 @@ func differ(g []string) string {
 		return "white space"
 	case same(func(s string) string { return space(norm.NFC.String(s)) }):
 		return "Unicode normalisation"
+	case same(lookAlikeKey):
+		return "look-alike characters"
 	}
-	return "look-alike characters"
+	for _, n := range g {
+		if utf8.RuneCountInString(n) <= MaxNameWidth {
+			return quotesDiffer
+		}
+	}
+	return cutMiddleDiffer
 }

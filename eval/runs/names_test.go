@@ -40,19 +40,52 @@ func TestPrintableLookAlikes(t *testing.T) {
 	}
 }
 
-// TestNameCut: a name of a megabyte shows its first MaxNameWidth
-// characters and how many bytes were cut (issue 13, item 7).
+// TestNameCut: a name of a megabyte shows its first and last
+// MaxNameWidth/2 characters and how many bytes were cut between them
+// (issue 13, item 7); quoted, head and tail are quoted apart.
 func TestNameCut(t *testing.T) {
 	long := strings.Repeat("g", 1<<20)
-	if got, want := Printable(long), strings.Repeat("g", MaxNameWidth)+"…(+1048376 bytes)"; got != want {
+	half := strings.Repeat("g", MaxNameWidth/2)
+	if got, want := Printable(long), half+"…(+1048376 bytes)…"+half; got != want {
 		t.Errorf("Printable: %d bytes, %q…", len(got), got[len(got)-30:])
 	}
-	if got, want := Safe(long+" "), `"`+strings.Repeat("g", MaxNameWidth)+`"…(+1048377 bytes)`; got != want {
+	if got, want := Safe(long+" "), `"`+half+`"…(+1048377 bytes)…"`+strings.Repeat("g", MaxNameWidth/2-1)+` "`; got != want {
 		t.Errorf("Safe: %d bytes, %q…", len(got), got[len(got)-30:])
 	}
 	k := Key{Condition: long, Task: "t", Attempt: 1, Repetition: 1}
-	if got := k.String(); len(got) != MaxNameWidth+len("…(+1048376 bytes)/t") {
+	if got := k.String(); len(got) != MaxNameWidth+len("…(+1048376 bytes)…/t") {
 		t.Errorf("key of %d bytes", len(got))
+	}
+}
+
+// TestNameCutEnds: long names that differ only at the end (or only at
+// the start) print differently (review finding 7: they printed the same,
+// the end cut off); names that differ only in the middle print the same,
+// and LookAlikes groups them.
+func TestNameCutEnds(t *testing.T) {
+	a, b := strings.Repeat("A", 5000)+"x", strings.Repeat("A", 5000)+"y"
+	half := strings.Repeat("A", MaxNameWidth/2)
+	if got, want := Printable(a), half+"…(+4801 bytes)…"+strings.Repeat("A", MaxNameWidth/2-1)+"x"; got != want {
+		t.Errorf("Printable(A…x) = %q", got)
+	}
+	if Printable(a) == Printable(b) || Printable("x"+a) == Printable("y"+a) {
+		t.Errorf("names differing at an end print the same")
+	}
+	m1 := strings.Repeat("A", 2500) + "1" + strings.Repeat("A", 2500)
+	m2 := strings.Repeat("A", 2500) + "2" + strings.Repeat("A", 2500)
+	if Printable(m1) != Printable(m2) {
+		t.Fatalf("names differing in the middle print apart: the test needs them alike")
+	}
+	got := LookAlikes([]string{a, b, m1, m2, m1})
+	want := []LookAlikeGroup{{Names: []string{m1, m2}, Differ: "the middle that is cut when they are printed"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("LookAlikes = %d groups %v", len(got), got)
+	}
+	// The two keys join: "x" and "x " look alike; "x " and a name
+	// printed as "x " (with its quotes, unquoted) print the same.
+	got = LookAlikes([]string{"x", "x ", `"x "`})
+	if len(got) != 1 || len(got[0].Names) != 3 || got[0].Differ != "quotes: they print the same" {
+		t.Errorf("LookAlikes of x, \"x \", quoted = %q", got)
 	}
 }
 
@@ -81,14 +114,15 @@ func TestLookAlikes(t *testing.T) {
 // marks twice.
 func TestCutIdempotent(t *testing.T) {
 	s := strings.Repeat("é", 300)
+	e := func(n int) string { return strings.Repeat("é", n) }
 	once := Cut(s, 200)
-	if want := strings.Repeat("é", 200) + "…(+200 bytes)"; once != want {
+	if want := e(100) + "…(+200 bytes)…" + e(100); once != want {
 		t.Fatalf("Cut once = %q", once)
 	}
 	if twice := Cut(once, 200); twice != once {
 		t.Errorf("Cut twice = %q", twice)
 	}
-	if got, want := Cut(once, 100), strings.Repeat("é", 100)+"…(+400 bytes)"; got != want {
+	if got, want := Cut(once, 100), e(50)+"…(+400 bytes)…"+e(50); got != want {
 		t.Errorf("Cut narrower = %q, want %q", got, want)
 	}
 	if got := Printable(once); got != once {
