@@ -113,7 +113,13 @@ func TestHostile(t *testing.T) {
 		}
 		n++
 		dir := filepath.Join(hostileDir, e.Name())
-		t.Run(e.Name(), func(t *testing.T) { runHostile(t, tenet, dir) })
+		// Each case is a separate process in its own directory, so cases
+		// run side by side (up to -parallel, GOMAXPROCS by default): the
+		// bounds are per process and the time bound is a hang detector.
+		t.Run(e.Name(), func(t *testing.T) {
+			t.Parallel()
+			runHostile(t, tenet, dir)
+		})
 	}
 	if n < hostileMinCases {
 		t.Errorf("%d hostile cases, want at least %d", n, hostileMinCases)
