@@ -78,19 +78,21 @@ of its transcript record.`,
 
 // findRun streams the files and explains the first run whose key (or
 // file:line) is key. The files must be input tenet eval accepts: a
-// malformed record, or one the source cannot map, is bad input at its
-// file:line (the first one found), wherever it is, even after the run —
-// eval refuses such a file, and an explanation must not come from one.
-// Records after the run are decoded, not judged.
+// malformed record, one the source cannot map, or a second record with the
+// key of an earlier one (a duplicate run), is bad input at its file:line
+// (the first one found), wherever it is, even after the run — eval refuses
+// such a file, and an explanation must not come from one. So every record
+// is judged, as eval judges it, to know its key.
 func findRun(p *eval.Program, src *bundle.SourcePlan, files []string, key string) (*eval.Explanation, error) {
 	var found *eval.Explanation
 	header := false // key is FILE:LINE of a header line
+	seen := map[runs.Key]runs.Pos{}
 	for _, name := range files {
 		f, err := os.Open(name)
 		if err != nil {
 			return nil, err
 		}
-		ex, h, err := scanRuns(p, src, name, f, key, found == nil)
+		ex, h, err := scanRuns(p, src, name, f, key, found == nil, seen)
 		f.Close()
 		if err != nil {
 			return nil, err
@@ -113,11 +115,15 @@ func findRun(p *eval.Program, src *bundle.SourcePlan, files []string, key string
 
 // scanRuns reads one file, explaining the first run whose key (or
 // file:line) is key while look is set, and returns the first bad record as
-// an error. header reports that key is the file:line of a record that
-// carries no transcript (a header line), which eval skips. It frames and
-// decodes the records itself (transcript.Open is the same two steps) to
-// know the line of each skipped one.
-func scanRuns(p *eval.Program, src *bundle.SourcePlan, name string, f io.Reader, key string, look bool) (found *eval.Explanation, header bool, err error) {
+// an error. seen holds the key of every judged run read so far (in any
+// file) with where it was read: a run whose key is there is a duplicate,
+// refused as tenet eval refuses it (the same rule — one run per key of a
+// program — and the same words, runs.Duplicate). header reports that key
+// is the file:line of a record that carries no transcript (a header line),
+// which eval skips. It frames and decodes the records itself
+// (transcript.Open is the same two steps) to know the line of each skipped
+// one.
+func scanRuns(p *eval.Program, src *bundle.SourcePlan, name string, f io.Reader, key string, look bool, seen map[runs.Key]runs.Pos) (found *eval.Explanation, header bool, err error) {
 	rd, err := transcript.OpenRecords(src.Format, name, f, transcript.Options{})
 	if err != nil {
 		return nil, false, err
@@ -139,20 +145,31 @@ func scanRuns(p *eval.Program, src *bundle.SourcePlan, name string, f io.Reader,
 			header = header || at == key
 			continue
 		}
-		if !look || found != nil {
-			continue
-		}
-		if at != key {
-			j, err := p.Judge(src, r)
+		var j eval.Judgement
+		if look && found == nil && at == key {
+			ex, err := p.Explain(src, r)
 			if err != nil {
+				return nil, false, err
+			}
+			found, j = ex, eval.Judgement{Record: ex.Record}
+		} else {
+			if j, err = p.Judge(src, r); err != nil {
 				return nil, false, fmt.Errorf("%w (tenet eval refuses this file too)", err)
 			}
-			if j.Skip != eval.Judged || !keyMatches(j.Record.Key, key) {
+			if j.Skip != eval.Judged {
 				continue
 			}
 		}
-		if found, err = p.Explain(src, r); err != nil {
-			return nil, false, err
+		k := j.Record.Key
+		if first, dup := seen[k]; dup {
+			d := runs.Duplicate{Key: k, OriginFile: rec.Origin.File, OriginLine: rec.Origin.Line, FirstFile: first.File, FirstLine: first.Line}
+			return nil, false, fmt.Errorf("%w (tenet eval refuses these files too: which record is the run is not decidable; remove or re-key one of the two)", d)
+		}
+		seen[k] = runs.Pos{File: rec.Origin.File, Line: rec.Origin.Line}
+		if look && found == nil && keyMatches(k, key) {
+			if found, err = p.Explain(src, r); err != nil {
+				return nil, false, err
+			}
 		}
 	}
 }
