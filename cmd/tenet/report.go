@@ -107,6 +107,10 @@ See docs/metrics.md.`,
 					fmt.Fprintf(stderr, "%v\n", err)
 					return exitError{exitBad}
 				}
+				if err := contractLabels(recs, at, args, progs); err != nil {
+					fmt.Fprintf(stderr, "%v\n", err)
+					return exitError{exitBad}
+				}
 				if unnamed > 0 {
 					fmt.Fprintf(stderr, "%s: warning: %d of %d runs carry no bundle id (labels from another harness, or the field removed): nothing shows they were judged by the contract's bundle; --verify-key, %s or --expect-bundle-id refuses them\n",
 						cmd.CommandPath(), unnamed, len(recs), verifyKeyEnv)
