@@ -144,7 +144,10 @@ func (r Record) validate() error {
 	if r.Bundle != "" && !validBundle(r.Bundle) {
 		return fmt.Errorf("bundle is %q, want sha256:<64 lowercase hex digits>", r.Bundle)
 	}
-	return validateAudit(r.Grant, r.Audit)
+	if err := validateAudit(r.Grant, r.Audit); err != nil {
+		return err
+	}
+	return validateCalls(r)
 }
 
 // validateAudit checks the authorization audit of a run: an audit needs a
@@ -984,7 +987,11 @@ func parseBody(rec *Record, fs []field) error {
 			}
 			present[g+"."+f.name] = true
 		}
-		*rec.group(g) = m
+		// An empty object says what an absent field says (no names), and
+		// reads as it does, so that a record survives Write and Read.
+		if len(m) > 0 {
+			*rec.group(g) = m
+		}
 	}
 	// witnesses
 	if raw, ok := lookup(fs, "witnesses"); ok && !isNull(raw) {

@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -116,6 +117,17 @@ func adversarial(n int, seed int64) []Record {
 					e.Hazard = rng.Intn(2) == 0
 				}
 				r.Audit = append(r.Audit, e)
+			}
+		}
+		// Under a grant the audit counts the run's calls (one entry per
+		// call): a witness names only those, as Validate requires.
+		if r.Grant != "" {
+			for _, steps := range r.Witnesses {
+				for step, it := range steps {
+					if c, err := strconv.Atoi(strings.TrimPrefix(it, "call:")); err == nil && c >= len(r.Audit) {
+						steps[step] = fmt.Sprintf("event:%d", c)
+					}
+				}
 			}
 		}
 		if err := encodable(r); err != nil {
