@@ -85,6 +85,9 @@ func decodeOpenAIMessages(line []byte) (rn *run.Run, skip bool, msg string) {
 	if !ok {
 		return nil, false, "messages: want a list, got " + kind(rawMsgs)
 	}
+	if msg := topLevelProblem(rec); msg != "" {
+		return nil, false, msg
+	}
 	meta := map[string]any{}
 	switch m := rec["metadata"].(type) {
 	case nil:
