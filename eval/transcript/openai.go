@@ -603,10 +603,10 @@ type answer struct {
 	ranID   string // the id of the call that ran, when the result says
 	// ranPrefixed: ranTool was written with the "functions." prefix.
 	ranPrefixed bool
-	content string
-	failed  bool
-	err     string
-	unknown string // why whether the call failed is unknown, or ""
+	content     string
+	failed      bool
+	err         string
+	unknown     string // why whether the call failed is unknown, or ""
 }
 
 // result handles a tool or function message: it fills the event's result
