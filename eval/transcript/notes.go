@@ -71,7 +71,9 @@ func (m *matcher) answeredEarly(id string, event int) {
 // tool in the audit to show). The call keeps its first result; when the
 // two disagree (an error and a success) or the second is ambiguous,
 // whether it ran is unknown. Either way the call's mismatch records the
-// second result. It returns nil when the id is not such an id.
+// second result. It returns nil when the id is not such an id, or when a
+// later turn than that call's has an unanswered call (the result may be
+// that call's under a wrong id: the matching rules decide, as before).
 func (m *matcher) answeredAgain(rn *run.Run, event int, a answer) *run.Call {
 	if a.callID == "" {
 		return nil
@@ -81,6 +83,12 @@ func (m *matcher) answeredAgain(rn *run.Run, event int, a answer) *run.Call {
 		return nil
 	}
 	c := rn.Calls[q.calls[len(q.calls)-1]]
+	if t := m.turn; t != nil && t.event != c.Event && t.open(m.answered) {
+		// A later turn has a call waiting: the result may be its, under
+		// a wrong id. The usual rules decide, and the id mismatch is
+		// recorded on the call they pick.
+		return nil
+	}
 	prevFailed := !c.Ok && c.OkUnknown == ""
 	switch {
 	case c.OkUnknown != "":
@@ -91,6 +99,14 @@ func (m *matcher) answeredAgain(rn *run.Run, event int, a answer) *run.Call {
 	}
 	c.Mismatch = joinNotes(c.Mismatch, fmt.Sprintf("a second result for its id %q, at message %d", clip(a.callID, 100), event))
 	return c
+}
+
+// open reports whether a call of the turn is unanswered.
+func (t *turn) open(answered []bool) bool {
+	for t.head < len(t.calls) && answered[t.calls[t.head]] {
+		t.head++
+	}
+	return t.head < len(t.calls)
 }
 
 func outcome(failed bool) string {

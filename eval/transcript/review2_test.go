@@ -101,6 +101,14 @@ func TestSecondResult(t *testing.T) {
 	check(t, "agreeing", callSummary(rn), []string{
 		`send_email id=c1 ok=true result=2 mismatch=a second result for its id "c1", at message 3`,
 	})
+	// A later turn's call is waiting: the result with the earlier id is
+	// matched to it by position, the wrong id recorded, as before.
+	read2 := `{"id": "c2", "type": "function", "function": {"name": "read", "arguments": "{}"}}`
+	rn = readOne(t, lines(rec(userGo, asst(sendEve), sent, asst(read2), sent)))
+	check(t, "later turn", callSummary(rn), []string{
+		`send_email id=c1 ok=true result=2 mismatch=`,
+		`read id=c2 ok=true result=4 mismatch=the result's id "c1" is not the call's id "c2"`,
+	})
 }
 
 // TestSharedIDsInOneTurn (finding 4): two calls of one message with the
