@@ -25,6 +25,9 @@ func TestTopLevelCalls(t *testing.T) {
 		`{`+user+`, "tool_calls": [`+send+`]}`,
 		`{`+user+`, "response": {"role": "assistant", "content": "done"}}`,
 		`{`+user+`, "steps": [{"action": "send_email", "action_input": {"to": "eve"}}]}`,
+		`{`+user+`, "tools": [{"type": "function", "function": {"name": "send_email", "arguments": {"to": "eve"}}}]}`,
+		// kept: an OpenAI request log's tool declarations
+		`{`+user+`, "model": "gpt-4o", "tools": [{"type": "function", "function": {"name": "send_email", "description": "sends", "parameters": {"type": "object", "properties": {"tool_name": {"type": "string"}}}}}], "tool_choice": {"type": "function", "function": {"name": "send_email"}}, "function_call": "auto", "parallel_tool_calls": false}`,
 		// kept: AgentDojo's members, and a tool list and ground-truth calls in metadata
 		`{`+user+`, "index": 3, "annotations": [], "metadata": {"tools": [{"type": "function", "function": {"name": "send_email", "parameters": {}}}], "ground_truth": [{"function": "send_email", "args": {}}]}}`,
 	)
@@ -36,9 +39,10 @@ func TestTopLevelCalls(t *testing.T) {
 		`t.jsonl:4: record member tool_calls[0]: a tool call in a place this reader does not read (this reader reads calls and messages only under "messages")`,
 		`t.jsonl:5: record member response: a message (an object with a role and content or calls) in a place this reader does not read (a model response logged beside the request? append its message to "messages")`,
 		`t.jsonl:6: record member steps[0]: a ReAct action (a tool call) in a place this reader does not read (this reader reads calls and messages only under "messages")`,
+		`t.jsonl:7: record member tools[0]: a tool call in a place this reader does not read (a tool declaration has no arguments; this reader reads calls only under "messages")`,
 	})
-	if len(runs) != 1 || len(runs[0].Calls) != 0 {
-		t.Fatalf("got %d runs, want 1 without calls (line 7)", len(runs))
+	if len(runs) != 2 || len(runs[0].Calls)+len(runs[1].Calls) != 0 {
+		t.Fatalf("got %d runs, want 2 without calls (lines 8 and 9)", len(runs))
 	}
 }
 

@@ -218,6 +218,10 @@ func isMessageObject(m map[string]any) bool {
 // a call shape there is not a call that ran; refusing it would refuse
 // honest files. AgentDojo's other members ("index", "annotations") hold
 // no call and pass.
+//
+// The request parameters that declare tools (toolDeclarations: an OpenAI
+// request log's or fine-tuning file's "tools") are searched only for what
+// a declaration never is (declarationProblem).
 func topLevelProblem(rec map[string]any) string {
 	keys := make([]string, 0, len(rec))
 	for k := range rec {
@@ -227,6 +231,12 @@ func topLevelProblem(rec map[string]any) string {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
+		if toolDeclarations[k] {
+			if msg := declarationProblem(rec[k], []pathElem{{key: k, index: -1}}); msg != "" {
+				return "record member " + msg
+			}
+			continue
+		}
 		s := unreadScan{top: true}
 		s.push(k, -1)
 		s.walk(rec[k])
@@ -247,4 +257,45 @@ func reactAction(m map[string]any) bool {
 	name, ok := m["action"].(string)
 	_, input := m["action_input"]
 	return ok && name != "" && input
+}
+
+// toolDeclarations are the members of an OpenAI request (and fine-tuning
+// record) that describe the tools rather than call them: "tools" lists
+// {"type": "function", "function": {"name", "description", "parameters"}},
+// "tool_choice" may name one, the legacy "functions" and "function_call"
+// likewise. Searched as unread members, every honest request log would be
+// refused for its tool list.
+var toolDeclarations = map[string]bool{"tools": true, "functions": true, "tool_choice": true, "function_call": true}
+
+// declarationProblem searches a tool declaration member for a call with
+// arguments, a Responses item or a list of messages (headerCallShaped,
+// holdsMessages): a declaration has no arguments, so such a thing is a
+// call or a transcript out of place. It returns "path: reason" or "".
+func declarationProblem(v any, path []pathElem) string {
+	switch v := v.(type) {
+	case map[string]any:
+		if what := headerCallShaped(v); what != "" {
+			return fmt.Sprintf("%s: %s in a place this reader does not read (a tool declaration has no arguments; this reader reads calls only under \"messages\")", renderPath(path), what)
+		}
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			if msg := declarationProblem(v[k], append(path, pathElem{key: k, index: -1})); msg != "" {
+				return msg
+			}
+		}
+	case []any:
+		if holdsMessages(v) {
+			return fmt.Sprintf("%s: a list of messages in a place this reader does not read (this reader reads messages only under \"messages\")", renderPath(path))
+		}
+		for i, e := range v {
+			if msg := declarationProblem(e, append(path, pathElem{index: i})); msg != "" {
+				return msg
+			}
+		}
+	}
+	return ""
 }
