@@ -27,6 +27,9 @@ func FuzzOpenAIMessages(f *testing.F) {
 		`{"messages": [{"role": "assistant", "function_call": {"name": "f", "arguments": "{}"}}, {"role": "Function", "name": "f", "content": "r"}]}`,
 		`{"messages": [{"role": "assistant", "content": [{"type": "tool_use", "id": "a", "name": "f", "input": {"x": {"function": "g", "args": "{}"}}}]}, {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "a", "content": [{"type": "text", "text": "r"}], "is_error": true}]}]}`,
 		`{"messages": [{"role": "ASSISTANT", "tool_calls": [{"id": "p", "function": {"name": "multi_tool_use.parallel", "arguments": {"tool_uses": [{"recipient_name": "functions.f", "parameters": {"a": {"name": "g", "arguments": {}, "function": "h", "args": {}}}}]}}}]}, {"role": "Tool", "tool_call_id": "p", "content": "ok"}]}`,
+		// second review: results before their call and twice, shared ids
+		// in one turn, the functions. prefix, tool message error fields.
+		`{"messages": [{"role": "tool", "tool_call_id": "c", "content": "x"}, {"role": "assistant", "tool_calls": [{"id": "c", "function": {"name": "functions.f", "arguments": "{}"}}, {"id": "c", "function": {"name": "g"}}]}, {"role": "tool", "tool_call_id": "c", "is_error": true, "status": "success"}, {"role": "tool", "tool_call_id": "c", "error": "None"}, {"role": "tool", "tool_call_id": "c"}]}`,
 	} {
 		f.Add([]byte(seed), uint8(0))
 		f.Add([]byte(seed), uint8(30))
