@@ -129,6 +129,9 @@ func headerCallShaped(m map[string]any) string {
 			return "a tool call"
 		}
 	}
+	if reactAction(m) {
+		return "a ReAct action (a tool call)"
+	}
 	// A harness's own step: a non-empty string naming the tool beside its
 	// arguments ({"tool": "send_email", "args": {...}}).
 	for k, v := range m {

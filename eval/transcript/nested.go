@@ -28,7 +28,9 @@ const ParallelTool = "multi_tool_use.parallel"
 // ("functions.multi_tool_use.parallel"): read as an ordinary tool, the
 // wrapper's calls would be nested calls that never ran.
 func isParallel(tool string) bool {
-	return strings.TrimPrefix(tool, "functions.") == ParallelTool
+	// In any case: "Multi_Tool_Use.Parallel" read as an ordinary tool
+	// made its send a nested call that never ran.
+	return strings.TrimPrefix(strings.ToLower(tool), "functions.") == ParallelTool
 }
 
 // addNestedCalls finds tool calls carried inside other calls' arguments

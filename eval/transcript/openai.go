@@ -85,6 +85,9 @@ func decodeOpenAIMessages(line []byte) (rn *run.Run, skip bool, msg string) {
 	if !ok {
 		return nil, false, "messages: want a list, got " + kind(rawMsgs)
 	}
+	if msg := topLevelProblem(rec); msg != "" {
+		return nil, false, msg
+	}
 	meta := map[string]any{}
 	switch m := rec["metadata"].(type) {
 	case nil:
@@ -100,6 +103,7 @@ func decodeOpenAIMessages(line []byte) (rn *run.Run, skip bool, msg string) {
 			return nil, false, fmt.Sprintf("message %d: %s", i, err)
 		}
 	}
+	sharedIDs(rn)
 	if err := addNestedCalls(rn); err != "" {
 		return nil, false, err
 	}
@@ -116,8 +120,13 @@ func decodeOpenAIMessages(line []byte) (rn *run.Run, skip bool, msg string) {
 // number of calls: answered calls are marked and skipped lazily.
 type matcher struct {
 	answered []bool            // by index in Run.Calls
+	notes    []string          // by index in Run.Calls: what the request itself records (notes.go)
 	byID     map[string]*queue // every requested call, by id
 	turn     *turn             // the calls of the latest message that requested calls
+	// early holds, by id, the message of a result whose non-empty id no
+	// call had yet: a later request with that id may be the call it
+	// answered (notes.go).
+	early map[string]int
 }
 
 // turn is the calls one message requested: the only calls a result
@@ -166,6 +175,7 @@ func (m *matcher) request(rn *run.Run, ev *run.Event, c *run.Call) {
 	rn.Calls = append(rn.Calls, c)
 	ev.Calls = append(ev.Calls, c.Index)
 	m.answered = append(m.answered, false)
+	m.notes = append(m.notes, m.requestNotes(c))
 	if m.byID == nil {
 		m.byID = map[string]*queue{}
 	}
@@ -286,6 +296,9 @@ func (m *matcher) message(rn *run.Run, i int, raw any) string {
 	role := strings.ToLower(givenRole)
 	if k := unknownCallKey(msg, messageKeys); k != "" {
 		return fmt.Sprintf("key %q names a call, a tool or a function, but this reader knows calls only as tool_calls, function_call and tool_use content blocks, and results only as tool and function messages (tool_call_id, tool_call, name) and tool_result content blocks", k)
+	}
+	if r, ok := msg["recipient"].(string); ok && len(r) >= len(namespacePrefix) && strings.EqualFold(r[:len(namespacePrefix)], namespacePrefix) {
+		return fmt.Sprintf("recipient %q: a message addressed to a function is a call in OpenAI's Harmony format, which this reader does not read (convert it to tool_calls and tool messages)", clip(r, 100))
 	}
 	if !resultRole(role) {
 		for _, k := range []string{"tool_call_id", "tool_call"} {
@@ -588,10 +601,12 @@ type answer struct {
 	ranTool string // the tool that ran, when the result says
 	ranArgs any    // the arguments that ran, when the result says (nil: it does not)
 	ranID   string // the id of the call that ran, when the result says
-	content string
-	failed  bool
-	err     string
-	unknown string // why whether the call failed is unknown, or ""
+	// ranPrefixed: ranTool was written with the "functions." prefix.
+	ranPrefixed bool
+	content     string
+	failed      bool
+	err         string
+	unknown     string // why whether the call failed is unknown, or ""
 }
 
 // result handles a tool or function message: it fills the event's result
@@ -628,7 +643,9 @@ func (m *matcher) result(rn *run.Run, ev *run.Event, msg map[string]any) string 
 		}
 	}
 
-	a.failed, a.err, a.unknown = resultError(msg["error"])
+	if a.failed, a.err, a.unknown, err = resultOutcome(msg, ev.Content); err != "" {
+		return err
+	}
 	c := m.answer(rn, ev.Index, a)
 	ev.CallID, ev.Tool, ev.Failed, ev.Error = callID, c.Tool, a.failed, a.err
 	ev.FailedUnknown = a.unknown
@@ -658,6 +675,12 @@ func resultError(v any) (failed bool, err, unknown string) {
 	case string:
 		if e != "" && strings.TrimSpace(e) == "" {
 			return ambiguous()
+		}
+		// The text of a value that says neither, written as a string
+		// by a harness that formats its error field (Python's None).
+		switch strings.ToLower(strings.TrimSpace(e)) {
+		case "false", "0", "none", "null", "nil":
+			return false, e, fmt.Sprintf("the result's error is the string %q, which says neither that the call failed nor that it succeeded", clip(e, 100))
 		}
 		return e != "", e, ""
 	case bool:
@@ -689,6 +712,10 @@ func resultError(v any) (failed bool, err, unknown string) {
 // take it, records on the call what ran and how it disagrees with the
 // request, and returns the call.
 func (m *matcher) answer(rn *run.Run, event int, a answer) *run.Call {
+	a.ranTool, a.ranPrefixed = stripNamespace(a.ranTool)
+	if c := m.answeredAgain(rn, event, a); c != nil {
+		return c
+	}
 	c := m.match(rn, a.callID, a.ranTool)
 	if c == nil {
 		// A result with no request: synthesise the call that ran.
@@ -702,8 +729,21 @@ func (m *matcher) answer(rn *run.Run, event int, a answer) *run.Call {
 		}
 		rn.Calls = append(rn.Calls, c)
 		m.answered = append(m.answered, true)
+		m.notes = append(m.notes, "")
+		if a.callID != "" {
+			m.answeredEarly(a.callID, event)
+		}
 	} else {
 		var why []string
+		if n := m.notes[c.Index]; n != "" {
+			why = append(why, n)
+		}
+		// Answered now: a result that came before the request is another
+		// call's (the synthesised one), not this one's.
+		c.OkUnknown = ""
+		if a.ranPrefixed {
+			why = append(why, fmt.Sprintf("the result names the tool %q", namespacePrefix+a.ranTool))
+		}
 		if a.ranTool != "" && a.ranTool != c.Tool {
 			why = append(why, fmt.Sprintf("tool %q ran, %q was requested", a.ranTool, c.Tool))
 			c.RequestedTool, c.Tool = c.Tool, a.ranTool

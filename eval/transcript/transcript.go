@@ -92,7 +92,11 @@
 // string as is, true as "true", any other value as its JSON text). An
 // "error" of 0, {}, [] or white space says neither: the event's
 // FailedUnknown and the call's OkUnknown say so, and criteria reading
-// failed or ok are unknown (resultError). Its
+// failed or ok are unknown (resultError); so do the strings "false", "0",
+// "None", "null" and "nil". Beside "error", "is_error" (a boolean, as on a
+// tool_result block) and "status" ("error" or "success", LangChain's) are
+// read: true or "error" is a failure, and a failure one field reports and
+// another's explicit success contradicts is unknown (resultOutcome). Its
 // "tool_call", when present, records what actually ran: its "function"
 // (else the message's "name") replaces the matched call's Tool and its
 // "args" replace the call's Args (and ArgsError), each only when present,
@@ -172,6 +176,22 @@
 // The fallbacks (rules 3 and 4) stay inside the latest turn: an earlier
 // call left unanswered must not take a later call's result, which would
 // count a send that ran as not run, or a blocked one as run.
+//
+// Where the order or count of results leaves which call ran open, the
+// call's ok is unknown (OkUnknown) and the case recorded (notes.go): a
+// call requested with the exact id of an earlier result that matched no
+// call (its Mismatch: answered before it was requested); a second result
+// for an id whose calls are all answered, which is recorded on the latest
+// of them (not a synthesised call), its ok unknown when the two disagree;
+// and calls of one message sharing a non-empty id of which results
+// answered some but not all — every call of that group. A tool named
+// "functions.X" (OpenAI's namespace prefix) is X, recorded in Mismatch.
+//
+// Record members beside "messages" other than "metadata" are searched as
+// unread parts of a message are, and for a message object and a ReAct
+// action: a response logged beside the request is bad input, not a run
+// without its calls (topLevelProblem). "metadata" is data (tool lists,
+// ground-truth calls) and is not searched.
 //
 // The matched call gets Ok = !Failed, Result = the event's Content, Error =
 // the event's Error and ResultEvent = the event's index. A call no result

@@ -21,6 +21,9 @@ import (
 type unreadScan struct {
 	path []pathElem
 	err  string
+	// top marks a scan of a record's members beside "messages" (see
+	// topLevelProblem): there a message object is also out of place.
+	top bool
 }
 
 // scan searches v, found at key (or at list index when key is ""), and
@@ -46,6 +49,10 @@ func (s *unreadScan) walk(v any) {
 	case map[string]any:
 		if what := callShaped(v); what != "" {
 			s.fail(what, v)
+			return
+		}
+		if s.top && isMessageObject(v) {
+			s.fail("a message (an object with a role and content or calls)", v)
 			return
 		}
 		keys := make([]string, 0, len(v))
@@ -97,6 +104,13 @@ func (s *unreadScan) hint(obj map[string]any) string {
 	switch typ, _ := obj["type"].(string); typ {
 	case "function_call", "function_call_output", "custom_tool_call", "computer_call":
 		return " (an OpenAI Responses API item? this reader wants Chat Completions messages)"
+	}
+	if s.top && len(s.path) > 0 {
+		switch strings.ToLower(s.path[0].key) {
+		case "response", "choices", "completion", "message":
+			return " (a model response logged beside the request? append its message to \"messages\")"
+		}
+		return " (this reader reads calls and messages only under \"messages\")"
 	}
 	if len(s.path) > 0 {
 		switch strings.ToLower(s.path[0].key) {
@@ -162,8 +176,126 @@ func callShaped(m map[string]any) string {
 			return "a tool call"
 		}
 	}
+	if reactAction(m) {
+		return "a ReAct action (a tool call)"
+	}
 	if typ, ok := m["type"].(string); ok && namesCall(typ) && typ != "function" {
 		return fmt.Sprintf("an object of type %q", clip(typ, 100))
+	}
+	return ""
+}
+
+// isMessageObject reports whether m looks like a chat message: a string
+// "role" (in any case) beside "content" or a call list.
+func isMessageObject(m map[string]any) bool {
+	role := false
+	for k, v := range m {
+		if _, ok := v.(string); ok && strings.EqualFold(strings.TrimSpace(k), "role") {
+			role = true
+		}
+	}
+	if !role {
+		return false
+	}
+	for _, k := range []string{"content", "tool_calls", "function_call", "parts"} {
+		if _, ok := m[k]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// topLevelProblem searches the members of an openai-messages record beside
+// "messages" for a call or a message, which this reader would pass over:
+// a send logged as the model's response ({"response": {...}}, an OpenAI
+// "choices" list, a Responses "output" list, a top-level "tool_calls")
+// would be a run without that send (review 2, finding 1). It returns
+// "path: reason (likely cause)" or "".
+//
+// "metadata" is not searched: it describes the run — a tool list
+// ({"type": "function", "function": {"name", "parameters"}}), the
+// injection task's ground-truth calls — and criteria read it as data, so
+// a call shape there is not a call that ran; refusing it would refuse
+// honest files. AgentDojo's other members ("index", "annotations") hold
+// no call and pass.
+//
+// The request parameters that declare tools (toolDeclarations: an OpenAI
+// request log's or fine-tuning file's "tools") are searched only for what
+// a declaration never is (declarationProblem).
+func topLevelProblem(rec map[string]any) string {
+	keys := make([]string, 0, len(rec))
+	for k := range rec {
+		if k != "messages" && k != "metadata" {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if toolDeclarations[k] {
+			if msg := declarationProblem(rec[k], []pathElem{{key: k, index: -1}}); msg != "" {
+				return "record member " + msg
+			}
+			continue
+		}
+		s := unreadScan{top: true}
+		s.push(k, -1)
+		s.walk(rec[k])
+		if s.err == "" && namesCall(k) && carries(rec[k]) {
+			s.fail(fmt.Sprintf("key %q names a call, a tool or a function", k), rec)
+		}
+		if s.err != "" {
+			return "record member " + s.err
+		}
+	}
+	return ""
+}
+
+// reactAction reports whether m is a ReAct agent's step: {"action": tool
+// name, "action_input": args} (LangChain's AgentAction keeps them as
+// tool and tool_input, which keys naming a tool already catch).
+func reactAction(m map[string]any) bool {
+	name, ok := m["action"].(string)
+	_, input := m["action_input"]
+	return ok && name != "" && input
+}
+
+// toolDeclarations are the members of an OpenAI request (and fine-tuning
+// record) that describe the tools rather than call them: "tools" lists
+// {"type": "function", "function": {"name", "description", "parameters"}},
+// "tool_choice" may name one, the legacy "functions" and "function_call"
+// likewise. Searched as unread members, every honest request log would be
+// refused for its tool list.
+var toolDeclarations = map[string]bool{"tools": true, "functions": true, "tool_choice": true, "function_call": true}
+
+// declarationProblem searches a tool declaration member for a call with
+// arguments, a Responses item or a list of messages (headerCallShaped,
+// holdsMessages): a declaration has no arguments, so such a thing is a
+// call or a transcript out of place. It returns "path: reason" or "".
+func declarationProblem(v any, path []pathElem) string {
+	switch v := v.(type) {
+	case map[string]any:
+		if what := headerCallShaped(v); what != "" {
+			return fmt.Sprintf("%s: %s in a place this reader does not read (a tool declaration has no arguments; this reader reads calls only under \"messages\")", renderPath(path), what)
+		}
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			if msg := declarationProblem(v[k], append(path, pathElem{key: k, index: -1})); msg != "" {
+				return msg
+			}
+		}
+	case []any:
+		if holdsMessages(v) {
+			return fmt.Sprintf("%s: a list of messages in a place this reader does not read (this reader reads messages only under \"messages\")", renderPath(path))
+		}
+		for i, e := range v {
+			if msg := declarationProblem(e, append(path, pathElem{index: i})); msg != "" {
+				return msg
+			}
+		}
 	}
 	return ""
 }
