@@ -312,7 +312,7 @@ func callOf(u func(ref.Val) ref.Val, b func(ref.Val, ref.Val) ref.Val, f func(..
 func guarded(name, id string, orig func(...ref.Val) ref.Val) func(...ref.Val) ref.Val {
 	return func(args ...ref.Val) ref.Val {
 		if n, ok := buildBound(id, args); ok && n > maxBuildBytes {
-			return types.NewErr("%s: the result could take over %d bytes (one call may build at most %d MiB; a value doubled repeatedly?)", name, uint64(maxBuildBytes), maxBuildBytes>>20)
+			return types.NewErr("%s: the result could take over %d bytes (one call may build at most %d MiB)", name, uint64(maxBuildBytes), maxBuildBytes>>20)
 		}
 		return orig(args...)
 	}
@@ -359,6 +359,26 @@ func trackBuild(args []ref.Val, result ref.Val) *uint64 {
 	return &c
 }
 
+// trackListAdd charges a + b on lists 1 plus the size of the shorter.
+// cel-go concatenates lazily, so the work is constant, but the result's
+// size is what later calls (join, reverse, sort) read. Charging the
+// shorter operand bounds that size by the charges along the way (a list
+// is at most the largest list literal or built list plus the sum of the
+// shorter sides of the adds that made it), while the accumulator of map
+// and filter (acc + [x] each step) stays at 2 per step rather than its
+// growing size.
+func trackListAdd(args []ref.Val, _ ref.Val) *uint64 {
+	c := uint64(1)
+	if len(args) == 2 {
+		_, n, okA := listOf(args[0])
+		_, m, okB := listOf(args[1])
+		if okA && okB {
+			c = cost.SafeAdd(1, uint64(max(0, min(n, m))))
+		}
+	}
+	return &c
+}
+
 // buildCharges are the runtime charges of the calls that build a string,
 // bytes or list (RuntimeCharges).
 func buildCharges() []runtimeCharge {
@@ -366,7 +386,7 @@ func buildCharges() []runtimeCharge {
 		{Charge{[]string{overloads.AddString, overloads.AddBytes}, "s + t on strings or bytes",
 			"1 plus a scan of s and of t plus a scan of the result (cel-go charges a scan of the result only)."}, trackBuild},
 		{Charge{[]string{overloads.AddList}, "a + b on lists",
-			"1 plus one per element of the result (cel-go charges 1: the concatenation is lazy, but reverse, sort or join then read every element)."}, trackBuild},
+			"1 plus the size of the shorter list (cel-go charges 1: the concatenation is lazy, but reverse, sort or join then read every element). A list doubled n times is charged its final size; a comprehension appending one element per step (map, filter) 2 per step."}, trackListAdd},
 		{Charge{[]string{"string_format"}, "s.format(args)",
 			"1 plus a scan of s plus a scan of the result; refused before it runs when its text could exceed 256 MiB (each string argument's bytes, 6 bytes per byte of a string inside a list or map argument, 400 per scalar)."}, trackBuild},
 		{Charge{[]string{"list_join", "list_join_string"}, "l.join(), l.join(sep)",

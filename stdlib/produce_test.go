@@ -48,20 +48,29 @@ func TestBuildChargesGrowWithOutput(t *testing.T) {
 	}
 }
 
-// l + l is charged by the elements of the result, though cel-go builds it
-// lazily: doubling a list 30 times costs over 2^30.
+// l + l is charged 1 plus the shorter operand's size, though cel-go builds
+// it lazily: doubling a list n times costs its final size, where cel-go
+// charged n; the accumulator of map (acc + [x] per step) stays linear.
 func TestListConcatChargedBySize(t *testing.T) {
 	env := costEnv(t)
-	// 10 adds of 2^(i+1) elements (i = 0..9), sum 2^11 - 2, plus 1 each;
-	// the rest (range 1 + 10, literal 10, the fold's idents and steps,
-	// size) is 43 whatever the sizes.
+	// 10 adds of 2^i + 1 (i = 0..9): 1023 + 10; the rest (range 1 + 10,
+	// literal 10, the fold's idents and steps, size) is 43 whatever the
+	// sizes.
 	got := actualCost(t, env, `lists.range(10).fold(l, [1], i, l + l).size()`, nil)
-	if want := uint64(2046 + 10 + 43); got != want {
+	if want := uint64(1023 + 10 + 43); got != want {
 		t.Errorf("doubling a list 10 times costs %d, want %d", got, want)
 	}
 	got20 := actualCost(t, env, `lists.range(20).fold(l, [1], i, l + l).size()`, nil)
-	if want := uint64(1<<21 - 2 + 20 + 73); got20 != want {
+	if want := uint64(1<<20 - 1 + 20 + 73); got20 != want {
 		t.Errorf("doubling a list 20 times costs %d, want %d", got20, want)
+	}
+	// map over n elements costs 15 per element (range 1, the literal [i]
+	// 10, the add 1 + 1, idents) plus 13: linear. Charged by the result's
+	// size, the add would make it quadratic.
+	m1 := actualCost(t, env, `lists.range(1000).map(i, i).size()`, nil)
+	m10 := actualCost(t, env, `lists.range(10000).map(i, i).size()`, nil)
+	if m1 != 15*1000+13 || m10 != 15*10000+13 {
+		t.Errorf("map over 1,000 and 10,000 elements costs %d and %d, want %d and %d", m1, m10, 15*1000+13, 15*10000+13)
 	}
 }
 

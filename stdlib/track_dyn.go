@@ -56,8 +56,11 @@ func (dynamicCharges) CallCost(function, overloadID string, args []ref.Val, resu
 		}
 	case operators.Add:
 		// Strings, bytes and lists: as the overloads (buildCharges).
-		if two && (str0 && str1 || isList(args[0]) && isList(args[1])) {
+		if two && str0 && str1 {
 			return trackBuild(args, result)
+		}
+		if two && isList(args[0]) && isList(args[1]) {
+			return trackListAdd(args, result)
 		}
 	case "format", "join", "replace", "split", "reverse", "flatten", "slice", "lowerAscii", "upperAscii",
 		"trim", "substring", "charAt", "strings.quote", "json.encode", "yaml.encode":
