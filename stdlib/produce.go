@@ -402,7 +402,7 @@ func buildCharges() []runtimeCharge {
 		{Charge{[]string{"list_flatten", "list_flatten_int"}, "l.flatten(), l.flatten(depth)",
 			"1 plus one per element of the result; refused before it runs when l holds over 8 Mi elements at all depths."}, trackBuild},
 		{Charge{[]string{"list_reverse", "list_slice"}, "l.reverse(), l.slice(i, j)",
-			"1 plus one per element of the result; refused before they run (and l.distinct() too) when l has over 8 Mi elements."}, trackBuild},
+			"1 plus one per element of the result; refused before they run (and l.distinct() too) when l has over 8 Mi elements. (l.sort() has one binding for all its overloads, which cannot be wrapped per overload; the lists it copies are bounded by the cost limit, as l + l is charged.)"}, trackBuild},
 		{Charge{[]string{"lists_range"}, "lists.range(n)",
 			"1 plus n (ext.Lists refuses n over 10^6)."}, trackBuild},
 		{Charge{[]string{"string_lower_ascii", "string_upper_ascii", "string_reverse", "string_trim", "string_substring_int", "string_substring_int_int", "string_char_at_int",

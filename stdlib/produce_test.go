@@ -120,6 +120,11 @@ func TestBuildBoundRefusesOneStep(t *testing.T) {
 		{`lists.range(100000).map(i, [s, s, s]).flatten().size()`, ""},
 		{`lists.range(1000).map(i, lists.range(10000)).map(l, [l, l, l, l]).flatten(2).size()`, "flatten: the result could take over"},
 		{`lists.range(9000).map(i, s).join().split('').size()`, "split: the result could take over"},
+		// a list of 2^24 elements built lazily by l + l (charged about its
+		// size, but there is no cost limit here), then copied whole
+		{`lists.range(24).fold(l, [1], i, l + l).reverse().size()`, "reverse: the result could take over"},
+		{`lists.range(24).fold(l, [1], i, l + l).distinct().size()`, "distinct: the result could take over"},
+		{`lists.range(20).fold(l, [1], i, l + l).reverse().size()`, ""},
 	} {
 		ast, iss := env.Compile(c.expr)
 		if iss.Err() != nil {
