@@ -164,7 +164,8 @@ func (*library) CompileOptions() []cel.EnvOption {
 		opts = append(opts, s.decl)
 		models = append(models, s.models...)
 	}
-	return append(opts, cel.CostModel(models...))
+	// guardBuilds comes last: it wraps the bindings declared above.
+	return append(opts, cel.CostModel(models...), guardBuilds())
 }
 
 // ProgramOptions implements cel.Library: the runtime charges (track.go),

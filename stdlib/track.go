@@ -351,7 +351,7 @@ type runtimeCharge struct {
 }
 
 func runtimeCharges() []runtimeCharge {
-	return []runtimeCharge{
+	return append([]runtimeCharge{
 		{Charge{[]string{overloads.SizeString, overloads.SizeStringInst}, "size(s), s.size() on a string",
 			"1 plus a scan of s (0.1 per byte, rounded up); cel-go charges 1 and counts every code point."}, trackKeyScan(0)},
 		{Charge{[]string{overloads.Equals, overloads.NotEquals}, "a == b, a != b",
@@ -395,7 +395,7 @@ func runtimeCharges() []runtimeCharge {
 			"1 plus a scan of the shorter string, in bytes."}, trackShorterScan},
 		{Charge{[]string{overloadArg}, "arg(m, key, default)",
 			"1 plus a scan of key (it is hashed to look it up); the static model charges 1."}, trackKeyScan(1)},
-	}
+	}, buildCharges()...)
 }
 
 // RuntimeCharges lists the calls whose runtime charge tenet sets in place

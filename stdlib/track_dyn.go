@@ -55,12 +55,17 @@ func (dynamicCharges) CallCost(function, overloadID string, args []ref.Val, resu
 			return trackStringCompare(args, result)
 		}
 	case operators.Add:
+		// Strings, bytes and lists: as the overloads (buildCharges).
 		if two && str0 && str1 {
-			n, _ := strLen(args[0])
-			m, _ := strLen(args[1])
-			c := max(1, scan(cost.SafeAdd(n, m)))
-			return &c
+			return trackBuild(args, result)
 		}
+		if two && isList(args[0]) && isList(args[1]) {
+			return trackListAdd(args, result)
+		}
+	case "format", "join", "replace", "split", "reverse", "flatten", "slice", "lowerAscii", "upperAscii",
+		"trim", "substring", "charAt", "strings.quote", "json.encode", "yaml.encode":
+		// Calls on a dyn target that build a value: as their overloads.
+		return trackBuild(args, result)
 	case overloads.Contains:
 		if two && str0 && str1 {
 			return trackContains(args, result)
@@ -79,4 +84,9 @@ func (dynamicCharges) CallCost(function, overloadID string, args []ref.Val, resu
 		}
 	}
 	return nil
+}
+
+func isList(v ref.Val) bool {
+	_, ok := v.(traits.Lister)
+	return ok
 }

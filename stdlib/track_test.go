@@ -107,8 +107,8 @@ func TestCallCostsGrowWithInput(t *testing.T) {
 		{`int(v) > 0`, func(n int) map[string]any { return map[string]any{"v": a(n)} }, 2, 100},
 		// v, s, < (n/10)
 		{`v < s`, func(n int) map[string]any { return map[string]any{"v": a(n), "s": a(n)} }, 2, 100},
-		// v twice, + (2n/10), size of the sum (1 + 2n/10), > (1)
-		{`size(v + v) > 0`, func(n int) map[string]any { return map[string]any{"v": a(n)} }, 4, 400},
+		// v twice, + (1 + n/10 + n/10 + 2n/10, as add_string), size of the sum (1 + 2n/10), > (1)
+		{`size(v + v) > 0`, func(n int) map[string]any { return map[string]any{"v": a(n)} }, 5, 600},
 		// ident v, contains (n/10 × 1)
 		{`v.contains('')`, func(n int) map[string]any { return map[string]any{"v": a(n)} }, 1, 100},
 		// v, s, startsWith (n/10)
