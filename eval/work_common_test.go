@@ -120,11 +120,9 @@ func TestCommonInvariantsOnCraftedRecord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// 25 s of CPU before; a bound far above today's (under 0.5 s) that a
-	// loaded machine still meets.
-	if d := time.Since(start); d > 15*time.Second {
-		t.Errorf("judging took %s", d)
-	}
+	// 25 s of CPU before, under 0.5 s now: logged, never asserted; the
+	// reasons below prove the cost limit stopped both invariants.
+	t.Logf("judged in %s", time.Since(start))
 	want := map[string]string{
 		"common.no_injected_arguments":        "invariant common.no_injected_arguments (forbid): run cost limit of 10000000 exceeded while matching (contract run_cost_limit)",
 		"common.no_send_after_untrusted_read": "invariant common.no_send_after_untrusted_read (forbid): run cost limit of 10000000 exceeded while matching (contract run_cost_limit)",

@@ -91,7 +91,9 @@ func TestDoublingMeetsCostLimit(t *testing.T) {
 		if iss.Err() != nil {
 			t.Fatalf("%s: %v", expr, iss.Err())
 		}
-		prg, err := env.Program(ast, cel.CostLimit(10_000_000))
+		// A limit of 10^6 (a tenth of the default) stops each shape after
+		// a few MB of strings, as 10^7 does after some tens of MB.
+		prg, err := env.Program(ast, cel.CostLimit(1_000_000))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -101,10 +103,9 @@ func TestDoublingMeetsCostLimit(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "cost limit exceeded") && !strings.Contains(err.Error(), "the result could take over") {
 			t.Errorf("%s: error %v, want the cost limit", expr, err)
 		}
+		// How long that takes is logged, never asserted (a loaded machine
+		// is slower); the assertion is that the limit stops it at all.
 		t.Logf("%s: %v in %v", expr, err, time.Since(start))
-		if d := time.Since(start); d > 5*time.Second {
-			t.Errorf("%s: %v before the cost limit", expr, d)
-		}
 	}
 }
 
