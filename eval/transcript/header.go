@@ -2,6 +2,8 @@ package transcript
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -79,11 +81,7 @@ func (s *headerScan) walk(v any) {
 			s.err = fmt.Sprintf("%s is %s: a transcript must be under \"messages\" at the top level; a header line has no messages and no calls", renderPath(s.path), what)
 			return
 		}
-		keys := make([]string, 0, len(v))
-		for k := range v {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
+		keys := slices.Sorted(maps.Keys(v)) // in key order: the first problem found is the same on every run
 		for _, k := range keys {
 			s.push(k, -1)
 			if strings.EqualFold(strings.TrimSpace(k), "messages") {

@@ -2,6 +2,8 @@ package transcript
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -55,11 +57,7 @@ func (s *unreadScan) walk(v any) {
 			s.fail("a message (an object with a role and content or calls)", v)
 			return
 		}
-		keys := make([]string, 0, len(v))
-		for k := range v {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
+		keys := slices.Sorted(maps.Keys(v)) // in key order: the first problem found is the same on every run
 		for _, k := range keys {
 			s.push(k, -1)
 			s.walk(v[k])
@@ -277,11 +275,7 @@ func declarationProblem(v any, path []pathElem) string {
 		if what := headerCallShaped(v); what != "" {
 			return fmt.Sprintf("%s: %s in a place this reader does not read (a tool declaration has no arguments; this reader reads calls only under \"messages\")", renderPath(path), what)
 		}
-		keys := make([]string, 0, len(v))
-		for k := range v {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
+		keys := slices.Sorted(maps.Keys(v)) // in key order: the first problem found is the same on every run
 		for _, k := range keys {
 			if msg := declarationProblem(v[k], append(path, pathElem{key: k, index: -1})); msg != "" {
 				return msg
