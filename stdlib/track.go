@@ -80,15 +80,10 @@ func eqWork(a, b ref.Val, stop uint64) uint64 {
 		if !ok {
 			return 1
 		}
-		n, okn := x.Size().(types.Int)
-		m, okm := y.Size().(types.Int)
-		if !okn || !okm {
-			return 1
+		n, w, same := sizes(x, y)
+		if !same {
+			return w
 		}
-		if n != m {
-			return max(1, uint64(min(n, m)))
-		}
-		var w uint64
 		for i := types.Int(0); i < n && w < stop; i++ {
 			w = cost.SafeAdd(w, eqWork(x.Get(i), y.Get(i), stop-w))
 		}
@@ -98,13 +93,8 @@ func eqWork(a, b ref.Val, stop uint64) uint64 {
 		if !ok {
 			return 1
 		}
-		n, okn := x.Size().(types.Int)
-		m, okm := y.Size().(types.Int)
-		if !okn || !okm {
-			return 1
-		}
-		if n != m {
-			return max(1, uint64(min(n, m)))
+		if _, w, same := sizes(x, y); !same {
+			return w
 		}
 		var w uint64
 		for it := x.Iterator(); it.HasNext() == types.True && w < stop; {
@@ -121,6 +111,21 @@ func eqWork(a, b ref.Val, stop uint64) uint64 {
 		return max(1, w)
 	}
 	return 1
+}
+
+// sizes returns the size of two containers when they are equal (same is
+// true), else the work of comparing them: 1 when a size is not an int, the
+// smaller size when they differ.
+func sizes(x, y traits.Sizer) (n types.Int, work uint64, same bool) {
+	n, okn := x.Size().(types.Int)
+	m, okm := y.Size().(types.Int)
+	if !okn || !okm {
+		return 0, 1, false
+	}
+	if n != m {
+		return 0, max(1, uint64(min(n, m))), false
+	}
+	return n, 0, true
 }
 
 // eqWorkStop is where eqWork stops counting: far above any run cost limit
