@@ -1,4 +1,15 @@
-package eval
+// Package gates evaluates the gates of contracts against computed
+// metrics: it takes the loaded contracts (eval.Program, whose bundle holds
+// the gate plans and whose planned CEL programs it runs), each condition's
+// metrics and checks (eval/metrics), and gives one metrics.GateResult per
+// requirement, gate and condition, plus the gates that could not be
+// evaluated for lack of runs. It computes no metric and renders nothing.
+//
+// It imports eval (for the planned gate programs), eval/metrics and
+// eval/report (for the GateResult shape the Document holds); eval/report
+// must never import it, so that the report and its non-HTML renderers do
+// not depend on CEL (docs/report-formats.md).
+package gates
 
 import (
 	"fmt"
@@ -6,44 +17,47 @@ import (
 	"strings"
 
 	"cel.dev/cel-go/common/types"
+	"cel.dev/cel-go/common/types/ref"
 	"cel.dev/cel-go/interpreter"
 
 	"github.com/tenetlang/tenet/compiler/bundle"
+	"github.com/tenetlang/tenet/eval"
 	"github.com/tenetlang/tenet/eval/metrics"
+	"github.com/tenetlang/tenet/eval/runs"
 )
 
-// GateResult is the outcome of one requirement of one gate for one
-// condition. A requirement that cannot be evaluated (the condition's
-// metrics are unavailable, a rate is null, an evaluation error) fails:
-// gates fail closed.
-type GateResult struct {
-	Gate        string
-	Condition   string // the condition's display name (metrics.Condition.Name)
-	Requirement string // the CEL text
-	Range       bundle.Range
-	Passed      bool
-	Reason      string // why it failed, with the values of the metrics it reads
-	// NoRuns marks a requirement of a condition the gate lists that has no
-	// run at all: the gate was not evaluated, which is bad input (a typo in
-	// the condition name, or runs of another contract), not a failed gate.
-	NoRuns bool
+// Evaluate evaluates the gates of every program, in order, against the
+// conditions of its contract (cs and checks as the metrics package
+// returns them, for the same records): results in program, gate,
+// condition, requirement order. errs are the gates that could not be
+// evaluated for lack of runs, one line each (see notRun); none when cs is
+// empty, as the metrics then failed as a whole and their error says why.
+func Evaluate(progs []*eval.Program, cs []metrics.Condition, checks []metrics.Checks) (results []metrics.GateResult, errs []string) {
+	for _, p := range progs {
+		results = append(results, evaluate(p, ofContract(cs, p.Bundle.Manifest.Contract), checks)...)
+	}
+	if len(cs) > 0 {
+		errs = notRun(progs, cs, results)
+	}
+	return results, errs
 }
 
-// Gates evaluates every gate of the bundle against each condition's
-// metrics and checks (both as returned by the metrics package, for the same
-// records). Results are in gate, condition, requirement order.
-func (p *Program) Gates(cs []metrics.Condition, checks []metrics.Checks) []GateResult {
+// evaluate evaluates every gate of p against each condition's metrics and
+// checks. A requirement that cannot be evaluated (the condition's metrics
+// are unavailable, a rate is null, an evaluation error) fails: gates fail
+// closed.
+func evaluate(p *eval.Program, cs []metrics.Condition, checks []metrics.Checks) []metrics.GateResult {
 	byName := map[string]metrics.Checks{}
 	for _, c := range checks {
 		byName[c.Name()] = c
 	}
-	var out []GateResult
+	var out []metrics.GateResult
 	for _, g := range p.Bundle.Plan.Gates {
 		targets, missing := gateTargets(g, cs)
 		for _, m := range missing {
 			for _, ri := range g.Require {
 				e := p.Bundle.Exprs[ri]
-				out = append(out, GateResult{Gate: g.Name, Condition: m, Requirement: e.Text, Range: e.Range,
+				out = append(out, metrics.GateResult{Gate: g.Name, Condition: m, Requirement: e.Text, Range: e.Range,
 					Reason: "no runs of this condition were evaluated", NoRuns: true})
 			}
 		}
@@ -51,13 +65,20 @@ func (p *Program) Gates(cs []metrics.Condition, checks []metrics.Checks) []GateR
 			act := &gateActivation{metrics: metricsValue(c, byName[c.Name()]), condition: c.Condition}
 			for _, ri := range g.Require {
 				e := p.Bundle.Exprs[ri]
-				res := GateResult{Gate: g.Name, Condition: c.Name(), Requirement: e.Text, Range: e.Range}
+				res := metrics.GateResult{Gate: g.Name, Condition: c.Name(), Requirement: e.Text, Range: e.Range}
 				if !c.OK() {
 					res.Reason = "the condition's metrics are unavailable: " + c.Errors[0].Error()
 					out = append(out, res)
 					continue
 				}
-				v, _, err := p.progs[ri].Eval(act)
+				prg, fields, ok := p.GateProgram(ri)
+				if !ok {
+					// Plan refuses such a bundle; fail closed all the same.
+					res.Reason = fmt.Sprintf("cannot be evaluated: expression %d is not a gate expression", ri)
+					out = append(out, res)
+					continue
+				}
+				v, _, err := prg.Eval(act)
 				switch b, ok := v.(types.Bool); {
 				case err != nil:
 					res.Reason = "cannot be evaluated: " + err.Error()
@@ -69,12 +90,30 @@ func (p *Program) Gates(cs []metrics.Condition, checks []metrics.Checks) []GateR
 					res.Reason = "is false"
 				}
 				if !res.Passed {
-					if vals := p.metricValues(ri, act.metrics); vals != "" {
+					if vals := metricValues(fields, act.metrics); vals != "" {
 						res.Reason += " (" + vals + ")"
 					}
 				}
 				out = append(out, res)
 			}
+		}
+	}
+	return out
+}
+
+func typeName(v ref.Val) string {
+	if v == nil {
+		return "nothing"
+	}
+	return v.Type().TypeName()
+}
+
+// ofContract keeps the conditions of one contract.
+func ofContract(cs []metrics.Condition, contract string) []metrics.Condition {
+	var out []metrics.Condition
+	for _, c := range cs {
+		if c.Contract == contract {
+			out = append(out, c)
 		}
 	}
 	return out
@@ -150,9 +189,9 @@ func metricsValue(c metrics.Condition, ch metrics.Checks) map[string]any {
 
 // metricValues renders the metrics a requirement reads, e.g.
 // "targeted_asr = 0.5000", so a failure says why.
-func (p *Program) metricValues(expr int, m map[string]any) string {
+func metricValues(fields []string, m map[string]any) string {
 	var parts []string
-	for _, f := range p.gateFields[expr] {
+	for _, f := range fields {
 		switch v := m[f].(type) {
 		case float64:
 			parts = append(parts, fmt.Sprintf("%s = %.4f", f, v))
@@ -182,3 +221,36 @@ func (a *gateActivation) ResolveName(name string) (any, bool) {
 }
 
 func (a *gateActivation) Parent() interpreter.Activation { return nil }
+
+// notRun returns the gates of progs that could not be evaluated for lack
+// of runs, one line each: a gate listing a condition no run has (a
+// misspelt condition, or runs judged by another contract), and a contract
+// with gates but no run at all (its gates would otherwise pass by not
+// being evaluated). A gate that was not evaluated is not a failed gate
+// (exit 1) nor a passed one: it is bad input (exit 2), in tenet eval and
+// tenet report alike.
+func notRun(progs []*eval.Program, cs []metrics.Condition, gates []metrics.GateResult) []string {
+	var out []string
+	seen := map[[2]string]bool{}
+	for _, g := range gates {
+		k := [2]string{g.Gate, g.Condition}
+		if !g.NoRuns || seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, fmt.Sprintf("gate %s lists condition %s, which has no runs: the gate was not evaluated (is the condition misspelt, or were the runs judged by another contract?)",
+			g.Gate, runs.Safe(g.Condition)))
+	}
+	for _, p := range progs {
+		name := p.Bundle.Manifest.Contract
+		if len(p.Bundle.Plan.Gates) == 0 || len(ofContract(cs, name)) > 0 {
+			continue
+		}
+		var names []string
+		for _, g := range p.Bundle.Plan.Gates {
+			names = append(names, g.Name)
+		}
+		out = append(out, fmt.Sprintf("no run is of contract %s: its gates (%s) were not evaluated", runs.Safe(name), strings.Join(names, ", ")))
+	}
+	return out
+}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/tenetlang/tenet/compiler"
 	"github.com/tenetlang/tenet/compiler/bundle"
-	"github.com/tenetlang/tenet/eval"
+
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/runs"
 	"github.com/tenetlang/tenet/eval/transcript"

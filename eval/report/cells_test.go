@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/tenetlang/tenet/compiler/bundle"
-	"github.com/tenetlang/tenet/eval"
+
 	"github.com/tenetlang/tenet/eval/runs"
 )
 

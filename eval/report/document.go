@@ -5,9 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/tenetlang/tenet/eval"
 	"github.com/tenetlang/tenet/eval/metrics"
-	"github.com/tenetlang/tenet/eval/runs"
 )
 
 // Formats lists the report formats, in the order help text gives them.
@@ -60,7 +58,7 @@ type Document struct {
 	Violations     []Violation
 	MoreViolations int
 	Audit          []metrics.AuditCounts
-	Gates          []eval.GateResult
+	Gates          []GateResult
 	// Leaderboard pools each condition over contracts; nil unless the runs
 	// come from more than one contract.
 	Leaderboard []metrics.LeaderRow
@@ -98,30 +96,6 @@ type Contract struct {
 	Skipped []Skipped
 }
 
-// ContractOf describes the contract of p and what happened to the records
-// it read (res, from p.EvalFiles).
-func ContractOf(p *eval.Program, res *eval.Result) Contract {
-	m := p.Bundle.Manifest
-	c := Contract{Name: m.Contract, Version: m.Version, Bundle: p.ID, Judged: res.Judged(), Headers: res.Headers}
-	for _, s := range []eval.Skip{eval.NotSelected, eval.TaskNotDeclared, eval.GoalNotDeclared, eval.CaseNotDeclared} {
-		n := res.Skipped[s]
-		if n == 0 {
-			continue
-		}
-		sk := Skipped{Reason: s.String(), Count: n}
-		ids := res.SkippedIDs[s]
-		for i, id := range eval.SortedIDs(ids) {
-			if i == MaxSkippedIDs {
-				sk.MoreIDs = len(ids) - i
-				break
-			}
-			sk.IDs = append(sk.IDs, IDCount{ID: runs.Cut(id, MaxCellWidth), Count: ids[id]})
-		}
-		c.Skipped = append(c.Skipped, sk)
-	}
-	return c
-}
-
 // Skipped is why some records were not judged, and which ids they named.
 type Skipped struct {
 	Reason string    // eval.Skip.String(): "task not in contract", …
@@ -138,23 +112,16 @@ type IDCount struct {
 	Count int
 }
 
-// Violation is one invariant that did not hold on one run.
-type Violation struct {
-	Key        runs.Key
-	Invariant  string
-	OriginFile string // where the transcript came from, when known
-	OriginLine int
-	// Witness is what the forbid pattern matched, one entry per step in
-	// step-name order; empty when the invariant is an assert.
-	Witness []WitnessStep
-}
+// Violation is one invariant that did not hold on one run, with the
+// witness of its forbid pattern (metrics.Violation).
+type Violation = metrics.Violation
 
-// WitnessStep is the item a pattern step matched.
-type WitnessStep struct {
-	Step string // the step's name
-	Item string // "event:N" or "call:N": an index in the run's events or calls
-	Tool string // for a call the audit saw, the tool called; else ""
-}
+// WitnessStep is the item a pattern step matched (metrics.WitnessStep).
+type WitnessStep = metrics.WitnessStep
+
+// GateResult is the outcome of one requirement of one gate for one
+// condition (metrics.GateResult), as eval/gates evaluates it.
+type GateResult = metrics.GateResult
 
 // TestResult is the outcome of one contract test (tenet test).
 type TestResult struct {
@@ -169,29 +136,26 @@ type TestResult struct {
 	OriginLine int
 }
 
-// Input is what Build computes a Document from.
+// Input is what Build assembles a Document from: what a command computed.
+// Build computes nothing: the metrics come computed (metrics.Collector),
+// the gates evaluated (eval/gates).
 type Input struct {
 	Command   string
 	Version   string
 	Inputs    []string
 	Contracts []Contract
-	Records   []runs.Record
-	// Declared holds, per contract name, its tasks, cases and attempt rules
-	// (nil: take them from the records).
-	Declared map[string]metrics.Declared
-	// Programs are the loaded contracts whose gates apply.
-	Programs []*eval.Program
-	Metrics  metrics.Options
-	// MaxListed bounds the run references the Document lists, all lists
-	// together: the disagreements and unknown labels of Agreement, the
-	// HitRuns and UnknownRuns of Checks (with the Violations, which hold
-	// the witnesses of those HitRuns) and the Denied runs of Audit. One
-	// reference is one entry of one of those lists (metrics.Listed counts
-	// a run's). Runs are listed in key order, each in all its lists or in
-	// none, until the first run whose references would exceed MaxListed;
-	// it and every later run are only counted (the More fields). 0 (or
-	// less): no bound. tenet passes DefaultMaxListed unless told otherwise
-	// (--report-max-items).
+	// Results are the metrics, agreement, checks, violations, audit and
+	// leaderboard of the records, their lists cut to MaxListed
+	// (metrics.NewCollector).
+	Results metrics.Results
+	// Gates are the results of the contracts' gates against
+	// Results.Conditions, and GateErrors the gates that could not be
+	// evaluated for lack of runs (eval/gates.Evaluate).
+	Gates      []GateResult
+	GateErrors []string
+	// MaxListed is the budget of run references Results was computed with
+	// (metrics.NewCollector): 0 (or less) for none. tenet passes
+	// DefaultMaxListed unless told otherwise (--report-max-items).
 	MaxListed int
 }
 
@@ -202,27 +166,27 @@ type Input struct {
 // corpus. The runs file names every run.
 const DefaultMaxListed = 1000
 
-// Build computes the metrics, agreement, checks, violations, audit, gates
-// and leaderboard of the records, and the failures and exit code they give
-// (DESIGN §7, §9). Metric errors are reported in Document.Errors, never
-// returned: a report is written even then. It is NewBuilder(in).Document():
-// a Builder fed the same records in key order gives the same Document.
-func Build(in Input) *Document { return NewBuilder(in).Document() }
-
-// finish adds to d, whose metrics, agreement, checks, violations and audit
-// are set, the gates and leaderboard, the failures, the metric errors
-// (merr, Compute's error) and the exit code.
-func finish(d *Document, in Input, merr error) {
-	cs := d.Conditions
-	for _, p := range in.Programs {
-		d.Gates = append(d.Gates, p.Gates(ofContract(cs, p.Bundle.Manifest.Contract), d.Checks)...)
-	}
-	contracts := map[string]bool{}
-	for _, c := range cs {
-		contracts[c.Contract] = true
-	}
-	if len(contracts) > 1 {
-		d.Leaderboard = metrics.Leaderboard(cs)
+// Build assembles the Document of in: its parts as computed, and the
+// failures, errors and exit code they give (docs/cli.md, exit codes).
+// Metric errors (in.Results.Err) are reported in Document.Errors, never
+// returned: a report is written even then.
+func Build(in Input) *Document {
+	res := in.Results
+	d := &Document{
+		Command:        in.Command,
+		Version:        in.Version,
+		Inputs:         sorted(in.Inputs),
+		Contracts:      in.Contracts,
+		Runs:           res.Runs,
+		MaxListed:      max(in.MaxListed, 0),
+		Conditions:     res.Conditions,
+		Agreement:      res.Agreement,
+		Checks:         res.Checks,
+		Violations:     res.Violations,
+		MoreViolations: res.MoreViolations,
+		Audit:          res.Audit,
+		Gates:          in.Gates,
+		Leaderboard:    res.Leaderboard,
 	}
 	for _, c := range d.Checks {
 		for _, inv := range c.Invariants {
@@ -243,20 +207,17 @@ func finish(d *Document, in Input, merr error) {
 			d.Failures = append(d.Failures, GateFailure(g))
 		}
 	}
-	if merr != nil {
-		d.Errors = strings.Split(merr.Error(), "\n")
+	if res.Err != nil {
+		d.Errors = strings.Split(res.Err.Error(), "\n")
 	}
 	var names []lookAlikeSource
 	for _, c := range d.Checks {
 		names = append(names, lookAlikeSource{c.Contract, c.Condition})
 	}
 	d.Warnings = lookAlikeWarnings(names)
-	// Without conditions (the metrics failed as a whole) every gate lacks
-	// runs: merr says why, once.
-	if len(cs) > 0 {
-		d.Errors = append(d.Errors, gateErrors(in.Programs, cs, d.Gates)...)
-	}
+	d.Errors = append(d.Errors, in.GateErrors...)
 	d.setExitCode()
+	return d
 }
 
 // BuildTests returns the Document of tenet test: one contract and its
@@ -323,62 +284,8 @@ func (d *Document) setExitCode() {
 // GateFailure is the one-line message for a failed gate requirement:
 // "gate release failed for gpt-4o: metrics.targeted_asr <= 0.1: is false
 // (targeted_asr = 0.5000)", as the gates table says it.
-func GateFailure(g eval.GateResult) string {
+func GateFailure(g GateResult) string {
 	return fmt.Sprintf("gate %s failed for %s: %s: %s", g.Gate, g.Condition, g.Requirement, g.Reason)
-}
-
-// appendViolations appends r's violated invariants, by name, with their
-// witnesses.
-func appendViolations(out []Violation, r runs.Record) []Violation {
-	for _, name := range r.Violated() {
-		v := Violation{Key: r.Key, Invariant: name, OriginFile: r.OriginFile, OriginLine: r.OriginLine}
-		w := r.Witnesses["invariants."+name]
-		steps := make([]string, 0, len(w))
-		for s := range w {
-			steps = append(steps, s)
-		}
-		slices.Sort(steps)
-		for _, s := range steps {
-			v.Witness = append(v.Witness, WitnessStep{Step: s, Item: w[s], Tool: toolOf(r, w[s])})
-		}
-		out = append(out, v)
-	}
-	return out
-}
-
-// sortViolations sorts by key then invariant, stably.
-func sortViolations(vs []Violation) {
-	slices.SortStableFunc(vs, func(a, b Violation) int {
-		if c := a.Key.Compare(b.Key); c != 0 {
-			return c
-		}
-		return strings.Compare(a.Invariant, b.Invariant)
-	})
-}
-
-// toolOf returns the tool of item "call:N" when the run's audit saw call N.
-func toolOf(r runs.Record, item string) string {
-	var n int
-	if _, err := fmt.Sscanf(item, "call:%d", &n); err != nil {
-		return ""
-	}
-	for _, a := range r.Audit {
-		if a.Call == n {
-			return a.Tool
-		}
-	}
-	return ""
-}
-
-// ofContract keeps the conditions of one contract.
-func ofContract(cs []metrics.Condition, contract string) []metrics.Condition {
-	var out []metrics.Condition
-	for _, c := range cs {
-		if c.Contract == contract {
-			out = append(out, c)
-		}
-	}
-	return out
 }
 
 // cutNote is the line a format writes under a list that leaves out n

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"text/tabwriter"
-
-	"github.com/tenetlang/tenet/eval"
 )
 
 // WriteGates writes one line per gate requirement and condition:
@@ -19,7 +17,7 @@ import (
 //
 // NOT RUN: the gate lists a condition that has no runs (an error, exit 2).
 // Nothing is written when there are no gates.
-func WriteGates(w io.Writer, gs []eval.GateResult) error {
+func WriteGates(w io.Writer, gs []GateResult) error {
 	if len(gs) == 0 {
 		return nil
 	}

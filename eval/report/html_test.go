@@ -14,7 +14,7 @@ import (
 
 	"github.com/tenetlang/tenet/compiler"
 	"github.com/tenetlang/tenet/compiler/bundle"
-	"github.com/tenetlang/tenet/eval"
+
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/report"
 	"github.com/tenetlang/tenet/eval/runs"

@@ -5,7 +5,6 @@ import (
 	"io"
 	"math"
 
-	"github.com/tenetlang/tenet/eval"
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/runs"
 )
@@ -530,7 +529,7 @@ type wireRange struct {
 	EndColumn int    `json:"end_column"`
 }
 
-func jsonGate(g eval.GateResult) wireGate {
+func jsonGate(g GateResult) wireGate {
 	out := wireGate{Gate: g.Gate, Condition: g.Condition, Requirement: g.Requirement, Passed: g.Passed, Reason: g.Reason}
 	if r := g.Range; r.Line > 0 {
 		out.Range = &wireRange{File: r.File, Line: r.Line, Column: r.Column, EndLine: r.EndLine, EndColumn: r.EndColumn}

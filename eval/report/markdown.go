@@ -9,7 +9,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/tenetlang/tenet/eval"
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/runs"
 )
@@ -558,7 +557,7 @@ func mdAudit(w io.Writer, as []metrics.AuditCounts) {
 }
 
 // mdGates writes one row per gate requirement and condition.
-func mdGates(w io.Writer, gs []eval.GateResult) {
+func mdGates(w io.Writer, gs []GateResult) {
 	if len(gs) == 0 {
 		return
 	}

@@ -1,0 +1,88 @@
+// Package assemble turns judged runs, and the contracts that judged them,
+// into a report.Document: it feeds the records to a metrics.Collector,
+// evaluates the contracts' gates on the metrics (eval/gates) and hands
+// both to report.Build, which computes nothing. tenet eval and tenet
+// report build their Documents here, so the two agree byte for byte on
+// the same runs.
+//
+// It imports eval (the loaded contracts and what happened to the records
+// they read), eval/gates, eval/metrics, eval/report and eval/runs; nothing
+// below it imports it.
+package assemble
+
+import (
+	"github.com/tenetlang/tenet/eval"
+	"github.com/tenetlang/tenet/eval/gates"
+	"github.com/tenetlang/tenet/eval/metrics"
+	"github.com/tenetlang/tenet/eval/report"
+	"github.com/tenetlang/tenet/eval/runs"
+)
+
+// Input is what a Document is assembled from, besides the records.
+type Input struct {
+	Command   string // one of the report.Command constants
+	Version   string
+	Inputs    []string
+	Contracts []report.Contract
+	// Programs are the loaded contracts: their gates are evaluated, and
+	// their tasks, cases and attempt rules (eval.Program.Declared) are the
+	// metrics'. None: the tasks and cases are those of the records, and
+	// there are no gates.
+	Programs []*eval.Program
+	Metrics  metrics.Options
+	// MaxListed bounds the run references the Document lists
+	// (metrics.NewCollector); 0 or less: no bound.
+	MaxListed int
+}
+
+// Assembler builds a Document from records added one at a time in key
+// order (runs.Key.Compare), as a runs.Sorted yields them, holding one
+// condition's records at a time (metrics.Collector).
+type Assembler struct {
+	in Input
+	c  *metrics.Collector
+}
+
+// New returns an Assembler for in with no record added.
+func New(in Input) *Assembler {
+	return &Assembler{in: in, c: metrics.NewCollector(in.declared(), in.Metrics, in.MaxListed)}
+}
+
+// declared is each program's tasks, cases and attempt rules by contract
+// name; nil without programs.
+func (in Input) declared() map[string]metrics.Declared {
+	if len(in.Programs) == 0 {
+		return nil
+	}
+	declared := map[string]metrics.Declared{}
+	for _, p := range in.Programs {
+		declared[p.Bundle.Manifest.Contract] = p.Declared()
+	}
+	return declared
+}
+
+// Add adds one record; records come in key order (metrics.Collector.Add).
+func (a *Assembler) Add(r runs.Record) error { return a.c.Add(r) }
+
+// AddCondition adds the records of one (contract, condition), in any
+// order (metrics.Collector.AddCondition).
+func (a *Assembler) AddCondition(recs []runs.Record) error { return a.c.AddCondition(recs) }
+
+// Document returns the report of the records added. The Assembler must
+// not be used after it.
+func (a *Assembler) Document() *report.Document { return document(a.in, a.c.Results()) }
+
+// document evaluates the gates on res and builds the Document.
+func document(in Input, res metrics.Results) *report.Document {
+	gs, gerrs := gates.Evaluate(in.Programs, res.Conditions, res.Checks)
+	return report.Build(report.Input{
+		Command: in.Command, Version: in.Version, Inputs: in.Inputs, Contracts: in.Contracts,
+		Results: res, Gates: gs, GateErrors: gerrs, MaxListed: in.MaxListed,
+	})
+}
+
+// Build returns the Document of recs, in any order: the one an Assembler
+// fed them in key order gives.
+func Build(in Input, recs []runs.Record) *report.Document {
+	return document(in, metrics.Collect(recs, in.declared(), in.Metrics, in.MaxListed))
+}

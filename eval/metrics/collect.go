@@ -1,0 +1,410 @@
+package metrics
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/tenetlang/tenet/eval/runs"
+)
+
+// Results is everything the metrics package computes for one report, from
+// one set of records: what eval/report's Document shows of them. Slices
+// are sorted by contract and condition, as Compute sorts them.
+type Results struct {
+	Runs int // records added
+	// Conditions are the metrics of every condition; nil when Err is an
+	// error of the metrics as a whole (invalid options, no runs, an
+	// invalid declared attempt rule).
+	Conditions []Condition
+	// Agreement compares the labels computed with those the records
+	// carry; nil when no record carries a given label.
+	Agreement []Agreement
+	Checks    []Checks
+	// Violations lists the runs on which an invariant did not hold, sorted
+	// by run key then invariant, with the witness of its forbid pattern:
+	// every such run, or with a MaxListed budget those of the runs listed.
+	// MoreViolations counts the (run, invariant) pairs left out.
+	Violations     []Violation
+	MoreViolations int
+	Audit          []AuditCounts
+	// Leaderboard pools each condition over contracts; nil unless the
+	// conditions come from more than one contract.
+	Leaderboard []LeaderRow
+	// Err is Compute's error: the metrics as a whole failed (Conditions is
+	// nil), or some conditions have errors (each in its Errors), named on
+	// one line.
+	Err error
+}
+
+// Violation is one invariant that did not hold on one run.
+type Violation struct {
+	Key        runs.Key
+	Invariant  string
+	OriginFile string // where the transcript came from, when known
+	OriginLine int
+	// Witness is what the forbid pattern matched, one entry per step in
+	// step-name order; empty when the invariant is an assert.
+	Witness []WitnessStep
+}
+
+// WitnessStep is the item a pattern step matched.
+type WitnessStep struct {
+	Step string // the step's name
+	Item string // "event:N" or "call:N": an index in the run's events or calls
+	Tool string // for a call the audit saw, the tool called; else ""
+}
+
+// Violations lists every violated invariant of every record, by key then
+// invariant name, with its witness: Results.Violations without a budget,
+// computed over all the records at once.
+func Violations(recs []runs.Record) []Violation {
+	var out []Violation
+	for _, r := range recs {
+		out = appendViolations(out, r)
+	}
+	sortViolations(out)
+	return out
+}
+
+// Collector computes the Results of records given one at a time in key
+// order (runs.Key.Compare), as a runs.Sorted yields them, holding one
+// condition's records at a time (and of those only what the metrics read;
+// see Group): memory does not grow with the number of conditions or runs
+// beyond the results themselves, and the lists of runs are cut as the runs
+// are added (maxListed), so with a budget the results do not grow with the
+// number of runs either, beyond one entry per condition, invariant and
+// failure class.
+//
+//	c := metrics.NewCollector(declared, opt, maxListed)
+//	for it.Next() {
+//		if err := c.Add(it.Record()); err != nil { ... }
+//	}
+//	res := c.Results()
+//
+// The Results are those Collect gives for the same records, whatever the
+// order they were in.
+type Collector struct {
+	declared  map[string]Declared
+	opt       Options
+	maxListed int
+	optErr    error // opt invalid: Compute's error
+	runs      int
+
+	cur       *Group
+	curViol   []Violation
+	lastAdded runs.Key
+
+	// listed counts the run references listed so far (Listed); full is
+	// set at the first run that did not fit in maxListed: it and every
+	// later run are only counted.
+	listed   int
+	full     bool
+	moreViol int
+
+	// The current contract and whether one of its runs is attacked; the
+	// conditions of a contract come one after the other.
+	contract string
+	attacked bool
+	started  bool
+
+	conds  []condSlot
+	fatal  error // Compute's error for an invalid declared attempt rule
+	agree  []Agreement
+	given  bool
+	checks []Checks
+	audit  []AuditCounts
+	viol   []Violation
+}
+
+// maxFailedNames bounds the conditions in error the Results' error line
+// names (the others are counted).
+const maxFailedNames = 20
+
+// condSlot is one condition's metrics; ifAttacked, when set, replaces c
+// should a later condition of the same contract turn out to have an
+// attacked run (a condition without security cases is a utility-only
+// evaluation only when no run of its undeclared contract is attacked).
+type condSlot struct {
+	c          Condition
+	ifAttacked *Condition
+}
+
+// NewCollector returns an empty Collector. declared holds, per contract
+// name, its tasks, cases and attempt rules (nil: take them from the
+// records); opt are Compute's options. maxListed bounds the run references
+// the lists hold, all lists together: the disagreements and unknown labels
+// of Agreement, the HitRuns and UnknownRuns of Checks (with the
+// Violations, which hold the witnesses of those HitRuns) and the Denied
+// runs of Audit. One reference is one entry of one of those lists (Listed
+// counts a run's). Runs are listed in key order, each in all its lists or
+// in none, until the first run whose references would exceed maxListed;
+// it and every later run are only counted (the More fields). 0 (or less):
+// no bound.
+func NewCollector(declared map[string]Declared, opt Options, maxListed int) *Collector {
+	return &Collector{declared: declared, opt: opt, maxListed: maxListed, optErr: opt.Check()}
+}
+
+// Collect returns the Results of recs, in any order: NewCollector, then
+// each condition's records added in key order.
+func Collect(recs []runs.Record, declared map[string]Declared, opt Options, maxListed int) Results {
+	c := NewCollector(declared, opt, maxListed)
+	for _, g := range Groups(recs) {
+		for _, r := range g {
+			c.add(r)
+		}
+	}
+	return c.Results()
+}
+
+// Add adds one record. Records come in key order: Add returns an error,
+// and adds nothing, for a record whose key sorts before the last one's.
+// Records with equal keys (duplicates, which the metrics refuse) are
+// allowed, as Collect allows them.
+func (c *Collector) Add(r runs.Record) error {
+	if c.cur != nil {
+		if last := c.lastAdded; r.Key.Compare(last) < 0 {
+			return fmt.Errorf("metrics: run %s added after run %s: records are added in key order", r.Key, last)
+		}
+	}
+	c.add(r)
+	return nil
+}
+
+// AddCondition adds the records of one (contract, condition), in any
+// order (they are sorted by key, stably, as Collect sorts them). It
+// returns an error, and adds nothing, when they belong to several
+// conditions or to one that sorts before a condition already added.
+func (c *Collector) AddCondition(recs []runs.Record) error {
+	if len(recs) == 0 {
+		return nil
+	}
+	k0 := recs[0].Key
+	for _, r := range recs[1:] {
+		if r.Key.Contract != k0.Contract || r.Key.Condition != k0.Condition {
+			return fmt.Errorf("metrics: AddCondition: runs of %s and of %s", k0.ConditionName(), r.Key.ConditionName())
+		}
+	}
+	if c.cur != nil {
+		if compareCondition(k0, c.lastAdded) <= 0 {
+			return fmt.Errorf("metrics: AddCondition: condition %s added after condition %s: conditions are added in order, once each",
+				k0.ConditionName(), c.lastAdded.ConditionName())
+		}
+	}
+	if !slices.IsSortedFunc(recs, func(a, b runs.Record) int { return a.Key.Compare(b.Key) }) {
+		recs = slices.Clone(recs)
+		runs.SortRecords(recs)
+	}
+	for _, r := range recs {
+		c.add(r)
+	}
+	return nil
+}
+
+func compareCondition(a, b runs.Key) int {
+	if c := strings.Compare(a.Contract, b.Contract); c != 0 {
+		return c
+	}
+	return strings.Compare(a.Condition, b.Condition)
+}
+
+// add adds r, which sorts at or after the last record added.
+func (c *Collector) add(r runs.Record) {
+	k := r.Key
+	if c.cur == nil || k.Contract != c.cur.Contract() || k.Condition != c.cur.Condition() {
+		c.endCondition()
+		if !c.started || k.Contract != c.contract {
+			c.endContract()
+			c.contract, c.attacked, c.started = k.Contract, false, true
+		}
+		c.cur = NewGroup(k.Contract, k.Condition)
+	}
+	c.runs++
+	c.lastAdded = k
+	c.attacked = c.attacked || k.Attacked()
+	c.given = c.given || r.Given.Utility != nil || r.Given.AttackSuccess != nil || r.Given.SideEffect != nil
+	add := c.cur.Add
+	if c.listable(r) {
+		c.curViol = appendViolations(c.curViol, r)
+	} else {
+		c.moreViol += len(r.Violated())
+		add = c.cur.AddUnlisted
+	}
+	if err := add(r); err != nil {
+		panic(err) // the order was checked above
+	}
+}
+
+// listable reports whether r is named in the lists: whether its
+// references (Listed) fit in what is left of maxListed, and no earlier run
+// failed to fit. A run is listed in all its lists or in none, so the runs
+// listed are the first ones in key order.
+func (c *Collector) listable(r runs.Record) bool {
+	if c.maxListed <= 0 {
+		return true
+	}
+	if c.full {
+		return false
+	}
+	n := Listed(r)
+	if c.listed+n > c.maxListed {
+		c.full = true
+		return false
+	}
+	c.listed += n
+	return true
+}
+
+// endCondition computes the current condition and keeps its results.
+func (c *Collector) endCondition() {
+	g := c.cur
+	if g == nil {
+		return
+	}
+	c.cur = nil
+	c.agree = append(c.agree, g.Agreement())
+	c.checks = append(c.checks, g.Checks())
+	if a, ok := g.Audit(); ok {
+		c.audit = append(c.audit, a)
+	}
+	sortViolations(c.curViol)
+	c.viol = append(c.viol, c.curViol...)
+	c.curViol = nil
+	if c.optErr != nil || c.fatal != nil {
+		return
+	}
+	_, declared := c.declared[g.Contract()]
+	cond, err := g.Compute(c.declared, c.opt, c.attacked)
+	if err != nil {
+		c.fatal = err
+		return
+	}
+	slot := condSlot{c: cond}
+	if !declared && !c.attacked {
+		// Whether the contract has an attacked run is known once its
+		// last condition is in; until then keep both answers.
+		alt, err := g.Compute(c.declared, c.opt, true)
+		if err != nil {
+			c.fatal = err
+			return
+		}
+		slot.ifAttacked = &alt
+	}
+	c.conds = append(c.conds, slot)
+}
+
+// endContract settles the conditions of the current contract.
+func (c *Collector) endContract() {
+	for i := range c.conds {
+		s := &c.conds[i]
+		if s.ifAttacked != nil && s.c.Contract == c.contract {
+			if c.attacked {
+				s.c = *s.ifAttacked
+			}
+			s.ifAttacked = nil
+		}
+	}
+}
+
+// Results returns the results of the records added (those Collect gives
+// for them). The Collector must not be used after it.
+func (c *Collector) Results() Results {
+	c.endCondition()
+	c.endContract()
+	res := Results{Runs: c.runs}
+	var cs []Condition
+	switch {
+	case c.optErr != nil:
+		res.Err = c.optErr
+	case c.runs == 0:
+		res.Err = errors.New("metrics: no runs")
+	case c.fatal != nil:
+		res.Err = c.fatal
+	default:
+		var failed []string
+		nfailed := 0
+		for _, s := range c.conds {
+			cs = append(cs, s.c)
+			if !s.c.OK() {
+				// The first maxFailedNames are named: 200,000 conditions
+				// in error make one line, not megabytes.
+				if nfailed++; nfailed <= maxFailedNames {
+					failed = append(failed, s.c.Name())
+				}
+			}
+		}
+		if nfailed > maxFailedNames {
+			failed = append(failed, fmt.Sprintf("and %d more", nfailed-maxFailedNames))
+		}
+		if nfailed > 0 {
+			res.Err = fmt.Errorf("metrics: %d of %d conditions have errors: %s", nfailed, len(cs), strings.Join(failed, ", "))
+		}
+	}
+	res.Conditions = cs
+	if c.given {
+		res.Agreement = c.agree
+	}
+	res.Checks = c.checks
+	res.Violations = c.viol
+	res.MoreViolations = c.moreViol
+	res.Audit = c.audit
+	res.Leaderboard = leaderboardOf(cs)
+	return res
+}
+
+// leaderboardOf is Leaderboard(cs) when cs span more than one contract,
+// else nil.
+func leaderboardOf(cs []Condition) []LeaderRow {
+	contracts := map[string]bool{}
+	for _, c := range cs {
+		contracts[c.Contract] = true
+	}
+	if len(contracts) > 1 {
+		return Leaderboard(cs)
+	}
+	return nil
+}
+
+// appendViolations appends r's violated invariants, by name, with their
+// witnesses.
+func appendViolations(out []Violation, r runs.Record) []Violation {
+	for _, name := range r.Violated() {
+		v := Violation{Key: r.Key, Invariant: name, OriginFile: r.OriginFile, OriginLine: r.OriginLine}
+		w := r.Witnesses["invariants."+name]
+		steps := make([]string, 0, len(w))
+		for s := range w {
+			steps = append(steps, s)
+		}
+		slices.Sort(steps)
+		for _, s := range steps {
+			v.Witness = append(v.Witness, WitnessStep{Step: s, Item: w[s], Tool: toolOf(r, w[s])})
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// sortViolations sorts by key then invariant, stably.
+func sortViolations(vs []Violation) {
+	slices.SortStableFunc(vs, func(a, b Violation) int {
+		if c := a.Key.Compare(b.Key); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Invariant, b.Invariant)
+	})
+}
+
+// toolOf returns the tool of item "call:N" when the run's audit saw call N.
+func toolOf(r runs.Record, item string) string {
+	var n int
+	if _, err := fmt.Sscanf(item, "call:%d", &n); err != nil {
+		return ""
+	}
+	for _, a := range r.Audit {
+		if a.Call == n {
+			return a.Tool
+		}
+	}
+	return ""
+}
