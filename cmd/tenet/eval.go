@@ -11,6 +11,7 @@ import (
 
 	"github.com/tenetlang/tenet/compiler"
 	"github.com/tenetlang/tenet/eval"
+	"github.com/tenetlang/tenet/eval/assemble"
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/report"
 	"github.com/tenetlang/tenet/eval/runs"
@@ -124,14 +125,12 @@ stderr and in the report, whatever its format.`,
 				return reportBad(stderr, results)
 			}
 			var contracts []report.Contract
-			declared := map[string]metrics.Declared{}
 			for i, p := range progs {
-				contracts = append(contracts, report.ContractOf(p, results[i]))
-				declared[p.Bundle.Manifest.Contract] = p.Declared()
+				contracts = append(contracts, assemble.ContractOf(p, results[i]))
 			}
-			b := report.NewBuilder(report.Input{
+			b := assemble.New(assemble.Input{
 				Command: report.CommandEval, Version: compiler.Version, Inputs: files,
-				Contracts: contracts, Declared: declared, Programs: progs,
+				Contracts: contracts, Programs: progs,
 				Metrics: metrics.Options{Unknown: unknown}, MaxListed: rf.maxItems,
 			})
 			// The runs file and --report-out are one set: neither is

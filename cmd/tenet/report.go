@@ -9,6 +9,7 @@ import (
 	"github.com/tenetlang/tenet/compiler"
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/eval"
+	"github.com/tenetlang/tenet/eval/assemble"
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/report"
 	"github.com/tenetlang/tenet/eval/runs"
@@ -81,7 +82,6 @@ See docs/metrics.md.`,
 				return readRunsFailed(cmd, err)
 			}
 			var progs []*eval.Program
-			var declared map[string]metrics.Declared
 			if contract == "" {
 				if err := checkRunIDs(recs, at, args, pol.IDs); err != nil {
 					fmt.Fprintf(stderr, "%v\n", err)
@@ -94,10 +94,6 @@ See docs/metrics.md.`,
 			} else {
 				if progs, err = loadPrograms(contract, stderr, pol); err != nil {
 					return err
-				}
-				declared = map[string]metrics.Declared{}
-				for _, p := range progs {
-					declared[p.Bundle.Manifest.Contract] = p.Declared()
 				}
 				// Under a trust flag the runs must prove which bundle judged
 				// them; otherwise a run without a bundle field (labels from
@@ -116,11 +112,10 @@ See docs/metrics.md.`,
 						cmd.CommandPath(), unnamed, len(recs), verifyKeyEnv)
 				}
 			}
-			d := report.Build(report.Input{
+			d := assemble.Build(assemble.Input{
 				Command: report.CommandReport, Version: compiler.Version, Inputs: args,
-				Records: recs, Declared: declared, Programs: progs,
-				Metrics: metrics.Options{Unknown: unknown}, MaxListed: rf.maxItems,
-			})
+				Programs: progs, Metrics: metrics.Options{Unknown: unknown}, MaxListed: rf.maxItems,
+			}, recs)
 			return rf.write(cmd, d)
 		},
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tenetlang/tenet/compiler"
 	"github.com/tenetlang/tenet/compiler/bundle"
+	"github.com/tenetlang/tenet/eval"
 
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/runs"
@@ -21,29 +22,23 @@ import (
 
 // reference is Build as it was before the Builder: every part computed over
 // all the records at once by the metrics package's whole-slice functions.
-func reference(in Input) *Document {
-	d := &Document{Command: in.Command, Version: in.Version, Inputs: sorted(in.Inputs), Contracts: in.Contracts, Runs: len(in.Records)}
-	cs, merr := metrics.Compute(in.Records, in.Declared, in.Metrics)
-	d.Conditions = cs
+func reference(in testInput) *Document {
+	res := metrics.Results{Runs: len(in.Records)}
+	res.Conditions, res.Err = metrics.Compute(in.Records, in.Declared, in.Metrics)
 	if hasGiven(in.Records) {
-		d.Agreement = metrics.Agree(in.Records)
+		res.Agreement = metrics.Agree(in.Records)
 	}
-	d.Checks = metrics.CountChecks(in.Records)
-	d.Violations = violations(in.Records)
-	d.Audit = metrics.CountAudit(in.Records)
-	finish(d, in, merr)
-	return d
-}
-
-// violations lists every violated invariant of every record, by key then
-// invariant name, with its witness.
-func violations(recs []runs.Record) []Violation {
-	var out []Violation
-	for _, r := range recs {
-		out = appendViolations(out, r)
+	res.Checks = metrics.CountChecks(in.Records)
+	res.Violations = metrics.Violations(in.Records)
+	res.Audit = metrics.CountAudit(in.Records)
+	contracts := map[string]bool{}
+	for _, c := range res.Conditions {
+		contracts[c.Contract] = true
 	}
-	sortViolations(out)
-	return out
+	if len(contracts) > 1 {
+		res.Leaderboard = metrics.Leaderboard(res.Conditions)
+	}
+	return buildWith(in, res)
 }
 
 func hasGiven(recs []runs.Record) bool {
@@ -74,16 +69,14 @@ func renderAll(t *testing.T, d *Document) map[string][]byte {
 // record by record in key order (Add); and, when a runs file can hold
 // every record and no two share a key, streamed through a runs.Sorter
 // that spills every few records.
-func streamings(t *testing.T, in Input) map[string]*Document {
+func streamings(t *testing.T, in testInput) map[string]*Document {
 	t.Helper()
-	empty := in
-	empty.Records = nil
-	out := map[string]*Document{"Build": Build(in)}
+	out := map[string]*Document{"Build": testBuild(in)}
 
 	rng := rand.New(rand.NewSource(1))
 	shuffled := slices.Clone(in.Records)
 	rng.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
-	b := NewBuilder(empty)
+	b := metrics.NewCollector(in.Declared, in.Metrics, in.MaxListed)
 	for _, g := range metrics.Groups(shuffled) {
 		g = slices.Clone(g)
 		rng.Shuffle(len(g), func(i, j int) { g[i], g[j] = g[j], g[i] })
@@ -91,17 +84,17 @@ func streamings(t *testing.T, in Input) map[string]*Document {
 			t.Fatal(err)
 		}
 	}
-	out["AddCondition"] = b.Document()
+	out["AddCondition"] = buildWith(in, b.Results())
 
 	recs := slices.Clone(in.Records)
 	runs.SortRecords(recs)
-	b = NewBuilder(empty)
+	b = metrics.NewCollector(in.Declared, in.Metrics, in.MaxListed)
 	for _, r := range recs {
 		if err := b.Add(r); err != nil {
 			t.Fatal(err)
 		}
 	}
-	out["Add"] = b.Document()
+	out["Add"] = buildWith(in, b.Results())
 
 	s := runs.NewSorter(t.TempDir(), 8<<10)
 	defer s.Close()
@@ -115,7 +108,7 @@ func streamings(t *testing.T, in Input) map[string]*Document {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b = NewBuilder(empty)
+	b = metrics.NewCollector(in.Declared, in.Metrics, in.MaxListed)
 	for it.Next() {
 		if err := b.Add(it.Record()); err != nil {
 			t.Fatal(err)
@@ -128,13 +121,13 @@ func streamings(t *testing.T, in Input) map[string]*Document {
 		t.Logf("no Sorter: %d duplicate keys", len(it.Duplicates()))
 		return out
 	}
-	out["Sorter"] = b.Document()
+	out["Sorter"] = buildWith(in, b.Results())
 	return out
 }
 
 // checkEquivalent requires every way of building in's Document to give
 // the reference's bytes in every format.
-func checkEquivalent(t *testing.T, in Input) *Document {
+func checkEquivalent(t *testing.T, in testInput) *Document {
 	t.Helper()
 	ref := reference(in)
 	want := renderAll(t, ref)
@@ -161,7 +154,7 @@ func firstDiff(got, want []byte) string {
 
 // TestBuilderGoldenInputs: the inputs of the golden reports.
 func TestBuilderGoldenInputs(t *testing.T) {
-	for name, in := range map[string]Input{
+	for name, in := range map[string]testInput{
 		"eval":   evalInput(t),
 		"bounds": boundsInput(t),
 		"errors": errorsInput(),
@@ -198,7 +191,7 @@ func TestBuilderCrossCondition(t *testing.T) {
 	invalid := append(slices.Clone(mixed), runs.Record{Key: runs.Key{Contract: "w", Condition: "a", Task: "T3", Attempt: 1, Repetition: 1}})
 	gated := evalInput(t)
 	gated.Records = append(gated.Records, fixtureRecord("checks", "c", "T1", "", true, false))
-	for name, in := range map[string]Input{
+	for name, in := range map[string]testInput{
 		"utility only":         {Command: CommandReport, Records: mixed},
 		"declared":             {Command: CommandReport, Records: mixed, Declared: map[string]metrics.Declared{"u": {Tasks: []string{"T1"}}}},
 		"bounds":               {Command: CommandReport, Records: mixed, Metrics: metrics.Options{Unknown: metrics.UnknownBounds}},
@@ -211,7 +204,7 @@ func TestBuilderCrossCondition(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) { checkEquivalent(t, in) })
 	}
-	d := reference(Input{Records: mixed})
+	d := reference(testInput{Records: mixed})
 	var errs []string
 	for _, c := range d.Conditions {
 		if !c.OK() {
@@ -224,7 +217,7 @@ func TestBuilderCrossCondition(t *testing.T) {
 }
 
 func TestBuilderOrder(t *testing.T) {
-	b := NewBuilder(Input{})
+	b := metrics.NewCollector(nil, metrics.Options{}, 0)
 	r1, r2 := fixtureRecord("", "a", "T2", "", true, false), fixtureRecord("", "a", "T1", "", true, false)
 	if err := b.Add(r1); err != nil {
 		t.Fatal(err)
@@ -241,7 +234,7 @@ func TestBuilderOrder(t *testing.T) {
 	if err := b.AddCondition([]runs.Record{fixtureRecord("", "b", "T1", "", true, false)}); err != nil {
 		t.Error(err)
 	}
-	if d := b.Document(); d.Runs != 2 || len(d.Conditions) != 2 {
+	if d := b.Results(); d.Runs != 2 || len(d.Conditions) != 2 {
 		t.Errorf("%d runs, %d conditions; want 2, 2", d.Runs, len(d.Conditions))
 	}
 }
@@ -282,16 +275,23 @@ func TestBuilderAgentDojo(t *testing.T) {
 	var contracts []Contract
 	var all []runs.Record
 	for i, p := range progs {
-		contracts = append(contracts, ContractOf(p, results[i]))
+		contracts = append(contracts, contractOf(p, results[i]))
 		all = append(all, results[i].Records...)
 	}
 	for _, unknown := range []string{metrics.UnknownRefuse, metrics.UnknownBounds} {
 		t.Run(unknown, func(t *testing.T) {
-			d := checkEquivalent(t, Input{Command: CommandEval, Version: "test", Inputs: files, Contracts: contracts,
+			d := checkEquivalent(t, testInput{Command: CommandEval, Version: "test", Inputs: files, Contracts: contracts,
 				Records: all, Declared: declared, Programs: progs, Metrics: metrics.Options{Unknown: unknown}})
 			if d.Runs != len(all) || len(d.Conditions) != 48 || len(d.Violations) == 0 || len(d.Leaderboard) != 12 {
 				t.Errorf("%d runs, %d conditions, %d violations, %d leaderboard rows", d.Runs, len(d.Conditions), len(d.Violations), len(d.Leaderboard))
 			}
 		})
 	}
+}
+
+// contractOf is the Contract of p with its counts (eval/assemble.ContractOf
+// without the skipped records, which these tests do not compare).
+func contractOf(p *eval.Program, res *eval.Result) Contract {
+	m := p.Bundle.Manifest
+	return Contract{Name: m.Contract, Version: m.Version, Bundle: p.ID, Judged: res.Judged(), Headers: res.Headers}
 }

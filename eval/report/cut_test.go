@@ -30,7 +30,7 @@ func cutRecords(n int, conditions ...string) []runs.Record {
 
 func cutDocument(t *testing.T, recs []runs.Record, max int) *Document {
 	t.Helper()
-	return Build(Input{Command: CommandReport, Version: "v", Records: recs, MaxListed: max})
+	return testBuild(testInput{Command: CommandReport, Version: "v", Records: recs, MaxListed: max})
 }
 
 // sameCounts checks the counts, failures and exit code of a cut Document
@@ -93,7 +93,7 @@ func TestCutExactlyAtBudget(t *testing.T) {
 // whole-slice functions do.
 func TestCutZeroIsUnlimited(t *testing.T) {
 	recs := cutRecords(50, "a", "b", "c")
-	whole := reference(Input{Command: CommandReport, Version: "v", Records: recs})
+	whole := reference(testInput{Command: CommandReport, Version: "v", Records: recs})
 	for _, max := range []int{0, -1} {
 		if d := cutDocument(t, recs, max); !reflect.DeepEqual(d, whole) {
 			t.Errorf("MaxListed %d: the Document differs from the uncut one", max)

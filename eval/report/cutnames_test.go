@@ -15,7 +15,7 @@ func TestLongNamesApart(t *testing.T) {
 	half := strings.Repeat("A", MaxNameWidthForTest/2)
 	tail := strings.Repeat("A", MaxNameWidthForTest/2-1)
 	recs := cutRecords(1, a+"x", a+"y")
-	d := Build(Input{Command: CommandReport, Version: "v", Records: recs})
+	d := testBuild(testInput{Command: CommandReport, Version: "v", Records: recs})
 	if len(d.Warnings) != 0 {
 		t.Errorf("warnings %q", d.Warnings)
 	}
@@ -31,7 +31,7 @@ func TestLongNamesApart(t *testing.T) {
 		}
 	}
 	m1, m2 := a[:2500]+"1"+a[2500:], a[:2500]+"2"+a[2500:]
-	d = Build(Input{Command: CommandReport, Version: "v", Records: cutRecords(1, m1, m2)})
+	d = testBuild(testInput{Command: CommandReport, Version: "v", Records: cutRecords(1, m1, m2)})
 	shown := half + "…(+4801 bytes)…" + half
 	want := "conditions " + shown + ", " + shown + " differ only by the middle that is cut when they are printed: they are reported as different conditions"
 	if len(d.Warnings) != 1 || d.Warnings[0] != want {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tenetlang/tenet/compiler"
 	"github.com/tenetlang/tenet/compiler/bundle"
+	"github.com/tenetlang/tenet/eval"
 
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/runs"
@@ -55,7 +56,7 @@ func testDocuments(t *testing.T) []struct {
 		{"compare", compareDocument(t)},
 		{"test", testsDocument()},
 		{"errors", errorsDocument()},
-		{"empty", Build(Input{Command: CommandReport, Version: "0.9.0", Inputs: []string{"none.jsonl"}})},
+		{"empty", testBuild(testInput{Command: CommandReport, Version: "0.9.0", Inputs: []string{"none.jsonl"}})},
 	}
 }
 
@@ -110,10 +111,10 @@ func fixtureRecord(contract, condition, task, goal string, u, a bool) runs.Recor
 // evalDocument is tenet eval of contract "checks" on conditions a (clean)
 // and b (an invariant violated with a witness, a denied call, a
 // disagreement with the given labels, a failed gate requirement).
-func evalDocument(t *testing.T) *Document { return Build(evalInput(t)) }
+func evalDocument(t *testing.T) *Document { return testBuild(evalInput(t)) }
 
-// evalInput is the Input of evalDocument.
-func evalInput(t *testing.T) Input {
+// evalInput is the testInput of evalDocument.
+func evalInput(t *testing.T) testInput {
 	yes, no := true, false
 	var recs []runs.Record
 	for _, c := range []struct {
@@ -146,7 +147,7 @@ func evalInput(t *testing.T) Input {
 	bc.Given.AttackSuccess = &yes
 	recs[7].Failures["tool_error"] = runs.True()
 	recs[7].Invariants["answered"] = runs.Unknown("criterion error: no output")
-	return Input{
+	return testInput{
 		Command: CommandEval, Version: "0.9.0", Inputs: []string{"traces.jsonl"},
 		Contracts: []Contract{{Name: "checks", Version: "1.0", Bundle: "sha256:5a5a", Judged: 8, Headers: 1,
 			Skipped: []Skipped{{Reason: "task not in contract", Count: 3, IDs: []IDCount{{"T8", 1}, {"T9", 2}}}}}},
@@ -184,10 +185,10 @@ func findRecord(t *testing.T, recs []runs.Record, task, goal string) *runs.Recor
 // boundsDocument is tenet report --unknown=bounds on two contracts: c1's
 // condition m has two unknown labels (bounded rates), c2's has two
 // repetitions (bootstrap intervals); the leaderboard pools them.
-func boundsDocument(t *testing.T) *Document { return Build(boundsInput(t)) }
+func boundsDocument(t *testing.T) *Document { return testBuild(boundsInput(t)) }
 
-// boundsInput is the Input of boundsDocument.
-func boundsInput(t *testing.T) Input {
+// boundsInput is the testInput of boundsDocument.
+func boundsInput(t *testing.T) testInput {
 	recs := workedRecords(t, "c1", "m")
 	findRecord(t, recs, "T4", "").Utility = runs.Unknown("criterion error: no key 'iban'")
 	findRecord(t, recs, "T2", "G1").AttackSuccess = runs.Unknown("state missing")
@@ -199,7 +200,7 @@ func boundsInput(t *testing.T) Input {
 		}
 		rep = append(rep, r)
 	}
-	return Input{Command: CommandReport, Version: "0.9.0", Inputs: []string{"c1.jsonl", "c2.jsonl"},
+	return testInput{Command: CommandReport, Version: "0.9.0", Inputs: []string{"c1.jsonl", "c2.jsonl"},
 		Records: append(recs, rep...), Metrics: metrics.Options{Unknown: metrics.UnknownBounds, Resamples: 200, Seed: 7}}
 }
 
@@ -231,10 +232,10 @@ func testsDocument() *Document {
 // "a|b<script>", a task with a newline, a control character and invalid
 // UTF-8 in a reason) and an unknown label: the hostile condition's metrics
 // are refused.
-func errorsDocument() *Document { return Build(errorsInput()) }
+func errorsDocument() *Document { return testBuild(errorsInput()) }
 
-// errorsInput is the Input of errorsDocument.
-func errorsInput() Input {
+// errorsInput is the testInput of errorsDocument.
+func errorsInput() testInput {
 	hostile := "a|b<script>"
 	recs := []runs.Record{
 		fixtureRecord("", "ok", "T1", "", true, false),
@@ -243,5 +244,5 @@ func errorsInput() Input {
 	}
 	recs[2].Utility = runs.Unknown("criterion error: \x1b[31mred\xff | `x` <b>")
 	recs[1].Invariants = map[string]runs.Label{"answered": runs.False()}
-	return Input{Command: CommandReport, Version: "0.9.0", Inputs: []string{"runs.jsonl"}, Records: recs}
+	return testInput{Command: CommandReport, Version: "0.9.0", Inputs: []string{"runs.jsonl"}, Records: recs}
 }

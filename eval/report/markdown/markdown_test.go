@@ -112,7 +112,7 @@ func manyViolations() *Document {
 		r.Invariants = map[string]runs.Label{"answered": runs.False()}
 		recs = append(recs, r)
 	}
-	d := Build(Input{Command: CommandReport, Inputs: []string{"runs.jsonl"}, Records: recs})
+	d := testBuild(testInput{Command: CommandReport, Inputs: []string{"runs.jsonl"}, Records: recs})
 	for i := range 25 {
 		d.Failures = append(d.Failures, fmt.Sprintf("failure %d", i))
 	}
