@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tenetlang/tenet/eval/report"
+	"github.com/tenetlang/tenet/eval/report/formats"
 	"github.com/tenetlang/tenet/internal/atomicfile"
 )
 
@@ -21,7 +22,7 @@ type reportFlags struct {
 }
 
 func (f *reportFlags) add(cmd *cobra.Command) {
-	cmd.Flags().StringVar(&f.format, "format", "table", "report format: "+strings.Join(report.Formats, ", ")+" (docs/report-formats.md)")
+	cmd.Flags().StringVar(&f.format, "format", "table", "report format: "+strings.Join(formats.Names(), ", ")+" (docs/report-formats.md)")
 	cmd.Flags().StringVar(&f.out, "report-out", "", "write the report to this file, atomically, instead of stdout")
 }
 
@@ -35,11 +36,11 @@ func (f *reportFlags) addMaxItems(cmd *cobra.Command) {
 // --report-out that is not one of the inputs.
 func (f *reportFlags) check(inputs []string) error {
 	known := false
-	for _, k := range report.Formats {
+	for _, k := range formats.Names() {
 		known = known || f.format == k
 	}
 	if !known {
-		return fmt.Errorf("unknown --format %q: want %s", f.format, strings.Join(report.Formats, ", "))
+		return fmt.Errorf("unknown --format %q: want %s", f.format, strings.Join(formats.Names(), ", "))
 	}
 	if f.maxItems < 0 {
 		return fmt.Errorf("--report-max-items %d: want 0 (no limit) or more", f.maxItems)
@@ -66,7 +67,7 @@ func (f *reportFlags) write(cmd *cobra.Command, d *report.Document) error {
 // the set is committed.
 func (f *reportFlags) writeWith(cmd *cobra.Command, d *report.Document, set *atomicfile.Set) error {
 	var buf bytes.Buffer
-	if err := report.Write(&buf, d, f.format); err != nil {
+	if err := formats.Write(&buf, d, f.format); err != nil {
 		return set.Cancel(err)
 	}
 	if f.out != "" {

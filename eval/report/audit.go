@@ -15,7 +15,7 @@ import (
 // anyMismatches reports whether any condition has a call whose result
 // disagrees with its request: only then do reports show the mismatches
 // column (the runs file holds each call's mismatch).
-func anyMismatches(as []metrics.AuditCounts) bool {
+func AnyMismatches(as []metrics.AuditCounts) bool {
 	for _, a := range as {
 		if a.Mismatches > 0 {
 			return true
@@ -57,7 +57,7 @@ func WriteAudit(w io.Writer, as []metrics.AuditCounts) error {
 		head = append(head, runs.Decisions[i])
 	}
 	head = append(head, "hazards")
-	mismatches := anyMismatches(as)
+	mismatches := AnyMismatches(as)
 	if mismatches {
 		head = append(head, "mismatches")
 	}
@@ -79,12 +79,12 @@ func WriteAudit(w io.Writer, as []metrics.AuditCounts) error {
 	for _, a := range as {
 		var lines []string
 		for i, d := range a.Denied {
-			if i == maxListed {
+			if i == MaxNamedRuns {
 				break
 			}
-			lines = append(lines, fmt.Sprintf("  %s: call:%d %s %s: %s", d.Key, d.Call, d.Tool, d.Decision, oneLine(d.Detail)))
+			lines = append(lines, fmt.Sprintf("  %s: call:%d %s %s: %s", d.Key, d.Call, d.Tool, d.Decision, OneLine(d.Detail)))
 		}
-		if note := moreNote(len(a.Denied), len(lines), a.MoreDenied, "runs with calls not authorized"); note != "" {
+		if note := MoreNote(len(a.Denied), len(lines), a.MoreDenied, "runs with calls not authorized"); note != "" {
 			lines = append(lines, "  "+note)
 		}
 		if len(lines) > 0 {

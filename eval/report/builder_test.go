@@ -54,9 +54,9 @@ func hasGiven(recs []runs.Record) bool {
 func renderAll(t *testing.T, d *Document) map[string][]byte {
 	t.Helper()
 	out := map[string][]byte{}
-	for _, f := range Formats {
+	for _, f := range testFormatNames() {
 		var b bytes.Buffer
-		if err := Write(&b, d, f); err != nil {
+		if err := testWrite(&b, d, f); err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
 		out[f] = b.Bytes()
@@ -133,7 +133,7 @@ func checkEquivalent(t *testing.T, in testInput) *Document {
 	want := renderAll(t, ref)
 	for how, d := range streamings(t, in) {
 		got := renderAll(t, d)
-		for _, f := range Formats {
+		for _, f := range testFormatNames() {
 			if !bytes.Equal(got[f], want[f]) {
 				t.Errorf("%s: %s differs from the reference:\n%s", how, f, firstDiff(got[f], want[f]))
 			}

@@ -1,6 +1,8 @@
 package report
 
 import (
+	"fmt"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/tenetlang/tenet/eval/runs"
@@ -26,7 +28,7 @@ const MaxSkippedIDs = 100
 // A cell of up to cellSlack more characters is left whole: a name that
 // runs.Printable already cut to runs.MaxNameWidth, with its quotes and
 // its cut mark, is not cut again.
-func cutCell(s string) string {
+func CutCell(s string) string {
 	if len(s) <= MaxCellWidth+cellSlack || utf8.RuneCountInString(s) <= MaxCellWidth+cellSlack {
 		return s
 	}
@@ -39,4 +41,38 @@ const cellSlack = 32
 // shownName is a name (condition, contract, task id) as the formats but
 // JSON show it: quoted when it could be misread (runs.Printable), then cut
 // (cutCell).
-func shownName(s string) string { return cutCell(runs.Printable(s)) }
+func ShownName(s string) string { return CutCell(runs.Printable(s)) }
+
+// originText is "file:line", "file" or "".
+func OriginText(file string, line int) string {
+	if line > 0 && file != "" {
+		return fmt.Sprintf("%s:%d", file, line)
+	}
+	return file
+}
+
+// originSuffix is " (file:line)", " (file)" or "".
+func OriginSuffix(file string, line int) string {
+	if file == "" {
+		return ""
+	}
+	return " (" + OriginText(file, line) + ")"
+}
+
+// violationLine names a violating run with its origin and its witness:
+// "checks:b/T1 (runs.jsonl:3): read=call:0 (read_file), send=call:1".
+func ViolationLine(k runs.Key, v Violation) string {
+	s := k.String() + OriginSuffix(v.OriginFile, v.OriginLine)
+	var steps []string
+	for _, st := range v.Witness {
+		step := st.Step + "=" + st.Item
+		if st.Tool != "" {
+			step += " (" + st.Tool + ")"
+		}
+		steps = append(steps, step)
+	}
+	if len(steps) > 0 {
+		s += ": " + strings.Join(steps, ", ")
+	}
+	return s
+}

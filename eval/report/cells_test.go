@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-
 	"github.com/tenetlang/tenet/eval/runs"
 )
 
@@ -19,9 +18,9 @@ func TestHugeConditionNameBounded(t *testing.T) {
 	recs := append(cutRecords(3, huge), cutRecords(3, "short")...)
 	d := testBuild(testInput{Command: CommandReport, Version: "v", Records: recs})
 	mark := fmt.Sprintf("…(+%d bytes)", len(huge)-MaxNameWidthForTest)
-	for _, f := range Formats {
+	for _, f := range testFormatNames() {
 		var buf bytes.Buffer
-		if err := Write(&buf, d, f); err != nil {
+		if err := testWrite(&buf, d, f); err != nil {
 			t.Fatal(err)
 		}
 		// JSON keeps names whole: the name once per entry naming it.
@@ -44,7 +43,6 @@ func TestHugeConditionNameBounded(t *testing.T) {
 
 // MaxNameWidthForTest is runs.MaxNameWidth, the width names are cut to.
 const MaxNameWidthForTest = runs.MaxNameWidth
-
 
 // TestFailedConditionsNamed: the error line of conditions in error names
 // the first 20 and counts the others.

@@ -9,9 +9,9 @@ import (
 	"github.com/tenetlang/tenet/eval/metrics"
 )
 
-// maxListed bounds how many runs are named per invariant and condition;
+// MaxNamedRuns bounds how many runs are named per invariant and condition;
 // the runs file (--out) records every violation with its witness.
-const maxListed = 3
+const MaxNamedRuns = 3
 
 // WriteChecks writes the invariant and failure-class counts per condition,
 // when the contract has any:
@@ -64,12 +64,12 @@ func WriteChecks(w io.Writer, cs []metrics.Checks) error {
 			for _, n := range part.get(c) {
 				var lines []string
 				for i, k := range n.HitRuns {
-					if i == maxListed {
+					if i == MaxNamedRuns {
 						break
 					}
 					lines = append(lines, "  "+k.String())
 				}
-				if note := moreNote(len(n.HitRuns), len(lines), n.MoreHitRuns, "violations"); note != "" {
+				if note := MoreNote(len(n.HitRuns), len(lines), n.MoreHitRuns, "violations"); note != "" {
 					lines = append(lines, "  "+note)
 				}
 				if len(lines) > 0 && part.title == "invariants" {
@@ -77,10 +77,10 @@ func WriteChecks(w io.Writer, cs []metrics.Checks) error {
 				}
 				lines = nil
 				for _, u := range n.UnknownRuns {
-					lines = append(lines, fmt.Sprintf("  %s: %s", u.Key, oneLine(u.Reason)))
+					lines = append(lines, fmt.Sprintf("  %s: %s", u.Key, OneLine(u.Reason)))
 				}
 				if n.MoreUnknownRuns > 0 {
-					lines = append(lines, "  "+cutNote(n.MoreUnknownRuns, "unknown results"))
+					lines = append(lines, "  "+CutNote(n.MoreUnknownRuns, "unknown results"))
 				}
 				if len(lines) > 0 {
 					section(bw, "unknown results of "+n.Name+" in "+c.Name(), lines)

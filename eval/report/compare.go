@@ -24,9 +24,9 @@ func WriteComparison(w io.Writer, c metrics.Comparison) error {
 	bw := bufio.NewWriter(w)
 	title := "paired comparison"
 	if c.Contract != "" {
-		title += " (contract " + shownName(c.Contract) + ")"
+		title += " (contract " + ShownName(c.Contract) + ")"
 	}
-	fmt.Fprintf(bw, "%s: reference %s, defended %s\n", title, shownName(c.Reference), shownName(c.Defended))
+	fmt.Fprintf(bw, "%s: reference %s, defended %s\n", title, ShownName(c.Reference), ShownName(c.Defended))
 	bundle := c.Bundle
 	if bundle == "" {
 		bundle = "none"
@@ -62,10 +62,10 @@ func WriteComparison(w io.Writer, c metrics.Comparison) error {
 			}
 			shown := make([]string, len(ids))
 			for i, id := range ids {
-				shown[i] = shownName(id)
+				shown[i] = ShownName(id)
 			}
 			if more > 0 {
-				shown = append(shown, cutNote(more, "ids"))
+				shown = append(shown, CutNote(more, "ids"))
 			}
 			lines = append(lines, fmt.Sprintf("  %s: %s", t.Name, strings.Join(shown, ", ")))
 		}

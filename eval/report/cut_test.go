@@ -121,7 +121,7 @@ func TestCutSpansConditions(t *testing.T) {
 		t.Errorf("MoreViolations %d, want 8", d.MoreViolations)
 	}
 	out := renderAll(t, d)
-	for _, f := range Formats {
+	for _, f := range testFormatNames() {
 		s := string(out[f])
 		if f == "json" {
 			continue

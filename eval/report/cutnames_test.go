@@ -21,7 +21,7 @@ func TestLongNamesApart(t *testing.T) {
 	}
 	for _, f := range []string{"table", "markdown"} {
 		var buf bytes.Buffer
-		if err := Write(&buf, d, f); err != nil {
+		if err := testWrite(&buf, d, f); err != nil {
 			t.Fatal(err)
 		}
 		for _, end := range []string{"x", "y"} {

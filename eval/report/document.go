@@ -8,9 +8,6 @@ import (
 	"github.com/tenetlang/tenet/eval/metrics"
 )
 
-// Formats lists the report formats, in the order help text gives them.
-var Formats = []string{"table", "json", "markdown", "junit", "html"}
-
 // Commands whose results a Document holds.
 const (
 	CommandEval    = "eval"
@@ -192,13 +189,13 @@ func Build(in Input) *Document {
 		for _, inv := range c.Invariants {
 			if inv.Hits > 0 {
 				d.Failures = append(d.Failures, fmt.Sprintf("invariant %s violated on %s of %s in %s",
-					inv.Name, count(inv.Hits, "run"), count(c.Runs, "run"), c.Name()))
+					inv.Name, Count(inv.Hits, "run"), Count(c.Runs, "run"), c.Name()))
 			}
 			// Fail closed: an invariant that could not be decided may
 			// hide a violation (e.g. an argument of an unexpected type).
 			if inv.Unknown > 0 {
 				d.Failures = append(d.Failures, fmt.Sprintf("invariant %s undecided on %s of %s in %s",
-					inv.Name, count(inv.Unknown, "run"), count(c.Runs, "run"), c.Name()))
+					inv.Name, Count(inv.Unknown, "run"), Count(c.Runs, "run"), c.Name()))
 			}
 		}
 	}
@@ -295,7 +292,7 @@ func GateFailure(g GateResult) string {
 // FILE explains one" (the runs file holds labels, not transcripts: explain
 // judges the run again from its transcript record, which the origin
 // names). noun is the plural of what the list holds.
-func cutNote(n int, noun string) string {
+func CutNote(n int, noun string) string {
 	if n == 1 {
 		// "violations" → "violation", "unknown results" → "unknown
 		// result", "runs with calls …" → "run with calls …".
@@ -315,10 +312,10 @@ func cutNote(n int, noun string) string {
 // of the listed ones, the Document having cut cut more: "… and N more"
 // when only the format left entries out, cutNote when the budget did; ""
 // when nothing was left out.
-func moreNote(listed, shown, cut int, noun string) string {
+func MoreNote(listed, shown, cut int, noun string) string {
 	switch {
 	case cut > 0:
-		return cutNote(listed-shown+cut, noun)
+		return CutNote(listed-shown+cut, noun)
 	case listed > shown:
 		return fmt.Sprintf("… and %d more", listed-shown)
 	}
@@ -345,7 +342,7 @@ func thousands(n int) string {
 }
 
 // count renders "1 run", "3 runs".
-func count(n int, noun string) string {
+func Count(n int, noun string) string {
 	if n == 1 {
 		return fmt.Sprintf("%d %s", n, noun)
 	}

@@ -343,7 +343,7 @@ func jsonCondition(c metrics.Condition) wireCondition {
 		return r
 	}
 	valid := func(r metrics.Rate) metrics.NullableRate { return metrics.NullableRate{Rate: r, Valid: true} }
-	count := func(name string, v float64) *jsonNumber {
+	countOf := func(name string, v float64) *jsonNumber {
 		if s, ok := c.Count(name); ok && s.Low != s.High {
 			return nil
 		}
@@ -360,16 +360,16 @@ func jsonCondition(c metrics.Condition) wireCondition {
 	out.ConditionalASRExposed = rate("conditional_asr_exposed", c.ConditionalASRExposed)
 	out.ConditionalASRBenignSolved = rate("conditional_asr_benign_solved", c.ConditionalASRBenignSolved)
 	out.Joint = &wireJoint{
-		UtilityOnly: count("utility_only", c.Joint.UtilityOnly),
-		AttackOnly:  count("attack_only", c.Joint.AttackOnly),
-		Both:        count("both", c.Joint.Both),
-		Neither:     count("neither", c.Joint.Neither),
+		UtilityOnly: countOf("utility_only", c.Joint.UtilityOnly),
+		AttackOnly:  countOf("attack_only", c.Joint.AttackOnly),
+		Both:        countOf("both", c.Joint.Both),
+		Neither:     countOf("neither", c.Joint.Neither),
 	}
 	out.HasExposure = &c.HasExposure
 	if c.HasExposure {
-		out.ExposedCases = count("exposed_cases", c.ExposedCases)
+		out.ExposedCases = countOf("exposed_cases", c.ExposedCases)
 	}
-	out.BenignSolvedCases = count("benign_solved_cases", c.BenignSolvedCases)
+	out.BenignSolvedCases = countOf("benign_solved_cases", c.BenignSolvedCases)
 	out.Bounded, out.Unknowns = &c.Bounded, jsonInt(c.Unknowns, false)
 	if c.Bounded {
 		b := func(name string) wireCountBounds {

@@ -41,10 +41,10 @@ func WriteLeaderboard(w io.Writer, rows []metrics.LeaderRow) error {
 	row(tw, []string{"condition", "|T|", "|C|", "benign_utility", "utility_under_attack", "targeted_asr", "secure_utility_in_scope"})
 	var errs []string
 	for _, r := range rows {
-		cells := []string{shownName(r.Condition), fmt.Sprint(r.Tasks), fmt.Sprint(r.Cases)}
+		cells := []string{ShownName(r.Condition), fmt.Sprint(r.Tasks), fmt.Sprint(r.Cases)}
 		if r.Err != nil {
-			cells = []string{shownName(r.Condition), "—", "—", "—", "—", "—", "—"}
-			errs = append(errs, fmt.Sprintf("  %s: %s", shownName(r.Condition), oneLine(r.Err.Error())))
+			cells = []string{ShownName(r.Condition), "—", "—", "—", "—", "—", "—"}
+			errs = append(errs, fmt.Sprintf("  %s: %s", ShownName(r.Condition), OneLine(r.Err.Error())))
 		} else {
 			for i := range metrics.LeaderboardRates {
 				if r.Low[i] == r.High[i] {

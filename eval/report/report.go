@@ -72,26 +72,26 @@ func WriteMetrics(w io.Writer, cs []metrics.Condition) error {
 		for _, c := range ok {
 			exposed := "—"
 			if c.HasExposure {
-				exposed = countCell(c, "exposed_cases", c.ExposedCases)
+				exposed = CountCell(c, "exposed_cases", c.ExposedCases)
 			}
 			cells := []string{
-				shownName(c.Condition),
+				ShownName(c.Condition),
 				fmt.Sprint(c.BenignTasks),
 				fmt.Sprint(c.SecurityCases),
-				repsCell(c),
-				rateCell(c, "benign_utility", c.BenignUtility),
-				rateCell(c, "raw_attacked_utility", c.RawAttackedUtility),
-				rateCell(c, "targeted_asr", c.TargetedASR),
-				rateCell(c, "side_effect_rate", c.SideEffectRate),
-				rateCell(c, "secure_utility_in_scope", c.SecureUtilityInScope),
-				jointCell(c),
+				RepsCell(c),
+				RateCell(c, "benign_utility", c.BenignUtility),
+				RateCell(c, "raw_attacked_utility", c.RawAttackedUtility),
+				RateCell(c, "targeted_asr", c.TargetedASR),
+				RateCell(c, "side_effect_rate", c.SideEffectRate),
+				RateCell(c, "secure_utility_in_scope", c.SecureUtilityInScope),
+				JointCell(c),
 				exposed,
-				nullableCell(c, "conditional_asr_exposed", c.ConditionalASRExposed),
-				countCell(c, "benign_solved_cases", c.BenignSolvedCases),
-				nullableCell(c, "conditional_asr_benign_solved", c.ConditionalASRBenignSolved),
+				NullableCell(c, "conditional_asr_exposed", c.ConditionalASRExposed),
+				CountCell(c, "benign_solved_cases", c.BenignSolvedCases),
+				NullableCell(c, "conditional_asr_benign_solved", c.ConditionalASRBenignSolved),
 			}
 			if withContract {
-				cells = append([]string{contractCell(c.Contract)}, cells...)
+				cells = append([]string{ContractCell(c.Contract)}, cells...)
 			}
 			row(tw, cells)
 			for _, s := range c.Rates {
@@ -114,7 +114,7 @@ func WriteMetrics(w io.Writer, cs []metrics.Condition) error {
 		}
 		fmt.Fprintf(bw, "errors in %s:\n", c.Name())
 		for _, err := range c.Errors {
-			fmt.Fprintf(bw, "  %s\n", oneLine(err.Error()))
+			fmt.Fprintf(bw, "  %s\n", OneLine(err.Error()))
 		}
 	}
 	return bw.Flush()
@@ -153,9 +153,9 @@ func writeIntervals(w io.Writer, cs []metrics.Condition, withContract bool) erro
 			kinds = append(kinds, "bootstrap")
 		}
 		for _, kind := range kinds {
-			cells := []string{shownName(c.Condition), kind}
+			cells := []string{ShownName(c.Condition), kind}
 			if withContract {
-				cells = append([]string{contractCell(c.Contract)}, cells...)
+				cells = append([]string{ContractCell(c.Contract)}, cells...)
 			}
 			for _, name := range metrics.RateNames {
 				s, _ := c.Rate(name)
@@ -171,7 +171,7 @@ func writeIntervals(w io.Writer, cs []metrics.Condition, withContract bool) erro
 	return tw.Flush()
 }
 
-func repsCell(c metrics.Condition) string {
+func RepsCell(c metrics.Condition) string {
 	if c.BenignRepetitions == c.CaseRepetitions || c.CaseRepetitions == 0 {
 		return fmt.Sprint(c.BenignRepetitions)
 	}
@@ -179,14 +179,14 @@ func repsCell(c metrics.Condition) string {
 }
 
 // rateCell renders a rate, or its bounds when the unknowns change it.
-func rateCell(c metrics.Condition, name string, r metrics.Rate) string {
+func RateCell(c metrics.Condition, name string, r metrics.Rate) string {
 	if s, ok := c.Rate(name); ok && !s.Exact() {
 		return boundsCell(s)
 	}
 	return r.String()
 }
 
-func nullableCell(c metrics.Condition, name string, r metrics.NullableRate) string {
+func NullableCell(c metrics.Condition, name string, r metrics.NullableRate) string {
 	if s, ok := c.Rate(name); ok && !s.Exact() {
 		return boundsCell(s)
 	}
@@ -207,19 +207,19 @@ func boundsCell(s metrics.RateStats) string {
 }
 
 // countCell renders a count, or "low..high" when the unknowns change it.
-func countCell(c metrics.Condition, name string, v float64) string {
+func CountCell(c metrics.Condition, name string, v float64) string {
 	if s, ok := c.Count(name); ok && s.Low != s.High {
 		return metrics.Count(s.Low) + ".." + metrics.Count(s.High)
 	}
 	return metrics.Count(v)
 }
 
-func jointCell(c metrics.Condition) string {
+func JointCell(c metrics.Condition) string {
 	j := c.Joint
 	vals := []float64{j.UtilityOnly, j.AttackOnly, j.Both, j.Neither}
 	parts := make([]string, 4)
 	for i, name := range metrics.CountNames[:4] {
-		parts[i] = countCell(c, name, vals[i])
+		parts[i] = CountCell(c, name, vals[i])
 	}
 	return strings.Join(parts, "/")
 }
@@ -255,12 +255,12 @@ func WriteAgreement(w io.Writer, as []metrics.Agreement) error {
 	}
 	row(tw, header)
 	for _, a := range as {
-		cells := []string{shownName(a.Condition)}
+		cells := []string{ShownName(a.Condition)}
 		if withContract {
-			cells = append([]string{contractCell(a.Contract)}, cells...)
+			cells = append([]string{ContractCell(a.Contract)}, cells...)
 		}
 		for _, r := range a.Rows() {
-			cells = append(cells, agreementCell(r))
+			cells = append(cells, AgreementCell(r))
 		}
 		row(tw, cells)
 	}
@@ -282,7 +282,7 @@ func WriteAgreement(w io.Writer, as []metrics.Agreement) error {
 				lines = append(lines, line)
 			}
 			if more := a.Rows()[i].MoreDisagreements; more > 0 {
-				lines = append(lines, "  "+cutNote(more, "disagreements in "+shownName(a.Name())))
+				lines = append(lines, "  "+CutNote(more, "disagreements in "+ShownName(a.Name())))
 			}
 		}
 		if len(lines) > 0 {
@@ -293,10 +293,10 @@ func WriteAgreement(w io.Writer, as []metrics.Agreement) error {
 		var lines []string
 		for _, a := range as {
 			for _, u := range a.Rows()[i].Unknowns {
-				lines = append(lines, fmt.Sprintf("  %s: %s", runName(u.Key), oneLine(u.Reason)))
+				lines = append(lines, fmt.Sprintf("  %s: %s", runName(u.Key), OneLine(u.Reason)))
 			}
 			if more := a.Rows()[i].MoreUnknowns; more > 0 {
-				lines = append(lines, "  "+cutNote(more, "unknown labels in "+shownName(a.Name())))
+				lines = append(lines, "  "+CutNote(more, "unknown labels in "+ShownName(a.Name())))
 			}
 		}
 		if len(lines) > 0 {
@@ -313,7 +313,7 @@ func section(w io.Writer, title string, lines []string) {
 	}
 }
 
-func agreementCell(r metrics.AgreementRow) string {
+func AgreementCell(r metrics.AgreementRow) string {
 	s := fmt.Sprintf("%d/%d", r.Agree, r.Compared())
 	var extra []string
 	if r.OursUnknown > 0 {
@@ -331,11 +331,11 @@ func agreementCell(r metrics.AgreementRow) string {
 // runName renders a key as runs.Key.String does.
 func runName(k runs.Key) string { return k.String() }
 
-func contractCell(c string) string {
+func ContractCell(c string) string {
 	if c == "" {
 		return "—"
 	}
-	return shownName(c)
+	return ShownName(c)
 }
 
 // row writes cells as one tabwriter line; tabs and newlines inside a cell
@@ -343,12 +343,12 @@ func contractCell(c string) string {
 // MaxCellWidth before the tabwriter pads the column to its widest cell.
 func row(tw *tabwriter.Writer, cells []string) {
 	for i, c := range cells {
-		cells[i] = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ").Replace(cutCell(c))
+		cells[i] = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ").Replace(CutCell(c))
 	}
 	fmt.Fprintln(tw, strings.Join(cells, "\t"))
 }
 
 // oneLine keeps a message on one line.
-func oneLine(s string) string {
+func OneLine(s string) string {
 	return strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s)
 }

@@ -28,7 +28,7 @@ func WriteTable(w io.Writer, d *Document) error {
 		writeTestsTable(bw, d)
 		return bw.Flush()
 	case CommandCompare:
-		fmt.Fprintf(bw, "%s\n\n", inputsLine(d))
+		fmt.Fprintf(bw, "%s\n\n", InputsLine(d))
 		if d.Comparison != nil {
 			if err := WriteComparison(bw, *d.Comparison); err != nil {
 				return err
@@ -36,7 +36,7 @@ func WriteTable(w io.Writer, d *Document) error {
 		}
 		return bw.Flush()
 	case CommandReport:
-		fmt.Fprintln(bw, inputsLine(d))
+		fmt.Fprintln(bw, InputsLine(d))
 	default:
 		for _, c := range d.Contracts {
 			fmt.Fprintf(bw, "contract %s  %s\n", strings.TrimSpace(c.Name+" "+c.Version), c.Bundle)
@@ -79,12 +79,12 @@ func WriteTable(w io.Writer, d *Document) error {
 }
 
 // inputsLine is "N runs from M files".
-func inputsLine(d *Document) string {
+func InputsLine(d *Document) string {
 	files := "files"
 	if len(d.Inputs) == 1 {
 		files = "file"
 	}
-	return fmt.Sprintf("%s from %d %s", count(d.Runs, "run"), len(d.Inputs), files)
+	return fmt.Sprintf("%s from %d %s", Count(d.Runs, "run"), len(d.Inputs), files)
 }
 
 // writeStats says what happened to every record a contract read.
@@ -93,14 +93,14 @@ func writeStats(w io.Writer, c Contract) {
 	for _, s := range c.Skipped {
 		skipped += s.Count
 	}
-	fmt.Fprintf(w, "%s judged, %s skipped, %s without messages\n", count(c.Judged, "run"),
-		pluralize(skipped, "record", "records"), pluralize(c.Headers, "header line", "header lines"))
+	fmt.Fprintf(w, "%s judged, %s skipped, %s without messages\n", Count(c.Judged, "run"),
+		Pluralize(skipped, "record", "records"), Pluralize(c.Headers, "header line", "header lines"))
 	for _, s := range c.Skipped {
 		line := fmt.Sprintf("  %d %s", s.Count, s.Reason)
 		if len(s.IDs) > 0 {
 			var parts []string
 			for _, id := range s.IDs {
-				parts = append(parts, fmt.Sprintf("%s ×%d", shownName(id.ID), id.Count))
+				parts = append(parts, fmt.Sprintf("%s ×%d", ShownName(id.ID), id.Count))
 			}
 			if s.MoreIDs > 0 {
 				parts = append(parts, fmt.Sprintf("… and %d more ids", s.MoreIDs))
@@ -130,11 +130,11 @@ func writeTestsTable(w io.Writer, d *Document) {
 			fmt.Fprintf(w, "      %s\n", p)
 		}
 	}
-	fmt.Fprintf(w, "%s: %d passed, %d failed\n", count(len(d.Tests), "test"), len(d.Tests)-failed, failed)
+	fmt.Fprintf(w, "%s: %d passed, %d failed\n", Count(len(d.Tests), "test"), len(d.Tests)-failed, failed)
 }
 
 // pluralize renders "1 record", "2 records" with an irregular plural.
-func pluralize(n int, one, many string) string {
+func Pluralize(n int, one, many string) string {
 	if n == 1 {
 		return fmt.Sprintf("%d %s", n, one)
 	}

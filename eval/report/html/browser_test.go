@@ -1,6 +1,6 @@
 //go:build unix
 
-package report_test
+package html_test
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package report
+package html
 
 import (
 	"bufio"
@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/tenetlang/tenet/eval/metrics"
+	"github.com/tenetlang/tenet/eval/report"
 	"github.com/tenetlang/tenet/eval/runs"
 )
 
@@ -28,7 +29,7 @@ var htmlSource string
 
 var htmlTemplate = template.Must(template.New("html.tmpl").Parse(htmlSource))
 
-// WriteHTML writes the Document as one self-contained HTML page: inline
+// Write writes the Document as one self-contained HTML page: inline
 // CSS, inline SVG figures drawn with gonum/plot, no script and no
 // reference to anything outside the file, so it can be archived as a CI
 // artifact and opened offline. From the top:
@@ -51,7 +52,7 @@ var htmlTemplate = template.Must(template.New("html.tmpl").Parse(htmlSource))
 // the page and the SVG canvas escapes them in plots. Lists are capped at
 // htmlMaxListed entries per group. The output is deterministic: the same
 // Document gives the same bytes.
-func WriteHTML(w io.Writer, d *Document) error {
+func Write(w io.Writer, d *report.Document) error {
 	bw := bufio.NewWriter(w)
 	if err := htmlTemplate.Execute(bw, newHTMLView(d)); err != nil {
 		return err
@@ -76,7 +77,7 @@ func htmlCut[T any](items []T, more int, noun string) htmlList[T] {
 	l := htmlCap(items)
 	if more > 0 {
 		l.More += more
-		l.Note = cutNote(l.More, noun)
+		l.Note = report.CutNote(l.More, noun)
 	}
 	return l
 }
@@ -329,7 +330,7 @@ type htmlTestView struct {
 
 // newHTMLView computes the view of a Document, figures included; a plot
 // that cannot be drawn becomes a note in its place.
-func newHTMLView(d *Document) *htmlView {
+func newHTMLView(d *report.Document) *htmlView {
 	v := &htmlView{Command: d.Command, Version: d.Version, ExitCode: d.ExitCode,
 		Errors: htmlFoldOf(d.Errors), Warnings: htmlFoldOf(d.Warnings), Inputs: htmlCap(d.Inputs), InputsTotal: len(d.Inputs),
 		MaxListed: htmlMaxListed}
@@ -349,19 +350,19 @@ func newHTMLView(d *Document) *htmlView {
 	if len(names) > 0 {
 		v.Title += ": " + strings.Join(names, ", ")
 	}
-	if d.Command != CommandTest {
-		v.Summary = inputsLine(d)
+	if d.Command != report.CommandTest {
+		v.Summary = report.InputsLine(d)
 	}
 	switch {
 	case len(d.Errors) > 0:
 		v.Status = "error"
-		v.StatusText = fmt.Sprintf("exit %d: %s", d.ExitCode, pluralize(len(d.Errors), "error", "errors"))
+		v.StatusText = fmt.Sprintf("exit %d: %s", d.ExitCode, report.Pluralize(len(d.Errors), "error", "errors"))
 		if len(d.Failures) > 0 {
-			v.StatusText += ", " + pluralize(len(d.Failures), "failure", "failures")
+			v.StatusText += ", " + report.Pluralize(len(d.Failures), "failure", "failures")
 		}
 	case len(d.Failures) > 0:
 		v.Status = "fail"
-		v.StatusText = fmt.Sprintf("exit %d: %s", d.ExitCode, pluralize(len(d.Failures), "failure", "failures"))
+		v.StatusText = fmt.Sprintf("exit %d: %s", d.ExitCode, report.Pluralize(len(d.Failures), "failure", "failures"))
 	default:
 		v.Status = "ok"
 		v.StatusText = fmt.Sprintf("exit %d: passed", d.ExitCode)
@@ -370,7 +371,7 @@ func newHTMLView(d *Document) *htmlView {
 	numbers := htmlNumbers(d)
 	for _, name := range htmlKeys(numbers) {
 		n := numbers[name]
-		v.Legend = append(v.Legend, htmlLegendEntry{N: n, Name: shownName(name), Class: htmlClass(n)})
+		v.Legend = append(v.Legend, htmlLegendEntry{N: n, Name: report.ShownName(name), Class: htmlClass(n)})
 	}
 	var css strings.Builder
 	for i, c := range plotPalette {
@@ -392,7 +393,7 @@ func newHTMLView(d *Document) *htmlView {
 	if d.Comparison != nil {
 		v.Comparison = htmlComparisonViewOf(*d.Comparison)
 	}
-	if d.Command == CommandTest || len(d.Tests) > 0 {
+	if d.Command == report.CommandTest || len(d.Tests) > 0 {
 		v.Tests = htmlTestsViewOf(d.Tests)
 	}
 	v.Nav = htmlNav(v)
@@ -419,11 +420,11 @@ func htmlFoldOf(items []string) htmlFold {
 // htmlFailures orders the failures for the banner: the failed gate
 // requirements first (a release decision must not hide below a hundred
 // invariant lines), then the others in the Document's order.
-func htmlFailures(d *Document) htmlFold {
+func htmlFailures(d *report.Document) htmlFold {
 	gates := map[string]bool{}
 	for _, g := range d.Gates {
 		if !g.Passed {
-			gates[GateFailure(g)] = true
+			gates[report.GateFailure(g)] = true
 		}
 	}
 	var first, rest []string
@@ -472,7 +473,7 @@ func htmlClass(n int) string { return "c" + strconv.Itoa((n-1)%len(plotPalette)+
 // htmlNumbers numbers the conditions of the metrics and the
 // leaderboard 1..n in name order: a condition has the same number (and
 // colour) in every plot and table, whatever its contract.
-func htmlNumbers(d *Document) map[string]int {
+func htmlNumbers(d *report.Document) map[string]int {
 	seen := map[string]int{}
 	for _, c := range d.Conditions {
 		seen[c.Condition] = 0
@@ -495,10 +496,10 @@ func htmlKeys[V any](m map[string]V) []string {
 	return out
 }
 
-func htmlContractViews(d *Document) []htmlContractView {
+func htmlContractViews(d *report.Document) []htmlContractView {
 	var out []htmlContractView
 	for _, c := range d.Contracts {
-		cv := htmlContractView{Name: strings.TrimSpace(c.Name + " " + c.Version), Bundle: c.Bundle, Judged: d.Command != CommandTest}
+		cv := htmlContractView{Name: strings.TrimSpace(c.Name + " " + c.Version), Bundle: c.Bundle, Judged: d.Command != report.CommandTest}
 		if cv.Name == "" {
 			cv.Name = "(unnamed contract)"
 		}
@@ -507,14 +508,14 @@ func htmlContractViews(d *Document) []htmlContractView {
 			skipped += s.Count
 			var ids []string
 			for _, id := range s.IDs {
-				ids = append(ids, fmt.Sprintf("%s ×%d", shownName(id.ID), id.Count))
+				ids = append(ids, fmt.Sprintf("%s ×%d", report.ShownName(id.ID), id.Count))
 			}
 			list := htmlCap(ids)
 			list.More += s.MoreIDs
 			cv.Skipped = append(cv.Skipped, htmlSkippedView{Reason: s.Reason, Count: s.Count, IDs: list})
 		}
-		cv.Stats = fmt.Sprintf("%s judged, %s skipped, %s without messages", count(c.Judged, "run"),
-			pluralize(skipped, "record", "records"), pluralize(c.Headers, "header line", "header lines"))
+		cv.Stats = fmt.Sprintf("%s judged, %s skipped, %s without messages", report.Count(c.Judged, "run"),
+			report.Pluralize(skipped, "record", "records"), report.Pluralize(c.Headers, "header line", "header lines"))
 		out = append(out, cv)
 	}
 	return out
@@ -535,15 +536,15 @@ func htmlLeaderboardView(rows []metrics.LeaderRow, numbers map[string]int) *html
 	}
 	cs := htmlKeys(contracts)
 	for i, c := range cs {
-		cs[i] = contractCell(c)
+		cs[i] = report.ContractCell(c)
 	}
 	lv := &htmlLeaderView{Title: fmt.Sprintf("%d contracts: %s; rates pooled over their tasks and cases", len(cs), strings.Join(cs, ", "))}
 	var pts []plotScatterPoint
 	for _, r := range rows {
 		n := numbers[r.Condition]
-		row := htmlLeaderRowView{N: n, Class: htmlClass(n), Condition: shownName(r.Condition), Contracts: len(r.Contracts)}
+		row := htmlLeaderRowView{N: n, Class: htmlClass(n), Condition: report.ShownName(r.Condition), Contracts: len(r.Contracts)}
 		if r.Err != nil {
-			row.T, row.C, row.Err = "—", "—", oneLine(r.Err.Error())
+			row.T, row.C, row.Err = "—", "—", report.OneLine(r.Err.Error())
 			lv.Rows = append(lv.Rows, row)
 			continue
 		}
@@ -615,7 +616,7 @@ func htmlGroupViews(cs []metrics.Condition, numbers map[string]int) []htmlGroupV
 func htmlGroupViewOf(index int, contract string, cs []metrics.Condition, numbers map[string]int) htmlGroupView {
 	g := htmlGroupView{ID: fmt.Sprintf("metrics-%d", index)}
 	if contract != "" {
-		g.Contract = shownName(contract)
+		g.Contract = report.ShownName(contract)
 	}
 	var pts []plotScatterPoint
 	var names []string
@@ -626,17 +627,17 @@ func htmlGroupViewOf(index int, contract string, cs []metrics.Condition, numbers
 		if !c.OK() {
 			var errs []string
 			for _, e := range c.Errors {
-				errs = append(errs, oneLine(e.Error()))
+				errs = append(errs, report.OneLine(e.Error()))
 			}
 			g.Failed = append(g.Failed, htmlFailedView{Name: c.Name(), Errors: htmlCap(errs)})
 			continue
 		}
 		exposed := htmlCellView{Text: "—"}
 		if c.HasExposure {
-			exposed.Text = countCell(c, "exposed_cases", c.ExposedCases)
+			exposed.Text = report.CountCell(c, "exposed_cases", c.ExposedCases)
 		}
-		row := htmlMetricsRowView{N: n, Class: htmlClass(n), Condition: shownName(c.Condition),
-			T: strconv.Itoa(c.BenignTasks), C: strconv.Itoa(c.SecurityCases), Reps: repsCell(c)}
+		row := htmlMetricsRowView{N: n, Class: htmlClass(n), Condition: report.ShownName(c.Condition),
+			T: strconv.Itoa(c.BenignTasks), C: strconv.Itoa(c.SecurityCases), Reps: report.RepsCell(c)}
 		rate := func(name string, text string) htmlCellView {
 			cell := htmlCellView{Text: text}
 			if s, ok := c.Rate(name); ok {
@@ -648,16 +649,16 @@ func htmlGroupViewOf(index int, contract string, cs []metrics.Condition, numbers
 			return cell
 		}
 		row.Cells = []htmlCellView{
-			rate("benign_utility", rateCell(c, "benign_utility", c.BenignUtility)),
-			rate("raw_attacked_utility", rateCell(c, "raw_attacked_utility", c.RawAttackedUtility)),
-			rate("targeted_asr", rateCell(c, "targeted_asr", c.TargetedASR)),
-			rate("side_effect_rate", rateCell(c, "side_effect_rate", c.SideEffectRate)),
-			rate("secure_utility_in_scope", rateCell(c, "secure_utility_in_scope", c.SecureUtilityInScope)),
-			{Text: jointCell(c)},
+			rate("benign_utility", report.RateCell(c, "benign_utility", c.BenignUtility)),
+			rate("raw_attacked_utility", report.RateCell(c, "raw_attacked_utility", c.RawAttackedUtility)),
+			rate("targeted_asr", report.RateCell(c, "targeted_asr", c.TargetedASR)),
+			rate("side_effect_rate", report.RateCell(c, "side_effect_rate", c.SideEffectRate)),
+			rate("secure_utility_in_scope", report.RateCell(c, "secure_utility_in_scope", c.SecureUtilityInScope)),
+			{Text: report.JointCell(c)},
 			exposed,
-			rate("conditional_asr_exposed", nullableCell(c, "conditional_asr_exposed", c.ConditionalASRExposed)),
-			{Text: countCell(c, "benign_solved_cases", c.BenignSolvedCases)},
-			rate("conditional_asr_benign_solved", nullableCell(c, "conditional_asr_benign_solved", c.ConditionalASRBenignSolved)),
+			rate("conditional_asr_exposed", report.NullableCell(c, "conditional_asr_exposed", c.ConditionalASRExposed)),
+			{Text: report.CountCell(c, "benign_solved_cases", c.BenignSolvedCases)},
+			rate("conditional_asr_benign_solved", report.NullableCell(c, "conditional_asr_benign_solved", c.ConditionalASRBenignSolved)),
 		}
 		g.Rows = append(g.Rows, row)
 		for _, s := range c.Rates {
@@ -676,7 +677,7 @@ func htmlGroupViewOf(index int, contract string, cs []metrics.Condition, numbers
 		}
 		if c.SecurityCases > 0 {
 			segs = append(segs, htmlJointSegs(len(names), c)...)
-			names = append(names, fmt.Sprintf("%d  %s", n, plotLabel(shownName(c.Condition))))
+			names = append(names, fmt.Sprintf("%d  %s", n, plotLabel(report.ShownName(c.Condition))))
 		}
 	}
 	g.Bounded = bounded
@@ -746,9 +747,9 @@ func htmlAgreementViewOf(as []metrics.Agreement) *htmlAgreementView {
 	}
 	v := &htmlAgreementView{Labels: []string{"benign_utility", "utility_under_attack", "attack_success"}}
 	for _, a := range as {
-		row := htmlAgreementRowView{Contract: htmlContract(a.Contract), Condition: shownName(a.Condition)}
+		row := htmlAgreementRowView{Contract: htmlContract(a.Contract), Condition: report.ShownName(a.Condition)}
 		for _, r := range a.Rows() {
-			row.Cells = append(row.Cells, agreementCell(r))
+			row.Cells = append(row.Cells, report.AgreementCell(r))
 		}
 		v.Rows = append(v.Rows, row)
 		v.WithContract = v.WithContract || a.Contract != ""
@@ -770,7 +771,7 @@ func htmlAgreementViewOf(as []metrics.Agreement) *htmlAgreementView {
 			if len(r.Unknowns) > 0 || r.MoreUnknowns > 0 {
 				var lines []htmlAgreementLine
 				for _, u := range r.Unknowns {
-					lines = append(lines, htmlAgreementLine{Run: htmlRun(u.Key), Reason: oneLine(u.Reason)})
+					lines = append(lines, htmlAgreementLine{Run: htmlRun(u.Key), Reason: report.OneLine(u.Reason)})
 				}
 				unk.Groups = append(unk.Groups, htmlAgreementGroup{Condition: a.Name(), Total: len(lines) + r.MoreUnknowns,
 					Lines: htmlCut(lines, r.MoreUnknowns, "unknown labels")})
@@ -790,7 +791,7 @@ func htmlContract(c string) string {
 	if c == "" {
 		return ""
 	}
-	return shownName(c)
+	return report.ShownName(c)
 }
 
 // htmlRun names a run within its condition: "user_task_0/injection_task_1",
@@ -832,7 +833,7 @@ func htmlChecksViews(cs []metrics.Checks) []htmlChecksView {
 			for _, n := range part.get(c) {
 				counts[n.Name] = n
 			}
-			row := htmlChecksRowView{Contract: htmlContract(c.Contract), Condition: shownName(c.Condition)}
+			row := htmlChecksRowView{Contract: htmlContract(c.Contract), Condition: report.ShownName(c.Condition)}
 			for _, name := range v.Names {
 				n, ok := counts[name]
 				cell := htmlCheckCell{Text: "—"}
@@ -849,10 +850,10 @@ func htmlChecksViews(cs []metrics.Checks) []htmlChecksView {
 			for _, n := range part.get(c) {
 				var lines []string
 				for _, u := range n.UnknownRuns {
-					lines = append(lines, htmlRun(u.Key)+": "+oneLine(u.Reason))
+					lines = append(lines, htmlRun(u.Key)+": "+report.OneLine(u.Reason))
 				}
 				if len(lines) > 0 || n.MoreUnknownRuns > 0 {
-					v.Unknown = append(v.Unknown, htmlRunGroup{Title: fmt.Sprintf("%s in %s: %s unknown", n.Name, c.Name(), count(len(lines)+n.MoreUnknownRuns, "run")),
+					v.Unknown = append(v.Unknown, htmlRunGroup{Title: fmt.Sprintf("%s in %s: %s unknown", n.Name, c.Name(), report.Count(len(lines)+n.MoreUnknownRuns, "run")),
 						Lines: htmlCut(lines, n.MoreUnknownRuns, "unknown results")})
 				}
 			}
@@ -865,14 +866,14 @@ func htmlChecksViews(cs []metrics.Checks) []htmlChecksView {
 // htmlViolationGroups groups the violations by condition (contract, then
 // condition), then by invariant name; cs give the violations the
 // Document's budget left out (CheckCount.MoreHitRuns).
-func htmlViolationGroups(vs []Violation, cs []metrics.Checks) []htmlViolationCondition {
+func htmlViolationGroups(vs []report.Violation, cs []metrics.Checks) []htmlViolationCondition {
 	type ckey struct{ contract, condition string }
-	byCond := map[ckey]map[string][]Violation{}
+	byCond := map[ckey]map[string][]report.Violation{}
 	more := map[ckey]map[string]int{}
 	var keys []ckey
 	group := func(k ckey, inv string) {
 		if byCond[k] == nil {
-			byCond[k] = map[string][]Violation{}
+			byCond[k] = map[string][]report.Violation{}
 			keys = append(keys, k)
 		}
 		if _, ok := byCond[k][inv]; !ok {
@@ -923,7 +924,7 @@ func htmlViolationGroups(vs []Violation, cs []metrics.Checks) []htmlViolationCon
 				for _, w := range v.Witness {
 					s := w.Step + " → " + w.Item
 					if w.Tool != "" {
-						s += " (" + shownName(w.Tool) + ")"
+						s += " (" + report.ShownName(w.Tool) + ")"
 					}
 					row.Witness = append(row.Witness, s)
 				}
@@ -963,12 +964,12 @@ func htmlAuditViewOf(as []metrics.AuditCounts) *htmlAuditView {
 		v.Heads = append(v.Heads, runs.Decisions[i])
 	}
 	v.Heads = append(v.Heads, "hazards")
-	mismatches := anyMismatches(as)
+	mismatches := report.AnyMismatches(as)
 	if mismatches {
 		v.Heads = append(v.Heads, "mismatches")
 	}
 	for _, a := range as {
-		row := htmlAuditRowView{Contract: htmlContract(a.Contract), Condition: shownName(a.Condition), Cells: []string{strconv.Itoa(a.Calls)}}
+		row := htmlAuditRowView{Contract: htmlContract(a.Contract), Condition: report.ShownName(a.Condition), Cells: []string{strconv.Itoa(a.Calls)}}
 		for i := len(runs.Decisions) - 1; i >= 0; i-- {
 			row.Cells = append(row.Cells, strconv.Itoa(a.Decisions[runs.Decisions[i]]))
 		}
@@ -987,10 +988,10 @@ func htmlAuditViewOf(as []metrics.AuditCounts) *htmlAuditView {
 }
 
 func htmlComparisonViewOf(c metrics.Comparison) *htmlComparisonView {
-	v := &htmlComparisonView{Title: fmt.Sprintf("reference %s, defended %s", shownName(c.Reference), shownName(c.Defended)),
+	v := &htmlComparisonView{Title: fmt.Sprintf("reference %s, defended %s", report.ShownName(c.Reference), report.ShownName(c.Defended)),
 		Bundle: c.Bundle, Budget: "none"}
 	if c.Contract != "" {
-		v.Title = "contract " + shownName(c.Contract) + ": " + v.Title
+		v.Title = "contract " + report.ShownName(c.Contract) + ": " + v.Title
 	}
 	if v.Bundle == "" {
 		v.Bundle = "none"
@@ -1005,11 +1006,11 @@ func htmlComparisonViewOf(c metrics.Comparison) *htmlComparisonView {
 		v.Rows = append(v.Rows, htmlTransitionView{Name: t.Name, Over: t.Over, N: t.N, KeptSuccess: t.KeptSuccess, Lost: t.Lost,
 			Gained: t.Gained, KeptFailure: t.KeptFailure, Reference: t.ReferenceRate.String(), Defended: t.DefendedRate.String(),
 			GainRate: t.GainRate.String(), LossRate: t.LossRate.String(), NetEffect: t.NetEffect.String(),
-			PValue: PValue(t.PValue), Significant: t.PValue < 0.05})
+			PValue: report.PValue(t.PValue), Significant: t.PValue < 0.05})
 		printable := func(ids []string) []string {
 			out := make([]string, len(ids))
 			for i, id := range ids {
-				out[i] = shownName(id)
+				out[i] = report.ShownName(id)
 			}
 			return out
 		}
@@ -1052,7 +1053,7 @@ func htmlComparisonViewOf(c metrics.Comparison) *htmlComparisonView {
 	return v
 }
 
-func htmlTestsViewOf(ts []TestResult) *htmlTestsView {
+func htmlTestsViewOf(ts []report.TestResult) *htmlTestsView {
 	v := &htmlTestsView{}
 	failed := 0
 	for _, t := range ts {
@@ -1062,6 +1063,6 @@ func htmlTestsViewOf(ts []TestResult) *htmlTestsView {
 		v.Rows = append(v.Rows, htmlTestView{Contract: t.Contract, Name: t.Name, Origin: htmlOrigin(t.OriginFile, t.OriginLine),
 			Passed: t.Passed, Problems: t.Problems})
 	}
-	v.Summary = fmt.Sprintf("%s: %d passed, %d failed", count(len(ts), "test"), len(ts)-failed, failed)
+	v.Summary = fmt.Sprintf("%s: %d passed, %d failed", report.Count(len(ts), "test"), len(ts)-failed, failed)
 	return v
 }

@@ -1,4 +1,4 @@
-package report_test
+package html_test
 
 import (
 	"bytes"
@@ -14,9 +14,13 @@ import (
 
 	"github.com/tenetlang/tenet/compiler"
 	"github.com/tenetlang/tenet/compiler/bundle"
-
+	"github.com/tenetlang/tenet/eval"
+	"github.com/tenetlang/tenet/eval/assemble"
+	"github.com/tenetlang/tenet/eval/gates"
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/report"
+	reporthtml "github.com/tenetlang/tenet/eval/report/html"
+	"github.com/tenetlang/tenet/eval/report/markdown"
 	"github.com/tenetlang/tenet/eval/runs"
 	"github.com/tenetlang/tenet/eval/transcript"
 	"github.com/tenetlang/tenet/internal/shared"
@@ -112,18 +116,22 @@ func unitDocument(t *testing.T) *report.Document {
 		t.Fatal(err)
 	}
 	p := compileProgram(t, dir)
+	// The contract's gates, but the tasks and cases of the records (not
+	// the contract's, as assemble would take them).
+	res := metrics.Collect(unitRecords(), nil, metrics.Options{}, 0)
+	gs, gerrs := gates.Evaluate([]*eval.Program{p}, res.Conditions, res.Checks)
 	return report.Build(report.Input{
 		Command: report.CommandEval, Version: "test", Inputs: []string{"traces/agent.jsonl"},
 		Contracts: []report.Contract{{Name: "checks", Bundle: p.ID, Judged: 16, Headers: 1,
 			Skipped: []report.Skipped{{Reason: "task not in contract", Count: 2, IDs: []report.IDCount{{ID: "other", Count: 2}}}}}},
-		Records: unitRecords(), Programs: []*eval.Program{p},
+		Results: res, Gates: gs, GateErrors: gerrs,
 	})
 }
 
 func renderHTML(t *testing.T, d *report.Document) string {
 	t.Helper()
 	var b bytes.Buffer
-	if err := report.WriteHTML(&b, d); err != nil {
+	if err := reporthtml.Write(&b, d); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()
@@ -136,7 +144,7 @@ var svgElement = regexp.MustCompile(`(?s)<svg.*?</svg>`)
 func checkPage(t *testing.T, d *report.Document, page string) {
 	t.Helper()
 	if again := renderHTML(t, d); again != page {
-		t.Error("two renderings of the same Document differ")
+		t.Error("two renderings of the same report.Document differ")
 	}
 	if !strings.HasPrefix(page, "<!DOCTYPE html>") {
 		t.Errorf("page starts with %.40q", page)
@@ -285,8 +293,8 @@ func TestHTMLBoundsAndErrors(t *testing.T) {
 	recs := unitRecords()
 	recs[1].AttackSuccess = runs.Unknown("criterion error: no key 'iban'") // safe T1/G1
 	recs[1].SideEffect = runs.Unknown("criterion error: no key 'iban'")
-	d := report.Build(report.Input{Command: report.CommandReport, Inputs: []string{"runs.jsonl"}, Records: recs,
-		Metrics: metrics.Options{Unknown: metrics.UnknownBounds}})
+	d := assemble.Build(assemble.Input{Command: report.CommandReport, Inputs: []string{"runs.jsonl"},
+		Metrics: metrics.Options{Unknown: metrics.UnknownBounds}}, recs)
 	page := renderHTML(t, d)
 	checkPage(t, d, page)
 	for _, want := range []string{"[0.0000, 0.2500] (0/4..1/4, 1 unknown)", "undetermined (unknown labels)",
@@ -298,7 +306,7 @@ func TestHTMLBoundsAndErrors(t *testing.T) {
 
 	// Without bounds the condition is an error: exit 2, listed at the top
 	// and under its contract's metrics.
-	d = report.Build(report.Input{Command: report.CommandReport, Inputs: []string{"runs.jsonl"}, Records: recs})
+	d = assemble.Build(assemble.Input{Command: report.CommandReport, Inputs: []string{"runs.jsonl"}}, recs)
 	page = renderHTML(t, d)
 	checkPage(t, d, page)
 	if d.ExitCode != 2 {
@@ -322,7 +330,7 @@ func TestHTMLCapsLists(t *testing.T) {
 		recs = append(recs, runs.Record{Key: runs.Key{Condition: "m", Task: fmt.Sprintf("T%02d", i), Attempt: 1, Repetition: 1},
 			Utility: runs.True(), Invariants: map[string]runs.Label{"inv": runs.False()}, OriginFile: "x.jsonl", OriginLine: i + 1})
 	}
-	d := report.Build(report.Input{Command: report.CommandReport, Inputs: []string{"x.jsonl"}, Records: recs})
+	d := assemble.Build(assemble.Input{Command: report.CommandReport, Inputs: []string{"x.jsonl"}}, recs)
 	page := renderHTML(t, d)
 	checkPage(t, d, page)
 	v := section(t, page, "violations")
@@ -406,9 +414,8 @@ func corpusDocument(t *testing.T) *report.Document {
 		var progs []*eval.Program
 		var contracts []report.Contract
 		var all []runs.Record
-		declared := map[string]metrics.Declared{}
 		for _, s := range []string{"banking", "slack", "travel", "workspace"} {
-			p := compileProgram(t, filepath.Join("..", "..", "contracts", "agentdojo", s))
+			p := compileProgram(t, filepath.Join("..", "..", "..", "contracts", "agentdojo", s))
 			res, err := p.EvalFiles(files, eval.Options{})
 			if err != nil {
 				corpus.err = err
@@ -418,15 +425,13 @@ func corpusDocument(t *testing.T) *report.Document {
 				corpus.err = fmt.Errorf("bad records: %v", res.Errors)
 				return
 			}
-			c := report.ContractOf(p, res)
+			c := assemble.ContractOf(p, res)
 			progs = append(progs, p)
 			contracts = append(contracts, c)
 			all = append(all, res.Records...)
-			declared[c.Name] = p.Declared()
 		}
-		corpus.doc = report.Build(report.Input{Command: report.CommandEval, Version: "test", Inputs: files,
-			Contracts: contracts, Records: all, Declared: declared, Programs: progs,
-			Metrics: metrics.Options{Unknown: metrics.UnknownBounds}})
+		corpus.doc = assemble.Build(assemble.Input{Command: report.CommandEval, Version: "test", Inputs: files,
+			Contracts: contracts, Programs: progs, Metrics: metrics.Options{Unknown: metrics.UnknownBounds}}, all)
 	})
 	if corpus.err != nil {
 		t.Fatal(corpus.err)
@@ -472,7 +477,7 @@ func TestHTMLAgentDojoCorpus(t *testing.T) {
 func TestMarkdownAgentDojoCorpus(t *testing.T) {
 	d := corpusDocument(t)
 	var b strings.Builder
-	if err := report.WriteMarkdown(&b, d); err != nil {
+	if err := markdown.Write(&b, d); err != nil {
 		t.Fatal(err)
 	}
 	md := b.String()

@@ -1,4 +1,4 @@
-package report
+package junit
 
 import (
 	"encoding/xml"
@@ -8,10 +8,11 @@ import (
 	"unicode/utf8"
 
 	"github.com/tenetlang/tenet/eval/metrics"
+	"github.com/tenetlang/tenet/eval/report"
 	"github.com/tenetlang/tenet/eval/runs"
 )
 
-// WriteJUnit writes the Document as JUnit XML, the format CI test reporters
+// Write writes the Document as JUnit XML, the format CI test reporters
 // read (GitHub test-reporter actions, Jenkins, GitLab):
 //
 //	<testsuites name="tenet eval" tests="9" failures="2" errors="1">
@@ -47,7 +48,7 @@ import (
 // Characters XML 1.0 cannot hold (control characters other than tab, line
 // feed and carriage return, invalid UTF-8, U+FFFE, U+FFFF) become U+FFFD,
 // so the output always parses. The output is deterministic.
-func WriteJUnit(w io.Writer, d *Document) error {
+func Write(w io.Writer, d *report.Document) error {
 	root := junitDocument(d)
 	root.prepare()
 	out, err := xml.MarshalIndent(root, "", "  ")
@@ -113,7 +114,7 @@ func textOf(s string) *junitText {
 }
 
 // junitDocument builds the suites and counts them.
-func junitDocument(d *Document) junitSuites {
+func junitDocument(d *report.Document) junitSuites {
 	root := junitSuites{Name: "tenet " + d.Command}
 	for _, s := range []junitSuite{
 		{Name: "metrics", Cases: junitMetrics(d)},
@@ -143,7 +144,7 @@ func junitDocument(d *Document) junitSuites {
 	return root
 }
 
-func junitMetrics(d *Document) []junitCase {
+func junitMetrics(d *report.Document) []junitCase {
 	var out []junitCase
 	inError := false
 	for _, c := range d.Conditions {
@@ -174,7 +175,7 @@ func firstOf(lines []string) string {
 	if len(lines) == 0 {
 		return ""
 	}
-	s := oneLine(lines[0])
+	s := report.OneLine(lines[0])
 	if len(lines) > 1 {
 		s += fmt.Sprintf(" (and %d more)", len(lines)-1)
 	}
@@ -186,30 +187,30 @@ func firstOf(lines []string) string {
 func conditionSummary(c metrics.Condition) string {
 	exposed := "—"
 	if c.HasExposure {
-		exposed = countCell(c, "exposed_cases", c.ExposedCases)
+		exposed = report.CountCell(c, "exposed_cases", c.ExposedCases)
 	}
 	lines := []string{
-		fmt.Sprintf("|T| = %d, |C| = %d, reps %s", c.BenignTasks, c.SecurityCases, repsCell(c)),
-		"benign_utility: " + rateCell(c, "benign_utility", c.BenignUtility),
-		"raw_attacked_utility: " + rateCell(c, "raw_attacked_utility", c.RawAttackedUtility),
-		"targeted_asr: " + rateCell(c, "targeted_asr", c.TargetedASR),
-		"side_effect_rate: " + rateCell(c, "side_effect_rate", c.SideEffectRate),
-		"secure_utility_in_scope: " + rateCell(c, "secure_utility_in_scope", c.SecureUtilityInScope),
-		"joint u/a/both/neither: " + jointCell(c),
+		fmt.Sprintf("|T| = %d, |C| = %d, reps %s", c.BenignTasks, c.SecurityCases, report.RepsCell(c)),
+		"benign_utility: " + report.RateCell(c, "benign_utility", c.BenignUtility),
+		"raw_attacked_utility: " + report.RateCell(c, "raw_attacked_utility", c.RawAttackedUtility),
+		"targeted_asr: " + report.RateCell(c, "targeted_asr", c.TargetedASR),
+		"side_effect_rate: " + report.RateCell(c, "side_effect_rate", c.SideEffectRate),
+		"secure_utility_in_scope: " + report.RateCell(c, "secure_utility_in_scope", c.SecureUtilityInScope),
+		"joint u/a/both/neither: " + report.JointCell(c),
 		"exposed: " + exposed,
-		"conditional_asr_exposed: " + nullableCell(c, "conditional_asr_exposed", c.ConditionalASRExposed),
-		"solved: " + countCell(c, "benign_solved_cases", c.BenignSolvedCases),
-		"conditional_asr_benign_solved: " + nullableCell(c, "conditional_asr_benign_solved", c.ConditionalASRBenignSolved),
+		"conditional_asr_exposed: " + report.NullableCell(c, "conditional_asr_exposed", c.ConditionalASRExposed),
+		"solved: " + report.CountCell(c, "benign_solved_cases", c.BenignSolvedCases),
+		"conditional_asr_benign_solved: " + report.NullableCell(c, "conditional_asr_benign_solved", c.ConditionalASRBenignSolved),
 	}
 	return strings.Join(lines, "\n")
 }
 
-func junitInvariants(d *Document) []junitCase {
+func junitInvariants(d *report.Document) []junitCase {
 	type vkey struct {
 		key runs.Key
 		inv string
 	}
-	viol := map[vkey]Violation{}
+	viol := map[vkey]report.Violation{}
 	for _, v := range d.Violations {
 		viol[vkey{v.Key, v.Invariant}] = v
 	}
@@ -226,23 +227,23 @@ func junitInvariants(d *Document) []junitCase {
 				keys := make([]string, len(n.HitRuns))
 				for i, k := range n.HitRuns {
 					keys[i] = k.String()
-					lines = append(lines, "violated on "+violationLine(k, viol[vkey{k, n.Name}]))
+					lines = append(lines, "violated on "+report.ViolationLine(k, viol[vkey{k, n.Name}]))
 				}
 				if n.MoreHitRuns > 0 {
-					lines = append(lines, cutNote(n.MoreHitRuns, "violations"))
+					lines = append(lines, report.CutNote(n.MoreHitRuns, "violations"))
 				}
-				parts = append(parts, fmt.Sprintf("violated on %s of %s in %s: %s", count(n.Hits, "run"), count(c.Runs, "run"), c.Name(), firstRuns(keys, n.MoreHitRuns, "violations")))
+				parts = append(parts, fmt.Sprintf("violated on %s of %s in %s: %s", report.Count(n.Hits, "run"), report.Count(c.Runs, "run"), c.Name(), firstRuns(keys, n.MoreHitRuns, "violations")))
 			}
 			if n.Unknown > 0 {
 				keys := make([]string, len(n.UnknownRuns))
 				for i, u := range n.UnknownRuns {
 					keys[i] = u.Key.String()
-					lines = append(lines, fmt.Sprintf("undecided on %s: %s", u.Key, oneLine(u.Reason)))
+					lines = append(lines, fmt.Sprintf("undecided on %s: %s", u.Key, report.OneLine(u.Reason)))
 				}
 				if n.MoreUnknownRuns > 0 {
-					lines = append(lines, cutNote(n.MoreUnknownRuns, "unknown results"))
+					lines = append(lines, report.CutNote(n.MoreUnknownRuns, "unknown results"))
 				}
-				parts = append(parts, fmt.Sprintf("undecided on %s of %s in %s: %s", count(n.Unknown, "run"), count(c.Runs, "run"), c.Name(), firstRuns(keys, n.MoreUnknownRuns, "unknown results")))
+				parts = append(parts, fmt.Sprintf("undecided on %s of %s in %s: %s", report.Count(n.Unknown, "run"), report.Count(c.Runs, "run"), c.Name(), firstRuns(keys, n.MoreUnknownRuns, "unknown results")))
 			}
 			tc.Failure = &junitProblem{Type: "invariant", Message: "invariant " + n.Name + " " + strings.Join(parts, "; "),
 				Text: strings.Join(lines, "\n")}
@@ -255,9 +256,9 @@ func junitInvariants(d *Document) []junitCase {
 // firstRuns names the first maxListed runs, then "… and N more", or
 // cutNote when the Document's budget left out more (of noun) besides.
 func firstRuns(keys []string, more int, noun string) string {
-	shown := keys[:min(len(keys), maxListed)]
+	shown := keys[:min(len(keys), report.MaxNamedRuns)]
 	s := strings.Join(shown, ", ")
-	if note := moreNote(len(keys), len(shown), more, noun); note != "" {
+	if note := report.MoreNote(len(keys), len(shown), more, noun); note != "" {
 		if s != "" {
 			s += " "
 		}
@@ -266,16 +267,16 @@ func firstRuns(keys []string, more int, noun string) string {
 	return s
 }
 
-func junitGates(d *Document) []junitCase {
+func junitGates(d *report.Document) []junitCase {
 	var out []junitCase
 	for _, g := range d.Gates {
 		tc := junitCase{Name: "gate " + g.Gate + ": " + g.Requirement, Classname: g.Condition}
 		if !g.Passed {
-			text := GateFailure(g)
+			text := report.GateFailure(g)
 			if g.Range.File != "" {
 				text += fmt.Sprintf("\nat %s:%d:%d", g.Range.File, g.Range.Line, g.Range.Column)
 			}
-			p := &junitProblem{Type: "gate", Message: oneLine(GateFailure(g)), Text: text}
+			p := &junitProblem{Type: "gate", Message: report.OneLine(report.GateFailure(g)), Text: text}
 			if g.NoRuns {
 				// Not evaluated for lack of runs: an error (exit 2), not a
 				// failed gate.
@@ -289,34 +290,34 @@ func junitGates(d *Document) []junitCase {
 	return out
 }
 
-func junitTests(d *Document) []junitCase {
+func junitTests(d *report.Document) []junitCase {
 	var out []junitCase
 	for _, t := range d.Tests {
 		tc := junitCase{Name: t.Name, Classname: t.Contract}
 		if !t.Passed {
 			lines := append([]string(nil), t.Problems...)
-			if o := originText(t.OriginFile, t.OriginLine); o != "" {
+			if o := report.OriginText(t.OriginFile, t.OriginLine); o != "" {
 				lines = append(lines, "run "+o)
 			}
 			msg := fmt.Sprintf("test %q failed", t.Name)
 			if len(t.Problems) > 0 {
 				msg += ": " + firstOf(t.Problems)
 			}
-			tc.Failure = &junitProblem{Type: "test", Message: oneLine(msg), Text: strings.Join(lines, "\n")}
+			tc.Failure = &junitProblem{Type: "test", Message: report.OneLine(msg), Text: strings.Join(lines, "\n")}
 		}
 		out = append(out, tc)
 	}
 	return out
 }
 
-func junitComparison(d *Document) []junitCase {
+func junitComparison(d *report.Document) []junitCase {
 	if d.Comparison == nil {
 		return nil
 	}
 	c := d.Comparison
-	class := cutCell(runs.Safe(c.Reference)) + " vs " + cutCell(runs.Safe(c.Defended))
+	class := report.CutCell(runs.Safe(c.Reference)) + " vs " + report.CutCell(runs.Safe(c.Defended))
 	if c.Contract != "" {
-		class = cutCell(runs.Safe(c.Contract)) + ":" + class
+		class = report.CutCell(runs.Safe(c.Contract)) + ":" + class
 	}
 	var out []junitCase
 	for _, t := range c.Transitions {
@@ -327,7 +328,7 @@ func junitComparison(d *Document) []junitCase {
 			"gain_rate: " + t.GainRate.String(),
 			"loss_rate: " + t.LossRate.String(),
 			"net_effect: " + t.NetEffect.String(),
-			"p_value: " + PValue(t.PValue),
+			"p_value: " + report.PValue(t.PValue),
 			"lost: " + idList(t.LostIDs, t.MoreLostIDs),
 			"gained: " + idList(t.GainedIDs, t.MoreGainedIDs),
 		}
@@ -343,10 +344,10 @@ func idList(ids []string, more int) string {
 	}
 	shown := make([]string, len(ids))
 	for i, id := range ids {
-		shown[i] = shownName(id)
+		shown[i] = report.ShownName(id)
 	}
 	if more > 0 {
-		shown = append(shown, cutNote(more, "ids"))
+		shown = append(shown, report.CutNote(more, "ids"))
 	}
 	return strings.Join(shown, ", ")
 }
@@ -402,7 +403,7 @@ func xmlSafe(s string) string {
 // junitWarnings is one passing case "look-alike names" (classname "tenet")
 // with the Document's warnings in <system-out>, when it has any: a warning
 // does not change the exit code, so it is neither a failure nor an error.
-func junitWarnings(d *Document) []junitCase {
+func junitWarnings(d *report.Document) []junitCase {
 	if len(d.Warnings) == 0 {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package report
+package markdown
 
 import (
 	"bufio"
@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tenetlang/tenet/eval/metrics"
+	"github.com/tenetlang/tenet/eval/report"
 	"github.com/tenetlang/tenet/eval/runs"
 )
 
@@ -19,7 +20,7 @@ import (
 // errors are never capped.
 const mdMaxListed = 10
 
-// WriteMarkdown writes the Document as GitHub-flavoured Markdown, made for
+// Write writes the Document as GitHub-flavoured Markdown, made for
 // a GitHub Actions step summary ($GITHUB_STEP_SUMMARY) or a pull-request
 // comment (docs/report-formats.md):
 //
@@ -46,12 +47,12 @@ const mdMaxListed = 10
 // (names, reasons, ids) is escaped (mdText): it cannot break a table,
 // start a block, or inject a link, emphasis, code or HTML. The output is
 // deterministic.
-func WriteMarkdown(w io.Writer, d *Document) error {
+func Write(w io.Writer, d *report.Document) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "## tenet %s\n\n", mdText(d.Command))
 	status := []string{"**" + mdStatus(d) + "**" + fmt.Sprintf(" (exit code %d)", d.ExitCode)}
-	if d.Command != CommandTest {
-		status = append(status, mdText(inputsLine(d)))
+	if d.Command != report.CommandTest {
+		status = append(status, mdText(report.InputsLine(d)))
 	}
 	if d.Version != "" {
 		status = append(status, "tenet "+mdText(d.Version))
@@ -60,7 +61,7 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 	mdList(bw, "Failures", d.Failures)
 	mdList(bw, "Errors", d.Errors)
 	mdList(bw, "Warnings", d.Warnings)
-	if d.Command != CommandTest {
+	if d.Command != report.CommandTest {
 		mdContracts(bw, d.Contracts)
 	}
 	mdMetrics(bw, d.Conditions)
@@ -74,23 +75,23 @@ func WriteMarkdown(w io.Writer, d *Document) error {
 	if d.Comparison != nil {
 		mdComparison(bw, *d.Comparison)
 	}
-	if d.Command == CommandTest {
+	if d.Command == report.CommandTest {
 		mdTests(bw, d.Tests)
 	}
 	return bw.Flush()
 }
 
 // mdStatus is "✅ passed", "❌ 2 failures", "❌ 1 error, 2 failures".
-func mdStatus(d *Document) string {
+func mdStatus(d *report.Document) string {
 	if d.ExitCode == 0 {
 		return "✅ passed"
 	}
 	var parts []string
 	if len(d.Errors) > 0 {
-		parts = append(parts, pluralize(len(d.Errors), "error", "errors"))
+		parts = append(parts, report.Pluralize(len(d.Errors), "error", "errors"))
 	}
 	if len(d.Failures) > 0 {
-		parts = append(parts, pluralize(len(d.Failures), "failure", "failures"))
+		parts = append(parts, report.Pluralize(len(d.Failures), "failure", "failures"))
 	}
 	if len(parts) == 0 {
 		return "❌ failed"
@@ -129,7 +130,7 @@ func mdCut(w io.Writer, title string, items []string, more int, noun string) {
 		fmt.Fprintf(w, "- %s\n", mdItem(it))
 		shown++
 	}
-	if note := moreNote(len(items), shown, more, noun); note != "" {
+	if note := report.MoreNote(len(items), shown, more, noun); note != "" {
 		fmt.Fprintf(w, "- %s\n", mdText(note))
 	}
 }
@@ -153,7 +154,7 @@ func mdTable(w io.Writer, header []string, right map[int]bool, rows [][]string) 
 	for _, r := range rows {
 		cells := make([]string, len(r))
 		for i, c := range r {
-			cells[i] = mdText(cutCell(c))
+			cells[i] = mdText(report.CutCell(c))
 		}
 		fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
 	}
@@ -221,7 +222,7 @@ func mdItem(s string) string {
 
 // mdContracts writes the contracts of tenet eval and what happened to
 // their records.
-func mdContracts(w io.Writer, cs []Contract) {
+func mdContracts(w io.Writer, cs []report.Contract) {
 	if len(cs) == 0 {
 		return
 	}
@@ -240,7 +241,7 @@ func mdContracts(w io.Writer, cs []Contract) {
 						parts = append(parts, fmt.Sprintf("… and %d more", len(s.IDs)-mdMaxListed+s.MoreIDs))
 						break
 					}
-					parts = append(parts, fmt.Sprintf("%s ×%d", shownName(id.ID), id.Count))
+					parts = append(parts, fmt.Sprintf("%s ×%d", report.ShownName(id.ID), id.Count))
 				}
 				if len(s.IDs) <= mdMaxListed && s.MoreIDs > 0 {
 					parts = append(parts, fmt.Sprintf("… and %d more", s.MoreIDs))
@@ -284,9 +285,9 @@ func mdMetrics(w io.Writer, cs []metrics.Condition) {
 	}
 	lead := func(c metrics.Condition) []string {
 		if withContract {
-			return []string{contractCell(c.Contract), shownName(c.Condition)}
+			return []string{report.ContractCell(c.Contract), report.ShownName(c.Condition)}
 		}
-		return []string{shownName(c.Condition)}
+		return []string{report.ShownName(c.Condition)}
 	}
 	if len(ok) > 0 {
 		header := []string{"condition", "|T|", "|C|", "reps", "benign_utility", "raw_attacked_utility", "targeted_asr",
@@ -302,19 +303,19 @@ func mdMetrics(w io.Writer, cs []metrics.Condition) {
 		for _, c := range ok {
 			exposed := "—"
 			if c.HasExposure {
-				exposed = countCell(c, "exposed_cases", c.ExposedCases)
+				exposed = report.CountCell(c, "exposed_cases", c.ExposedCases)
 			}
 			rows = append(rows, append(lead(c),
-				fmt.Sprint(c.BenignTasks), fmt.Sprint(c.SecurityCases), repsCell(c),
-				rateCell(c, "benign_utility", c.BenignUtility),
-				rateCell(c, "raw_attacked_utility", c.RawAttackedUtility),
-				rateCell(c, "targeted_asr", c.TargetedASR),
-				rateCell(c, "side_effect_rate", c.SideEffectRate),
-				rateCell(c, "secure_utility_in_scope", c.SecureUtilityInScope),
-				jointCell(c), exposed,
-				nullableCell(c, "conditional_asr_exposed", c.ConditionalASRExposed),
-				countCell(c, "benign_solved_cases", c.BenignSolvedCases),
-				nullableCell(c, "conditional_asr_benign_solved", c.ConditionalASRBenignSolved)))
+				fmt.Sprint(c.BenignTasks), fmt.Sprint(c.SecurityCases), report.RepsCell(c),
+				report.RateCell(c, "benign_utility", c.BenignUtility),
+				report.RateCell(c, "raw_attacked_utility", c.RawAttackedUtility),
+				report.RateCell(c, "targeted_asr", c.TargetedASR),
+				report.RateCell(c, "side_effect_rate", c.SideEffectRate),
+				report.RateCell(c, "secure_utility_in_scope", c.SecureUtilityInScope),
+				report.JointCell(c), exposed,
+				report.NullableCell(c, "conditional_asr_exposed", c.ConditionalASRExposed),
+				report.CountCell(c, "benign_solved_cases", c.BenignSolvedCases),
+				report.NullableCell(c, "conditional_asr_benign_solved", c.ConditionalASRBenignSolved)))
 			for _, s := range c.Rates {
 				bounded = bounded || !s.Exact()
 			}
@@ -389,7 +390,7 @@ func mdAgreement(w io.Writer, as []metrics.Agreement) {
 	for _, a := range as {
 		cells := []string{a.Name()}
 		for _, r := range a.Rows() {
-			cells = append(cells, agreementCell(r))
+			cells = append(cells, report.AgreementCell(r))
 		}
 		rows = append(rows, cells)
 	}
@@ -398,7 +399,7 @@ func mdAgreement(w io.Writer, as []metrics.Agreement) {
 		var items []string
 		for _, a := range as {
 			for _, d := range a.Rows()[i].Disagreements {
-				items = append(items, fmt.Sprintf("%s: ours=%t given=%t%s", d.Key, d.Ours, d.Given, originSuffix(d.OriginFile, d.OriginLine)))
+				items = append(items, fmt.Sprintf("%s: ours=%t given=%t%s", d.Key, d.Ours, d.Given, report.OriginSuffix(d.OriginFile, d.OriginLine)))
 			}
 		}
 		more := 0
@@ -422,31 +423,15 @@ func mdAgreement(w io.Writer, as []metrics.Agreement) {
 	}
 }
 
-// originText is "file:line", "file" or "".
-func originText(file string, line int) string {
-	if line > 0 && file != "" {
-		return fmt.Sprintf("%s:%d", file, line)
-	}
-	return file
-}
-
-// originSuffix is " (file:line)", " (file)" or "".
-func originSuffix(file string, line int) string {
-	if file == "" {
-		return ""
-	}
-	return " (" + originText(file, line) + ")"
-}
-
 // mdChecks writes the invariants and failure classes, with the violating
 // runs (their origin and witness from Document.Violations) and the unknown
 // results.
-func mdChecks(w io.Writer, d *Document) {
+func mdChecks(w io.Writer, d *report.Document) {
 	type vkey struct {
 		key runs.Key
 		inv string
 	}
-	viol := map[vkey]Violation{}
+	viol := map[vkey]report.Violation{}
 	for _, v := range d.Violations {
 		viol[vkey{v.Key, v.Invariant}] = v
 	}
@@ -473,7 +458,7 @@ func mdChecks(w io.Writer, d *Document) {
 				if part.col == "invariant" {
 					items := make([]string, len(n.HitRuns))
 					for i, k := range n.HitRuns {
-						items[i] = violationLine(k, viol[vkey{k, n.Name}])
+						items[i] = report.ViolationLine(k, viol[vkey{k, n.Name}])
 					}
 					mdCut(w, "violations of "+n.Name+" in "+c.Name(), items, n.MoreHitRuns, "violations")
 				}
@@ -485,24 +470,6 @@ func mdChecks(w io.Writer, d *Document) {
 			}
 		}
 	}
-}
-
-// violationLine names a violating run with its origin and its witness:
-// "checks:b/T1 (runs.jsonl:3): read=call:0 (read_file), send=call:1".
-func violationLine(k runs.Key, v Violation) string {
-	s := k.String() + originSuffix(v.OriginFile, v.OriginLine)
-	var steps []string
-	for _, st := range v.Witness {
-		step := st.Step + "=" + st.Item
-		if st.Tool != "" {
-			step += " (" + st.Tool + ")"
-		}
-		steps = append(steps, step)
-	}
-	if len(steps) > 0 {
-		s += ": " + strings.Join(steps, ", ")
-	}
-	return s
 }
 
 // mdAudit writes the authorization audit table and, per condition, the
@@ -527,7 +494,7 @@ func mdAudit(w io.Writer, as []metrics.AuditCounts) {
 		header = append(header, runs.Decisions[i])
 	}
 	header = append(header, "hazards")
-	mismatches := anyMismatches(as)
+	mismatches := report.AnyMismatches(as)
 	if mismatches {
 		header = append(header, "mismatches")
 	}
@@ -557,7 +524,7 @@ func mdAudit(w io.Writer, as []metrics.AuditCounts) {
 }
 
 // mdGates writes one row per gate requirement and condition.
-func mdGates(w io.Writer, gs []GateResult) {
+func mdGates(w io.Writer, gs []report.GateResult) {
 	if len(gs) == 0 {
 		return
 	}
@@ -595,11 +562,11 @@ func mdLeaderboard(w io.Writer, rows []metrics.LeaderRow) {
 	var errs []string
 	for _, r := range rows {
 		if r.Err != nil {
-			body = append(body, []string{shownName(r.Condition), "—", "—", "—", "—", "—", "—"})
-			errs = append(errs, fmt.Sprintf("%s: %s", shownName(r.Condition), r.Err))
+			body = append(body, []string{report.ShownName(r.Condition), "—", "—", "—", "—", "—", "—"})
+			errs = append(errs, fmt.Sprintf("%s: %s", report.ShownName(r.Condition), r.Err))
 			continue
 		}
-		cells := []string{shownName(r.Condition), fmt.Sprint(r.Tasks), fmt.Sprint(r.Cases)}
+		cells := []string{report.ShownName(r.Condition), fmt.Sprint(r.Tasks), fmt.Sprint(r.Cases)}
 		for i := range metrics.LeaderboardRates {
 			if r.Low[i] == r.High[i] {
 				cells = append(cells, r.Low[i].String())
@@ -618,7 +585,7 @@ func mdLeaderboard(w io.Writer, rows []metrics.LeaderRow) {
 func mdComparison(w io.Writer, c metrics.Comparison) {
 	title := "Paired comparison"
 	if c.Contract != "" {
-		title += " (contract " + mdText(shownName(c.Contract)) + ")"
+		title += " (contract " + mdText(report.ShownName(c.Contract)) + ")"
 	}
 	bundle, budget := c.Bundle, "none"
 	if bundle == "" {
@@ -628,12 +595,12 @@ func mdComparison(w io.Writer, c metrics.Comparison) {
 		budget = fmt.Sprint(c.AttemptBudget)
 	}
 	fmt.Fprintf(w, "\n### %s\n\nreference %s, defended %s; bundle %s, attempt budget %s.\n", title,
-		mdText(shownName(c.Reference)), mdText(shownName(c.Defended)), mdText(bundle), budget)
+		mdText(report.ShownName(c.Reference)), mdText(report.ShownName(c.Defended)), mdText(bundle), budget)
 	var rows [][]string
 	for _, t := range c.Transitions {
 		rows = append(rows, []string{t.Name, t.Over, fmt.Sprint(t.N), fmt.Sprint(t.KeptSuccess), fmt.Sprint(t.Lost), fmt.Sprint(t.Gained),
 			fmt.Sprint(t.KeptFailure), t.ReferenceRate.String(), t.DefendedRate.String(), t.GainRate.String(), t.LossRate.String(),
-			t.NetEffect.String(), PValue(t.PValue)})
+			t.NetEffect.String(), report.PValue(t.PValue)})
 	}
 	header := []string{"property", "over", "N", "kept_success", "lost", "gained", "kept_failure",
 		"reference_rate", "defended_rate", "gain_rate", "loss_rate", "net_effect", "p_value"}
@@ -656,9 +623,9 @@ func mdComparison(w io.Writer, c metrics.Comparison) {
 				if i == mdMaxListed {
 					break
 				}
-				shown = append(shown, shownName(id))
+				shown = append(shown, report.ShownName(id))
 			}
-			if note := moreNote(len(ids), len(shown), more, "ids"); note != "" {
+			if note := report.MoreNote(len(ids), len(shown), more, "ids"); note != "" {
 				shown = append(shown, note)
 			}
 			items = append(items, t.Name+": "+strings.Join(shown, ", "))
@@ -673,7 +640,7 @@ func mdComparison(w io.Writer, c metrics.Comparison) {
 
 // mdTests writes "N tests: P passed, F failed", a table of the failed
 // tests with their problems, and the passed tests folded in <details>.
-func mdTests(w io.Writer, ts []TestResult) {
+func mdTests(w io.Writer, ts []report.TestResult) {
 	var failed [][]string
 	var passed []string
 	for _, t := range ts {
@@ -681,9 +648,9 @@ func mdTests(w io.Writer, ts []TestResult) {
 			passed = append(passed, mdText(t.Name))
 			continue
 		}
-		failed = append(failed, []string{t.Name, originText(t.OriginFile, t.OriginLine), strings.Join(t.Problems, "; ")})
+		failed = append(failed, []string{t.Name, report.OriginText(t.OriginFile, t.OriginLine), strings.Join(t.Problems, "; ")})
 	}
-	fmt.Fprintf(w, "\n### Tests\n\n%s: %d passed, %d failed.\n", count(len(ts), "test"), len(passed), len(failed))
+	fmt.Fprintf(w, "\n### Tests\n\n%s: %d passed, %d failed.\n", report.Count(len(ts), "test"), len(passed), len(failed))
 	if len(failed) > 0 {
 		mdTable(w, []string{"failed test", "run", "problems"}, nil, failed)
 	}

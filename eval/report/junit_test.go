@@ -10,7 +10,7 @@ import (
 
 func writeJUnit(t *testing.T, d *Document) string {
 	t.Helper()
-	return render(t, func(b *strings.Builder) error { return WriteJUnit(b, d) })
+	return render(t, func(b *strings.Builder) error { return testWrite(b, d, "junit") })
 }
 
 func TestJUnitGolden(t *testing.T) {
@@ -135,19 +135,5 @@ func TestJUnitHostile(t *testing.T) {
 	inv := p.Suites[1].Cases[0]
 	if inv.Failure == nil || inv.Failure.Text != `violated on a|b<script>/"t\nx"` {
 		t.Errorf("invariant case %+v", inv)
-	}
-}
-
-func TestXMLSafe(t *testing.T) {
-	for in, want := range map[string]string{
-		"ok\t\n\r é 😀":           "ok\t\n\r é 😀",
-		"\x00\x1b\x7f":           "\uFFFD\uFFFD\x7f",
-		"a\xffb":                 "a\uFFFDb",
-		"\uFFFE\uFFFF\U0010FFFF": "\uFFFD\uFFFD\U0010FFFF",
-		"<&>":                    "<&>",
-	} {
-		if got := xmlSafe(in); got != want {
-			t.Errorf("xmlSafe(%q) = %q, want %q", in, got, want)
-		}
 	}
 }

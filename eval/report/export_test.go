@@ -1,0 +1,47 @@
+package report
+
+import (
+	"fmt"
+	"io"
+)
+
+// testFormat is one format the tests render in.
+type testFormat struct {
+	name  string
+	write func(io.Writer, *Document) error
+}
+
+// TestFormats lists every format the tests render in: the table and JSON
+// of this package, then those formats_test.go (package report_test)
+// appends from eval/report/formats, which imports this package and so
+// cannot be imported by its internal tests.
+var TestFormats = []testFormat{{"table", WriteTable}, {"json", WriteJSON}}
+
+// AddTestFormat adds a format to TestFormats (from formats_test.go).
+func AddTestFormat(name string, write func(io.Writer, *Document) error) {
+	for _, f := range TestFormats {
+		if f.name == name {
+			return
+		}
+	}
+	TestFormats = append(TestFormats, testFormat{name, write})
+}
+
+// testFormatNames returns the names of TestFormats.
+func testFormatNames() []string {
+	var out []string
+	for _, f := range TestFormats {
+		out = append(out, f.name)
+	}
+	return out
+}
+
+// testWrite renders d in the named format of TestFormats.
+func testWrite(w io.Writer, d *Document, name string) error {
+	for _, f := range TestFormats {
+		if f.name == name {
+			return f.write(w, d)
+		}
+	}
+	return fmt.Errorf("format %q not in TestFormats", name)
+}

@@ -1,0 +1,25 @@
+package markdown
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/tenetlang/tenet/eval/metrics"
+	"github.com/tenetlang/tenet/eval/runs"
+)
+
+// TestAuditMismatches: the mismatches column appears only when some
+// condition has a call whose result disagrees with its request, so
+// reports without any stay as they were.
+func TestAuditMismatches(t *testing.T) {
+	for _, n := range []int{0, 1} {
+		counts := []metrics.AuditCounts{{Condition: "m", Grants: []string{"g"}, Calls: 2,
+			Decisions: map[string]int{runs.Authorized: 2}, Hazards: 0, Mismatches: n}}
+		var md bytes.Buffer
+		mdAudit(&md, counts)
+		if got := strings.Contains(md.String(), "| hazards | mismatches |"); got != (n == 1) {
+			t.Errorf("mismatches %d: markdown:\n%s", n, md.String())
+		}
+	}
+}
