@@ -1,5 +1,5 @@
 // Package assemble turns judged runs, and the contracts that judged them,
-// into a report.Document: it feeds the records to a metrics.Collector,
+// into a report.Document: it feeds the records to a summary.Collector,
 // evaluates the contracts' gates on the metrics (eval/gates) and hands
 // both to report.Build, which computes nothing. tenet eval and tenet
 // report build their Documents here, so the two agree byte for byte on
@@ -16,6 +16,7 @@ import (
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/report"
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/eval/summary"
 )
 
 // Input is what a Document is assembled from, besides the records.
@@ -31,21 +32,21 @@ type Input struct {
 	Programs []*eval.Program
 	Metrics  metrics.Options
 	// MaxListed bounds the run references the Document lists
-	// (metrics.NewCollector); 0 or less: no bound.
+	// (summary.NewCollector); 0 or less: no bound.
 	MaxListed int
 }
 
 // Assembler builds a Document from records added one at a time in key
 // order (runs.Key.Compare), as a runs.Sorted yields them, holding one
-// condition's records at a time (metrics.Collector).
+// condition's records at a time (summary.Collector).
 type Assembler struct {
 	in Input
-	c  *metrics.Collector
+	c  *summary.Collector
 }
 
 // New returns an Assembler for in with no record added.
 func New(in Input) *Assembler {
-	return &Assembler{in: in, c: metrics.NewCollector(in.declared(), in.Metrics, in.MaxListed)}
+	return &Assembler{in: in, c: summary.NewCollector(in.declared(), in.Metrics, in.MaxListed)}
 }
 
 // declared is each program's tasks, cases and attempt rules by contract
@@ -61,11 +62,11 @@ func (in Input) declared() map[string]metrics.Declared {
 	return declared
 }
 
-// Add adds one record; records come in key order (metrics.Collector.Add).
+// Add adds one record; records come in key order (summary.Collector.Add).
 func (a *Assembler) Add(r runs.Record) error { return a.c.Add(r) }
 
 // AddCondition adds the records of one (contract, condition), in any
-// order (metrics.Collector.AddCondition).
+// order (summary.Collector.AddCondition).
 func (a *Assembler) AddCondition(recs []runs.Record) error { return a.c.AddCondition(recs) }
 
 // Document returns the report of the records added. The Assembler must
@@ -73,7 +74,7 @@ func (a *Assembler) AddCondition(recs []runs.Record) error { return a.c.AddCondi
 func (a *Assembler) Document() *report.Document { return document(a.in, a.c.Results()) }
 
 // document evaluates the gates on res and builds the Document.
-func document(in Input, res metrics.Results) *report.Document {
+func document(in Input, res summary.Results) *report.Document {
 	gs, gerrs := gates.Evaluate(in.Programs, res.Conditions, res.Checks)
 	return report.Build(report.Input{
 		Command: in.Command, Version: in.Version, Inputs: in.Inputs, Contracts: in.Contracts,
@@ -84,5 +85,5 @@ func document(in Input, res metrics.Results) *report.Document {
 // Build returns the Document of recs, in any order: the one an Assembler
 // fed them in key order gives.
 func Build(in Input, recs []runs.Record) *report.Document {
-	return document(in, metrics.Collect(recs, in.declared(), in.Metrics, in.MaxListed))
+	return document(in, summary.Collect(recs, in.declared(), in.Metrics, in.MaxListed))
 }

@@ -1,7 +1,7 @@
 // Package gates evaluates the gates of contracts against computed
 // metrics: it takes the loaded contracts (eval.Program, whose bundle holds
 // the gate plans and whose planned CEL programs it runs), each condition's
-// metrics and checks (eval/metrics), and gives one metrics.GateResult per
+// metrics and checks (eval/metrics), and gives one summary.GateResult per
 // requirement, gate and condition, plus the gates that could not be
 // evaluated for lack of runs. It computes no metric and renders nothing.
 //
@@ -24,6 +24,7 @@ import (
 	"github.com/tenetlang/tenet/eval"
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/eval/summary"
 )
 
 // Evaluate evaluates the gates of every program, in order, against the
@@ -32,7 +33,7 @@ import (
 // condition, requirement order. errs are the gates that could not be
 // evaluated for lack of runs, one line each (see notRun); none when cs is
 // empty, as the metrics then failed as a whole and their error says why.
-func Evaluate(progs []*eval.Program, cs []metrics.Condition, checks []metrics.Checks) (results []metrics.GateResult, errs []string) {
+func Evaluate(progs []*eval.Program, cs []metrics.Condition, checks []metrics.Checks) (results []summary.GateResult, errs []string) {
 	for _, p := range progs {
 		results = append(results, evaluate(p, ofContract(cs, p.Bundle.Manifest.Contract), checks)...)
 	}
@@ -46,18 +47,18 @@ func Evaluate(progs []*eval.Program, cs []metrics.Condition, checks []metrics.Ch
 // checks. A requirement that cannot be evaluated (the condition's metrics
 // are unavailable, a rate is null, an evaluation error) fails: gates fail
 // closed.
-func evaluate(p *eval.Program, cs []metrics.Condition, checks []metrics.Checks) []metrics.GateResult {
+func evaluate(p *eval.Program, cs []metrics.Condition, checks []metrics.Checks) []summary.GateResult {
 	byName := map[string]metrics.Checks{}
 	for _, c := range checks {
 		byName[c.Name()] = c
 	}
-	var out []metrics.GateResult
+	var out []summary.GateResult
 	for _, g := range p.Bundle.Plan.Gates {
 		targets, missing := gateTargets(g, cs)
 		for _, m := range missing {
 			for _, ri := range g.Require {
 				e := p.Bundle.Exprs[ri]
-				out = append(out, metrics.GateResult{Gate: g.Name, Condition: m, Requirement: e.Text, Range: e.Range,
+				out = append(out, summary.GateResult{Gate: g.Name, Condition: m, Requirement: e.Text, Range: e.Range,
 					Reason: "no runs of this condition were evaluated", NoRuns: true})
 			}
 		}
@@ -65,7 +66,7 @@ func evaluate(p *eval.Program, cs []metrics.Condition, checks []metrics.Checks) 
 			act := &gateActivation{metrics: metricsValue(c, byName[c.Name()]), condition: c.Condition}
 			for _, ri := range g.Require {
 				e := p.Bundle.Exprs[ri]
-				res := metrics.GateResult{Gate: g.Name, Condition: c.Name(), Requirement: e.Text, Range: e.Range}
+				res := summary.GateResult{Gate: g.Name, Condition: c.Name(), Requirement: e.Text, Range: e.Range}
 				if !c.OK() {
 					res.Reason = "the condition's metrics are unavailable: " + c.Errors[0].Error()
 					out = append(out, res)
@@ -229,7 +230,7 @@ func (a *gateActivation) Parent() interpreter.Activation { return nil }
 // being evaluated). A gate that was not evaluated is not a failed gate
 // (exit 1) nor a passed one: it is bad input (exit 2), in tenet eval and
 // tenet report alike.
-func notRun(progs []*eval.Program, cs []metrics.Condition, gates []metrics.GateResult) []string {
+func notRun(progs []*eval.Program, cs []metrics.Condition, gates []summary.GateResult) []string {
 	var out []string
 	seen := map[[2]string]bool{}
 	for _, g := range gates {

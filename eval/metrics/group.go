@@ -59,7 +59,7 @@ func (g *Group) Add(r runs.Record) error { return g.add(r, true) }
 // Checks, Audit and Agreement (HitRuns, UnknownRuns, Denied,
 // Disagreements, Unknowns): it is only counted, in the counts and in the
 // More fields beside each list. A report that bounds the runs it names
-// (report.Input.MaxListed) adds the runs past its budget so.
+// (summary.NewCollector, with a maxListed budget) adds the runs past its budget so.
 func (g *Group) AddUnlisted(r runs.Record) error { return g.add(r, false) }
 
 // Listed returns the number of entries Add adds for r to the lists of the

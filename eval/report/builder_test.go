@@ -16,6 +16,7 @@ import (
 
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/eval/summary"
 	"github.com/tenetlang/tenet/eval/transcript"
 	"github.com/tenetlang/tenet/internal/shared"
 )
@@ -23,13 +24,13 @@ import (
 // reference is Build as it was before the Builder: every part computed over
 // all the records at once by the metrics package's whole-slice functions.
 func reference(in testInput) *Document {
-	res := metrics.Results{Runs: len(in.Records)}
+	res := summary.Results{Runs: len(in.Records)}
 	res.Conditions, res.Err = metrics.Compute(in.Records, in.Declared, in.Metrics)
 	if hasGiven(in.Records) {
 		res.Agreement = metrics.Agree(in.Records)
 	}
 	res.Checks = metrics.CountChecks(in.Records)
-	res.Violations = metrics.Violations(in.Records)
+	res.Violations = summary.Violations(in.Records)
 	res.Audit = metrics.CountAudit(in.Records)
 	contracts := map[string]bool{}
 	for _, c := range res.Conditions {
@@ -76,7 +77,7 @@ func streamings(t *testing.T, in testInput) map[string]*Document {
 	rng := rand.New(rand.NewSource(1))
 	shuffled := slices.Clone(in.Records)
 	rng.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
-	b := metrics.NewCollector(in.Declared, in.Metrics, in.MaxListed)
+	b := summary.NewCollector(in.Declared, in.Metrics, in.MaxListed)
 	for _, g := range metrics.Groups(shuffled) {
 		g = slices.Clone(g)
 		rng.Shuffle(len(g), func(i, j int) { g[i], g[j] = g[j], g[i] })
@@ -88,7 +89,7 @@ func streamings(t *testing.T, in testInput) map[string]*Document {
 
 	recs := slices.Clone(in.Records)
 	runs.SortRecords(recs)
-	b = metrics.NewCollector(in.Declared, in.Metrics, in.MaxListed)
+	b = summary.NewCollector(in.Declared, in.Metrics, in.MaxListed)
 	for _, r := range recs {
 		if err := b.Add(r); err != nil {
 			t.Fatal(err)
@@ -108,7 +109,7 @@ func streamings(t *testing.T, in testInput) map[string]*Document {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b = metrics.NewCollector(in.Declared, in.Metrics, in.MaxListed)
+	b = summary.NewCollector(in.Declared, in.Metrics, in.MaxListed)
 	for it.Next() {
 		if err := b.Add(it.Record()); err != nil {
 			t.Fatal(err)
@@ -217,7 +218,7 @@ func TestBuilderCrossCondition(t *testing.T) {
 }
 
 func TestBuilderOrder(t *testing.T) {
-	b := metrics.NewCollector(nil, metrics.Options{}, 0)
+	b := summary.NewCollector(nil, metrics.Options{}, 0)
 	r1, r2 := fixtureRecord("", "a", "T2", "", true, false), fixtureRecord("", "a", "T1", "", true, false)
 	if err := b.Add(r1); err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tenetlang/tenet/eval/metrics"
+	"github.com/tenetlang/tenet/eval/summary"
 )
 
 // Commands whose results a Document holds.
@@ -110,15 +111,15 @@ type IDCount struct {
 }
 
 // Violation is one invariant that did not hold on one run, with the
-// witness of its forbid pattern (metrics.Violation).
-type Violation = metrics.Violation
+// witness of its forbid pattern (summary.Violation).
+type Violation = summary.Violation
 
-// WitnessStep is the item a pattern step matched (metrics.WitnessStep).
-type WitnessStep = metrics.WitnessStep
+// WitnessStep is the item a pattern step matched (summary.WitnessStep).
+type WitnessStep = summary.WitnessStep
 
 // GateResult is the outcome of one requirement of one gate for one
-// condition (metrics.GateResult), as eval/gates evaluates it.
-type GateResult = metrics.GateResult
+// condition (summary.GateResult), as eval/gates evaluates it.
+type GateResult = summary.GateResult
 
 // TestResult is the outcome of one contract test (tenet test).
 type TestResult struct {
@@ -134,7 +135,7 @@ type TestResult struct {
 }
 
 // Input is what Build assembles a Document from: what a command computed.
-// Build computes nothing: the metrics come computed (metrics.Collector),
+// Build computes nothing: the metrics come computed (summary.Collector),
 // the gates evaluated (eval/gates).
 type Input struct {
 	Command   string
@@ -143,15 +144,15 @@ type Input struct {
 	Contracts []Contract
 	// Results are the metrics, agreement, checks, violations, audit and
 	// leaderboard of the records, their lists cut to MaxListed
-	// (metrics.NewCollector).
-	Results metrics.Results
+	// (summary.NewCollector).
+	Results summary.Results
 	// Gates are the results of the contracts' gates against
 	// Results.Conditions, and GateErrors the gates that could not be
 	// evaluated for lack of runs (eval/gates.Evaluate).
 	Gates      []GateResult
 	GateErrors []string
 	// MaxListed is the budget of run references Results was computed with
-	// (metrics.NewCollector): 0 (or less) for none. tenet passes
+	// (summary.NewCollector): 0 (or less) for none. tenet passes
 	// DefaultMaxListed unless told otherwise (--report-max-items).
 	MaxListed int
 }

@@ -5,6 +5,7 @@ import (
 	"github.com/tenetlang/tenet/eval/gates"
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/eval/summary"
 )
 
 // testInput is what the tests build a Document from: records, as tenet
@@ -25,11 +26,11 @@ type testInput struct {
 
 // testBuild computes in's metrics and gates and builds its Document.
 func testBuild(in testInput) *Document {
-	return buildWith(in, metrics.Collect(in.Records, in.Declared, in.Metrics, in.MaxListed))
+	return buildWith(in, summary.Collect(in.Records, in.Declared, in.Metrics, in.MaxListed))
 }
 
 // buildWith evaluates in's gates on res and builds the Document.
-func buildWith(in testInput, res metrics.Results) *Document {
+func buildWith(in testInput, res summary.Results) *Document {
 	gs, gerrs := gates.Evaluate(in.Programs, res.Conditions, res.Checks)
 	return Build(Input{Command: in.Command, Version: in.Version, Inputs: in.Inputs, Contracts: in.Contracts,
 		Results: res, Gates: gs, GateErrors: gerrs, MaxListed: in.MaxListed})

@@ -1,10 +1,16 @@
-// Package report turns what a command computed into a Document (Build,
-// BuildTests, BuildComparison) and renders it in every report format of
-// DESIGN §1: plain-text tables (WriteTable and the Write* table writers in
-// this file), JSON, Markdown, JUnit and HTML (docs/report-formats.md).
-// Renderers only format: every number they print was computed by
-// eval/metrics. Output is deterministic: the same Document gives the same
-// bytes.
+// Package report is the Document, one report of what a command computed,
+// and its plain-text and JSON renderers. Build assembles a Document from
+// parts computed elsewhere (eval/summary's Results, eval/gates' results,
+// the contracts' record counts) and adds the failures, errors and exit
+// code they give; it computes no metric and evaluates no gate. WriteTable
+// (with the Write* table writers in this file) and WriteJSON render it;
+// the Markdown, JUnit and HTML renderers are packages of their own under
+// this one, and eval/report/formats is the one table of every format
+// (docs/report-formats.md). Output is deterministic: the same Document
+// gives the same bytes.
+//
+// It imports eval/metrics, eval/summary and eval/runs, never CEL, plotting
+// or eval itself: TestDependencies checks it.
 package report
 
 import (

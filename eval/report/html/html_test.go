@@ -22,6 +22,7 @@ import (
 	reporthtml "github.com/tenetlang/tenet/eval/report/html"
 	"github.com/tenetlang/tenet/eval/report/markdown"
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/eval/summary"
 	"github.com/tenetlang/tenet/eval/transcript"
 	"github.com/tenetlang/tenet/internal/shared"
 )
@@ -118,7 +119,7 @@ func unitDocument(t *testing.T) *report.Document {
 	p := compileProgram(t, dir)
 	// The contract's gates, but the tasks and cases of the records (not
 	// the contract's, as assemble would take them).
-	res := metrics.Collect(unitRecords(), nil, metrics.Options{}, 0)
+	res := summary.Collect(unitRecords(), nil, metrics.Options{}, 0)
 	gs, gerrs := gates.Evaluate([]*eval.Program{p}, res.Conditions, res.Checks)
 	return report.Build(report.Input{
 		Command: report.CommandEval, Version: "test", Inputs: []string{"traces/agent.jsonl"},

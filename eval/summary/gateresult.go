@@ -1,4 +1,4 @@
-package metrics
+package summary
 
 import "github.com/tenetlang/tenet/compiler/bundle"
 
@@ -11,7 +11,7 @@ import "github.com/tenetlang/tenet/compiler/bundle"
 // closed.
 type GateResult struct {
 	Gate        string
-	Condition   string // the condition's display name (Condition.Name)
+	Condition   string // the condition's display name (metrics.Condition.Name)
 	Requirement string // the CEL text
 	Range       bundle.Range
 	Passed      bool

@@ -1,4 +1,4 @@
-package metrics
+package summary
 
 import (
 	"errors"
@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/runs"
 )
 
@@ -17,21 +18,21 @@ type Results struct {
 	// Conditions are the metrics of every condition; nil when Err is an
 	// error of the metrics as a whole (invalid options, no runs, an
 	// invalid declared attempt rule).
-	Conditions []Condition
+	Conditions []metrics.Condition
 	// Agreement compares the labels computed with those the records
 	// carry; nil when no record carries a given label.
-	Agreement []Agreement
-	Checks    []Checks
+	Agreement []metrics.Agreement
+	Checks    []metrics.Checks
 	// Violations lists the runs on which an invariant did not hold, sorted
 	// by run key then invariant, with the witness of its forbid pattern:
 	// every such run, or with a MaxListed budget those of the runs listed.
 	// MoreViolations counts the (run, invariant) pairs left out.
 	Violations     []Violation
 	MoreViolations int
-	Audit          []AuditCounts
+	Audit          []metrics.AuditCounts
 	// Leaderboard pools each condition over contracts; nil unless the
 	// conditions come from more than one contract.
-	Leaderboard []LeaderRow
+	Leaderboard []metrics.LeaderRow
 	// Err is Compute's error: the metrics as a whole failed (Conditions is
 	// nil), or some conditions have errors (each in its Errors), named on
 	// one line.
@@ -77,7 +78,7 @@ func Violations(recs []runs.Record) []Violation {
 // number of runs either, beyond one entry per condition, invariant and
 // failure class.
 //
-//	c := metrics.NewCollector(declared, opt, maxListed)
+//	c := NewCollector(declared, opt, maxListed)
 //	for it.Next() {
 //		if err := c.Add(it.Record()); err != nil { ... }
 //	}
@@ -86,13 +87,13 @@ func Violations(recs []runs.Record) []Violation {
 // The Results are those Collect gives for the same records, whatever the
 // order they were in.
 type Collector struct {
-	declared  map[string]Declared
-	opt       Options
+	declared  map[string]metrics.Declared
+	opt       metrics.Options
 	maxListed int
-	optErr    error // opt invalid: Compute's error
+	optErr    error // opt invalid: metrics.Compute's error
 	runs      int
 
-	cur       *Group
+	cur       *metrics.Group
 	curViol   []Violation
 	lastAdded runs.Key
 
@@ -110,11 +111,11 @@ type Collector struct {
 	started  bool
 
 	conds  []condSlot
-	fatal  error // Compute's error for an invalid declared attempt rule
-	agree  []Agreement
+	fatal  error // metrics.Compute's error for an invalid declared attempt rule
+	agree  []metrics.Agreement
 	given  bool
-	checks []Checks
-	audit  []AuditCounts
+	checks []metrics.Checks
+	audit  []metrics.AuditCounts
 	viol   []Violation
 }
 
@@ -127,8 +128,8 @@ const maxFailedNames = 20
 // attacked run (a condition without security cases is a utility-only
 // evaluation only when no run of its undeclared contract is attacked).
 type condSlot struct {
-	c          Condition
-	ifAttacked *Condition
+	c          metrics.Condition
+	ifAttacked *metrics.Condition
 }
 
 // NewCollector returns an empty Collector. declared holds, per contract
@@ -142,15 +143,15 @@ type condSlot struct {
 // in none, until the first run whose references would exceed maxListed;
 // it and every later run are only counted (the More fields). 0 (or less):
 // no bound.
-func NewCollector(declared map[string]Declared, opt Options, maxListed int) *Collector {
+func NewCollector(declared map[string]metrics.Declared, opt metrics.Options, maxListed int) *Collector {
 	return &Collector{declared: declared, opt: opt, maxListed: maxListed, optErr: opt.Check()}
 }
 
 // Collect returns the Results of recs, in any order: NewCollector, then
 // each condition's records added in key order.
-func Collect(recs []runs.Record, declared map[string]Declared, opt Options, maxListed int) Results {
+func Collect(recs []runs.Record, declared map[string]metrics.Declared, opt metrics.Options, maxListed int) Results {
 	c := NewCollector(declared, opt, maxListed)
-	for _, g := range Groups(recs) {
+	for _, g := range metrics.Groups(recs) {
 		for _, r := range g {
 			c.add(r)
 		}
@@ -218,7 +219,7 @@ func (c *Collector) add(r runs.Record) {
 			c.endContract()
 			c.contract, c.attacked, c.started = k.Contract, false, true
 		}
-		c.cur = NewGroup(k.Contract, k.Condition)
+		c.cur = metrics.NewGroup(k.Contract, k.Condition)
 	}
 	c.runs++
 	c.lastAdded = k
@@ -247,7 +248,7 @@ func (c *Collector) listable(r runs.Record) bool {
 	if c.full {
 		return false
 	}
-	n := Listed(r)
+	n := metrics.Listed(r)
 	if c.listed+n > c.maxListed {
 		c.full = true
 		return false
@@ -313,7 +314,7 @@ func (c *Collector) Results() Results {
 	c.endCondition()
 	c.endContract()
 	res := Results{Runs: c.runs}
-	var cs []Condition
+	var cs []metrics.Condition
 	switch {
 	case c.optErr != nil:
 		res.Err = c.optErr
@@ -355,13 +356,13 @@ func (c *Collector) Results() Results {
 
 // leaderboardOf is Leaderboard(cs) when cs span more than one contract,
 // else nil.
-func leaderboardOf(cs []Condition) []LeaderRow {
+func leaderboardOf(cs []metrics.Condition) []metrics.LeaderRow {
 	contracts := map[string]bool{}
 	for _, c := range cs {
 		contracts[c.Contract] = true
 	}
 	if len(contracts) > 1 {
-		return Leaderboard(cs)
+		return metrics.Leaderboard(cs)
 	}
 	return nil
 }
