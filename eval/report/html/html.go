@@ -1,3 +1,8 @@
+// Package html renders a report.Document as one self-contained HTML page
+// with inline SVG plots (Write). It only formats and draws: every number
+// comes computed in the Document. It is the only report package that
+// imports gonum/plot (plot.go); it imports eval/report, eval/metrics and
+// eval/runs, and no CEL.
 package html
 
 import (

@@ -1,3 +1,7 @@
+// Package junit renders a report.Document as JUnit XML (Write), which CI
+// systems show as test results. It only formats: every number comes
+// computed in the Document. It imports eval/report, eval/metrics and
+// eval/runs; no CEL, no plotting.
 package junit
 
 import (

@@ -1,3 +1,7 @@
+// Package markdown renders a report.Document as GitHub-flavoured Markdown
+// (Write), for a pull-request comment or a CI step summary. It only
+// formats: every number comes computed in the Document. It imports
+// eval/report, eval/metrics and eval/runs; no CEL, no plotting.
 package markdown
 
 import (
