@@ -66,10 +66,7 @@ not one of the ids. See docs/bundle.md, "Signing".`,
 				}
 				return exitError{exitBad}
 			}
-			listed := report.CutComparison(&c, rf.maxItems)
-			d := report.BuildComparison(compiler.Version, args, len(recs), &c)
-			d.MaxListed = listed
-			return rf.write(cmd, d)
+			return rf.write(cmd, report.BuildComparison(compiler.Version, args, len(recs), &c, rf.maxItems))
 		},
 	}
 	cmd.Flags().IntVar(&maxRecord, "max-record-bytes", runs.DefaultMaxRecordBytes, "longest runs-file record (line) accepted, in bytes")

@@ -3,7 +3,11 @@
 // evaluates the contracts' gates on the metrics (eval/gates) and hands
 // both to report.Build, which computes nothing. tenet eval and tenet
 // report build their Documents here, so the two agree byte for byte on
-// the same runs.
+// the same runs. Before a report against contracts, CheckContractRuns
+// refuses runs the contracts cannot report (another contract's, another
+// bundle's, or runs lacking labels the contract judges on every run), and
+// MixedBundles, without contracts, runs of one contract judged by
+// several bundles.
 //
 // It imports eval (the loaded contracts and what happened to the records
 // they read), eval/gates, eval/metrics, eval/report and eval/runs; nothing

@@ -1,4 +1,4 @@
-package main
+package assemble
 
 import (
 	"fmt"
@@ -10,8 +10,8 @@ import (
 	"github.com/tenetlang/tenet/eval/runs"
 )
 
-// contractLabels refuses runs that do not carry what their contract (one
-// of progs: sameBundles has already refused runs of any other) judges on
+// ContractLabels refuses runs that do not carry what their contract (one
+// of progs: SameBundles has already refused runs of any other) judges on
 // every run, each at its file and line, in the order of the files: exactly
 // the contract's invariants and failure classes (each true, false, or null
 // with its reason in unknown: an undecided one is written, never left
@@ -22,7 +22,7 @@ import (
 // Without this, a run whose invariants were removed counted as violating
 // none, so a gate on an invariant passed where the full runs fail it; and
 // a name the contract does not declare was reported as if it did.
-func contractLabels(recs []runs.Record, at []runs.Pos, files []string, progs []*eval.Program) error {
+func ContractLabels(recs []runs.Record, at []runs.Pos, files []string, progs []*eval.Program) error {
 	byContract := map[string]*eval.Program{}
 	for _, p := range progs {
 		byContract[p.Bundle.Manifest.Contract] = p
@@ -32,7 +32,7 @@ func contractLabels(recs []runs.Record, at []runs.Pos, files []string, progs []*
 		r := recs[i]
 		p := byContract[r.Key.Contract]
 		if p == nil {
-			continue // refused by sameBundles
+			continue // refused by SameBundles
 		}
 		why := runLabelGaps(r, p.Bundle)
 		if why == "" {

@@ -233,8 +233,7 @@ func TestCutComparison(t *testing.T) {
 	if len(x.LostIDs) != 2 || x.MoreLostIDs != 0 || len(x.GainedIDs) != 1 || x.MoreGainedIDs != 2 || len(y.LostIDs) != 0 || y.MoreLostIDs != 1 {
 		t.Errorf("%+v %+v", x, y)
 	}
-	d := BuildComparison("v", nil, 6, &c)
-	d.MaxListed = 3
+	d := BuildComparison("v", nil, 6, &c, 3)
 	for f, out := range renderAll(t, d) {
 		if f != "json" && !bytes.Contains(out, []byte("… and 2 more ids: the runs file names every run")) {
 			t.Errorf("%s: the cut is not said:\n%s", f, out)

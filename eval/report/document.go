@@ -231,9 +231,12 @@ func BuildTests(version string, c Contract, tests []TestResult) *Document {
 	return d
 }
 
-// BuildComparison returns the Document of tenet compare.
-func BuildComparison(version string, inputs []string, nruns int, c *metrics.Comparison) *Document {
-	return &Document{Command: CommandCompare, Version: version, Inputs: sorted(inputs), Runs: nruns, Comparison: c}
+// BuildComparison returns the Document of tenet compare: the comparison c
+// of nruns runs read from inputs, its ids cut to maxListed in all
+// (CutComparison; 0 or less: no bound).
+func BuildComparison(version string, inputs []string, nruns int, c *metrics.Comparison, maxListed int) *Document {
+	listed := CutComparison(c, maxListed)
+	return &Document{Command: CommandCompare, Version: version, Inputs: sorted(inputs), Runs: nruns, Comparison: c, MaxListed: listed}
 }
 
 // CutComparison bounds the ids c names to maxListed in all (0 or less: no

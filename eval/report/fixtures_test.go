@@ -216,7 +216,7 @@ func compareDocument(t *testing.T) *Document {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return BuildComparison("0.9.0", []string{"runs.jsonl"}, len(ref)+len(def), &c)
+	return BuildComparison("0.9.0", []string{"runs.jsonl"}, len(ref)+len(def), &c, 0)
 }
 
 // testsDocument is tenet test with one passing and one failing test.

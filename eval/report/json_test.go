@@ -205,7 +205,7 @@ func TestJSONValues(t *testing.T) {
 func TestJSONNonFinite(t *testing.T) {
 	d := BuildComparison("0.9.0", nil, 0, &metrics.Comparison{Transitions: []metrics.Transition{{
 		Name: "benign_utility", Over: "tasks", PValue: math.NaN(), NetEffect: metrics.Rate{Num: math.Inf(1), Den: 1},
-	}}})
+	}}}, 0)
 	out := string(writeJSON(t, d))
 	for _, want := range []string{`"p_value": null`, `"net_effect": {
           "num": null,

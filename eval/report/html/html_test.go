@@ -358,7 +358,7 @@ func TestHTMLComparison(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := report.BuildComparison("test", []string{"runs.jsonl"}, len(recs), &c)
+	d := report.BuildComparison("test", []string{"runs.jsonl"}, len(recs), &c, 0)
 	page := renderHTML(t, d)
 	checkPage(t, d, page)
 	cmp := section(t, page, "comparison")
