@@ -217,29 +217,6 @@ func TestBuilderCrossCondition(t *testing.T) {
 	}
 }
 
-func TestBuilderOrder(t *testing.T) {
-	b := summary.NewCollector(nil, metrics.Options{}, 0)
-	r1, r2 := fixtureRecord("", "a", "T2", "", true, false), fixtureRecord("", "a", "T1", "", true, false)
-	if err := b.Add(r1); err != nil {
-		t.Fatal(err)
-	}
-	if err := b.Add(r2); err == nil || !strings.Contains(err.Error(), "key order") {
-		t.Errorf("Add out of order: %v", err)
-	}
-	if err := b.AddCondition([]runs.Record{fixtureRecord("", "b", "T1", "", true, false), fixtureRecord("", "c", "T1", "", true, false)}); err == nil {
-		t.Error("AddCondition of two conditions: no error")
-	}
-	if err := b.AddCondition([]runs.Record{fixtureRecord("", "a", "T3", "", true, false)}); err == nil {
-		t.Error("AddCondition of the current condition again: no error")
-	}
-	if err := b.AddCondition([]runs.Record{fixtureRecord("", "b", "T1", "", true, false)}); err != nil {
-		t.Error(err)
-	}
-	if d := b.Results(); d.Runs != 2 || len(d.Conditions) != 2 {
-		t.Errorf("%d runs, %d conditions; want 2, 2", d.Runs, len(d.Conditions))
-	}
-}
-
 // TestBuilderAgentDojo: the four AgentDojo contracts on the 12 agents'
 // transcripts, with unknown labels refused and bounded.
 func TestBuilderAgentDojo(t *testing.T) {
