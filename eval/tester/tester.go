@@ -1,4 +1,14 @@
-package main
+// Package tester runs a contract's test blocks: each test judges one run
+// of a transcript file with the contract's program and compares the
+// labels it expects with those the run got (docs/language.md, "test").
+//
+// It takes a planned program (eval.Program) and the module's tests
+// (compiler.Tests), reads each test's transcript relative to the contract
+// directory, and gives one Result per test, in order. It prints nothing
+// and decides no exit code: the caller (tenet test) does. It imports
+// compiler (the test specs), eval and eval/transcript, never a report or
+// the CLI.
+package tester
 
 import (
 	"errors"
@@ -7,81 +17,44 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
-
-	"github.com/spf13/cobra"
 
 	"github.com/tenetlang/tenet/compiler"
-	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/eval"
-	"github.com/tenetlang/tenet/eval/report"
 	"github.com/tenetlang/tenet/eval/run"
 	"github.com/tenetlang/tenet/eval/runs"
 	"github.com/tenetlang/tenet/eval/transcript"
 	"github.com/tenetlang/tenet/internal/readlimit"
 )
 
-func testCmd() *cobra.Command {
-	var rf reportFlags
-	var maxThreads int
-	var runTimeout time.Duration
-	cmd := &cobra.Command{
-		Use:   "test DIR",
-		Short: "Run a contract's test blocks: judge each test transcript and compare labels",
-		Long: `Run the contract's test blocks. Each test judges one run of a transcript
-file (path relative to the contract directory) and compares the labels it
-expects. Prints ok or FAIL per test with expected and actual values.
-Exit 1 when a test fails, 2 when the contract or a test's input is bad.`,
-		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			dir := args[0]
-			if err := checkMaxPatternThreads(maxThreads); err != nil {
-				return err
-			}
-			if err := checkRunTimeout(runTimeout); err != nil {
-				return err
-			}
-			if err := rf.check(append([]string{dir}, contractFiles(dir)...)); err != nil {
-				return err
-			}
-			stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
-			mod, b, ok := compileModule(dir, stderr)
-			if !ok {
-				return exitError{exitBad}
-			}
-			data, _, err := bundle.Encode(b)
-			if err != nil {
-				return err
-			}
-			p, err := loadBundle(dir, data)
-			if err != nil {
-				return err
-			}
-			p.MaxPatternThreads = maxThreads
-			p.RunTimeout = runTimeout
-			specs := compiler.Tests(mod)
-			if len(specs) == 0 && rf.format == "table" && rf.out == "" {
-				fmt.Fprintf(stdout, "no tests in %s\n", dir)
-				return nil
-			}
-			var results []report.TestResult
-			for _, s := range specs {
-				results = append(results, runTest(p, dir, s))
-			}
-			m := p.Bundle.Manifest
-			c := report.Contract{Name: m.Contract, Version: m.Version, Bundle: p.ID}
-			return rf.write(cmd, report.BuildTests(compiler.Version, c, results))
-		},
-	}
-	rf.add(cmd)
-	addMaxPatternThreads(cmd, &maxThreads)
-	addRunTimeout(cmd, &runTimeout)
-	return cmd
+// Result is the outcome of one test. Its fields are those of the report's
+// test result (report.TestResult), which it converts to.
+type Result struct {
+	Contract string // the contract's name
+	Name     string // the test block's label
+	Passed   bool
+	// Problems say how the labels differ from those expected, or why the
+	// test's run could not be judged; empty when Passed.
+	Problems []string
+	// OriginFile and OriginLine locate the test's run when it was read.
+	OriginFile string
+	OriginLine int
 }
 
-// runTest runs one test and says how it went.
-func runTest(p *eval.Program, dir string, s compiler.TestSpec) report.TestResult {
-	res := report.TestResult{Contract: p.Bundle.Manifest.Contract, Name: s.Name}
+// Run runs every test of tests against p, whose contract directory is dir
+// (transcript paths are relative to it). A test that cannot be run (its
+// transcript is missing, too short or bad, its run is not judged) fails
+// with the reason as its one problem; the other tests still run.
+func Run(p *eval.Program, dir string, tests []compiler.TestSpec) []Result {
+	var results []Result
+	for _, s := range tests {
+		results = append(results, RunTest(p, dir, s))
+	}
+	return results
+}
+
+// RunTest runs one test and says how it went.
+func RunTest(p *eval.Program, dir string, s compiler.TestSpec) Result {
+	res := Result{Contract: p.Bundle.Manifest.Contract, Name: s.Name}
 	rec, err := judgeTestRun(p, dir, s)
 	if err != nil {
 		res.Problems = []string{err.Error()}
@@ -123,7 +96,7 @@ func judgeTestRun(p *eval.Program, dir string, s compiler.TestSpec) (runs.Record
 	for n := 0; n < s.Record; {
 		next, err := rd.Next()
 		if errors.Is(err, io.EOF) {
-			return runs.Record{}, fmt.Errorf("%s has %s; the test reads run %d", path, count(n, "run"), s.Record)
+			return runs.Record{}, fmt.Errorf("%s has %s; the test reads run %d", path, runCount(n), s.Record)
 		}
 		if err != nil {
 			return runs.Record{}, err
@@ -142,6 +115,14 @@ func judgeTestRun(p *eval.Program, dir string, s compiler.TestSpec) (runs.Record
 		return runs.Record{}, fmt.Errorf("%s:%d is not judged: %s (%s)", r.Origin.File, r.Origin.Line, j.Skip, j.Record.Key)
 	}
 	return j.Record, nil
+}
+
+// runCount renders "1 run", "2 runs".
+func runCount(n int) string {
+	if n == 1 {
+		return "1 run"
+	}
+	return fmt.Sprintf("%d runs", n)
 }
 
 // mismatch compares one expectation with the run's labels; "" when it holds.

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tenetlang/tenet/compiler"
+	"github.com/tenetlang/tenet/compiler/bundle"
+	"github.com/tenetlang/tenet/eval/report"
+	"github.com/tenetlang/tenet/eval/tester"
+)
+
+func testCmd() *cobra.Command {
+	var rf reportFlags
+	var maxThreads int
+	var runTimeout time.Duration
+	cmd := &cobra.Command{
+		Use:   "test DIR",
+		Short: "Run a contract's test blocks: judge each test transcript and compare labels",
+		Long: `Run the contract's test blocks. Each test judges one run of a transcript
+file (path relative to the contract directory) and compares the labels it
+expects. Prints ok or FAIL per test with expected and actual values.
+Exit 1 when a test fails, 2 when the contract or a test's input is bad.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			dir := args[0]
+			if err := checkMaxPatternThreads(maxThreads); err != nil {
+				return err
+			}
+			if err := checkRunTimeout(runTimeout); err != nil {
+				return err
+			}
+			if err := rf.check(append([]string{dir}, contractFiles(dir)...)); err != nil {
+				return err
+			}
+			mod, b, ok := compileModule(dir, cmd.ErrOrStderr())
+			if !ok {
+				return exitError{exitBad}
+			}
+			data, _, err := bundle.Encode(b)
+			if err != nil {
+				return err
+			}
+			p, err := loadBundle(dir, data)
+			if err != nil {
+				return err
+			}
+			p.MaxPatternThreads = maxThreads
+			p.RunTimeout = runTimeout
+			specs := compiler.Tests(mod)
+			if len(specs) == 0 && rf.format == "table" && rf.out == "" {
+				fmt.Fprintf(cmd.OutOrStdout(), "no tests in %s\n", dir)
+				return nil
+			}
+			var results []report.TestResult
+			for _, r := range tester.Run(p, dir, specs) {
+				results = append(results, report.TestResult(r))
+			}
+			m := p.Bundle.Manifest
+			c := report.Contract{Name: m.Contract, Version: m.Version, Bundle: p.ID}
+			return rf.write(cmd, report.BuildTests(compiler.Version, c, results))
+		},
+	}
+	rf.add(cmd)
+	addMaxPatternThreads(cmd, &maxThreads)
+	addRunTimeout(cmd, &runTimeout)
+	return cmd
+}
