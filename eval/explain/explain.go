@@ -1,4 +1,13 @@
-package main
+// Package explain shows how one run's labels came about (tenet explain):
+// Find locates the run in transcript files, judging every record as tenet
+// eval would, and Write renders the explanation eval.Program.Explain gives
+// as text.
+//
+// It takes a planned program, its source plan and transcript file names,
+// and gives an *eval.Explanation and its text; it decides no exit code and
+// reads no flags. It imports compiler/bundle, eval, eval/runs and
+// eval/transcript.
+package explain
 
 import (
 	"encoding/json"
@@ -8,11 +17,9 @@ import (
 	"os"
 	"reflect"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"cel.dev/cel-go/common/types/ref"
-	"github.com/spf13/cobra"
 	"google.golang.org/protobuf/types/known/structpb"
 
 	"github.com/tenetlang/tenet/compiler/bundle"
@@ -21,69 +28,14 @@ import (
 	"github.com/tenetlang/tenet/eval/transcript"
 )
 
-func explainCmd() *cobra.Command {
-	var key, source string
-	var maxThreads int
-	var runTimeout time.Duration
-	var trust trustFlags
-	cmd := &cobra.Command{
-		Use:   "explain (DIR|X.tnb) --run KEY FILES...",
-		Short: "Show how one run's labels came about",
-		Long: `Judge one run and show every predicate's value, every label with the
-criterion that produced it (source location and text) and its value, and
-for trace patterns the items bound to each step (the witness).
-
-KEY names the run as reports do, condition/task[/goal] with or without the
-contract prefix (e.g. gpt-4o/user_task_0/injection_task_3), or as FILE:LINE
-of its transcript record.`,
-		Args: cobra.MinimumNArgs(2),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if key == "" {
-				return errors.New("--run KEY is required")
-			}
-			if err := checkMaxPatternThreads(maxThreads); err != nil {
-				return err
-			}
-			if err := checkRunTimeout(runTimeout); err != nil {
-				return err
-			}
-			if err := checkInputs(args[1:]); err != nil {
-				return err
-			}
-			p, err := trust.loadProgram(args[0], cmd.ErrOrStderr())
-			if err != nil {
-				return err
-			}
-			p.MaxPatternThreads = maxThreads
-			p.RunTimeout = runTimeout
-			src, err := p.Source(source)
-			if err != nil {
-				return err
-			}
-			ex, err := findRun(p, src, args[1:], key)
-			if err != nil {
-				return err
-			}
-			writeExplanation(cmd.OutOrStdout(), p.Bundle, ex)
-			return nil
-		},
-	}
-	cmd.Flags().StringVar(&key, "run", "", "the run to explain: condition/task[/goal] or FILE:LINE")
-	cmd.Flags().StringVar(&source, "source", "", "source block (default: the contract's only source)")
-	addMaxPatternThreads(cmd, &maxThreads)
-	addRunTimeout(cmd, &runTimeout)
-	trust.add(cmd)
-	return cmd
-}
-
-// findRun streams the files and explains the first run whose key (or
+// Find streams the files and explains the first run whose key (or
 // file:line) is key. The files must be input tenet eval accepts: a
 // malformed record, one the source cannot map, or a second record with the
 // key of an earlier one (a duplicate run), is bad input at its file:line
 // (the first one found), wherever it is, even after the run — eval refuses
 // such a file, and an explanation must not come from one. So every record
 // is judged, as eval judges it, to know its key.
-func findRun(p *eval.Program, src *bundle.SourcePlan, files []string, key string) (*eval.Explanation, error) {
+func Find(p *eval.Program, src *bundle.SourcePlan, files []string, key string) (*eval.Explanation, error) {
 	var found *eval.Explanation
 	header := false // key is FILE:LINE of a header line
 	seen := map[runs.Key]runs.Pos{}
@@ -182,9 +134,9 @@ func keyMatches(k runs.Key, s string) bool {
 	return k.String() == s
 }
 
-// writeExplanation renders an explanation: predicates, then each label's
+// Write renders an explanation as text: predicates, then each label's
 // parts in evaluation order.
-func writeExplanation(w io.Writer, b *bundle.Bundle, ex *eval.Explanation) {
+func Write(w io.Writer, b *bundle.Bundle, ex *eval.Explanation) {
 	pf := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
 	r := ex.Record
 	pf("run %s  (%s:%d)\n", r.Key, r.OriginFile, r.OriginLine)
@@ -320,4 +272,13 @@ func clip(s string, n int) string {
 	}
 	r := []rune(s)
 	return string(r[:n]) + "…"
+}
+
+// scopedName is a predicate's name as contracts write it: prefixed with
+// the path of the library that declares it (use), if any.
+func scopedName(path, name string) string {
+	if path == "" {
+		return name
+	}
+	return path + "." + name
 }
