@@ -12,6 +12,7 @@ import (
 	"github.com/tenetlang/tenet/compiler/bundle/trust"
 	"github.com/tenetlang/tenet/eval"
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/eval/runs/provenance"
 )
 
 // verifyKeyEnv names the environment variable that lists trusted public
@@ -101,14 +102,14 @@ func (t *trustFlags) runsPolicy(how string) (bundle.Policy, error) {
 	return pol, nil
 }
 
-// maxRefusedRuns, fileOrder and checkRunIDs are the runs package's, under
-// the names report and compare use.
-const maxRefusedRuns = runs.MaxRefusedRuns
+// maxRefusedRuns, fileOrder and checkRunIDs are package provenance's,
+// under the names report and compare use.
+const maxRefusedRuns = provenance.MaxRefusedRuns
 
-func fileOrder(at []runs.Pos, files []string) []int { return runs.FileOrder(at, files) }
+func fileOrder(at []runs.Pos, files []string) []int { return provenance.FileOrder(at, files) }
 
 func checkRunIDs(recs []runs.Record, at []runs.Pos, files, ids []string) error {
-	return runs.CheckBundleIDs(recs, at, files, ids)
+	return provenance.CheckIDs(recs, at, files, ids)
 }
 
 // loadProgram is loadProgram under the flags' policy.

@@ -1,10 +1,20 @@
-package runs
+// Package provenance checks which bundle judged each run of a runs file
+// against the bundle ids the caller expects (tenet's --expect-bundle-id).
+// A runs record's bundle field is an unsigned claim: this check catches
+// runs files mixed up or judged by another contract version, not forgery.
+//
+// It takes records as runs.ReadFilesWith reads them (sorted by key) with
+// where each was read, and gives an error naming each refused run at its
+// file:line in the order the files were read. It imports eval/runs only.
+package provenance
 
 import (
 	"cmp"
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/tenetlang/tenet/eval/runs"
 )
 
 // MaxRefusedRuns bounds the runs CheckBundleIDs names in one refusal: the
@@ -14,8 +24,8 @@ const MaxRefusedRuns = 10
 // FileOrder returns the indexes of recs in the order they were read (the
 // files as given, each line by line), so that refusals are listed as a
 // reader of the files meets them: records are sorted by key, and at[i] is
-// where recs[i] was read (as ReadFilesWith gives them).
-func FileOrder(at []Pos, files []string) []int {
+// where recs[i] was read (as runs.ReadFilesWith gives them).
+func FileOrder(at []runs.Pos, files []string) []int {
 	rank := map[string]int{}
 	for i, f := range files {
 		if _, ok := rank[f]; !ok {
@@ -35,12 +45,12 @@ func FileOrder(at []Pos, files []string) []int {
 	return idx
 }
 
-// CheckBundleIDs refuses runs whose bundle field is not one of ids (tenet's
+// CheckIDs refuses runs whose bundle field is not one of ids (tenet's
 // --expect-bundle-id; none accepts every run), each at its file and line:
 // a run without the field was judged by an unknown bundle, so it cannot be
 // the expected one. at[i] is where recs[i] was read; files are the runs
 // files as given. The error names at most MaxRefusedRuns runs.
-func CheckBundleIDs(recs []Record, at []Pos, files, ids []string) error {
+func CheckIDs(recs []runs.Record, at []runs.Pos, files, ids []string) error {
 	if len(ids) == 0 {
 		return nil
 	}
