@@ -68,10 +68,10 @@ func snippetSources(t *testing.T) map[string][]byte {
 	return out
 }
 
-// TestSnippetWriterMatchesHCL prints diagnostics on every token, and on
+// TestTextWriterMatchesHCL prints diagnostics on every token, and on
 // random ranges with and without a context range, with TextWriter and
 // with HCL's own text writer, and requires identical output.
-func TestSnippetWriterMatchesHCL(t *testing.T) {
+func TestTextWriterMatchesHCL(t *testing.T) {
 	rnd := rand.New(rand.NewSource(1))
 	n := 0
 	for name, src := range snippetSources(t) {
