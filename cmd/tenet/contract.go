@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -39,48 +38,9 @@ func compileModule(dir string, w io.Writer) (*lang.Module, *bundle.Bundle, bool)
 	return mod, b, !diags.HasErrors()
 }
 
-// writeDiags prints diagnostics in HCL's snippet format, each preceded by
-// a file:line:col: line. Ranges in diagnostics are relative to the contract
-// directory; they are shown joined to dir so that editors can open them.
-//
-// Printing takes time linear in the size of the files and of the output
-// (see snippetWriter), and is buffered: w has everything when writeDiags
-// returns.
+// writeDiags prints diagnostics as every command shows them (diag.WriteText).
 func writeDiags(w io.Writer, dir string, files map[string]*hcl.File, diags hcl.Diagnostics) {
-	printDiags(w, dir, files, diags)
-}
-
-// printDiags is writeDiags; it returns the snippet writer it used, whose
-// scans tests read.
-func printDiags(w io.Writer, dir string, files map[string]*hcl.File, diags hcl.Diagnostics) *snippetWriter {
-	shown := map[string]*hcl.File{}
-	for name, f := range files {
-		shown[filepath.Join(dir, name)] = f
-	}
-	bw := bufio.NewWriter(w)
-	defer bw.Flush()
-	tw := newSnippetWriter(bw, shown)
-	for _, d := range diags {
-		d := *d
-		if d.Subject != nil {
-			s := *d.Subject
-			if s.Filename != "" {
-				s.Filename = filepath.Join(dir, s.Filename)
-			}
-			d.Subject = &s
-			fmt.Fprintf(bw, "%s:%d:%d: ", s.Filename, s.Start.Line, s.Start.Column)
-		}
-		if code := diag.Of(&d); code != "" {
-			fmt.Fprintf(bw, "[%s] ", code)
-		}
-		if d.Context != nil {
-			c := *d.Context
-			c.Filename = filepath.Join(dir, c.Filename)
-			d.Context = &c
-		}
-		tw.WriteDiagnostic(&d)
-	}
-	return tw
+	diag.WriteText(w, dir, files, diags)
 }
 
 // addMaxPatternThreads adds --max-pattern-threads to a command that judges

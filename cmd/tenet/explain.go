@@ -1,24 +1,12 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
-	"fmt"
-	"io"
-	"os"
-	"reflect"
-	"strings"
 	"time"
-	"unicode/utf8"
 
-	"cel.dev/cel-go/common/types/ref"
 	"github.com/spf13/cobra"
-	"google.golang.org/protobuf/types/known/structpb"
 
-	"github.com/tenetlang/tenet/compiler/bundle"
-	"github.com/tenetlang/tenet/eval"
-	"github.com/tenetlang/tenet/eval/runs"
-	"github.com/tenetlang/tenet/eval/transcript"
+	"github.com/tenetlang/tenet/eval/explain"
 )
 
 func explainCmd() *cobra.Command {
@@ -60,11 +48,11 @@ of its transcript record.`,
 			if err != nil {
 				return err
 			}
-			ex, err := findRun(p, src, args[1:], key)
+			ex, err := explain.Find(p, src, args[1:], key)
 			if err != nil {
 				return err
 			}
-			writeExplanation(cmd.OutOrStdout(), p.Bundle, ex)
+			explain.Write(cmd.OutOrStdout(), p.Bundle, ex)
 			return nil
 		},
 	}
@@ -74,250 +62,4 @@ of its transcript record.`,
 	addRunTimeout(cmd, &runTimeout)
 	trust.add(cmd)
 	return cmd
-}
-
-// findRun streams the files and explains the first run whose key (or
-// file:line) is key. The files must be input tenet eval accepts: a
-// malformed record, one the source cannot map, or a second record with the
-// key of an earlier one (a duplicate run), is bad input at its file:line
-// (the first one found), wherever it is, even after the run — eval refuses
-// such a file, and an explanation must not come from one. So every record
-// is judged, as eval judges it, to know its key.
-func findRun(p *eval.Program, src *bundle.SourcePlan, files []string, key string) (*eval.Explanation, error) {
-	var found *eval.Explanation
-	header := false // key is FILE:LINE of a header line
-	seen := map[runs.Key]runs.Pos{}
-	for _, name := range files {
-		f, err := os.Open(name)
-		if err != nil {
-			return nil, err
-		}
-		ex, h, err := scanRuns(p, src, name, f, key, found == nil, seen)
-		f.Close()
-		if err != nil {
-			return nil, err
-		}
-		header = header || h
-		if found == nil {
-			found = ex
-		}
-	}
-	if found == nil && header {
-		// Said apart from "no judged run": the line exists and is valid,
-		// it just holds no transcript (docs/transcripts.md, header lines).
-		return nil, fmt.Errorf("%s is a header line (a record without messages, as tenet eval counts it): it holds no run to explain", key)
-	}
-	if found == nil {
-		return nil, fmt.Errorf("no judged run %s in %s", key, strings.Join(files, ", "))
-	}
-	return found, nil
-}
-
-// scanRuns reads one file, explaining the first run whose key (or
-// file:line) is key while look is set, and returns the first bad record as
-// an error. seen holds the key of every judged run read so far (in any
-// file) with where it was read: a run whose key is there is a duplicate,
-// refused as tenet eval refuses it (the same rule — one run per key of a
-// program — and the same words, runs.Duplicate). header reports that key
-// is the file:line of a record that carries no transcript (a header line),
-// which eval skips. It frames and decodes the records itself
-// (transcript.Open is the same two steps) to know the line of each skipped
-// one.
-func scanRuns(p *eval.Program, src *bundle.SourcePlan, name string, f io.Reader, key string, look bool, seen map[runs.Key]runs.Pos) (found *eval.Explanation, header bool, err error) {
-	rd, err := transcript.OpenRecords(src.Format, name, f, transcript.Options{})
-	if err != nil {
-		return nil, false, err
-	}
-	for {
-		rec, err := rd.Next()
-		if errors.Is(err, io.EOF) {
-			return found, header, nil
-		}
-		if err != nil {
-			return nil, false, fmt.Errorf("%w (tenet eval refuses this file too)", err)
-		}
-		r, skip, err := transcript.Decode(src.Format, rec.Origin, rec.Data)
-		if err != nil {
-			return nil, false, fmt.Errorf("%w (tenet eval refuses this file too)", err)
-		}
-		at := fmt.Sprintf("%s:%d", rec.Origin.File, rec.Origin.Line)
-		if skip {
-			header = header || at == key
-			continue
-		}
-		var j eval.Judgement
-		if look && found == nil && at == key {
-			ex, err := p.Explain(src, r)
-			if err != nil {
-				return nil, false, err
-			}
-			found, j = ex, eval.Judgement{Record: ex.Record}
-		} else {
-			if j, err = p.Judge(src, r); err != nil {
-				return nil, false, fmt.Errorf("%w (tenet eval refuses this file too)", err)
-			}
-			if j.Skip != eval.Judged {
-				continue
-			}
-		}
-		k := j.Record.Key
-		if first, dup := seen[k]; dup {
-			d := runs.Duplicate{Key: k, OriginFile: rec.Origin.File, OriginLine: rec.Origin.Line, FirstFile: first.File, FirstLine: first.Line}
-			return nil, false, fmt.Errorf("%w (tenet eval refuses these files too: which record is the run is not decidable; remove or re-key one of the two)", d)
-		}
-		seen[k] = runs.Pos{File: rec.Origin.File, Line: rec.Origin.Line}
-		if look && found == nil && keyMatches(k, key) {
-			if found, err = p.Explain(src, r); err != nil {
-				return nil, false, err
-			}
-		}
-	}
-}
-
-func keyMatches(k runs.Key, s string) bool {
-	if k.String() == s {
-		return true
-	}
-	k.Contract = ""
-	return k.String() == s
-}
-
-// writeExplanation renders an explanation: predicates, then each label's
-// parts in evaluation order.
-func writeExplanation(w io.Writer, b *bundle.Bundle, ex *eval.Explanation) {
-	pf := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
-	r := ex.Record
-	pf("run %s  (%s:%d)\n", r.Key, r.OriginFile, r.OriginLine)
-	calls := 0
-	for _, it := range ex.Items {
-		if it.Call >= 0 {
-			calls++
-		}
-	}
-	pf("%d items: %d messages, %d calls\n", len(ex.Items), len(ex.Items)-calls, calls)
-	pf("utility %s", labelText(r.Utility))
-	if r.Key.Attacked() {
-		pf(" · attack_success %s · side_effect %s", labelText(r.AttackSuccess), labelText(r.SideEffect))
-	}
-	if r.HasExposed {
-		pf(" · exposed %s", labelText(r.Exposed))
-	}
-	if v := r.Violated(); len(v) > 0 {
-		pf(" · violated %s", strings.Join(v, ", "))
-	}
-	pf("\n")
-	if len(ex.Predicates) > 0 {
-		pf("\npredicates\n")
-	}
-	for _, pv := range ex.Predicates {
-		where := ""
-		if pv.Expr != bundle.NoExpr {
-			e := b.Exprs[pv.Expr]
-			where = fmt.Sprintf("  (%s:%d)", e.Range.File, e.Range.Line)
-		} else {
-			where = fmt.Sprintf("  (pattern %d)", pv.Pattern)
-		}
-		pf("  %s = %s%s\n", scopedName(pv.Scope, pv.Name), clip(valueText(pv.Value), 100), where)
-	}
-	pf("\nlabels\n")
-	for _, part := range ex.Parts {
-		pf("  %s = %s\n", part.Label, labelText(part.Result))
-		if part.Expr != bundle.NoExpr {
-			e := b.Exprs[part.Expr]
-			pf("    %s of %s  %s:%d:%d  → %s\n", e.Kind, e.Owner, e.Range.File, e.Range.Line, e.Range.Column, labelText(part.ExprResult))
-			for _, line := range strings.Split(strings.TrimRight(e.Text, "\n"), "\n") {
-				pf("    | %s\n", line)
-			}
-		}
-		for _, pp := range part.Patterns {
-			pt := b.Plan.Patterns[pp.Pattern]
-			verb := "must match"
-			if pp.Negate {
-				verb = "must not match"
-			}
-			pf("    pattern %d (%s, %s)  %s:%d:%d  → %s\n", pp.Pattern, pt.Owner, verb, pt.Range.File, pt.Range.Line, pt.Range.Column, patternText(pp.Result))
-			pf("    | %s\n", pt.Text)
-			for k, pos := range pp.Witness {
-				if pos < 0 {
-					continue
-				}
-				pf("      %-10s %s\n", pt.Steps[k].Name, itemText(ex, pos))
-			}
-		}
-	}
-}
-
-func labelText(l runs.Label) string {
-	if !l.Known {
-		return "unknown: " + l.Reason
-	}
-	return l.String()
-}
-
-func patternText(l runs.Label) string {
-	switch {
-	case !l.Known:
-		return "unknown: " + l.Reason
-	case l.Value:
-		return "matched; witness:"
-	}
-	return "no match"
-}
-
-// itemText describes an item: its reference, role or tool, and a trimmed
-// excerpt of its text or arguments.
-func itemText(ex *eval.Explanation, pos int) string {
-	it := ex.Items[pos]
-	if it.Call >= 0 {
-		c := ex.Run.Calls[it.Call]
-		args, _ := json.Marshal(c.Args)
-		state := "ran"
-		switch {
-		case c.OkUnknown != "":
-			state = "unknown whether it ran"
-		case !c.Ok:
-			state = "did not run"
-			if c.Error != "" {
-				state = "failed: " + clip(c.Error, 40)
-			}
-		}
-		if c.Mismatch != "" {
-			state += "; " + clip(c.Mismatch, 60)
-		}
-		return fmt.Sprintf("call:%d  %s %s  (%s)", it.Call, c.Tool, clip(string(args), 60), state)
-	}
-	e := ex.Run.Events[it.Event]
-	who := e.Role
-	if e.Tool != "" {
-		who += " " + e.Tool
-	}
-	return fmt.Sprintf("event:%d  %s  %q", it.Event, who, clip(e.Content, 60))
-}
-
-// valueText renders a CEL value as JSON-like text.
-func valueText(v ref.Val) string {
-	if v == nil {
-		return "—"
-	}
-	if err, ok := v.Value().(error); ok {
-		return "error: " + err.Error()
-	}
-	// Through google.protobuf.Value, any CEL value becomes plain Go data,
-	// which encoding/json renders with sorted keys.
-	if native, err := v.ConvertToNative(reflect.TypeOf(&structpb.Value{})); err == nil {
-		if b, err := json.Marshal(native.(*structpb.Value).AsInterface()); err == nil {
-			return string(b)
-		}
-	}
-	return fmt.Sprint(v.Value())
-}
-
-// clip shortens s to n runes on one line.
-func clip(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:n]) + "…"
 }

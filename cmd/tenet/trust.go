@@ -1,23 +1,18 @@
 package main
 
 import (
-	"cmp"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"regexp"
-	"slices"
-	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
 	"github.com/tenetlang/tenet/compiler/bundle"
+	"github.com/tenetlang/tenet/compiler/bundle/trust"
 	"github.com/tenetlang/tenet/eval"
 	"github.com/tenetlang/tenet/eval/runs"
-	"github.com/tenetlang/tenet/internal/readlimit"
+	"github.com/tenetlang/tenet/eval/runs/provenance"
 )
 
 // verifyKeyEnv names the environment variable that lists trusted public
@@ -39,83 +34,19 @@ func (t *trustFlags) add(cmd *cobra.Command) {
 		"accept only the bundle with this id, sha256:<hex> (repeatable: any of them)")
 }
 
-var bundleIDRE = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
-
-// policy reads the trusted keys (--verify-key, then TENET_VERIFY_KEY) and
-// the expected ids. A key file that cannot be read or parsed is an error:
-// a typo must not silently turn verification off.
+// policy reads the trusted keys (--verify-key, then TENET_VERIFY_KEY,
+// which when set must name at least one file: see trust.SplitKeyList) and
+// the expected ids.
 func (t *trustFlags) policy() (bundle.Policy, error) {
-	var pol bundle.Policy
-	type source struct{ path, from string }
-	var files []source
-	for _, k := range t.keys {
-		files = append(files, source{k, "--verify-key"})
-	}
-	envFiles, err := envKeyFiles()
-	if err != nil {
-		return pol, err
-	}
-	for _, k := range envFiles {
-		files = append(files, source{k, verifyKeyEnv})
-	}
-	for _, f := range files {
-		data, err := readKeyFile(f.path)
+	keys := trust.KeyFiles("--verify-key", t.keys...)
+	if v, set := os.LookupEnv(verifyKeyEnv); set {
+		files, err := trust.SplitKeyList(verifyKeyEnv, v)
 		if err != nil {
-			return pol, fmt.Errorf("%s: %v", f.from, err)
+			return bundle.Policy{}, err
 		}
-		pub, err := bundle.ParsePublicKey(data)
-		if err != nil {
-			return pol, fmt.Errorf("%s %s: %v", f.from, f.path, err)
-		}
-		pol.Keys = append(pol.Keys, pub)
+		keys = append(keys, trust.KeyFiles(verifyKeyEnv, files...)...)
 	}
-	for _, id := range t.ids {
-		if !bundleIDRE.MatchString(id) {
-			return pol, fmt.Errorf("--expect-bundle-id %q: want sha256: and 64 lowercase hex digits, as tenet build prints", id)
-		}
-		pol.IDs = append(pol.IDs, id)
-	}
-	return pol, nil
-}
-
-// envKeyFiles returns the key files TENET_VERIFY_KEY lists: none when it
-// is unset. A variable that is set must name at least one file, and every
-// entry must name one: a CI template writes "TENET_VERIFY_KEY=" (or leaves
-// an empty entry, "a.pub:") when the secret behind it is missing, and that
-// must not quietly mean "verify nothing" when verification was meant. So
-// the safe reading of an empty value is an error, not "unset"; running
-// without verification takes unsetting the variable.
-func envKeyFiles() ([]string, error) {
-	v, set := os.LookupEnv(verifyKeyEnv)
-	if !set {
-		return nil, nil
-	}
-	if strings.TrimSpace(v) == "" {
-		return nil, fmt.Errorf("%s is set but empty (%s): it names no public key file, and an empty value does not turn verification off (a CI secret that is not set gives one): set it to the key file(s), or unset it to load bundles without a signature check",
-			verifyKeyEnv, quoteCut(v))
-	}
-	parts := filepath.SplitList(v)
-	for i, p := range parts {
-		if strings.TrimSpace(p) == "" {
-			return nil, fmt.Errorf("%s=%s: entry %d of %d is empty: every entry (separated by %q) must name a public key file; an empty one is often a CI secret that is not set",
-				verifyKeyEnv, quoteCut(v), i+1, len(parts), string(os.PathListSeparator))
-		}
-	}
-	return parts, nil
-}
-
-// quoteCut quotes an environment variable's value for a message, cut to
-// 200 bytes: the value can be as long as the system allows.
-func quoteCut(v string) string {
-	const max = 200
-	if len(v) <= max {
-		return strconv.Quote(v)
-	}
-	cut := max
-	for cut > 0 && !utf8.RuneStart(v[cut]) {
-		cut--
-	}
-	return fmt.Sprintf("%s… (%d more bytes)", strconv.Quote(v[:cut]), len(v)-cut)
+	return trust.NewPolicy(keys, t.ids)
 }
 
 // keySources names where the trusted keys came from, for messages.
@@ -171,67 +102,14 @@ func (t *trustFlags) runsPolicy(how string) (bundle.Policy, error) {
 	return pol, nil
 }
 
-// maxRefusedRuns bounds the runs named by one refusal of bundle ids: the
-// rest are counted.
-const maxRefusedRuns = 10
+// maxRefusedRuns, fileOrder and checkRunIDs are package provenance's,
+// under the names report and compare use.
+const maxRefusedRuns = provenance.MaxRefusedRuns
 
-// fileOrder returns the indexes of recs in the order they were read (the
-// files as given, each line by line), so that refusals are listed as a
-// reader of the files meets them: the records themselves are sorted by key,
-// and at[i] is where recs[i] was read.
-func fileOrder(at []runs.Pos, files []string) []int {
-	rank := map[string]int{}
-	for i, f := range files {
-		if _, ok := rank[f]; !ok {
-			rank[f] = i
-		}
-	}
-	idx := make([]int, len(at))
-	for i := range idx {
-		idx[i] = i
-	}
-	slices.SortStableFunc(idx, func(a, b int) int {
-		if c := cmp.Compare(rank[at[a].File], rank[at[b].File]); c != 0 {
-			return c
-		}
-		return cmp.Compare(at[a].Line, at[b].Line)
-	})
-	return idx
-}
+func fileOrder(at []runs.Pos, files []string) []int { return provenance.FileOrder(at, files) }
 
-// checkRunIDs refuses runs whose bundle field is not one of ids
-// (--expect-bundle-id), each at its file and line: a run without the field
-// was judged by an unknown bundle, so it cannot be the expected one. files
-// are the runs files as given.
 func checkRunIDs(recs []runs.Record, at []runs.Pos, files, ids []string) error {
-	if len(ids) == 0 {
-		return nil
-	}
-	want := strings.Join(ids, " or ")
-	var bad []string
-	n := 0
-	for _, i := range fileOrder(at, files) {
-		r := recs[i]
-		if slices.Contains(ids, r.Bundle) {
-			continue
-		}
-		n++
-		if len(bad) == maxRefusedRuns {
-			continue
-		}
-		if r.Bundle == "" {
-			bad = append(bad, fmt.Sprintf("%s: run %s has no bundle field: which bundle judged it is unknown, and --expect-bundle-id accepts only runs judged by %s", at[i], r.Key, want))
-		} else {
-			bad = append(bad, fmt.Sprintf("%s: run %s was judged by %s, not by the expected bundle %s (--expect-bundle-id)", at[i], r.Key, r.Bundle, want))
-		}
-	}
-	if n == 0 {
-		return nil
-	}
-	if n > len(bad) {
-		bad = append(bad, fmt.Sprintf("… and %d more runs", n-len(bad)))
-	}
-	return fmt.Errorf("%s\n%d of %d runs refused: re-run tenet eval with the expected bundle (it writes the bundle field), or leave out the runs of other bundles", strings.Join(bad, "\n"), n, len(recs))
+	return provenance.CheckIDs(recs, at, files, ids)
 }
 
 // loadProgram is loadProgram under the flags' policy.
@@ -250,17 +128,4 @@ func (t *trustFlags) loadPrograms(path string, stderr io.Writer) ([]*eval.Progra
 		return nil, err
 	}
 	return loadPrograms(path, stderr, pol)
-}
-
-// readKeyFile reads a key file, which must be a regular file: a named pipe
-// or a device would block or never end.
-func readKeyFile(path string) ([]byte, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file; a key file is a small text file written by tenet keygen", path)
-	}
-	return readlimit.ReadFile(path, bundle.MaxKeyFileBytes)
 }

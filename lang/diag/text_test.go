@@ -1,4 +1,4 @@
-package main
+package diag_test
 
 import (
 	"bufio"
@@ -18,6 +18,7 @@ import (
 
 	"github.com/tenetlang/tenet/compiler"
 	"github.com/tenetlang/tenet/eval/transcript"
+	"github.com/tenetlang/tenet/lang/diag"
 )
 
 // snippetSources returns contract sources to print snippets of: every
@@ -67,10 +68,10 @@ func snippetSources(t *testing.T) map[string][]byte {
 	return out
 }
 
-// TestSnippetWriterMatchesHCL prints diagnostics on every token, and on
-// random ranges with and without a context range, with snippetWriter and
+// TestTextWriterMatchesHCL prints diagnostics on every token, and on
+// random ranges with and without a context range, with TextWriter and
 // with HCL's own text writer, and requires identical output.
-func TestSnippetWriterMatchesHCL(t *testing.T) {
+func TestTextWriterMatchesHCL(t *testing.T) {
 	rnd := rand.New(rand.NewSource(1))
 	n := 0
 	for name, src := range snippetSources(t) {
@@ -81,7 +82,7 @@ func TestSnippetWriterMatchesHCL(t *testing.T) {
 		files := map[string]*hcl.File{name: f, "nav-less": {Bytes: src}}
 		toks, _ := hclsyntax.LexConfig(src, name, hcl.InitialPos)
 		var diags hcl.Diagnostics
-		// HCL's writer is slow on large files (which is why snippetWriter
+		// HCL's writer is slow on large files (which is why TextWriter
 		// exists): the larger the file, the fewer diagnostics.
 		per := max(4, min(40, 30_000/max(len(src), 1)))
 		for i := range min(len(toks), per) {
@@ -119,12 +120,12 @@ func TestSnippetWriterMatchesHCL(t *testing.T) {
 			&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "unknown file", Subject: &hcl.Range{Filename: "missing"}})
 		var want, got bytes.Buffer
 		hw := hcl.NewDiagnosticTextWriter(&want, files, 0, false)
-		sw := newSnippetWriter(&got, files)
+		sw := diag.NewTextWriter(&got, files)
 		for _, d := range diags {
 			hw.WriteDiagnostic(d)
 			sw.WriteDiagnostic(d)
 			if w := hclSnippetLines(want.Bytes()); string(w) != got.String() {
-				t.Fatalf("%s: diagnostic %+v (context %+v):\nHCL:\n%s\nsnippetWriter:\n%s", name, d.Subject, d.Context, w, got.String())
+				t.Fatalf("%s: diagnostic %+v (context %+v):\nHCL:\n%s\nTextWriter:\n%s", name, d.Subject, d.Context, w, got.String())
 			}
 			want.Reset()
 			got.Reset()
@@ -134,14 +135,14 @@ func TestSnippetWriterMatchesHCL(t *testing.T) {
 	t.Logf("%d diagnostics compared", n)
 }
 
-// hclSnippetLines applies snippetLine to every line of HCL's output, as
-// snippetWriter does to source lines: HCL prints control characters raw.
+// hclSnippetLines applies diag.SnippetLine to every line of HCL's output, as
+// TextWriter does to source lines: HCL prints control characters raw.
 // No other line of the output holds any, and no source line is long
 // enough to be cut.
 func hclSnippetLines(out []byte) []byte {
 	lines := bytes.Split(out, []byte("\n"))
 	for i, l := range lines {
-		lines[i] = snippetLine(l, 0)
+		lines[i] = diag.SnippetLine(l, 0)
 	}
 	return bytes.Join(lines, []byte("\n"))
 }
@@ -160,12 +161,12 @@ func TestSnippetLine(t *testing.T) {
 		{"a\tb \xff\xfe", 0, "a\tb \xff\xfe"},
 		{"x = \"\x1b[31mred\x00\r\x7f\"", 0, `x = "\x1b[31mred\x00\x0d\x7f"`},
 		{"task \"\u202eevil\u2066\" {\u0085}", 0, `task "\u202eevil\u2066" {\u0085}`},
-		{strings.Repeat("a", maxSnippetLine), 0, strings.Repeat("a", maxSnippetLine)},
-		{long, 5000, "…" + strings.Repeat("[", snippetBefore) + "x" + strings.Repeat("]", snippetWindow-snippetBefore-1) + "… (4701 more bytes)"},
-		{long, 0, strings.Repeat("[", snippetWindow) + "… (9601 more bytes)"},
+		{strings.Repeat("a", diag.MaxSnippetLine), 0, strings.Repeat("a", diag.MaxSnippetLine)},
+		{long, 5000, "…" + strings.Repeat("[", diag.SnippetBefore) + "x" + strings.Repeat("]", diag.SnippetWindow-diag.SnippetBefore-1) + "… (4701 more bytes)"},
+		{long, 0, strings.Repeat("[", diag.SnippetWindow) + "… (9601 more bytes)"},
 		{strings.Repeat("é", 1000), 1001, "…" + strings.Repeat("é", 200) + "… (700 more bytes)"},
 	} {
-		if got := string(snippetLine([]byte(c.line), c.hl)); got != c.want {
+		if got := string(diag.SnippetLine([]byte(c.line), c.hl)); got != c.want {
 			t.Errorf("snippetLine(%.40q, %d) =\n%q\nwant\n%q", c.line, c.hl, got, c.want)
 		}
 	}
@@ -192,7 +193,7 @@ func TestScanLinesMatchesHCL(t *testing.T) {
 			b.WriteString(pieces[rnd.Intn(len(pieces))])
 		}
 		src := []byte(b.String())
-		got := scanLines(src)
+		got := diag.ScanLines(src)
 		sc := hcl.NewRangeScanner(src, "", bufio.ScanLines)
 		i := 0
 		for ; sc.Scan(); i++ {
@@ -200,9 +201,9 @@ func TestScanLinesMatchesHCL(t *testing.T) {
 			if i >= len(got) {
 				t.Fatalf("%q: scanLines has %d lines, HCL more", src, len(got))
 			}
-			g := got[i]
-			if g.rng.Start.Byte != r.Start.Byte || g.rng.End.Byte != r.End.Byte || g.rng.Start.Line != r.Start.Line || !bytes.Equal(g.bytes, sc.Bytes()) {
-				t.Fatalf("%q: line %d is %+v %q, HCL has %+v %q", src, i, g.rng, g.bytes, r, sc.Bytes())
+			rng, text := diag.IndexedLine(got[i])
+			if rng.Start.Byte != r.Start.Byte || rng.End.Byte != r.End.Byte || rng.Start.Line != r.Start.Line || !bytes.Equal(text, sc.Bytes()) {
+				t.Fatalf("%q: line %d is %+v %q, HCL has %+v %q", src, i, rng, text, r, sc.Bytes())
 			}
 		}
 		if i != len(got) {
@@ -233,32 +234,32 @@ func compileBytes(tb testing.TB, src []byte) (string, map[string]*hcl.File, hcl.
 	return dir, mod.FileMap(), diags
 }
 
-// TestWriteDiagsLinear checks that printing 2,000 diagnostics of a
+// TestWriteTextLinear checks that printing 2,000 diagnostics of a
 // 8,000-line file indexes the file once and looks at a bounded number of
 // lines per diagnostic (it used to scan the whole file for each one).
-func TestWriteDiagsLinear(t *testing.T) {
+func TestWriteTextLinear(t *testing.T) {
 	const n = 2000
 	dir, files, diags := compileBytes(t, badTasksContract(n))
 	if len(diags) != n {
 		t.Fatalf("%d diagnostics, want %d", len(diags), n)
 	}
-	sw := printDiags(io.Discard, dir, files, diags)
-	if sw.scans != 1 {
-		t.Errorf("the file was indexed %d times, want once", sw.scans)
+	scans, visited := diag.WriteTextCounting(io.Discard, dir, files, diags)
+	if scans != 1 {
+		t.Errorf("the file was indexed %d times, want once", scans)
 	}
-	if sw.visited > 2*n {
-		t.Errorf("%d lines visited to print %d one-line snippets, want at most %d", sw.visited, n, 2*n)
+	if visited > 2*n {
+		t.Errorf("%d lines visited to print %d one-line snippets, want at most %d", visited, n, 2*n)
 	}
 }
 
-// BenchmarkWriteDiags prints n type errors of a 4n-line contract, as
+// BenchmarkWriteText prints n type errors of a 4n-line contract, as
 // tenet check does; time per op should grow linearly with n.
-func BenchmarkWriteDiags(b *testing.B) {
+func BenchmarkWriteText(b *testing.B) {
 	for _, n := range []int{250, 500, 1000, 2000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			dir, files, diags := compileBytes(b, badTasksContract(n))
 			for b.Loop() {
-				writeDiags(io.Discard, dir, files, diags)
+				diag.WriteText(io.Discard, dir, files, diags)
 			}
 		})
 	}
@@ -285,6 +286,7 @@ func BenchmarkCheckLarge(b *testing.B) {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		compileDir(dir, io.Discard)
+		mod, _, diags := compiler.CompileDir(dir, compiler.Options{Formats: transcript.Formats()})
+		diag.WriteText(io.Discard, dir, mod.FileMap(), diags)
 	}
 }

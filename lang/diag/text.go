@@ -1,9 +1,11 @@
-package main
+package diag
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"io"
+	"path/filepath"
 	"sort"
 	"unicode/utf8"
 
@@ -11,14 +13,62 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 )
 
-// snippetWriter prints diagnostics exactly as hcl.NewDiagnosticTextWriter
-// does with no width limit and no color, but in time linear in the output:
+// WriteText prints diagnostics as tenet's commands show them: each one
+// preceded by a "file:line:col: " line start (when it has a location) and
+// its code in brackets (when it has one), then in HCL's snippet format (see
+// TextWriter). Ranges in diagnostics are relative to the contract
+// directory dir; they are shown joined to dir so that editors can open
+// them, and files is keyed by those relative names (lang.Module.FileMap).
+//
+// Printing takes time linear in the size of the files and of the output,
+// and is buffered: w has everything when WriteText returns.
+func WriteText(w io.Writer, dir string, files map[string]*hcl.File, diags hcl.Diagnostics) {
+	writeText(w, dir, files, diags)
+}
+
+// writeText is WriteText; it returns the TextWriter it used, whose counts
+// tests read.
+func writeText(w io.Writer, dir string, files map[string]*hcl.File, diags hcl.Diagnostics) *TextWriter {
+	shown := map[string]*hcl.File{}
+	for name, f := range files {
+		shown[filepath.Join(dir, name)] = f
+	}
+	bw := bufio.NewWriter(w)
+	defer bw.Flush()
+	tw := NewTextWriter(bw, shown)
+	for _, d := range diags {
+		d := *d
+		if d.Subject != nil {
+			s := *d.Subject
+			if s.Filename != "" {
+				s.Filename = filepath.Join(dir, s.Filename)
+			}
+			d.Subject = &s
+			fmt.Fprintf(bw, "%s:%d:%d: ", s.Filename, s.Start.Line, s.Start.Column)
+		}
+		if code := Of(&d); code != "" {
+			fmt.Fprintf(bw, "[%s] ", code)
+		}
+		if d.Context != nil {
+			c := *d.Context
+			c.Filename = filepath.Join(dir, c.Filename)
+			d.Context = &c
+		}
+		tw.WriteDiagnostic(&d)
+	}
+	return tw
+}
+
+// TextWriter prints diagnostics exactly as hcl.NewDiagnosticTextWriter
+// does with no width limit and no color, but in time linear in the output
+// and with hostile source lines made safe to show (see snippetLine):
 // HCL's writer scans the whole source file for the snippet's lines, and
 // walks every top-level block for the "in ..." context, once per
 // diagnostic, so that printing n diagnostics of an n-line file took
-// quadratic time. snippetWriter indexes each file once, on its first
+// quadratic time. TextWriter indexes each file once, on its first
 // diagnostic, and finds a snippet's lines and block by binary search.
-type snippetWriter struct {
+// files maps a range's Filename to its parsed file.
+type TextWriter struct {
 	w     io.Writer
 	files map[string]*hcl.File
 	index map[string]*fileIndex
@@ -27,8 +77,9 @@ type snippetWriter struct {
 	scans, visited int
 }
 
-func newSnippetWriter(w io.Writer, files map[string]*hcl.File) *snippetWriter {
-	return &snippetWriter{w: w, files: files, index: map[string]*fileIndex{}}
+// NewTextWriter returns a TextWriter printing to w the snippets of files.
+func NewTextWriter(w io.Writer, files map[string]*hcl.File) *TextWriter {
+	return &TextWriter{w: w, files: files, index: map[string]*fileIndex{}}
 }
 
 // fileIndex is what printing snippets of one file needs.
@@ -93,7 +144,7 @@ func scanLines(src []byte) []indexedLine {
 	return lines
 }
 
-func (sw *snippetWriter) fileIndex(name string, f *hcl.File) *fileIndex {
+func (sw *TextWriter) fileIndex(name string, f *hcl.File) *fileIndex {
 	if x := sw.index[name]; x != nil {
 		return x
 	}
@@ -148,7 +199,7 @@ func (x *fileIndex) contextString(offset int) string {
 }
 
 // WriteDiagnostic prints d as HCL's text writer would.
-func (sw *snippetWriter) WriteDiagnostic(d *hcl.Diagnostic) {
+func (sw *TextWriter) WriteDiagnostic(d *hcl.Diagnostic) {
 	if d.Expression != nil && d.EvalContext != nil {
 		// HCL then also prints the values of the expression's variables;
 		// tenet evaluates constants without an EvalContext, so this does
