@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tenetlang/tenet/compiler"
+	"github.com/tenetlang/tenet/eval/assemble"
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/report"
 	"github.com/tenetlang/tenet/eval/runs"
@@ -55,7 +56,7 @@ not one of the ids. See docs/bundle.md, "Signing".`,
 			if err != nil {
 				return readRunsFailed(cmd, err)
 			}
-			if err := checkRunIDs(recs, at, args, pol.IDs); err != nil {
+			if err := assemble.CheckIDs(recs, at, args, pol.IDs); err != nil {
 				fmt.Fprintf(stderr, "%v\n", err)
 				return exitError{exitBad}
 			}

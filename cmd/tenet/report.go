@@ -82,7 +82,7 @@ See docs/metrics.md.`,
 			}
 			var progs []*eval.Program
 			if contract == "" {
-				if err := checkRunIDs(recs, at, args, pol.IDs); err != nil {
+				if err := assemble.CheckIDs(recs, at, args, pol.IDs); err != nil {
 					fmt.Fprintf(stderr, "%v\n", err)
 					return exitError{exitBad}
 				}

@@ -11,8 +11,6 @@ import (
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/compiler/bundle/trust"
 	"github.com/tenetlang/tenet/eval"
-	"github.com/tenetlang/tenet/eval/runs"
-	"github.com/tenetlang/tenet/eval/runs/provenance"
 )
 
 // verifyKeyEnv names the environment variable that lists trusted public
@@ -100,16 +98,6 @@ func (t *trustFlags) runsPolicy(how string) (bundle.Policy, error) {
 		return pol, fmt.Errorf("a bundle signature is required (%s), but runs files carry none: their bundle field is an unsigned claim. %s", t.keySources(), how)
 	}
 	return pol, nil
-}
-
-// maxRefusedRuns, fileOrder and checkRunIDs are package provenance's,
-// under the names report and compare use.
-const maxRefusedRuns = provenance.MaxRefusedRuns
-
-func fileOrder(at []runs.Pos, files []string) []int { return provenance.FileOrder(at, files) }
-
-func checkRunIDs(recs []runs.Record, at []runs.Pos, files, ids []string) error {
-	return provenance.CheckIDs(recs, at, files, ids)
 }
 
 // loadProgram is loadProgram under the flags' policy.

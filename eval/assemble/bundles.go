@@ -1,9 +1,7 @@
 package assemble
 
 import (
-	"cmp"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/tenetlang/tenet/eval"
@@ -27,34 +25,6 @@ func CheckContractRuns(recs []runs.Record, at []runs.Pos, files []string, progs 
 		return 0, err
 	}
 	return unnamed, nil
-}
-
-// maxRefusedRuns bounds the runs named by one refusal: the rest are
-// counted. (cmd/tenet's refusal of bundle ids has the same bound.)
-const maxRefusedRuns = 10
-
-// fileOrder returns the indexes of recs in the order they were read (the
-// files as given, each line by line), so that refusals are listed as a
-// reader of the files meets them: the records themselves are sorted by key,
-// and at[i] is where recs[i] was read.
-func fileOrder(at []runs.Pos, files []string) []int {
-	rank := map[string]int{}
-	for i, f := range files {
-		if _, ok := rank[f]; !ok {
-			rank[f] = i
-		}
-	}
-	idx := make([]int, len(at))
-	for i := range idx {
-		idx[i] = i
-	}
-	slices.SortStableFunc(idx, func(a, b int) int {
-		if c := cmp.Compare(rank[at[a].File], rank[at[b].File]); c != 0 {
-			return c
-		}
-		return cmp.Compare(at[a].Line, at[b].Line)
-	})
-	return idx
 }
 
 // SameBundles refuses runs that --contract cannot report, each at its file

@@ -1,12 +1,9 @@
-// Package provenance checks which bundle judged each run of a runs file
+// Provenance: which bundle judged each run of a runs file, checked
 // against the bundle ids the caller expects (tenet's --expect-bundle-id).
 // A runs record's bundle field is an unsigned claim: this check catches
 // runs files mixed up or judged by another contract version, not forgery.
-//
-// It takes records as runs.ReadFilesWith reads them (sorted by key) with
-// where each was read, and gives an error naming each refused run at its
-// file:line in the order the files were read. It imports eval/runs only.
-package provenance
+
+package assemble
 
 import (
 	"cmp"
@@ -17,15 +14,15 @@ import (
 	"github.com/tenetlang/tenet/eval/runs"
 )
 
-// MaxRefusedRuns bounds the runs CheckBundleIDs names in one refusal: the
+// maxRefusedRuns bounds the runs CheckBundleIDs names in one refusal: the
 // rest are counted.
-const MaxRefusedRuns = 10
+const maxRefusedRuns = 10
 
-// FileOrder returns the indexes of recs in the order they were read (the
+// fileOrder returns the indexes of recs in the order they were read (the
 // files as given, each line by line), so that refusals are listed as a
 // reader of the files meets them: records are sorted by key, and at[i] is
 // where recs[i] was read (as runs.ReadFilesWith gives them).
-func FileOrder(at []runs.Pos, files []string) []int {
+func fileOrder(at []runs.Pos, files []string) []int {
 	rank := map[string]int{}
 	for i, f := range files {
 		if _, ok := rank[f]; !ok {
@@ -49,7 +46,7 @@ func FileOrder(at []runs.Pos, files []string) []int {
 // --expect-bundle-id; none accepts every run), each at its file and line:
 // a run without the field was judged by an unknown bundle, so it cannot be
 // the expected one. at[i] is where recs[i] was read; files are the runs
-// files as given. The error names at most MaxRefusedRuns runs.
+// files as given. The error names at most maxRefusedRuns runs.
 func CheckIDs(recs []runs.Record, at []runs.Pos, files, ids []string) error {
 	if len(ids) == 0 {
 		return nil
@@ -57,13 +54,13 @@ func CheckIDs(recs []runs.Record, at []runs.Pos, files, ids []string) error {
 	want := strings.Join(ids, " or ")
 	var bad []string
 	n := 0
-	for _, i := range FileOrder(at, files) {
+	for _, i := range fileOrder(at, files) {
 		r := recs[i]
 		if slices.Contains(ids, r.Bundle) {
 			continue
 		}
 		n++
-		if len(bad) == MaxRefusedRuns {
+		if len(bad) == maxRefusedRuns {
 			continue
 		}
 		if r.Bundle == "" {

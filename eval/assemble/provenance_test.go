@@ -1,4 +1,4 @@
-package provenance
+package assemble
 
 import (
 	"fmt"
@@ -10,7 +10,7 @@ import (
 
 // TestCheckIDs: runs of another bundle or of none are refused at
 // their file:line, in the order the files were given and read (not the
-// records' key order), at most MaxRefusedRuns named and the rest counted.
+// records' key order), at most maxRefusedRuns named and the rest counted.
 func TestCheckIDs(t *testing.T) {
 	good, other := "sha256:"+strings.Repeat("a", 64), "sha256:"+strings.Repeat("b", 64)
 	rec := func(task, bundle string) runs.Record {
@@ -21,8 +21,8 @@ func TestCheckIDs(t *testing.T) {
 	recs := []runs.Record{rec("t1", other), rec("t2", ""), rec("t3", good)}
 	at := []runs.Pos{{File: "b.jsonl", Line: 2}, {File: "a.jsonl", Line: 1}, {File: "b.jsonl", Line: 1}}
 	files := []string{"b.jsonl", "a.jsonl"}
-	if got := FileOrder(at, files); fmt.Sprint(got) != "[2 0 1]" {
-		t.Errorf("FileOrder = %v, want [2 0 1]", got)
+	if got := fileOrder(at, files); fmt.Sprint(got) != "[2 0 1]" {
+		t.Errorf("fileOrder = %v, want [2 0 1]", got)
 	}
 	if err := CheckIDs(recs, at, files, nil); err != nil {
 		t.Errorf("no ids: %v", err)
@@ -38,13 +38,13 @@ func TestCheckIDs(t *testing.T) {
 	}
 	var many []runs.Record
 	var manyAt []runs.Pos
-	for i := range MaxRefusedRuns + 3 {
+	for i := range maxRefusedRuns + 3 {
 		many = append(many, rec(fmt.Sprintf("t%02d", i), other))
 		manyAt = append(manyAt, runs.Pos{File: "r.jsonl", Line: i + 1})
 	}
 	err := CheckIDs(many, manyAt, []string{"r.jsonl"}, []string{good, other + "0"})
 	lines := strings.Split(fmt.Sprint(err), "\n")
-	if len(lines) != MaxRefusedRuns+2 || lines[MaxRefusedRuns] != "… and 3 more runs" || !strings.HasPrefix(lines[MaxRefusedRuns+1], "13 of 13 runs refused") ||
+	if len(lines) != maxRefusedRuns+2 || lines[maxRefusedRuns] != "… and 3 more runs" || !strings.HasPrefix(lines[maxRefusedRuns+1], "13 of 13 runs refused") ||
 		!strings.HasPrefix(lines[0], "r.jsonl:1: run c:x/t00 was judged by "+other+", not by the expected bundle "+good+" or "+other+"0 ") {
 		t.Errorf("got\n%v", err)
 	}
