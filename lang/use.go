@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tenetlang/tenet/internal/readlimit"
+	"github.com/tenetlang/tenet/lang/diag"
 )
 
 // MaxUseDepth bounds how deeply use blocks may import: a chain of more
@@ -49,7 +50,7 @@ func (d *decoder) use(b *hcl.Block) *Use {
 	p := slashPath(u.Path.Value)
 	valid := p != ""
 	if valid && (path.IsAbs(p) || filepath.IsAbs(u.Path.Value) || filepath.VolumeName(u.Path.Value) != "") {
-		d.errorf(codeInvalidValue, u.Path.Range, "Absolute use path",
+		d.errorf(diag.InvalidValue, u.Path.Range, "Absolute use path",
 			"A use path is relative to the directory of the file holding the use block, so that the contract reads the same wherever it is checked out; write %q relative to this file's directory.", u.Path.Value)
 		valid = false
 	}
@@ -68,9 +69,9 @@ func (d *decoder) use(b *hcl.Block) *Use {
 func (d *decoder) checkNamespace(u *Use) bool {
 	ns, rng := u.Namespace(), u.namespaceRange()
 	if u.As == nil && (!isIdent(ns) || IsReserved(ns)) {
-		code, why, fix := codeInvalidName, "is not an identifier", identFix(ns)
+		code, why, fix := diag.InvalidName, "is not an identifier", identFix(ns)
 		if IsReserved(ns) {
-			code, why, fix = codeReserved, "is reserved by CEL", ns+"_"
+			code, why, fix = diag.ReservedWord, "is reserved by CEL", ns+"_"
 		}
 		if fix == "" {
 			fix = "name"
@@ -122,7 +123,7 @@ func (l *loader) loadImports(m *Module, rel string) hcl.Diagnostics {
 		dir := filepath.Join(l.root, filepath.FromSlash(urel))
 		key := canonicalDir(dir)
 		if prev, dup := byDir[key]; dup {
-			diags = append(diags, newError(codeUseDuplicate, u.Path.Range, "Directory imported twice",
+			diags = append(diags, diag.Errorf(diag.UseDuplicate, u.Path.Range, "Directory imported twice",
 				"This contract already imports %s as %q at %s; import a directory once, under one namespace.",
 				quote(prev.Path.Value), prev.Namespace(), at(prev.Range)))
 			continue
@@ -134,13 +135,13 @@ func (l *loader) loadImports(m *Module, rel string) hcl.Diagnostics {
 				chain = append(chain, l.display(f.rel))
 			}
 			chain = append(chain, l.display(l.stack[i].rel))
-			diags = append(diags, newError(codeUseCycle, u.Path.Range, "Import cycle",
+			diags = append(diags, diag.Errorf(diag.UseCycle, u.Path.Range, "Import cycle",
 				"Contract directories import each other in a cycle: %s. Move what they share into a directory they all import.",
 				strings.Join(chain, " → ")))
 			continue
 		}
 		if len(l.stack) > MaxUseDepth {
-			diags = append(diags, newError(codeUseTooDeep, u.Path.Range, "Imports nest too deep",
+			diags = append(diags, diag.Errorf(diag.UseTooDeep, u.Path.Range, "Imports nest too deep",
 				"This use block would import a directory %d levels deep; tenet refuses chains of use blocks deeper than %d.", len(l.stack), MaxUseDepth))
 			continue
 		}
@@ -183,7 +184,7 @@ func (l *loader) load(u *Use, dir, rel, key string) (*Module, hcl.Diagnostics) {
 		return nil, diags
 	}
 	if detail != "" {
-		return nil, hcl.Diagnostics{newError(codeUseMissing, u.Path.Range, "Imported directory not found", "%s", detail)}
+		return nil, hcl.Diagnostics{diag.Errorf(diag.UseMissing, u.Path.Range, "Imported directory not found", "%s", detail)}
 	}
 	m, more := parseFiles(dir, files, true)
 	diags = append(diags, more...)
@@ -238,7 +239,7 @@ func siblingSuggestion(dir, usePath string) string {
 		}
 	}
 	p := strings.TrimRight(slashPath(usePath), "/")
-	s := Suggest(path.Base(p), names)
+	s := diag.Suggest(path.Base(p), names)
 	if s == "" {
 		return ""
 	}

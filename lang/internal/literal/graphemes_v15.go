@@ -1,6 +1,6 @@
 //go:build !go1.27
 
-package lang
+package literal
 
 import textseg "github.com/apparentlymart/go-textseg/v15/textseg"
 
