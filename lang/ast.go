@@ -394,7 +394,7 @@ type Import struct {
 }
 
 // Trace is the trace-pattern part of a criterion block: its step blocks
-// and its match and forbid patterns (DESIGN §4). Match must match the run;
+// and its match and forbid patterns (docs/patterns.md). Match must match the run;
 // forbid must not (in an invariant) or is the harm that happened (in a
 // side_effect).
 type Trace struct {

@@ -1,17 +1,15 @@
 package lang
 
 import (
-	"path"
-	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
-	"github.com/tenetlang/tenet/internal/readlimit"
 	"github.com/tenetlang/tenet/lang/diag"
 	"github.com/tenetlang/tenet/lang/internal/literal"
+	"github.com/tenetlang/tenet/lang/internal/load"
 )
 
 // ParseDir reads every *.tenet.hcl file directly inside dir (not in
@@ -27,7 +25,7 @@ import (
 // every problem found (decoding goes on after errors), each with a code
 // (package lang/diag).
 func ParseDir(dir string) (m *Module, diags hcl.Diagnostics) {
-	files, diags, err := readContractFiles(dir, ".")
+	files, diags, err := load.ReadDir(dir, ".", FileSuffix, MaxFileBytes)
 	if err != nil {
 		return &Module{Dir: dir}, hcl.Diagnostics{diag.ErrorfNoRange(diag.ReadError, "Cannot read contract directory", "%s", err.Error())}
 	}
@@ -43,38 +41,18 @@ func ParseDir(dir string) (m *Module, diags hcl.Diagnostics) {
 				"%v. This is a bug in tenet; please report it with the contract that caused it.", r))
 		}
 	}()
-	l := &loader{root: dir, loaded: map[string]*Module{}}
-	l.stack = []loadFrame{{key: canonicalDir(dir), rel: "."}}
-	diags = append(diags, l.loadImports(m, ".")...)
+	l := &load.Loader[*Module]{Root: dir, Suffix: FileSuffix, MaxBytes: MaxFileBytes, MaxDepth: MaxUseDepth,
+		Parse: func(dir string, files map[string][]byte) (*Module, hcl.Diagnostics) {
+			return parseFiles(dir, files, true)
+		},
+		Uses: loadUses,
+		Link: func(m *Module, i int, imported *Module) {
+			u := m.Uses[i]
+			m.Imports = append(m.Imports, &Import{Use: u, Namespace: u.Namespace(), Module: imported})
+		},
+	}
+	diags = append(diags, l.Load(m)...)
 	return m, diags
-}
-
-// readContractFiles reads the contract files directly inside dir, keyed by
-// their slash path under prefix (a directory relative to the root module's
-// directory). err is set when dir itself cannot be read, or is not a
-// directory (a named pipe there would block os.ReadDir); a contract file
-// that is not a regular file is a read-error diagnostic.
-func readContractFiles(dir, prefix string) (map[string][]byte, hcl.Diagnostics, error) {
-	entries, err := readlimit.ReadDir(dir)
-	if err != nil {
-		return nil, nil, err
-	}
-	var diags hcl.Diagnostics
-	files := map[string][]byte{}
-	for _, e := range entries {
-		if e.IsDir() || !strings.HasSuffix(e.Name(), FileSuffix) {
-			continue
-		}
-		b, err := readlimit.ReadFile(filepath.Join(dir, e.Name()), MaxFileBytes)
-		if err != nil {
-			// At the file's start, so that it reads file:1:1 like any other.
-			at := hcl.Range{Filename: path.Join(prefix, e.Name()), Start: hcl.InitialPos, End: hcl.InitialPos}
-			diags = append(diags, diag.Errorf(diag.ReadError, at, "Cannot read contract file", "%s", err.Error()))
-			continue
-		}
-		files[path.Join(prefix, e.Name())] = b
-	}
-	return files, diags, nil
 }
 
 // ParseFiles is ParseDir over files held in memory: files maps a path

@@ -10,7 +10,7 @@ import (
 	"github.com/tenetlang/tenet/lang/pattern"
 )
 
-// Trace patterns (DESIGN §4, docs/patterns.md): step blocks and match /
+// Trace patterns (docs/patterns.md): step blocks and match /
 // forbid attributes in the six criterion blocks (predicate, task, goal,
 // side_effect, invariant, failure).
 

@@ -1,4 +1,15 @@
-package lang
+// Package load reads the contract directories of one contract: the
+// *.tenet.hcl files directly inside a directory (ReadDir), and the
+// directories its use blocks import, recursively (Loader).
+//
+// Its contract: it owns the file system side of imports — resolving a use
+// path against the directory of its file, refusing cycles, duplicates and
+// chains deeper than a limit, loading each directory once — and reports
+// each problem as a diagnostic with a code (lang/diag) at the use block's
+// path. It does not decode HCL: the caller's Parse does, and the caller's
+// Uses and Link say what a parsed module imports and record the result.
+// It imports lang/diag and internal/readlimit only.
+package load
 
 import (
 	"errors"
@@ -6,6 +17,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -14,88 +26,73 @@ import (
 	"github.com/tenetlang/tenet/lang/diag"
 )
 
-// MaxUseDepth bounds how deeply use blocks may import: a chain of more
-// than MaxUseDepth imported directories is an error.
-const MaxUseDepth = 32
-
-// Namespace returns the name the use block imports under: As, or the base
-// name of Path ("../common" → "common").
-func (u *Use) Namespace() string {
-	if u.As != nil {
-		return u.As.Value
+// ReadDir reads the contract files (names ending in suffix, at most max
+// bytes each) directly inside dir, keyed by their slash path under prefix
+// (a directory relative to the root module's directory). err is set when
+// dir itself cannot be read, or is not a directory (a named pipe there
+// would block os.ReadDir); a contract file that cannot be read, or is not
+// a regular file, is a read-error diagnostic.
+func ReadDir(dir, prefix, suffix string, max int64) (map[string][]byte, hcl.Diagnostics, error) {
+	entries, err := readlimit.ReadDir(dir)
+	if err != nil {
+		return nil, nil, err
 	}
-	return path.Base(slashPath(u.Path.Value))
-}
-
-// namespaceRange is where the namespace is written: as, or the path.
-func (u *Use) namespaceRange() hcl.Range {
-	if u.As != nil {
-		return u.As.Range
-	}
-	return u.Path.Range
-}
-
-// slashPath makes a use path slash-separated.
-func slashPath(p string) string {
-	return strings.ReplaceAll(p, `\`, "/")
-}
-
-func (d *decoder) use(b *hcl.Block) *Use {
-	c := d.content(b.Body, useSchema)
-	u := &Use{
-		Path:  d.label(b, "path", false),
-		As:    d.str(c.Attributes["as"]),
-		Range: b.DefRange,
-	}
-	p := slashPath(u.Path.Value)
-	valid := p != ""
-	if valid && (path.IsAbs(p) || filepath.IsAbs(u.Path.Value) || filepath.VolumeName(u.Path.Value) != "") {
-		d.errorf(diag.InvalidValue, u.Path.Range, "Absolute use path",
-			"A use path is relative to the directory of the file holding the use block, so that the contract reads the same wherever it is checked out; write %q relative to this file's directory.", u.Path.Value)
-		valid = false
-	}
-	if valid || u.As != nil {
-		valid = d.checkNamespace(u) && valid
-	}
-	if c.Attributes["as"] != nil && u.As == nil { // as has a bad value, already reported
-		valid = false
-	}
-	u.valid = valid
-	return u
-}
-
-// checkNamespace reports a namespace that is not an identifier, is
-// reserved or is taken by another use block; it returns whether it is valid.
-func (d *decoder) checkNamespace(u *Use) bool {
-	ns, rng := u.Namespace(), u.namespaceRange()
-	if u.As == nil && (!isIdent(ns) || IsReserved(ns)) {
-		code, why, fix := diag.InvalidName, "is not an identifier", identFix(ns)
-		if IsReserved(ns) {
-			code, why, fix = diag.ReservedWord, "is reserved by CEL", ns+"_"
+	var diags hcl.Diagnostics
+	files := map[string][]byte{}
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), suffix) {
+			continue
 		}
-		if fix == "" {
-			fix = "name"
+		b, err := readlimit.ReadFile(filepath.Join(dir, e.Name()), max)
+		if err != nil {
+			// At the file's start, so that it reads file:1:1 like any other.
+			at := hcl.Range{Filename: path.Join(prefix, e.Name()), Start: hcl.InitialPos, End: hcl.InitialPos}
+			diags = append(diags, diag.Errorf(diag.ReadError, at, "Cannot read contract file", "%s", err.Error()))
+			continue
 		}
-		d.errorf(code, rng, "Invalid use namespace",
-			"Without an as attribute, the namespace of a use block is the base name of its path, %q, which %s, so criteria could not refer to it. Add as = %q.", ns, why, fix)
-		return false
+		files[path.Join(prefix, e.Name())] = b
 	}
-	if !d.checkName(Str{Value: ns, Range: rng}, "Invalid use namespace", "use namespace") {
-		return false
-	}
-	return d.declare("use namespace", Str{Value: ns, Range: rng}, rng)
+	return files, diags, nil
 }
 
-// loader loads the modules use blocks name, for one ParseDir call.
-type loader struct {
-	root   string             // the root module's directory, as given to ParseDir
-	stack  []loadFrame        // the modules being loaded, the root first
-	loaded map[string]*Module // fully loaded modules by canonicalDir
+// Use is one use block of a parsed module, as the loader needs it.
+type Use struct {
+	Path      string    // as written: relative to the directory of its file
+	PathRange hcl.Range // where the path is written
+	Namespace string    // the name the directory is imported under
+	Def       hcl.Range // the block's definition range
 }
 
-// loadFrame is a module being loaded: its canonical directory and its slash
+// Loader loads the directories the use blocks of a root module name, for
+// one root; M is the caller's module (lang's *Module).
+type Loader[M any] struct {
+	Root     string // the root module's directory, as given to lang.ParseDir
+	Suffix   string // the suffix of contract files
+	MaxBytes int64  // the size limit of one contract file
+	MaxDepth int    // the longest chain of imported directories
+
+	// Parse decodes the files of an imported directory (ReadDir's map).
+	Parse func(dir string, files map[string][]byte) (M, hcl.Diagnostics)
+	// Uses lists the use blocks of m, nil for a block in error (it is not
+	// loaded).
+	Uses func(m M) []*Use
+	// Link records that use block i of m imports the module imported.
+	Link func(m M, i int, imported M)
+
+	stack  []frame      // the modules being loaded, the root first
+	loaded map[string]M // fully loaded modules by canonicalDir
+}
+
+// frame is a module being loaded: its canonical directory and its slash
 // path relative to the root module's directory.
-type loadFrame struct{ key, rel string }
+type frame struct{ key, rel string }
+
+// Load loads the imports of root, the module read from l.Root, and theirs.
+func (l *Loader[M]) Load(root M) hcl.Diagnostics {
+	l.loaded = map[string]M{}
+	l.stack = []frame{{key: canonicalDir(l.Root), rel: "."}}
+	return l.loadImports(root, ".")
+}
 
 // canonicalDir identifies a directory: absolute, symbolic links resolved
 // when possible.
@@ -111,21 +108,21 @@ func canonicalDir(dir string) string {
 }
 
 // loadImports loads the use blocks of m, whose directory is rel (relative
-// to the root), into m.Imports.
-func (l *loader) loadImports(m *Module, rel string) hcl.Diagnostics {
+// to the root), and links each to the module it imports.
+func (l *Loader[M]) loadImports(m M, rel string) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	byDir := map[string]*Use{}
-	for _, u := range m.Uses {
-		if !u.valid {
+	for i, u := range l.Uses(m) {
+		if u == nil {
 			continue
 		}
-		urel := path.Join(rel, slashPath(u.Path.Value))
-		dir := filepath.Join(l.root, filepath.FromSlash(urel))
+		urel := path.Join(rel, slashPath(u.Path))
+		dir := filepath.Join(l.Root, filepath.FromSlash(urel))
 		key := canonicalDir(dir)
 		if prev, dup := byDir[key]; dup {
-			diags = append(diags, diag.Errorf(diag.UseDuplicate, u.Path.Range, "Directory imported twice",
-				"This contract already imports %s as %q at %s; import a directory once, under one namespace.",
-				quote(prev.Path.Value), prev.Namespace(), at(prev.Range)))
+			diags = append(diags, diag.Errorf(diag.UseDuplicate, u.PathRange, "Directory imported twice",
+				"This contract already imports %s as %q at %s:%d:%d; import a directory once, under one namespace.",
+				strconv.Quote(prev.Path), prev.Namespace, prev.Def.Filename, prev.Def.Start.Line, prev.Def.Start.Column))
 			continue
 		}
 		byDir[key] = u
@@ -135,69 +132,70 @@ func (l *loader) loadImports(m *Module, rel string) hcl.Diagnostics {
 				chain = append(chain, l.display(f.rel))
 			}
 			chain = append(chain, l.display(l.stack[i].rel))
-			diags = append(diags, diag.Errorf(diag.UseCycle, u.Path.Range, "Import cycle",
+			diags = append(diags, diag.Errorf(diag.UseCycle, u.PathRange, "Import cycle",
 				"Contract directories import each other in a cycle: %s. Move what they share into a directory they all import.",
 				strings.Join(chain, " → ")))
 			continue
 		}
-		if len(l.stack) > MaxUseDepth {
-			diags = append(diags, diag.Errorf(diag.UseTooDeep, u.Path.Range, "Imports nest too deep",
-				"This use block would import a directory %d levels deep; tenet refuses chains of use blocks deeper than %d.", len(l.stack), MaxUseDepth))
+		if len(l.stack) > l.MaxDepth {
+			diags = append(diags, diag.Errorf(diag.UseTooDeep, u.PathRange, "Imports nest too deep",
+				"This use block would import a directory %d levels deep; tenet refuses chains of use blocks deeper than %d.", len(l.stack), l.MaxDepth))
 			continue
 		}
-		mod := l.loaded[key]
-		if mod == nil {
+		mod, ok := l.loaded[key]
+		if !ok {
 			var more hcl.Diagnostics
-			mod, more = l.load(u, dir, urel, key)
+			mod, ok, more = l.load(u, dir, urel, key)
 			diags = append(diags, more...)
-			if mod == nil {
+			if !ok {
 				continue
 			}
 		}
-		m.Imports = append(m.Imports, &Import{Use: u, Namespace: u.Namespace(), Module: mod})
+		l.Link(m, i, mod)
 	}
 	return diags
 }
 
-// load parses the directory a use block names, then its own imports; the
-// module is nil when the directory is missing or holds no contract file.
-func (l *loader) load(u *Use, dir, rel, key string) (*Module, hcl.Diagnostics) {
-	files, diags, err := readContractFiles(dir, rel)
+// load parses the directory a use block names, then its own imports; ok
+// is false when the directory is missing or holds no contract file.
+func (l *Loader[M]) load(u *Use, dir, rel, key string) (m M, ok bool, diags hcl.Diagnostics) {
+	files, diags, err := ReadDir(dir, rel, l.Suffix, l.MaxBytes)
+	quoted := strconv.Quote(u.Path)
 	var detail string
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		detail = "There is no directory " + quote(u.Path.Value) + " relative to the directory of this file."
-		if s := siblingSuggestion(dir, u.Path.Value); s != "" {
-			detail += " Did you mean " + quote(s) + "?"
+		detail = "There is no directory " + quoted + " relative to the directory of this file."
+		if s := siblingSuggestion(dir, u.Path); s != "" {
+			detail += " Did you mean " + strconv.Quote(s) + "?"
 		}
 	case err != nil && isNotDir(dir):
 		what := "a file"
 		if te := (*readlimit.FileTypeError)(nil); errors.As(err, &te) && !te.Mode.IsRegular() {
 			what = readlimit.Kind(te.Mode) // a named pipe, a device: say which
 		}
-		detail = quote(u.Path.Value) + " is " + what + "; a use block imports a contract directory."
+		detail = quoted + " is " + what + "; a use block imports a contract directory."
 	case err != nil:
-		detail = "Cannot read the directory " + quote(u.Path.Value) + ": " + err.Error() + "."
+		detail = "Cannot read the directory " + quoted + ": " + err.Error() + "."
 	case len(files) == 0 && !diags.HasErrors():
-		detail = "The directory " + quote(u.Path.Value) + " holds no *" + FileSuffix + " file to import."
+		detail = "The directory " + quoted + " holds no *" + l.Suffix + " file to import."
 	case len(files) == 0:
-		return nil, diags
+		return m, false, diags
 	}
 	if detail != "" {
-		return nil, hcl.Diagnostics{diag.Errorf(diag.UseMissing, u.Path.Range, "Imported directory not found", "%s", detail)}
+		return m, false, hcl.Diagnostics{diag.Errorf(diag.UseMissing, u.PathRange, "Imported directory not found", "%s", detail)}
 	}
-	m, more := parseFiles(dir, files, true)
+	m, more := l.Parse(dir, files)
 	diags = append(diags, more...)
-	l.stack = append(l.stack, loadFrame{key: key, rel: rel})
+	l.stack = append(l.stack, frame{key: key, rel: rel})
 	diags = append(diags, l.loadImports(m, rel)...)
 	l.stack = l.stack[:len(l.stack)-1]
 	l.loaded[key] = m
-	return m, diags
+	return m, true, diags
 }
 
 // onStack returns the index in the stack of the module being loaded from
 // the directory key, or -1.
-func (l *loader) onStack(key string) int {
+func (l *Loader[M]) onStack(key string) int {
 	for i, f := range l.stack {
 		if f.key == key {
 			return i
@@ -208,11 +206,11 @@ func (l *loader) onStack(key string) int {
 
 // display names a directory relative to the root in messages; the root
 // itself is shown by its base name.
-func (l *loader) display(rel string) string {
+func (l *Loader[M]) display(rel string) string {
 	if rel == "." {
-		abs, err := filepath.Abs(l.root)
+		abs, err := filepath.Abs(l.Root)
 		if err != nil {
-			return l.root
+			return l.Root
 		}
 		return filepath.Base(abs)
 	}
@@ -247,4 +245,9 @@ func siblingSuggestion(dir, usePath string) string {
 		return p[:i+1] + s
 	}
 	return s
+}
+
+// slashPath makes a use path slash-separated.
+func slashPath(p string) string {
+	return strings.ReplaceAll(p, `\`, "/")
 }
