@@ -142,7 +142,7 @@ func TestManyPredicates(t *testing.T) {
 // pred type (every predicate) when the type checker missed it, and to take
 // the full edit distance to every predicate's name for a suggestion; now
 // the fields are listed only for an error that is reported with them, and
-// the distance is bounded (lang.Suggest), so this is linear in the
+// the distance is bounded (diag.Suggest), so this is linear in the
 // references times the names, with a small constant.
 func TestManyUnknownPredicates(t *testing.T) {
 	var b strings.Builder

@@ -205,7 +205,7 @@ func (c *compiler) warnf(code diag.Code, r hcl.Range, summary, detail string) {
 
 // didYouMean returns " Did you mean "x"?" for the nearest candidate, or "".
 func didYouMean(name string, candidates []string) string {
-	if s := lang.Suggest(name, candidates); s != "" {
+	if s := diag.Suggest(name, candidates); s != "" {
 		return ` Did you mean "` + s + `"?`
 	}
 	return ""

@@ -11,7 +11,13 @@
 // (package lang/diag); unknown blocks, unknown attributes, duplicate names
 // and malformed values are errors, never ignored, and every problem is
 // reported in one pass. ParseDir also loads the directories that use
-// blocks import, and Format lays a file out canonically (`tenet fmt`).
+// blocks import.
+//
+// Around it: lang/diag holds the diagnostic codes and "did you mean"
+// suggestions, lang/typeexpr reads type expressions, lang/pattern the trace
+// pattern grammar, lang/internal/literal maps string literals back to the
+// file, and lang/format lays a file out canonically (`tenet fmt`). lang
+// imports only those and internal/readlimit; the compiler imports lang.
 package lang
 
 import (
@@ -19,6 +25,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tenetlang/tenet/lang/pattern"
+	"github.com/tenetlang/tenet/lang/typeexpr"
 )
 
 // FileSuffix is the suffix of contract source files.
@@ -280,38 +287,24 @@ type Given struct {
 	Range         hcl.Range
 }
 
-// TypeKind is the kind of a parameter type.
-type TypeKind int
-
-// The parameter type kinds of DESIGN §2.
-const (
-	TypeAny TypeKind = iota
-	TypeString
-	TypeInt
-	TypeDouble // also written `number`
-	TypeBool
-	TypeList
-	TypeMap // map(T): string keys
-	TypeObject
+// The parameter types, read by package lang/typeexpr (see there).
+type (
+	TypeKind = typeexpr.Kind
+	Type     = typeexpr.Type
+	Field    = typeexpr.Field
 )
 
-// Type is a parameter type expression such as `list(object({a = string}))`.
-type Type struct {
-	Kind   TypeKind
-	Elem   *Type    // TypeList, TypeMap
-	Fields []*Field // TypeObject, sorted by name
-	Range  hcl.Range
-}
-
-// Field is a named, typed member of an object type or a tool's parameter
-// schema. For `date = optional(string)`, Type is string (with the range of
-// `string`), Optional is true and Range covers the whole item.
-type Field struct {
-	Name     Str
-	Type     *Type
-	Optional bool      // written optional(T): the key may be absent
-	Range    hcl.Range // the whole `name = T` item, for diagnostics about the field
-}
+// The parameter type kinds (docs/language.md).
+const (
+	TypeAny    = typeexpr.Any
+	TypeString = typeexpr.String
+	TypeInt    = typeexpr.Int
+	TypeDouble = typeexpr.Double // also written `number`
+	TypeBool   = typeexpr.Bool
+	TypeList   = typeexpr.List
+	TypeMap    = typeexpr.Map // map(T): string keys
+	TypeObject = typeexpr.Object
+)
 
 // Invariant is an `invariant "name" { ... }` block: a property every run
 // must have. In the assert form, Assert is a CEL bool that must be true.
@@ -401,7 +394,7 @@ type Import struct {
 }
 
 // Trace is the trace-pattern part of a criterion block: its step blocks
-// and its match and forbid patterns (DESIGN §4). Match must match the run;
+// and its match and forbid patterns (docs/patterns.md). Match must match the run;
 // forbid must not (in an invariant) or is the harm that happened (in a
 // side_effect).
 type Trace struct {

@@ -5,6 +5,9 @@ import (
 	"sort"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tenetlang/tenet/lang/diag"
+	"github.com/tenetlang/tenet/lang/typeexpr"
 )
 
 // The schema of each block. Decoding goes through hcl.BodySchema so that
@@ -155,7 +158,7 @@ func (d *decoder) decodeFile(body hcl.Body) {
 // content decodes body against schema, keeping HCL's diagnostics.
 func (d *decoder) content(body hcl.Body, schema *hcl.BodySchema) *hcl.BodyContent {
 	c, diags := body.Content(schema)
-	d.addHCL(diags, codeSyntax)
+	d.addHCL(diags, diag.HCLSyntax)
 	if c == nil {
 		c = &hcl.BodyContent{}
 	}
@@ -167,7 +170,7 @@ func (d *decoder) content(body hcl.Body, schema *hcl.BodySchema) *hcl.BodyConten
 // first. Where the first was is recorded under the kind "block:<type>".
 func (d *decoder) single(b *hcl.Block, how string) bool {
 	if prev, seen := d.declared["block:"+b.Type][""]; seen {
-		d.errorf(codeDuplicateBlock, b.DefRange, fmt.Sprintf("Duplicate %s block", b.Type),
+		d.errorf(diag.DuplicateBlock, b.DefRange, fmt.Sprintf("Duplicate %s block", b.Type),
 			"A contract has %s %s block; the first one is at %s.", how, b.Type, at(prev))
 		return false
 	}
@@ -192,7 +195,7 @@ func (d *decoder) declare(kind string, name Str, def hcl.Range) bool {
 		return true
 	}
 	if prev, dup := d.declared[kind][name.Value]; dup {
-		d.errorf(codeDuplicateName, def, fmt.Sprintf("Duplicate %s %q", kind, name.Value),
+		d.errorf(diag.DuplicateName, def, fmt.Sprintf("Duplicate %s %q", kind, name.Value),
 			"%s %q was already declared at %s; each %s needs a distinct name.", aOrAn(kind), name.Value, at(prev), kind)
 		return false
 	}
@@ -210,7 +213,7 @@ func (d *decoder) label(b *hcl.Block, what string, ident bool) Str {
 	s := Str{Value: b.Labels[0], Range: b.LabelRanges[0]}
 	switch {
 	case s.Value == "":
-		d.errorf(codeInvalidName, s.Range, fmt.Sprintf("Invalid %s %s", b.Type, what), "%s %s must not be empty.", aOrAn(b.Type), what)
+		d.errorf(diag.InvalidName, s.Range, fmt.Sprintf("Invalid %s %s", b.Type, what), "%s %s must not be empty.", aOrAn(b.Type), what)
 	case ident:
 		d.checkName(s, fmt.Sprintf("Invalid %s %s", b.Type, what), b.Type+" "+what)
 	}
@@ -246,7 +249,7 @@ func (d *decoder) threatModel(b *hcl.Block) *ThreatModel {
 // params decodes one params block; names are unique across all of them.
 func (d *decoder) params(b *hcl.Block) []*Param {
 	as, diags := b.Body.JustAttributes()
-	d.addHCL(diags, codeSyntax)
+	d.addHCL(diags, diag.HCLSyntax)
 	list := make([]*hcl.Attribute, 0, len(as))
 	for _, a := range as {
 		list = append(list, a)
@@ -284,7 +287,9 @@ func (d *decoder) tool(b *hcl.Block) *Tool {
 		Range:       b.DefRange,
 	}
 	if a := c.Attributes["params"]; a != nil {
-		t.Params = d.fields(a.Expr, "tool parameters")
+		var more hcl.Diagnostics
+		t.Params, more = typeexpr.ParseFields(a.Expr, "tool parameters", d.fieldName)
+		d.diags = append(d.diags, more...)
 	}
 	if !d.declare("tool", t.Name, b.DefRange) {
 		return nil
@@ -304,7 +309,7 @@ func (d *decoder) grant(b *hcl.Block) *Grant {
 			Range:     ab.DefRange,
 		}
 		if prev, dup := seen[a.Operation.Value]; dup {
-			d.errorf(codeDuplicateName, ab.DefRange, fmt.Sprintf("Duplicate allow %q", a.Operation.Value),
+			d.errorf(diag.DuplicateName, ab.DefRange, fmt.Sprintf("Duplicate allow %q", a.Operation.Value),
 				"This grant already has an allow %q block at %s; list all its resources there.", a.Operation.Value, at(prev))
 			continue
 		}
@@ -312,7 +317,7 @@ func (d *decoder) grant(b *hcl.Block) *Grant {
 		g.Allows = append(g.Allows, a)
 	}
 	if len(c.Blocks) == 0 {
-		d.errorf(codeMissingBlock, b.DefRange, "Missing allow block",
+		d.errorf(diag.MissingBlock, b.DefRange, "Missing allow block",
 			"A grant holds one or more allow \"operation\" { resources = [...] } blocks.")
 	}
 	if !d.declare("grant", g.Name, b.DefRange) {
@@ -331,7 +336,7 @@ func (d *decoder) predicate(b *hcl.Block) *Predicate {
 	}
 	p.Trace = d.trace(b, c, traceRules{})
 	if e, m := c.Attributes["expr"], c.Attributes["match"]; e != nil && m != nil {
-		d.errorf(codeConflicting, m.NameRange, "Conflicting arguments",
+		d.errorf(diag.ConflictingAttributes, m.NameRange, "Conflicting arguments",
 			"A predicate is either a CEL expression (expr) or a trace pattern (match, whose value is whether it matched the run), not both. Make two predicates, and combine them in a third: expr = \"pred.a && pred.b\".")
 	} else {
 		d.require(b, c, []string{"expr", "match"},
@@ -429,7 +434,7 @@ func (d *decoder) source(b *hcl.Block) *Source {
 			Range:         gb.DefRange,
 		}
 		if s.Given != nil {
-			d.errorf(codeDuplicateBlock, gb.DefRange, "Duplicate given block",
+			d.errorf(diag.DuplicateBlock, gb.DefRange, "Duplicate given block",
 				"A source has at most one given block; the first one is at %s.", at(s.Given.Range))
 			continue
 		}

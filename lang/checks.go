@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tenetlang/tenet/lang/diag"
 )
 
 // Severities are the severities an invariant may declare, least severe
@@ -51,10 +53,10 @@ func (d *decoder) oneOf(attr *hcl.Attribute, what string, values []string) *Str 
 		}
 	}
 	detail := "The " + what + " " + quote(s.Value) + " is not one of " + strings.Join(values, ", ") + "."
-	if sug := Suggest(strings.ToLower(s.Value), values); sug != "" {
+	if sug := diag.Suggest(strings.ToLower(s.Value), values); sug != "" {
 		detail += " Did you mean " + quote(sug) + "?"
 	}
-	d.errorf(codeInvalidValue, s.Range, "Invalid "+what, "%s", detail)
+	d.errorf(diag.InvalidValue, s.Range, "Invalid "+what, "%s", detail)
 	return nil
 }
 
@@ -86,7 +88,7 @@ func (d *decoder) gate(b *hcl.Block) *Gate {
 	}
 	if a := c.Attributes["require"]; a != nil {
 		if elems, diags := hcl.ExprList(a.Expr); !diags.HasErrors() && len(elems) == 0 {
-			d.errorf(codeInvalidValue, a.Expr.Range(), "Empty gate",
+			d.errorf(diag.InvalidValue, a.Expr.Range(), "Empty gate",
 				"A gate needs at least one requirement: require = [\"metrics.<name> <= ...\", ...].")
 		}
 	}

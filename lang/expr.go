@@ -8,6 +8,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tenetlang/tenet/lang/diag"
+	"github.com/tenetlang/tenet/lang/internal/literal"
 )
 
 // Pos returns the file position of byte i of Text (clamped to
@@ -23,7 +24,7 @@ func (e *Expr) Pos(i int) hcl.Pos {
 	if e.Lines == nil {
 		return e.Range.Start
 	}
-	return posAt(e.src, e.Lines, off)
+	return literal.Pos(e.src, e.Lines, off)
 }
 
 // RangeOf returns the file range of Text[i:j] (both clamped; j < i is
@@ -69,7 +70,7 @@ func (d *decoder) criterionList(attr *hcl.Attribute) []*Expr {
 	}
 	elems, diags := hcl.ExprList(attr.Expr)
 	if diags.HasErrors() {
-		d.errorf(codeWrongType, attr.Expr.Range(), "Incorrect attribute value type",
+		d.errorf(diag.WrongValueType, attr.Expr.Range(), "Incorrect attribute value type",
 			"Inappropriate value for attribute %q: a list of CEL expressions written as strings is required, like [\"...\", \"...\"]; found %s.",
 			attr.Name, describeExpr(attr.Expr))
 		return nil
@@ -101,12 +102,12 @@ func (d *decoder) literalAttr(k literalKind, name string, expr hcl.Expression, e
 		return nil
 	}
 	if elem {
-		d.errorf(codeNotString, expr.Range(), k.title+" must be a string",
+		d.errorf(diag.CriterionNotString, expr.Range(), k.title+" must be a string",
 			"Each %s %s is %s written as an HCL string, quoted (%s = [\"...\"]) or as a heredoc (<<EOT); found %s.",
 			name, k.noun, k.isA, name, describeExpr(expr))
 		return nil
 	}
-	d.errorf(codeNotString, expr.Range(), k.title+" must be a string",
+	d.errorf(diag.CriterionNotString, expr.Range(), k.title+" must be a string",
 		"The %s %s is %s written as an HCL string, quoted (%s = \"...\") or as a heredoc (<<EOT); found %s.",
 		name, k.noun, k.isA, name, describeExpr(expr))
 	return nil
@@ -116,7 +117,7 @@ func (d *decoder) literalAttr(k literalKind, name string, expr hcl.Expression, e
 func (d *decoder) literalExpr(x *hclsyntax.TemplateExpr, f *srcFile) *Expr {
 	val, diags := x.Value(nil)
 	if diags.HasErrors() { // cannot happen for literal parts; stay defensive
-		d.addHCL(diags, codeInvalidValue)
+		d.addHCL(diags, diag.InvalidValue)
 		return nil
 	}
 	e := &Expr{Range: x.SrcRange}
@@ -128,7 +129,7 @@ func (d *decoder) literalExpr(x *hclsyntax.TemplateExpr, f *srcFile) *Expr {
 		return e
 	}
 	e.Lines, e.src = f.lines, f.Bytes
-	text, offs, ok := mapLiteral(tokensIn(f.tokens, x.SrcRange))
+	text, offs, ok := literal.Map(literal.TokensIn(f.tokens, x.SrcRange))
 	if !ok || string(text) != e.Text || !offsetsInFile(offs, len(f.Bytes)) {
 		e.setApprox()
 		return e
@@ -164,7 +165,7 @@ func (d *decoder) interpolationError(k literalKind, name string, expr hcl.Expres
 	rng := expr.Range()
 	reported := false
 	if f != nil {
-		toks := tokensIn(f.tokens, rng)
+		toks := literal.TokensIn(f.tokens, rng)
 		depth := 0
 		seen := map[hclsyntax.TokenType]bool{} // one report per kind is enough
 		for i, tok := range toks {
@@ -214,7 +215,7 @@ func (d *decoder) templateSeqError(k literalKind, name string, seq hcl.Range, di
 		dg.Detail = fmt.Sprintf("The %s %s is %s, but HCL would evaluate this %%{...} template directive before %s. Write %%%%{ for a literal %%{.",
 			name, k.noun, k.source, k.reader)
 	}
-	d.diags = append(d.diags, diag.Set(dg, codeInterpolation))
+	d.diags = append(d.diags, diag.Set(dg, diag.CriterionInterpolation))
 }
 
 // describeExpr names what a non-string expression is, for error details.

@@ -10,7 +10,7 @@ import (
 )
 
 // TestParseDirBanking reads a realistic contract spread over three files
-// (adapted from DESIGN §2) and checks every block came through.
+// (adapted from docs/language.md) and checks every block came through.
 func TestParseDirBanking(t *testing.T) {
 	m, diags := ParseDir("testdata/banking")
 	checkDiags(t, diags)

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tenetlang/tenet/lang/diag"
 )
 
 // at renders where a range starts as file:line:col, the form every tenet
@@ -90,10 +92,10 @@ func IsReserved(name string) bool {
 func (d *decoder) checkName(name Str, summary, what string) bool {
 	switch {
 	case !isIdent(name.Value):
-		d.errorf(codeInvalidName, name.Range, summary, "%q is not a valid %s: %s", name.Value, what, identRule(name.Value))
+		d.errorf(diag.InvalidName, name.Range, summary, "%q is not a valid %s: %s", name.Value, what, identRule(name.Value))
 		return false
 	case IsReserved(name.Value):
-		d.errorf(codeReserved, name.Range, "Reserved word",
+		d.errorf(diag.ReservedWord, name.Range, "Reserved word",
 			"%q is reserved by CEL, so it cannot be used as %s: a criterion could not refer to it. Use another name, such as %q.",
 			name.Value, strings.ToLower(aOrAn(what)), name.Value+"_")
 		return false
@@ -113,4 +115,14 @@ func aOrAn(noun string) string {
 		return "An " + noun
 	}
 	return "A " + noun
+}
+
+// fieldName is the typeexpr.CheckName of lang: a field name is an
+// identifier CEL can refer to, and not a reserved word.
+func (d *decoder) fieldName(name string, rng hcl.Range) *hcl.Diagnostic {
+	var sub decoder
+	if sub.checkName(Str{Value: name, Range: rng}, "Invalid field name", "field name") {
+		return nil
+	}
+	return sub.diags[0]
 }

@@ -1,15 +1,15 @@
 package lang
 
 import (
-	"path"
-	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
-	"github.com/tenetlang/tenet/internal/readlimit"
+	"github.com/tenetlang/tenet/lang/diag"
+	"github.com/tenetlang/tenet/lang/internal/literal"
+	"github.com/tenetlang/tenet/lang/internal/load"
 )
 
 // ParseDir reads every *.tenet.hcl file directly inside dir (not in
@@ -25,9 +25,9 @@ import (
 // every problem found (decoding goes on after errors), each with a code
 // (package lang/diag).
 func ParseDir(dir string) (m *Module, diags hcl.Diagnostics) {
-	files, diags, err := readContractFiles(dir, ".")
+	files, diags, err := load.ReadDir(dir, ".", FileSuffix, MaxFileBytes)
 	if err != nil {
-		return &Module{Dir: dir}, hcl.Diagnostics{errorNoRange(codeReadError, "Cannot read contract directory", "%s", err.Error())}
+		return &Module{Dir: dir}, hcl.Diagnostics{diag.ErrorfNoRange(diag.ReadError, "Cannot read contract directory", "%s", err.Error())}
 	}
 	if len(files) == 0 && diags.HasErrors() {
 		return &Module{Dir: dir}, diags
@@ -37,42 +37,22 @@ func ParseDir(dir string) (m *Module, diags hcl.Diagnostics) {
 	// Loading imports must not take the program down either.
 	defer func() {
 		if r := recover(); r != nil {
-			diags = append(diags, errorNoRange(codeInternal, "Internal error in the contract parser",
+			diags = append(diags, diag.ErrorfNoRange(diag.InternalError, "Internal error in the contract parser",
 				"%v. This is a bug in tenet; please report it with the contract that caused it.", r))
 		}
 	}()
-	l := &loader{root: dir, loaded: map[string]*Module{}}
-	l.stack = []loadFrame{{key: canonicalDir(dir), rel: "."}}
-	diags = append(diags, l.loadImports(m, ".")...)
+	l := &load.Loader[*Module]{Root: dir, Suffix: FileSuffix, MaxBytes: MaxFileBytes, MaxDepth: MaxUseDepth,
+		Parse: func(dir string, files map[string][]byte) (*Module, hcl.Diagnostics) {
+			return parseFiles(dir, files, true)
+		},
+		Uses: loadUses,
+		Link: func(m *Module, i int, imported *Module) {
+			u := m.Uses[i]
+			m.Imports = append(m.Imports, &Import{Use: u, Namespace: u.Namespace(), Module: imported})
+		},
+	}
+	diags = append(diags, l.Load(m)...)
 	return m, diags
-}
-
-// readContractFiles reads the contract files directly inside dir, keyed by
-// their slash path under prefix (a directory relative to the root module's
-// directory). err is set when dir itself cannot be read, or is not a
-// directory (a named pipe there would block os.ReadDir); a contract file
-// that is not a regular file is a read-error diagnostic.
-func readContractFiles(dir, prefix string) (map[string][]byte, hcl.Diagnostics, error) {
-	entries, err := readlimit.ReadDir(dir)
-	if err != nil {
-		return nil, nil, err
-	}
-	var diags hcl.Diagnostics
-	files := map[string][]byte{}
-	for _, e := range entries {
-		if e.IsDir() || !strings.HasSuffix(e.Name(), FileSuffix) {
-			continue
-		}
-		b, err := readlimit.ReadFile(filepath.Join(dir, e.Name()), MaxFileBytes)
-		if err != nil {
-			// At the file's start, so that it reads file:1:1 like any other.
-			at := hcl.Range{Filename: path.Join(prefix, e.Name()), Start: hcl.InitialPos, End: hcl.InitialPos}
-			diags = append(diags, newError(codeReadError, at, "Cannot read contract file", "%s", err.Error()))
-			continue
-		}
-		files[path.Join(prefix, e.Name())] = b
-	}
-	return files, diags, nil
 }
 
 // ParseFiles is ParseDir over files held in memory: files maps a path
@@ -92,7 +72,7 @@ func parseFiles(dir string, files map[string][]byte, library bool) (m *Module, d
 	// a bug in lang or HCL, reported as a diagnostic (and caught by fuzzing).
 	defer func() {
 		if r := recover(); r != nil {
-			diags = append(d.diags, errorNoRange(codeInternal, "Internal error in the contract parser",
+			diags = append(d.diags, diag.ErrorfNoRange(diag.InternalError, "Internal error in the contract parser",
 				"%v. This is a bug in tenet; please report it with the contract that caused it.", r))
 		}
 	}()
@@ -107,7 +87,7 @@ func parseFiles(dir string, files map[string][]byte, library bool) (m *Module, d
 		}
 	}
 	if len(names) == 0 {
-		return m, hcl.Diagnostics{errorNoRange(codeNoFiles, "No contract files",
+		return m, hcl.Diagnostics{diag.ErrorfNoRange(diag.NoContractFiles, "No contract files",
 			"The directory %s contains no *%s files.", dir, FileSuffix)}
 	}
 	sort.Strings(names)
@@ -115,32 +95,22 @@ func parseFiles(dir string, files map[string][]byte, library bool) (m *Module, d
 	syntaxErrors := false
 	for _, name := range names {
 		src := byName[name]
-		toks, _ := hclsyntax.LexConfig(src, name, hcl.InitialPos) // lexing errors are the parser's to report
-		// HCL's parser recurses once per nesting level: bound the depth
-		// before parsing so hostile input cannot exhaust the stack.
-		if tok, deep := tooDeep(toks); deep {
-			d.errorf(codeTooDeep, tok.Range, "Nesting too deep",
-				"Brackets, braces and parentheses nest more than %d levels deep here; tenet refuses such files.", MaxNesting)
-			syntaxErrors = true
-			m.Files = append(m.Files, &SourceFile{Path: name, Bytes: src, HCL: &hcl.File{Bytes: src}})
-			continue
-		}
-		// HCL assembles strings in time quadratic in their parts: bound
-		// them before parsing too (strlimit.go).
-		if d.refuseLargeString(toks) {
+		toks, refused := Lex(src, name)
+		if refused != nil {
+			d.diags = append(d.diags, refused)
 			syntaxErrors = true
 			m.Files = append(m.Files, &SourceFile{Path: name, Bytes: src, HCL: &hcl.File{Bytes: src}})
 			continue
 		}
 		f, pdiags := hclsyntax.ParseConfig(src, name, hcl.InitialPos)
-		d.addHCL(pdiags, codeSyntax)
+		d.addHCL(pdiags, diag.HCLSyntax)
 		syntaxErrors = syntaxErrors || pdiags.HasErrors()
 		if f == nil {
 			f = &hcl.File{Bytes: src}
 		}
 		sf := &SourceFile{Path: name, Bytes: src, HCL: f}
 		m.Files = append(m.Files, sf)
-		d.files[name] = &srcFile{SourceFile: sf, lines: lineStarts(src), tokens: toks}
+		d.files[name] = &srcFile{SourceFile: sf, lines: literal.LineStarts(src), tokens: toks}
 		if f.Body != nil {
 			d.decodeFile(f.Body)
 		}
@@ -149,7 +119,7 @@ func parseFiles(dir string, files map[string][]byte, library bool) (m *Module, d
 	// well be what hid it.
 	if m.Contract == nil && !syntaxErrors && !library {
 		start := hcl.Range{Filename: names[0], Start: hcl.InitialPos, End: hcl.InitialPos}
-		d.errorf(codeMissingContract, start, "Missing contract block",
+		d.errorf(diag.MissingContract, start, "Missing contract block",
 			"A contract directory needs exactly one contract \"name\" { version = \"...\" } block; none of its %d file(s) has one.", len(names))
 	}
 	return m, d.diags
@@ -191,10 +161,51 @@ func (d *decoder) file(name string) *srcFile {
 	return d.files[name]
 }
 
+// addHCL appends diagnostics produced by HCL, giving each one without a
+// code the code its summary maps to (or fallback).
+func (d *decoder) addHCL(diags hcl.Diagnostics, fallback diag.Code) {
+	d.diags = append(d.diags, diag.FromHCL(diags, fallback)...)
+}
+
+// errorf appends an error diagnostic with a code on subject.
+func (d *decoder) errorf(code diag.Code, subject hcl.Range, summary, format string, args ...any) {
+	d.diags = append(d.diags, diag.Errorf(code, subject, summary, format, args...))
+}
+
 // MaxFileBytes bounds the size of one contract file (64 MiB, a thousand
 // times the largest shipped contract): a larger one is a read-error
 // diagnostic, and is not read into memory.
 const MaxFileBytes = 64 << 20
+
+// Limits on a string of a contract file (package lang/internal/literal
+// says why): a string of more than MaxStringParts literal parts, or of more
+// than one part whose parts × bytes exceed MaxStringWork, is refused.
+const (
+	MaxStringParts = literal.MaxParts
+	MaxStringWork  = literal.MaxWork
+)
+
+// Lex returns the tokens of a contract file as HCL's lexer gives them and,
+// when the file must not be parsed, the error that says why: brackets
+// nested beyond MaxNesting (HCL's parser recurses once per level, so
+// hostile input could exhaust the stack), or a string beyond
+// MaxStringParts or MaxStringWork (HCL assembles a string in time
+// quadratic in its parts). Lexing errors are left to the parser to report.
+// ParseFiles and `tenet fmt` (package lang/format) both check files this
+// way before parsing them.
+func Lex(src []byte, filename string) (hclsyntax.Tokens, *hcl.Diagnostic) {
+	toks, _ := hclsyntax.LexConfig(src, filename, hcl.InitialPos)
+	if tok, deep := tooDeep(toks); deep {
+		return toks, diag.Errorf(diag.NestingTooDeep, tok.Range, "Nesting too deep",
+			"Brackets, braces and parentheses nest more than %d levels deep here; tenet refuses such files.", MaxNesting)
+	}
+	if open, parts, bytes, bad := literal.TooLarge(toks); bad {
+		return toks, diag.Errorf(diag.StringTooLarge, open.Range, "String too large",
+			"This string has %d parts (heredoc lines, or pieces between $${ and %%%%{ escapes) and %d bytes; HCL assembles a string part by part, in time proportional to parts × bytes, so tenet refuses a string of more than %d parts or whose parts × bytes exceed %d (1,000 lines of 256 KiB in all). Shorten it, or join its lines: a criterion is at most 100,000 code points anyway.",
+			parts, bytes, MaxStringParts, MaxStringWork)
+	}
+	return toks, nil
+}
 
 // MaxNesting bounds how deeply brackets, braces, parentheses and template
 // interpolations may nest in a contract file.

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 )
 
 // exprOf parses `predicate "p" { expr = LIT }` after header and returns
@@ -260,25 +259,6 @@ func TestExprMatchesHCLValue(t *testing.T) {
 		for _, marker := range []string{"<<EOT\n", "<<-EOT\n"} {
 			lit := marker + body + "EOT"
 			t.Run(lit, func(t *testing.T) { exprOf(t, lit) })
-		}
-	}
-}
-
-// TestPosMatchesHCLLexer checks posAt against the positions HCL's lexer
-// gives its own tokens, on a file with a byte-order mark, multi-byte
-// characters, grapheme clusters, tabs and CRLF line ends.
-func TestPosMatchesHCLLexer(t *testing.T) {
-	src := []byte("\ufeffa = [\"é\", \"👍🏽\", x]\r\n\tb = \"日本\" # 👩‍👩‍👧\r\nc = 1\n")
-	toks, diags := hclsyntax.LexConfig(src, "f", hcl.InitialPos)
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	lines := lineStarts(src)
-	for _, tok := range toks {
-		for _, p := range []hcl.Pos{tok.Range.Start, tok.Range.End} {
-			if got := posAt(src, lines, p.Byte); got != p {
-				t.Errorf("token %s %q: posAt(%d) = %s, HCL says %s", tok.Type, tok.Bytes, p.Byte, pos(got), pos(p))
-			}
 		}
 	}
 }

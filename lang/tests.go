@@ -5,6 +5,8 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tenetlang/tenet/lang/diag"
 )
 
 // ExpectLabels are the keys a test's expect object may hold: four labels
@@ -28,16 +30,16 @@ func (d *decoder) test(b *hcl.Block) *Test {
 		Range:      b.DefRange,
 	}
 	if t.Transcript.Value == "" && t.Transcript.Range != (hcl.Range{}) { // given, but empty
-		d.errorf(codeInvalidValue, t.Transcript.Range, "Empty transcript path",
+		d.errorf(diag.InvalidValue, t.Transcript.Range, "Empty transcript path",
 			"A test names the transcript file it judges, relative to the directory of this file: transcript = \"testdata/run.json\".")
 	}
 	if t.Record != nil && t.Record.Value < 1 {
-		d.errorf(codeInvalidValue, t.Record.Range, "Invalid record number",
+		d.errorf(diag.InvalidValue, t.Record.Range, "Invalid record number",
 			"record is the 1-based number of the run among the transcript file's records, so it is at least 1, not %d.", t.Record.Value)
 		t.Record = nil
 	}
 	if t.Task != nil && t.Task.Value == "" {
-		d.errorf(codeInvalidValue, t.Task.Range, "Empty task id",
+		d.errorf(diag.InvalidValue, t.Task.Range, "Empty task id",
 			"task, when given, is the id of a declared task; leave it out to take the task from the transcript record.")
 		t.Task = nil
 	}
@@ -54,13 +56,13 @@ func (d *decoder) expect(attr *hcl.Attribute) []*Expectation {
 	}
 	pairs, diags := hcl.ExprMap(attr.Expr)
 	if diags.HasErrors() {
-		d.errorf(codeWrongType, attr.Expr.Range(), "Incorrect attribute value type",
+		d.errorf(diag.WrongValueType, attr.Expr.Range(), "Incorrect attribute value type",
 			"Inappropriate value for attribute \"expect\": an object of expected labels is required, like { utility = true, violations = [] }; found %s.",
 			describeExpr(attr.Expr))
 		return nil
 	}
 	if len(pairs) == 0 {
-		d.errorf(codeInvalidValue, attr.Expr.Range(), "Empty expect",
+		d.errorf(diag.InvalidValue, attr.Expr.Range(), "Empty expect",
 			"A test expects at least one label, like expect = { utility = true }. The labels are %s.", labelList())
 		return nil
 	}
@@ -70,27 +72,27 @@ func (d *decoder) expect(attr *hcl.Attribute) []*Expectation {
 		keyRng := kv.Key.Range()
 		key, kd := kv.Key.Value(nil)
 		if kd.HasErrors() {
-			d.addHCL(kd, codeInvalidValue)
+			d.addHCL(kd, diag.InvalidValue)
 			continue
 		}
 		if key.IsNull() || !key.IsKnown() || key.Type() != cty.String {
-			d.errorf(codeUnknownAttribute, keyRng, "Unknown expectation",
+			d.errorf(diag.UnknownAttribute, keyRng, "Unknown expectation",
 				"A key of expect is a label name. The labels are %s.", labelList())
 			continue
 		}
 		name := key.AsString()
 		if !contains(ExpectLabels, name) {
 			detail := quote(name) + " is not a label a test can expect."
-			if s := Suggest(name, ExpectLabels); s != "" {
+			if s := diag.Suggest(name, ExpectLabels); s != "" {
 				detail += " Did you mean " + quote(s) + "?"
 			} else {
 				detail += " The labels are " + labelList() + "."
 			}
-			d.errorf(codeUnknownAttribute, keyRng, "Unknown expectation", "%s", detail)
+			d.errorf(diag.UnknownAttribute, keyRng, "Unknown expectation", "%s", detail)
 			continue
 		}
 		if prev, dup := seen[name]; dup {
-			d.errorf(codeDuplicateAttribute, keyRng, "Duplicate expectation",
+			d.errorf(diag.DuplicateAttribute, keyRng, "Duplicate expectation",
 				"The label %q is already expected at %s.", name, at(prev))
 			continue
 		}
@@ -129,19 +131,19 @@ func (d *decoder) expectValue(name string, expr hcl.Expression, e *Expectation) 
 			return true
 		}
 		detail := want + ", not the string " + quote(s) + "."
-		switch sug := Suggest(strings.ToLower(s), []string{"true", "false", "unknown"}); sug {
+		switch sug := diag.Suggest(strings.ToLower(s), []string{"true", "false", "unknown"}); sug {
 		case "true", "false":
 			detail += " Write " + sug + " without quotes."
 		case "unknown":
 			detail += " Did you mean \"unknown\"?"
 		}
-		d.errorf(codeInvalidValue, expr.Range(), "Invalid expectation", "%s", detail)
+		d.errorf(diag.InvalidValue, expr.Range(), "Invalid expectation", "%s", detail)
 	default:
 		got := "null"
 		if !val.IsNull() {
 			got = val.Type().FriendlyName()
 		}
-		d.errorf(codeWrongType, expr.Range(), "Invalid expectation", "%s, not %s.", want, got)
+		d.errorf(diag.WrongValueType, expr.Range(), "Invalid expectation", "%s, not %s.", want, got)
 	}
 	return false
 }

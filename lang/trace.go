@@ -10,7 +10,7 @@ import (
 	"github.com/tenetlang/tenet/lang/pattern"
 )
 
-// Trace patterns (DESIGN §4, docs/patterns.md): step blocks and match /
+// Trace patterns (docs/patterns.md): step blocks and match /
 // forbid attributes in the six criterion blocks (predicate, task, goal,
 // side_effect, invariant, failure).
 
@@ -58,7 +58,7 @@ func (d *decoder) trace(b *hcl.Block, c *hcl.BodyContent, rules traceRules) *Tra
 		st, ok := d.step(sb)
 		name := st.Name.Value
 		if prev, dup := declared[name]; dup && name != "" {
-			d.errorf(codeDuplicateName, sb.DefRange, fmt.Sprintf("Duplicate step %q", name),
+			d.errorf(diag.DuplicateName, sb.DefRange, fmt.Sprintf("Duplicate step %q", name),
 				"A step %q was already declared in this block at %s; the steps of a block need distinct names.", name, at(prev))
 			continue
 		}
@@ -89,7 +89,7 @@ func (d *decoder) trace(b *hcl.Block, c *hcl.BodyContent, rules traceRules) *Tra
 			tr.Forbid = d.pattern(a)
 			certain = certain && tr.Forbid != nil
 		} else {
-			d.errorf(codeUnknownAttribute, a.NameRange, "Unsupported argument",
+			d.errorf(diag.UnknownAttribute, a.NameRange, "Unsupported argument",
 				"%s has no forbid pattern: forbid (a pattern that must not match) belongs in an invariant or a side_effect. Here, write match = \"<pattern>\" for a pattern that must match.",
 				aOrAn(strings.ReplaceAll(b.Type, "_", " ")))
 		}
@@ -134,7 +134,7 @@ func (d *decoder) trace(b *hcl.Block, c *hcl.BodyContent, rules traceRules) *Tra
 			if rules.forbid {
 				what = "its block's match or forbid pattern"
 			}
-			d.diags = append(d.diags, diag.New(codeUnusedStep, st.Name.Range, "Unused step",
+			d.diags = append(d.diags, diag.New(diag.UnusedStep, st.Name.Range, "Unused step",
 				fmt.Sprintf("Step %q is not named by %s, so it has no effect. Use it in the pattern, or remove it.", st.Name.Value, what)))
 		}
 	}
@@ -148,7 +148,7 @@ func (d *decoder) trace(b *hcl.Block, c *hcl.BodyContent, rules traceRules) *Tra
 // declare.
 func (d *decoder) unknownStep(p *Pattern, ref pattern.Ref, owner string, declared []string) {
 	detail := fmt.Sprintf("The pattern names %q, which is not a step of %s.", ref.Name, owner)
-	switch sug := Suggest(ref.Name, declared); {
+	switch sug := diag.Suggest(ref.Name, declared); {
 	case sug != "":
 		detail += fmt.Sprintf(" Did you mean %q?", sug)
 	case len(declared) == 0:
@@ -156,7 +156,7 @@ func (d *decoder) unknownStep(p *Pattern, ref pattern.Ref, owner string, declare
 	default:
 		detail += " Its steps are " + strings.Join(declared, ", ") + "."
 	}
-	d.errorf(codeUnknownStep, p.Expr.RangeOf(ref.Pos, ref.End), "Unknown step", "%s", detail)
+	d.errorf(diag.UnknownStep, p.Expr.RangeOf(ref.Pos, ref.End), "Unknown step", "%s", detail)
 }
 
 // pattern decodes a match or forbid attribute: a literal string, like a
@@ -177,7 +177,7 @@ func (d *decoder) pattern(attr *hcl.Attribute) *Pattern {
 		if err.End > err.Offset {
 			subject = e.RangeOf(err.Offset, err.End)
 		}
-		d.errorf(codePatternSyntax, subject, "Invalid trace pattern",
+		d.errorf(diag.PatternSyntax, subject, "Invalid trace pattern",
 			"The %s pattern does not parse: %s. A pattern is written over the block's step names with _ (any item), !step, (...), |, *, +, ?, {n,m}, ^ and $.",
 			attr.Name, err.Msg)
 		return p
@@ -204,22 +204,22 @@ func (d *decoder) step(b *hcl.Block) (*Step, bool) {
 	call, role := c.Attributes["call"], c.Attributes["role"]
 	switch {
 	case call != nil && role != nil:
-		d.errorf(codeConflicting, role.NameRange, "Conflicting step selectors",
+		d.errorf(diag.ConflictingAttributes, role.NameRange, "Conflicting step selectors",
 			"A step selects either tool calls (call = \"<tool>\", or \"*\" for any tool) or messages (role = \"user\", ...), not both. Split it into two steps, or keep one selector and test the other in when.")
 	case call == nil && role == nil:
-		d.errorf(codeMissingAttribute, b.Body.MissingItemRange(), "Missing step selector",
+		d.errorf(diag.MissingAttribute, b.Body.MissingItemRange(), "Missing step selector",
 			"A step needs call = \"<tool>\" (a call of that tool; \"*\" for any tool) or role = \"system\", \"user\", \"assistant\" or \"tool\" (a message of that role).")
 	}
 	if st.Call != nil && st.Call.Value == "" {
-		d.errorf(codeInvalidValue, st.Call.Range, "Invalid step selector",
+		d.errorf(diag.InvalidValue, st.Call.Range, "Invalid step selector",
 			"call names the tool whose calls the step selects, or is \"*\" for any tool; it must not be empty.")
 	}
 	if st.Role != nil && !contains(Roles, st.Role.Value) {
 		detail := "The role " + quote(st.Role.Value) + " is not one of " + strings.Join(Roles, ", ") + "."
-		if sug := Suggest(strings.ToLower(st.Role.Value), Roles); sug != "" {
+		if sug := diag.Suggest(strings.ToLower(st.Role.Value), Roles); sug != "" {
 			detail += " Did you mean " + quote(sug) + "?"
 		}
-		d.errorf(codeInvalidValue, st.Role.Range, "Invalid step role", "%s", detail)
+		d.errorf(diag.InvalidValue, st.Role.Range, "Invalid step role", "%s", detail)
 	}
 	return st, len(d.diags) == errs
 }
@@ -234,7 +234,7 @@ func (d *decoder) stepName(name Str) {
 	var why string
 	switch {
 	case n == "_":
-		d.errorf(codeInvalidName, name.Range, "Invalid step name",
+		d.errorf(diag.InvalidName, name.Range, "Invalid step name",
 			"\"_\" cannot name a step: in a pattern, _ is any item. Use another name.")
 		return
 	case contains(RunVariables, n):
@@ -246,7 +246,7 @@ func (d *decoder) stepName(name Str) {
 	default:
 		return
 	}
-	d.errorf(codeShadowed, name.Range, "Step name shadows a variable",
+	d.errorf(diag.StepShadowsVariable, name.Range, "Step name shadows a variable",
 		"%s, and a step is a variable named after it in the guards of later steps, so this step would hide it. Use another name, such as %q.", why, n+"_step")
 }
 
@@ -258,5 +258,5 @@ func (d *decoder) require(b *hcl.Block, c *hcl.BodyContent, names []string, what
 			return
 		}
 	}
-	d.errorf(codeMissingAttribute, b.Body.MissingItemRange(), "Missing required argument", "%s", what)
+	d.errorf(diag.MissingAttribute, b.Body.MissingItemRange(), "Missing required argument", "%s", what)
 }

@@ -2,56 +2,7 @@ package lang
 
 import (
 	"testing"
-
-	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 )
-
-func parseTypeSrc(t *testing.T, src string) (*Type, hcl.Diagnostics) {
-	t.Helper()
-	expr, diags := hclsyntax.ParseExpression([]byte(src), "t.hcl", hcl.InitialPos)
-	if diags.HasErrors() {
-		t.Fatalf("%s: %q", src, renderAll(diags))
-	}
-	return ParseType(expr)
-}
-
-func TestTypeString(t *testing.T) {
-	for src, want := range map[string]string{
-		"string":          "string",
-		"int":             "int",
-		"double":          "double",
-		"number":          "double",
-		"bool":            "bool",
-		"any":             "any",
-		"list(number)":    "list(double)",
-		"map(list(bool))": "map(list(bool))",
-		"object({})":      "object({})",
-		"list(object({b = optional(int), a = string}))":                       "list(object({a = string, b = optional(int)}))",
-		"object({\n  z = map(any)\n  \"y\" = optional(object({q = int}))\n})": "object({y = optional(object({q = int})), z = map(any)})",
-	} {
-		typ, diags := parseTypeSrc(t, src)
-		if diags.HasErrors() {
-			t.Errorf("%s: %q", src, renderAll(diags))
-			continue
-		}
-		if got := typ.String(); got != want {
-			t.Errorf("%s: String() = %q, want %q", src, got, want)
-		}
-		// The canonical form reads back as the same type.
-		again, diags := parseTypeSrc(t, want)
-		if diags.HasErrors() || again.String() != want {
-			t.Errorf("%s does not read back: %q %q", want, again, renderAll(diags))
-		}
-	}
-}
-
-func TestTypeErrorsStandalone(t *testing.T) {
-	_, diags := parseTypeSrc(t, "optional(string)")
-	checkDiags(t, diags, `[invalid-type] t.hcl:1:1-1:17: Invalid type: optional(...) is only allowed as the type of an object field or a tool parameter; the field may then be absent.`)
-	_, diags = parseTypeSrc(t, "list(lsit(string))")
-	checkDiags(t, diags, `[invalid-type] t.hcl:1:6-1:10: Invalid type: Unknown type "lsit"; did you mean "list"?`)
-}
 
 func TestToolParams(t *testing.T) {
 	m, diags := parseSrc(header + `tool "t" {

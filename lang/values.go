@@ -5,6 +5,8 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tenetlang/tenet/lang/diag"
 )
 
 // Attribute decoders. Each takes the attribute (nil when absent), reports
@@ -16,12 +18,12 @@ import (
 // constValue evaluates expr as a constant; ok is false after reporting.
 func (d *decoder) constValue(expr hcl.Expression) (cty.Value, bool) {
 	val, diags := expr.Value(nil)
-	d.addHCL(diags, codeInvalidValue)
+	d.addHCL(diags, diag.InvalidValue)
 	if diags.HasErrors() {
 		return cty.NilVal, false
 	}
 	if !val.IsWhollyKnown() {
-		d.errorf(codeNotConstant, expr.Range(), "Invalid value", "The value must be a constant.")
+		d.errorf(diag.NotConstant, expr.Range(), "Invalid value", "The value must be a constant.")
 		return cty.NilVal, false
 	}
 	return val, true
@@ -33,7 +35,7 @@ func (d *decoder) typeError(name string, expr hcl.Expression, val cty.Value, wan
 	if !val.IsNull() {
 		got = val.Type().FriendlyName()
 	}
-	d.errorf(codeWrongType, expr.Range(), "Incorrect attribute value type",
+	d.errorf(diag.WrongValueType, expr.Range(), "Incorrect attribute value type",
 		"Inappropriate value for attribute %q: %s required, not %s.", name, want, got)
 }
 
@@ -87,7 +89,7 @@ func (d *decoder) strList(attr *hcl.Attribute) []Str {
 func (d *decoder) strListExpr(name string, expr hcl.Expression) (out []Str, ok bool) {
 	elems, diags := hcl.ExprList(expr)
 	if diags.HasErrors() {
-		d.errorf(codeWrongType, expr.Range(), "Incorrect attribute value type",
+		d.errorf(diag.WrongValueType, expr.Range(), "Incorrect attribute value type",
 			"Inappropriate value for attribute %q: a list of strings is required, like [\"a\", \"b\"].", name)
 		return nil, false
 	}
@@ -102,7 +104,7 @@ func (d *decoder) strListExpr(name string, expr hcl.Expression) (out []Str, ok b
 			if !val.IsNull() {
 				got = val.Type().FriendlyName()
 			}
-			d.errorf(codeWrongType, el.Range(), "Incorrect attribute value type",
+			d.errorf(diag.WrongValueType, el.Range(), "Incorrect attribute value type",
 				"Inappropriate element in attribute %q: a string is required, not %s.", name, got)
 			continue
 		}
@@ -126,7 +128,7 @@ func (d *decoder) integer(attr *hcl.Attribute) *Int {
 	}
 	n, acc := val.AsBigFloat().Int64()
 	if acc != big.Exact {
-		d.errorf(codeWrongType, attr.Expr.Range(), "Incorrect attribute value type",
+		d.errorf(diag.WrongValueType, attr.Expr.Range(), "Incorrect attribute value type",
 			"Inappropriate value for attribute %q: a whole number is required, not %s.", attr.Name, val.AsBigFloat().Text('g', -1))
 		return nil
 	}

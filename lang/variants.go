@@ -1,6 +1,10 @@
 package lang
 
-import "github.com/hashicorp/hcl/v2"
+import (
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tenetlang/tenet/lang/diag"
+)
 
 // withVariants adds the variant block to a criterion block's schema.
 func withVariants(blocks []hcl.BlockHeaderSchema) []hcl.BlockHeaderSchema {
@@ -25,7 +29,7 @@ func (d *decoder) variants(c *hcl.BodyContent, attr string) []*Variant {
 			Range:     b.DefRange,
 		}
 		if prev, dup := seen[v.Name.Value]; dup && v.Name.Value != "" {
-			d.errorf(codeDuplicateName, b.DefRange, "Duplicate variant",
+			d.errorf(diag.DuplicateName, b.DefRange, "Duplicate variant",
 				"This block already has a variant %q at %s; each variant needs a distinct name.", v.Name.Value, at(prev))
 			continue
 		}

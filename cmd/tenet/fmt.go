@@ -1,27 +1,19 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/spf13/cobra"
 
 	"github.com/tenetlang/tenet/compiler"
-	"github.com/tenetlang/tenet/internal/atomicfile"
-	"github.com/tenetlang/tenet/internal/readlimit"
-	"github.com/tenetlang/tenet/lang"
-	"github.com/tenetlang/tenet/lang/diag"
+	"github.com/tenetlang/tenet/lang/format"
 )
 
 // fmtCmd is `tenet fmt [-check] [DIR|FILE]...`: rewrite contract files in
-// canonical layout (lang.Format).
+// canonical layout (package lang/format).
 func fmtCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "fmt [-check] [DIR|FILE]...",
@@ -69,123 +61,26 @@ exits 2.`,
 	return cmd
 }
 
-// runFmt formats the contract files of paths (directories or files).
+// runFmt formats the contract files of paths (directories or files): the
+// errors of files that do not parse on stderr, the names of the files it
+// changed (or, with check, would change) on stdout.
 func runFmt(paths []string, check bool, stdout, stderr io.Writer) error {
-	files, err := fmtFiles(paths)
+	res, err := format.Run(paths, !check)
+	for _, f := range res.Failed {
+		compiler.SortDiagnostics(f.Diags)
+		writeDiags(stderr, "", map[string]*hcl.File{f.Name: f.File}, f.Diags)
+	}
 	if err != nil {
 		return err
 	}
-	bad, unformatted := false, false
-	// The rewritten files are one set of outputs: none is replaced unless
-	// every one could be written (a full disk halfway leaves every file
-	// as it was), and their names are printed once they are.
-	var outputs atomicfile.Set
-	defer outputs.Abort() // after Commit, a no-op
-	var changed []string
-	for _, f := range files {
-		src, err := readlimit.ReadFile(f, lang.MaxFileBytes)
-		if err != nil {
-			return outputs.Cancel(err)
-		}
-		name := filepath.ToSlash(f)
-		out, diags := lang.Format(src, name)
-		if diags.HasErrors() {
-			// The partly parsed file gives the snippets their block
-			// context, unless it nests too deep to parse safely.
-			file := &hcl.File{Bytes: src}
-			if !hasCode(diags, "nesting-too-deep") {
-				if f, _ := hclsyntax.ParseConfig(src, name, hcl.InitialPos); f != nil {
-					file = f
-				}
-			}
-			compiler.SortDiagnostics(diags)
-			writeDiags(stderr, "", map[string]*hcl.File{name: file}, diags)
-			bad = true
-			continue
-		}
-		if bytes.Equal(out, src) {
-			continue
-		}
-		unformatted = true
-		changed = append(changed, f)
-		if check {
-			continue
-		}
-		st, err := os.Stat(f)
-		if err != nil {
-			return outputs.Cancel(err)
-		}
-		w, err := outputs.Create(f, st.Mode().Perm())
-		if err != nil {
-			return err
-		}
-		w.Write(out) // an error stays with w: Commit returns it, naming the other files
-	}
-	if err := outputs.Commit(); err != nil {
-		return err
-	}
-	for _, f := range changed {
+	for _, f := range res.Changed {
 		fmt.Fprintln(stdout, f)
 	}
 	switch {
-	case bad:
+	case len(res.Failed) > 0:
 		return exitError{exitBad}
-	case check && unformatted:
+	case check && len(res.Changed) > 0:
 		return exitError{exitFailure}
 	}
 	return nil
-}
-
-// hasCode reports whether a diagnostic has the code.
-func hasCode(diags hcl.Diagnostics, code diag.Code) bool {
-	for _, d := range diags {
-		if diag.Of(d) == code {
-			return true
-		}
-	}
-	return false
-}
-
-// fmtFiles lists the files to format: the *.tenet.hcl files directly in
-// each directory (sorted), and each named file, each once.
-func fmtFiles(paths []string) ([]string, error) {
-	var out []string
-	seen := map[string]bool{}
-	add := func(f string) {
-		if !seen[filepath.Clean(f)] {
-			seen[filepath.Clean(f)] = true
-			out = append(out, f)
-		}
-	}
-	for _, p := range paths {
-		st, err := os.Stat(p)
-		if err != nil {
-			return nil, err
-		}
-		if !st.IsDir() {
-			if !strings.HasSuffix(p, lang.FileSuffix) {
-				return nil, fmt.Errorf("%s is not a contract file (*%s)", p, lang.FileSuffix)
-			}
-			add(p)
-			continue
-		}
-		entries, err := os.ReadDir(p)
-		if err != nil {
-			return nil, err
-		}
-		var names []string
-		for _, e := range entries {
-			if !e.IsDir() && strings.HasSuffix(e.Name(), lang.FileSuffix) {
-				names = append(names, e.Name())
-			}
-		}
-		if len(names) == 0 {
-			return nil, fmt.Errorf("%s holds no *%s file", p, lang.FileSuffix)
-		}
-		sort.Strings(names)
-		for _, n := range names {
-			add(filepath.Join(p, n))
-		}
-	}
-	return out, nil
 }

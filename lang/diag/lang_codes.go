@@ -2,6 +2,44 @@ package diag
 
 import "github.com/hashicorp/hcl/v2"
 
+// The codes of the diagnostics package lang and its subpackages report,
+// each registered (with its documentation) in langCodes below; the
+// identifier is the code in CamelCase.
+const (
+	HCLSyntax              Code = "hcl-syntax"
+	NestingTooDeep         Code = "nesting-too-deep"
+	ReadError              Code = "read-error"
+	NoContractFiles        Code = "no-contract-files"
+	MissingContract        Code = "missing-contract"
+	UnknownBlock           Code = "unknown-block"
+	UnknownAttribute       Code = "unknown-attribute"
+	MissingAttribute       Code = "missing-attribute"
+	MissingBlock           Code = "missing-block"
+	DuplicateAttribute     Code = "duplicate-attribute"
+	DuplicateBlock         Code = "duplicate-block"
+	DuplicateName          Code = "duplicate-name"
+	InvalidLabels          Code = "invalid-labels"
+	InvalidName            Code = "invalid-name"
+	ReservedWord           Code = "reserved-word"
+	CriterionNotString     Code = "criterion-not-string"
+	CriterionInterpolation Code = "criterion-interpolation"
+	InvalidType            Code = "invalid-type"
+	WrongValueType         Code = "wrong-value-type"
+	InvalidValue           Code = "invalid-value"
+	NotConstant            Code = "not-constant"
+	ConflictingAttributes  Code = "conflicting-attributes"
+	PatternSyntax          Code = "pattern-syntax"
+	UnknownStep            Code = "unknown-step"
+	UnusedStep             Code = "unused-step"
+	StepShadowsVariable    Code = "step-shadows-variable"
+	UseCycle               Code = "use-cycle"
+	UseMissing             Code = "use-missing"
+	UseDuplicate           Code = "use-duplicate"
+	UseTooDeep             Code = "use-too-deep"
+	StringTooLarge         Code = "string-too-large"
+	InternalError          Code = "internal-error" // registered with the compiler's codes
+)
+
 // langCodes are the codes of diagnostics produced while reading contract
 // files (package lang).
 var langCodes = []Info{

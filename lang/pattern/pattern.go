@@ -1,4 +1,4 @@
-// Package pattern parses tenet's trace patterns (DESIGN §4) with
+// Package pattern parses tenet's trace patterns (docs/patterns.md) with
 // participle: regular expressions over a run's item stream whose letters
 // are step names.
 //

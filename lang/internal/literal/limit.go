@@ -1,4 +1,4 @@
-package lang
+package literal
 
 import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -15,29 +15,29 @@ import (
 // 20 MB 87 s. tenet counts each string's parts and bytes on the tokens,
 // before HCL parses the file, and refuses a file holding a string beyond
 // these limits (string-too-large), so that parsing is bounded by
-// MaxStringParts² + MaxStringWork steps per string.
+// MaxParts² + MaxWork steps per string.
 const (
-	// MaxStringParts bounds the literal parts (heredoc lines) of one string.
-	MaxStringParts = 10_000
-	// MaxStringWork bounds parts × bytes of one string of more than one
+	// MaxParts bounds the literal parts (heredoc lines) of one string.
+	MaxParts = 10_000
+	// MaxWork bounds parts × bytes of one string of more than one
 	// part: 1,000 lines of 256 KiB in all, or 10,000 lines of 26 KiB. The
 	// longest CEL expression (100,000 code points) written 40 characters a
 	// line is 2,500 lines of 100 KB, well within it. A string of one part
 	// (any quoted string without those escapes, a one-line heredoc) costs
 	// nothing to assemble and is bounded only by the file size.
-	MaxStringWork = 1 << 28
+	MaxWork = 1 << 28
 )
 
-// stringTooLarge returns the opening token of the first string whose
-// literal parts exceed MaxStringParts, or whose parts × bytes exceed
-// MaxStringWork, with its parts and bytes. It reads the tokens once.
-func stringTooLarge(toks hclsyntax.Tokens) (open hclsyntax.Token, parts, bytes int, bad bool) {
+// TooLarge returns the opening token of the first string whose
+// literal parts exceed MaxParts, or whose parts × bytes exceed
+// MaxWork, with its parts and bytes. It reads the tokens once.
+func TooLarge(toks hclsyntax.Tokens) (open hclsyntax.Token, parts, bytes int, bad bool) {
 	type str struct {
 		open         hclsyntax.Token
 		parts, bytes int
 	}
 	over := func(s str) bool {
-		return s.parts > MaxStringParts || (s.parts > 1 && int64(s.parts)*int64(s.bytes) > MaxStringWork)
+		return s.parts > MaxParts || (s.parts > 1 && int64(s.parts)*int64(s.bytes) > MaxWork)
 	}
 	// Strings nest through interpolations ("${"a"}"); tooDeep has bounded
 	// the nesting already, so this stack is short.
@@ -74,17 +74,4 @@ func stringTooLarge(toks hclsyntax.Tokens) (open hclsyntax.Token, parts, bytes i
 		}
 	}
 	return hclsyntax.Token{}, 0, 0, false
-}
-
-// refuseLargeString reports a string beyond the limits above, if toks has
-// one, and says whether it did.
-func (d *decoder) refuseLargeString(toks hclsyntax.Tokens) bool {
-	open, parts, bytes, bad := stringTooLarge(toks)
-	if !bad {
-		return false
-	}
-	d.errorf(codeStringTooLarge, open.Range, "String too large",
-		"This string has %d parts (heredoc lines, or pieces between $${ and %%%%{ escapes) and %d bytes; HCL assembles a string part by part, in time proportional to parts × bytes, so tenet refuses a string of more than %d parts or whose parts × bytes exceed %d (1,000 lines of 256 KiB in all). Shorten it, or join its lines: a criterion is at most 100,000 code points anyway.",
-		parts, bytes, MaxStringParts, MaxStringWork)
-	return true
 }

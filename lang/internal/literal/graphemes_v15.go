@@ -1,8 +1,8 @@
-//go:build go1.27
+//go:build !go1.27
 
-package lang
+package literal
 
-import textseg "github.com/apparentlymart/go-textseg/v17/textseg"
+import textseg "github.com/apparentlymart/go-textseg/v15/textseg"
 
 // scanGraphemeCluster is the grapheme segmentation HCL itself uses to count
 // columns; hcl v2.25 picks the Unicode 15 tables before Go 1.27 and the

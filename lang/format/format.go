@@ -1,4 +1,14 @@
-package lang
+// Package format lays contract files out canonically: the layout `tenet
+// fmt` writes and checks.
+//
+// Its contract: Format takes one file's bytes and gives them in canonical
+// layout — only the whitespace between tokens changes — or nil and
+// diagnostics with codes (lang/diag) when the file does not parse. Files
+// lists the contract files of directories and file names; Run formats
+// them, rewriting every changed file at once or none. It imports lang (for
+// its pre-parse checks and file suffix), lang/diag and internal packages;
+// nothing in it knows CEL.
+package format
 
 import (
 	"bytes"
@@ -7,6 +17,9 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/hashicorp/hcl/v2/hclwrite"
+
+	"github.com/tenetlang/tenet/lang"
+	"github.com/tenetlang/tenet/lang/diag"
 )
 
 // Format returns src in canonical layout — the layout `tenet fmt` writes:
@@ -26,25 +39,19 @@ import (
 // blocks otherwise; a file with an unknown block is formatted like any
 // other.
 func Format(src []byte, filename string) ([]byte, hcl.Diagnostics) {
-	d := &decoder{}
-	toks, _ := hclsyntax.LexConfig(src, filename, hcl.InitialPos)
-	if tok, deep := tooDeep(toks); deep {
-		d.errorf(codeTooDeep, tok.Range, "Nesting too deep",
-			"Brackets, braces and parentheses nest more than %d levels deep here; tenet refuses such files.", MaxNesting)
-		return nil, d.diags
-	}
-	if d.refuseLargeString(toks) {
-		return nil, d.diags
+	toks, refused := lang.Lex(src, filename)
+	if refused != nil {
+		return nil, hcl.Diagnostics{refused}
 	}
 	f, diags := hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
-	d.addHCL(diags, codeSyntax)
-	if d.diags.HasErrors() {
-		return nil, d.diags
+	diags = diag.FromHCL(diags, diag.HCLSyntax)
+	if diags.HasErrors() {
+		return nil, diags
 	}
 	if body, ok := f.Body.(*hclsyntax.Body); ok {
-		d.literalTraversals(body)
-		if d.diags.HasErrors() {
-			return nil, d.diags
+		diags = append(diags, literalTraversals(body)...)
+		if diags.HasErrors() {
+			return nil, diags
 		}
 	}
 	out := hclwrite.Format(src)
@@ -61,17 +68,17 @@ func Format(src []byte, filename string) ([]byte, hcl.Diagnostics) {
 		out = out[:0]
 	}
 	if !sameTokens(toks, again) {
-		return nil, hcl.Diagnostics{errorNoRange(codeInternal, "Internal error in the contract formatter",
+		return nil, hcl.Diagnostics{diag.ErrorfNoRange(diag.InternalError, "Internal error in the contract formatter",
 			"Formatting %s would change more than whitespace; the file is left as it is. This is a bug in tenet; please report it with the file.", filename)}
 	}
 	if len(out) > 0 && !bytes.HasSuffix(out, []byte("\n")) {
 		out = append(out, '\n')
 	}
 	if _, pd := hclsyntax.ParseConfig(out, filename, hcl.InitialPos); pd.HasErrors() {
-		return nil, hcl.Diagnostics{errorNoRange(codeInternal, "Internal error in the contract formatter",
+		return nil, hcl.Diagnostics{diag.ErrorfNoRange(diag.InternalError, "Internal error in the contract formatter",
 			"The formatted %s does not parse; the file is left as it is. This is a bug in tenet; please report it with the file.", filename)}
 	}
-	return out, d.diags
+	return out, diags
 }
 
 // sameTokens reports whether a and b are the same tokens (type and bytes),
@@ -143,7 +150,8 @@ func splitRuns(out []byte, want, got hclsyntax.Tokens, every bool) ([]byte, bool
 // literalTraversals reports every attribute access or index applied to a
 // literal number, bool or null — always an error, since such values have
 // neither — with the diagnostic HCL gives when tenet check evaluates it.
-func (d *decoder) literalTraversals(body *hclsyntax.Body) {
+func literalTraversals(body *hclsyntax.Body) hcl.Diagnostics {
+	var out hcl.Diagnostics
 	_ = hclsyntax.VisitAll(body, func(n hclsyntax.Node) hcl.Diagnostics {
 		var src hclsyntax.Expression
 		switch x := n.(type) {
@@ -156,9 +164,10 @@ func (d *decoder) literalTraversals(body *hclsyntax.Body) {
 		}
 		if _, ok := src.(*hclsyntax.LiteralValueExpr); ok {
 			if _, diags := n.(hclsyntax.Expression).Value(nil); diags.HasErrors() {
-				d.addHCL(diags, codeInvalidValue)
+				out = append(out, diag.FromHCL(diags, diag.InvalidValue)...)
 			}
 		}
 		return nil
 	})
+	return out
 }

@@ -1,4 +1,15 @@
-package lang
+// Package literal maps the text of an HCL string literal (quoted or
+// heredoc) back to the file it was written in, and bounds the size of the
+// strings of a file before HCL parses it.
+//
+// Its contract: given a file's bytes and HCL's tokens of it, Map returns the
+// literal's text exactly as HCL evaluates it (escapes decoded, flush-heredoc
+// indentation removed, NFC-normalized) with the file offset of every byte;
+// Pos turns an offset into an hcl.Pos whose column counts grapheme clusters
+// as HCL's own ranges do; TooLarge finds a string beyond MaxParts or
+// MaxWork. It imports no tenet package (only HCL, cty and go-textseg), and
+// reports no diagnostics: package lang words them.
+package literal
 
 import (
 	"bytes"
@@ -32,9 +43,9 @@ type litUnit struct {
 	offs []int
 }
 
-// lineStarts returns the byte offset where each line of src begins. HCL
+// LineStarts returns the byte offset where each line of src begins. HCL
 // counts lines at "\n" ("\r\n" included) and not at a lone "\r".
-func lineStarts(src []byte) []int {
+func LineStarts(src []byte) []int {
 	lines := []int{0}
 	for i, b := range src {
 		if b == '\n' {
@@ -48,7 +59,7 @@ func lineStarts(src []byte) []int {
 // line from after it while byte offsets still include it.
 const utf8BOM = "\xef\xbb\xbf"
 
-// posAt converts a file byte offset into an hcl.Pos whose Column counts
+// Pos converts a file byte offset into an hcl.Pos whose Column counts
 // grapheme clusters from the start of the line, as HCL's lexer does. An
 // offset inside a cluster gets that cluster's column. Without src, columns
 // count bytes.
@@ -56,7 +67,7 @@ const utf8BOM = "\xef\xbb\xbf"
 // HCL segments each token on its own, so a cluster that straddles a token
 // boundary (a combining mark right after an opening quote or a lone "$")
 // counts twice for HCL and once here; such text is not CEL anyway.
-func posAt(src []byte, lines []int, off int) hcl.Pos {
+func Pos(src []byte, lines []int, off int) hcl.Pos {
 	if off < 0 {
 		off = 0
 	}
@@ -90,9 +101,9 @@ func posAt(src []byte, lines []int, off int) hcl.Pos {
 	return pos
 }
 
-// tokensIn returns the tokens of toks (sorted by offset) that lie wholly
+// TokensIn returns the tokens of toks (sorted by offset) that lie wholly
 // inside rng.
-func tokensIn(toks hclsyntax.Tokens, rng hcl.Range) hclsyntax.Tokens {
+func TokensIn(toks hclsyntax.Tokens, rng hcl.Range) hclsyntax.Tokens {
 	i := sort.Search(len(toks), func(i int) bool { return toks[i].Range.Start.Byte >= rng.Start.Byte })
 	j := i
 	for j < len(toks) && toks[j].Range.End.Byte <= rng.End.Byte && toks[j].Type != hclsyntax.TokenEOF {
@@ -101,10 +112,10 @@ func tokensIn(toks hclsyntax.Tokens, rng hcl.Range) hclsyntax.Tokens {
 	return toks[i:j]
 }
 
-// mapLiteral decodes the string literal (quoted or heredoc) whose tokens are
+// Map decodes the string literal (quoted or heredoc) whose tokens are
 // toks, the opening and closing markers included. ok is false when the
 // tokens are not a plain literal, which the caller treats as "cannot map".
-func mapLiteral(toks hclsyntax.Tokens) (text []byte, offs []int, ok bool) {
+func Map(toks hclsyntax.Tokens) (text []byte, offs []int, ok bool) {
 	if len(toks) < 2 {
 		return nil, nil, false
 	}

@@ -1,9 +1,11 @@
-package lang
+package format
 
 import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/tenetlang/tenet/lang"
 )
 
 // formatCases are inputs and their canonical layout.
@@ -135,7 +137,7 @@ func TestFormatErrors(t *testing.T) {
 	}
 	checkDiags(t, diags, `[hcl-syntax] x/a.tenet.hcl:1:14-1:15: Unclosed configuration block: There is no closing brace for this block before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file.`)
 
-	got, diags = Format([]byte("params {\n  x = "+nested(MaxNesting+1)+"\n}\n"), "a.tenet.hcl")
+	got, diags = Format([]byte("params {\n  x = "+nested(lang.MaxNesting+1)+"\n}\n"), "a.tenet.hcl")
 	if got != nil {
 		t.Errorf("output %q", got)
 	}
@@ -153,7 +155,7 @@ func TestFormatErrors(t *testing.T) {
 // in canonical layout.
 func TestShippedContractsFormatted(t *testing.T) {
 	var files []string
-	for _, pattern := range []string{"testdata/*/*.tenet.hcl", "../contracts/*/*/*.tenet.hcl", "../examples/*/*.tenet.hcl", "../examples/*/*/*.tenet.hcl"} {
+	for _, pattern := range []string{"../testdata/*/*.tenet.hcl", "../../contracts/*/*/*.tenet.hcl", "../../examples/*/*.tenet.hcl", "../../examples/*/*/*.tenet.hcl"} {
 		m, _ := filepath.Glob(pattern)
 		files = append(files, m...)
 	}

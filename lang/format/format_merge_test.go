@@ -1,7 +1,9 @@
-package lang
+package format
 
 import (
 	"testing"
+
+	"github.com/tenetlang/tenet/lang"
 )
 
 // TestFormatKeepsTokensApart: hclwrite.Format removes the space before
@@ -49,7 +51,7 @@ func TestFormatLiteralIndex(t *testing.T) {
 		checkDiags(t, diags, tt.want)
 	}
 	// The same file, checked: the same diagnostic.
-	_, diags := ParseFiles("dir", map[string][]byte{"a.tenet.hcl": []byte("contract \"c\" {\n  version = 0 .0\n}\n")})
+	_, diags := lang.ParseFiles("dir", map[string][]byte{"a.tenet.hcl": []byte("contract \"c\" {\n  version = 0 .0\n}\n")})
 	checkDiags(t, diags, `[invalid-value] a.tenet.hcl:2:15-2:17: Invalid index: This value does not have any indices.`)
 	got, diags := Format([]byte("contract \"c\" {\n  version = 0 .0\n}\n"), "a.tenet.hcl")
 	if got != nil {
