@@ -1,9 +1,10 @@
-package eval
+package pipeline
 
 import (
 	"context"
 	"sort"
 
+	"github.com/tenetlang/tenet/eval"
 	"github.com/tenetlang/tenet/eval/runs"
 	"github.com/tenetlang/tenet/eval/transcript"
 )
@@ -17,8 +18,8 @@ type Result struct {
 	Headers int
 	// Skipped counts records by why they were not judged, and SkippedIDs
 	// the task (or task/goal) ids per reason, so reports can name them.
-	Skipped    map[Skip]int
-	SkippedIDs map[Skip]map[string]int
+	Skipped    map[eval.Skip]int
+	SkippedIDs map[eval.Skip]map[string]int
 	// Errors are records that could not be read or mapped to a run
 	// (file:line: reason), in input order. With Options.SortBytes > 0,
 	// duplicate keys are among them only once SortResults has run. With
@@ -77,8 +78,8 @@ type Options struct {
 // (a file that cannot be opened) end it early, with that error; bad records
 // are collected in Result.Errors, in input order. It is EvalCollection with
 // one program.
-func (p *Program) EvalFiles(files []string, opt Options) (*Result, error) {
-	res, err := EvalCollection([]*Program{p}, files, opt)
+func EvalFiles(p *eval.Program, files []string, opt Options) (*Result, error) {
+	res, err := EvalCollection([]*eval.Program{p}, files, opt)
 	if err != nil {
 		return nil, err
 	}

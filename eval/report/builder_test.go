@@ -14,6 +14,7 @@ import (
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/eval"
 	"github.com/tenetlang/tenet/eval/metrics"
+	"github.com/tenetlang/tenet/eval/pipeline"
 	"github.com/tenetlang/tenet/eval/runs"
 	"github.com/tenetlang/tenet/eval/transcript"
 	"github.com/tenetlang/tenet/internal/shared"
@@ -275,7 +276,7 @@ func TestBuilderAgentDojo(t *testing.T) {
 		progs = append(progs, p)
 		declared[p.Bundle.Manifest.Contract] = p.Declared()
 	}
-	results, err := eval.EvalCollection(progs, files, eval.Options{})
+	results, err := pipeline.EvalCollection(progs, files, pipeline.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tenetlang/tenet/eval"
 	"github.com/tenetlang/tenet/eval/metrics"
+	"github.com/tenetlang/tenet/eval/pipeline"
 	"github.com/tenetlang/tenet/eval/runs"
 )
 
@@ -99,8 +100,8 @@ type Contract struct {
 }
 
 // ContractOf describes the contract of p and what happened to the records
-// it read (res, from p.EvalFiles).
-func ContractOf(p *eval.Program, res *eval.Result) Contract {
+// it read (res, from pipeline.EvalFiles).
+func ContractOf(p *eval.Program, res *pipeline.Result) Contract {
 	m := p.Bundle.Manifest
 	c := Contract{Name: m.Contract, Version: m.Version, Bundle: p.ID, Judged: res.Judged(), Headers: res.Headers}
 	for _, s := range []eval.Skip{eval.NotSelected, eval.TaskNotDeclared, eval.GoalNotDeclared, eval.CaseNotDeclared} {
@@ -110,7 +111,7 @@ func ContractOf(p *eval.Program, res *eval.Result) Contract {
 		}
 		sk := Skipped{Reason: s.String(), Count: n}
 		ids := res.SkippedIDs[s]
-		for i, id := range eval.SortedIDs(ids) {
+		for i, id := range pipeline.SortedIDs(ids) {
 			if i == MaxSkippedIDs {
 				sk.MoreIDs = len(ids) - i
 				break

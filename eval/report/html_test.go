@@ -16,6 +16,7 @@ import (
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/eval"
 	"github.com/tenetlang/tenet/eval/metrics"
+	"github.com/tenetlang/tenet/eval/pipeline"
 	"github.com/tenetlang/tenet/eval/report"
 	"github.com/tenetlang/tenet/eval/runs"
 	"github.com/tenetlang/tenet/eval/transcript"
@@ -409,7 +410,7 @@ func corpusDocument(t *testing.T) *report.Document {
 		declared := map[string]metrics.Declared{}
 		for _, s := range []string{"banking", "slack", "travel", "workspace"} {
 			p := compileProgram(t, filepath.Join("..", "..", "contracts", "agentdojo", s))
-			res, err := p.EvalFiles(files, eval.Options{})
+			res, err := pipeline.EvalFiles(p, files, pipeline.Options{})
 			if err != nil {
 				corpus.err = err
 				return
