@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"container/heap"
 	"fmt"
 
 	"github.com/tenetlang/tenet/eval/runs"
@@ -56,10 +55,10 @@ func (r *Result) Close() error {
 // I/O error of a Sorter's temporary files. The results are still to be
 // closed (Close) after it.
 func SortResults(results []*Result, fn func(rec runs.Record, line []byte) error) error {
-	var h sourceHeap
+	var started []*source
 	srcs := make([]*source, len(results))
 	for i, r := range results {
-		src := &source{idx: i, recs: r.Records}
+		src := &source{recs: r.Records}
 		srcs[i] = src
 		if r.sorter != nil {
 			it, err := r.sorter.Sort()
@@ -74,12 +73,13 @@ func SortResults(results []*Result, fn func(rec runs.Record, line []byte) error)
 			return err
 		}
 		if ok {
-			h = append(h, src)
+			started = append(started, src)
 		}
 	}
-	heap.Init(&h)
-	for len(h) > 0 {
-		src := h[0]
+	// Of runs with the same key, the result given first comes first.
+	h := runs.NewMerge(started, func(a, b *source) int { return a.rec.Key.Compare(b.rec.Key) })
+	for h.Len() > 0 {
+		src := h.Top()
 		if fn != nil {
 			if err := fn(src.rec, src.line); err != nil {
 				return err
@@ -90,9 +90,9 @@ func SortResults(results []*Result, fn func(rec runs.Record, line []byte) error)
 			return err
 		}
 		if ok {
-			heap.Fix(&h, 0)
+			h.Fix()
 		} else {
-			heap.Pop(&h)
+			h.Drop()
 		}
 	}
 	for i, r := range results {
@@ -106,7 +106,6 @@ func SortResults(results []*Result, fn func(rec runs.Record, line []byte) error)
 // source is one result's runs in key order: from its Sorter (it) or its
 // Records.
 type source struct {
-	idx  int
 	it   *runs.Sorted
 	recs []runs.Record
 	pos  int
@@ -128,25 +127,6 @@ func (s *source) next() (bool, error) {
 	}
 	s.rec, s.line = s.it.Record(), s.it.Line()
 	return true, nil
-}
-
-// sourceHeap orders sources by their current run's key, then result.
-type sourceHeap []*source
-
-func (h sourceHeap) Len() int { return len(h) }
-func (h sourceHeap) Less(i, j int) bool {
-	if c := h[i].rec.Key.Compare(h[j].rec.Key); c != 0 {
-		return c < 0
-	}
-	return h[i].idx < h[j].idx
-}
-func (h sourceHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *sourceHeap) Push(x any)   { *h = append(*h, x.(*source)) }
-func (h *sourceHeap) Pop() any {
-	old := *h
-	s := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return s
 }
 
 // addDuplicates merges the duplicates a result's Sorter found (the first
