@@ -90,7 +90,7 @@ func EvalTargets(targets []Target, files []string, opt Options) ([]*Result, erro
 		}
 		results[i] = &Result{Skipped: map[eval.Skip]int{}, SkippedIDs: map[eval.Skip]map[string]int{}, maxErrors: opt.MaxErrors}
 		if opt.SortBytes > 0 {
-			results[i].sorter = runs.NewSorter(opt.SortDir, max(opt.SortBytes/len(targets), 1))
+			results[i].store = newStore(opt.SortDir, opt.SortBytes/len(targets))
 		}
 		ps := byFormat[jt.format]
 		if ps == nil {
@@ -180,9 +180,9 @@ type pass struct {
 	format  string
 	targets []judgeTarget
 	results []*Result                  // index-aligned with targets
-	seen    []map[runs.Key]runs.Record // per target: the runs judged so far (without a Sorter)
+	seen    []map[runs.Key]runs.Record // per target: the runs judged so far (without a store)
 	n       int                        // records collected, for their runs.Seq
-	failed  error                      // a Sorter's temporary file failed
+	failed  error                      // a store's temporary file failed
 }
 
 // job is one framed record on its way through the pipeline.
@@ -389,14 +389,15 @@ func (ps *pass) judged(i int, v verdict, seq runs.Seq) {
 		return
 	}
 	rec := j.Record
-	if res.sorter != nil {
+	if res.store != nil {
 		// Duplicates are found when the runs are sorted (SortResults).
-		if err := res.sorter.Add(rec, seq); err != nil {
-			if res.sorter.Err() != nil {
-				ps.failed = err
-				return
-			}
-			res.addError(fmt.Errorf("%s:%d: %w", rec.OriginFile, rec.OriginLine, err), seq)
+		bad, fatal := res.store.add(rec, seq)
+		if fatal != nil {
+			ps.failed = fatal
+			return
+		}
+		if bad != nil {
+			res.addError(fmt.Errorf("%s:%d: %w", rec.OriginFile, rec.OriginLine, bad), seq)
 		}
 		return
 	}

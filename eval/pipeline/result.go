@@ -30,7 +30,7 @@ type Result struct {
 
 	// With Options.SortBytes > 0: the judged runs, the input position of
 	// each error, the duplicates SortResults found.
-	sorter    *runs.Sorter
+	store     *store
 	errSeqs   []runs.Seq
 	dups      int
 	maxErrors int // Options.MaxErrors
@@ -42,13 +42,15 @@ type Options struct {
 	Format     string // transcript format; "" means the source's format
 	Grant      string // audit against this grant instead of the source's (DESIGN §7)
 	Transcript transcript.Options
-	// SortBytes, when > 0, keeps the judged runs out of memory: instead of
-	// Result.Records each Result holds a runs.Sorter, the Sorters sharing a
-	// budget of SortBytes bytes of encoded runs and spilling the rest to
-	// temporary files in SortDir (os.TempDir() when ""). SortResults then
-	// yields the runs in key order and reports duplicate keys in
-	// Result.Errors; Close each Result after. A judged run a runs file
-	// cannot hold exactly (runs.Sorter.Add) is then a bad record.
+	// SortBytes, when > 0, bounds the memory of the judged runs: instead
+	// of Result.Records each Result holds its runs, the Results sharing a
+	// budget of SortBytes bytes. A Result keeps its runs as values while
+	// their estimated size fits its share, then moves them to a
+	// runs.Sorter, which holds them encoded and spills what exceeds the
+	// share to temporary files in SortDir (os.TempDir() when "").
+	// SortResults then yields the runs in key order and reports duplicate
+	// keys in Result.Errors; Close each Result after. A judged run a runs
+	// file cannot hold exactly (runs.Encodable) is then a bad record.
 	SortBytes int
 	SortDir   string
 	// MaxErrors, when > 0, bounds the bad records each Result keeps (the
