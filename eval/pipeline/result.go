@@ -40,7 +40,7 @@ type Result struct {
 type Options struct {
 	Source     string // source block name; "" when the contract has exactly one
 	Format     string // transcript format; "" means the source's format
-	Grant      string // audit against this grant instead of the source's (DESIGN §7)
+	Grant      string // audit against this grant instead of the source's (docs/language.md, "grant")
 	Transcript transcript.Options
 	// SortBytes, when > 0, bounds the memory of the judged runs: instead
 	// of Result.Records each Result holds its runs, the Results sharing a
