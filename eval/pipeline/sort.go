@@ -51,7 +51,7 @@ func (r *Result) Close() error {
 // would give them. With Options.SortBytes > 0 it finds the duplicate keys
 // within each result (of records with one key, the first in input order is
 // kept) and adds them to the result's Errors, in input order among the
-// other errors, as EvalFiles reports them without a Sorter.
+// other errors, as EvalFiles reports them with SortBytes 0.
 //
 // It is called once. An error from fn ends it and is returned; so is an
 // I/O error of a Sorter's temporary files. The results are still to be
