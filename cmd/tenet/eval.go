@@ -13,6 +13,7 @@ import (
 	"github.com/tenetlang/tenet/eval"
 	"github.com/tenetlang/tenet/eval/assemble"
 	"github.com/tenetlang/tenet/eval/metrics"
+	"github.com/tenetlang/tenet/eval/pipeline"
 	"github.com/tenetlang/tenet/eval/report"
 	"github.com/tenetlang/tenet/eval/runs"
 	"github.com/tenetlang/tenet/eval/transcript"
@@ -20,7 +21,7 @@ import (
 )
 
 func evalCmd() *cobra.Command {
-	var opt eval.Options
+	var opt pipeline.Options
 	var out, unknown string
 	var rf reportFlags
 	var maxThreads int
@@ -107,7 +108,7 @@ stderr and in the report, whatever its format.`,
 			}
 			// One pass per transcript format reads every file; each
 			// contract's source selects its records.
-			results, err := eval.EvalCollection(progs, files, opt)
+			results, err := pipeline.EvalCollection(progs, files, opt)
 			prog.done()
 			if err != nil {
 				return err
@@ -119,7 +120,7 @@ stderr and in the report, whatever its format.`,
 			}()
 			if badRecords(results) > 0 {
 				// Sorting finds the duplicate keys, reported with the rest.
-				if err := eval.SortResults(results, nil); err != nil {
+				if err := pipeline.SortResults(results, nil); err != nil {
 					return err
 				}
 				return reportBad(stderr, results)
@@ -147,7 +148,7 @@ stderr and in the report, whatever its format.`,
 				}
 				w = runs.NewWriter(f)
 			}
-			err = eval.SortResults(results, func(rec runs.Record, line []byte) error {
+			err = pipeline.SortResults(results, func(rec runs.Record, line []byte) error {
 				if w != nil {
 					if err := w.Write(rec, line); err != nil {
 						return err
@@ -188,7 +189,7 @@ stderr and in the report, whatever its format.`,
 }
 
 // defaultSortBytes is the memory tenet eval gives the judged runs (encoded)
-// before it sorts them in temporary files (eval.Options.SortBytes).
+// before it sorts them in temporary files (pipeline.Options.SortBytes).
 const defaultSortBytes = 32 << 20
 
 // maxBadRecords is how many bad records tenet eval names per contract (the
@@ -197,7 +198,7 @@ const defaultSortBytes = 32 << 20
 const maxBadRecords = 100
 
 // badRecords counts the results' bad records.
-func badRecords(results []*eval.Result) int {
+func badRecords(results []*pipeline.Result) int {
 	n := 0
 	for _, r := range results {
 		n += r.BadRecords()
@@ -208,7 +209,7 @@ func badRecords(results []*eval.Result) int {
 // reportBad names the bad records on stderr, contract by contract in input
 // order (the first maxBadRecords of each, then how many more), and returns
 // the error that says nothing was written.
-func reportBad(stderr io.Writer, results []*eval.Result) error {
+func reportBad(stderr io.Writer, results []*pipeline.Result) error {
 	for _, r := range results {
 		for _, e := range r.Errors {
 			fmt.Fprintln(stderr, e)
@@ -223,7 +224,7 @@ func reportBad(stderr io.Writer, results []*eval.Result) error {
 // passes is how many times the files are read: once per transcript format
 // of the contracts (a contract whose source is in error counts for nothing:
 // the evaluation fails before reading).
-func passes(progs []*eval.Program, opt eval.Options) int {
+func passes(progs []*eval.Program, opt pipeline.Options) int {
 	formats := map[string]bool{}
 	for _, p := range progs {
 		src, err := p.Source(opt.Source)

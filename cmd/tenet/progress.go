@@ -18,7 +18,7 @@ const progressEvery = 200 * time.Millisecond
 //
 // It is silent unless stderr is a terminal (DESIGN §9), so logs and pipes
 // only ever see results. The ETA is by bytes: the files are read once per
-// transcript format of the contracts (eval.EvalCollection's passes), so the
+// transcript format of the contracts (pipeline.EvalCollection's passes), so the
 // work is Σ file sizes × passes.
 type progress struct {
 	w     io.Writer // nil: silent
@@ -58,7 +58,7 @@ func newProgressTo(w io.Writer, total int64, now func() time.Time) *progress {
 	return &progress{w: w, now: now, total: total, start: t}
 }
 
-// update is eval.Options.Progress: counts since the last next (EvalCollection
+// update is pipeline.Options.Progress: counts since the last next (EvalCollection
 // counts over all its passes, so tenet eval never calls next).
 func (p *progress) update(records int, bytes int64) {
 	if p.w == nil {

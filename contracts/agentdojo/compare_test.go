@@ -5,8 +5,8 @@ import (
 	"math/rand"
 	"testing"
 
-	"github.com/tenetlang/tenet/eval"
 	"github.com/tenetlang/tenet/eval/metrics"
+	"github.com/tenetlang/tenet/eval/pipeline"
 	"github.com/tenetlang/tenet/eval/report"
 )
 
@@ -20,7 +20,7 @@ import (
 //	    --defended gpt-4o-2024-05-13-spotlighting_with_delimiting banking.jsonl
 func TestBankingCompare(t *testing.T) {
 	p := program(t, "banking")
-	res, err := p.EvalFiles(traces(t), eval.Options{})
+	res, err := pipeline.EvalFiles(p, traces(t), pipeline.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

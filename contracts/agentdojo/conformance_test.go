@@ -16,6 +16,7 @@ import (
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/eval"
 	"github.com/tenetlang/tenet/eval/metrics"
+	"github.com/tenetlang/tenet/eval/pipeline"
 	"github.com/tenetlang/tenet/eval/report"
 	"github.com/tenetlang/tenet/eval/runs"
 	"github.com/tenetlang/tenet/eval/transcript"
@@ -73,7 +74,7 @@ type suite struct {
 func checkSuite(t *testing.T, s suite) []runs.Record {
 	t.Helper()
 	p := program(t, s.name)
-	res, err := p.EvalFiles(traces(t), eval.Options{})
+	res, err := pipeline.EvalFiles(p, traces(t), pipeline.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tenetlang/tenet/eval"
 	"github.com/tenetlang/tenet/eval/metrics"
+	"github.com/tenetlang/tenet/eval/pipeline"
 )
 
 // suites lists the AgentDojo suites with a shipped contract, in report order.
@@ -42,7 +42,7 @@ func TestConformanceReport(t *testing.T) {
 			continue
 		}
 		p := program(t, s.name)
-		res, err := p.EvalFiles(files, eval.Options{})
+		res, err := pipeline.EvalFiles(p, files, pipeline.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tenetlang/tenet/eval"
+	"github.com/tenetlang/tenet/eval/pipeline"
 	"github.com/tenetlang/tenet/eval/runs"
 )
 
@@ -21,7 +22,7 @@ func corpusRecords(tb testing.TB) ([]runs.Record, []runs.Seq) {
 	for _, s := range suiteDirs {
 		progs = append(progs, program(tb, s))
 	}
-	results, err := eval.EvalCollection(progs, files, eval.Options{})
+	results, err := pipeline.EvalCollection(progs, files, pipeline.Options{})
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/eval"
+	"github.com/tenetlang/tenet/eval/pipeline"
 	"github.com/tenetlang/tenet/eval/report"
 	"github.com/tenetlang/tenet/eval/report/formats"
 	"github.com/tenetlang/tenet/eval/runs"
@@ -22,7 +23,7 @@ func TestSkippedIDsBounded(t *testing.T) {
 	for i := range 200000 {
 		ids[fmt.Sprintf("unknown_task_%06d", i)] = 1
 	}
-	res := &eval.Result{
+	res := &pipeline.Result{
 		Skipped:    map[eval.Skip]int{eval.TaskNotDeclared: len(ids)},
 		SkippedIDs: map[eval.Skip]map[string]int{eval.TaskNotDeclared: ids},
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/tenetlang/tenet/eval"
 
 	"github.com/tenetlang/tenet/eval/metrics"
+	"github.com/tenetlang/tenet/eval/pipeline"
 	"github.com/tenetlang/tenet/eval/runs"
 	"github.com/tenetlang/tenet/eval/summary"
 	"github.com/tenetlang/tenet/eval/transcript"
@@ -246,7 +247,7 @@ func TestBuilderAgentDojo(t *testing.T) {
 		progs = append(progs, p)
 		declared[p.Bundle.Manifest.Contract] = p.Declared()
 	}
-	results, err := eval.EvalCollection(progs, files, eval.Options{})
+	results, err := pipeline.EvalCollection(progs, files, pipeline.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,7 +270,7 @@ func TestBuilderAgentDojo(t *testing.T) {
 
 // contractOf is the Contract of p with its counts (eval/assemble.ContractOf
 // without the skipped records, which these tests do not compare).
-func contractOf(p *eval.Program, res *eval.Result) Contract {
+func contractOf(p *eval.Program, res *pipeline.Result) Contract {
 	m := p.Bundle.Manifest
 	return Contract{Name: m.Contract, Version: m.Version, Bundle: p.ID, Judged: res.Judged(), Headers: res.Headers}
 }

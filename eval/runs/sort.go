@@ -3,7 +3,6 @@ package runs
 import (
 	"bufio"
 	"bytes"
-	"container/heap"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -389,28 +388,27 @@ func (s *Sorter) Sort() (*Sorted, error) {
 		}
 	}
 	var cs []*cursor
-	for i, c := range s.chunks {
-		cs = append(cs, s.fileCursor(i, c))
+	for _, c := range s.chunks {
+		cs = append(cs, s.fileCursor(c))
 	}
 	if len(s.mem) > 0 {
-		cs = append(cs, &cursor{idx: len(cs), mem: s.mem})
+		cs = append(cs, &cursor{mem: s.mem})
 	}
-	it := &Sorted{s: s}
+	var started []*cursor
 	for _, c := range cs {
 		ok, err := c.advance()
 		if err != nil {
 			return nil, s.fail(fmt.Errorf("runs: sorting: reading back: %w", err))
 		}
 		if ok {
-			it.h = append(it.h, c)
+			started = append(started, c)
 		}
 	}
-	heap.Init(&it.h)
-	return it, nil
+	return &Sorted{s: s, h: NewMerge(started, compareCursors)}, nil
 }
 
-func (s *Sorter) fileCursor(i int, c chunk) *cursor {
-	return &cursor{idx: i, left: c.count, r: bufio.NewReaderSize(io.NewSectionReader(s.file, c.off, c.size), readBuffer)}
+func (s *Sorter) fileCursor(c chunk) *cursor {
+	return &cursor{left: c.count, r: bufio.NewReaderSize(io.NewSectionReader(s.file, c.off, c.size), readBuffer)}
 }
 
 // mergePass merges the chunks fanIn at a time into a new spill file, which
@@ -425,11 +423,11 @@ func (s *Sorter) mergePass() error {
 	var out []chunk
 	var scratch []byte
 	for i := 0; i < len(s.chunks); i += fanIn {
-		var h mergeHeap
+		var started []*cursor
 		group := s.chunks[i:min(i+fanIn, len(s.chunks))]
 		c := chunk{off: size}
-		for j, ch := range group {
-			cur := s.fileCursor(j, ch)
+		for _, ch := range group {
+			cur := s.fileCursor(ch)
 			ok, err := cur.advance()
 			if err != nil {
 				f.Close()
@@ -437,13 +435,13 @@ func (s *Sorter) mergePass() error {
 				return fmt.Errorf("runs: sorting: reading back: %w", err)
 			}
 			if ok {
-				h = append(h, cur)
+				started = append(started, cur)
 			}
 			c.count += ch.count
 		}
-		heap.Init(&h)
-		for len(h) > 0 {
-			cur := h[0]
+		h := NewMerge(started, compareCursors)
+		for h.Len() > 0 {
+			cur := h.Top()
 			scratch = appendSpilled(scratch[:0], &cur.e)
 			n, werr := w.Write(scratch)
 			size += int64(n)
@@ -457,9 +455,9 @@ func (s *Sorter) mergePass() error {
 				return fmt.Errorf("runs: sorting: %w", err)
 			}
 			if ok {
-				heap.Fix(&h, 0)
+				h.Fix()
 			} else {
-				heap.Pop(&h)
+				h.Drop()
 			}
 		}
 		c.size = size - c.off
@@ -521,7 +519,6 @@ func (s *Sorter) Close() error {
 // cursor reads one sorted run: a chunk of the spill file (r, with left
 // entries to go) or the entries still in memory (mem, from pos).
 type cursor struct {
-	idx  int
 	e    entry // the current entry
 	r    *bufio.Reader
 	left int
@@ -553,24 +550,9 @@ func (c *cursor) advance() (bool, error) {
 	return true, nil
 }
 
-// mergeHeap orders cursors by their current entry's key, Seq, then run.
-type mergeHeap []*cursor
-
-func (h mergeHeap) Len() int { return len(h) }
-func (h mergeHeap) Less(i, j int) bool {
-	if c := compareEntries(&h[i].e, &h[j].e); c != 0 {
-		return c < 0
-	}
-	return h[i].idx < h[j].idx
-}
-func (h mergeHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *mergeHeap) Push(x any)   { *h = append(*h, x.(*cursor)) }
-func (h *mergeHeap) Pop() any {
-	old := *h
-	c := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return c
-}
+// compareCursors orders cursors by their current entry's key, then Seq
+// (Merge breaks the remaining ties by run).
+func compareCursors(a, b *cursor) int { return compareEntries(&a.e, &b.e) }
 
 // Sorted iterates over the records of a Sorter in key order:
 //
@@ -586,7 +568,7 @@ func (h *mergeHeap) Pop() any {
 // lists the others in Duplicates.
 type Sorted struct {
 	s       *Sorter
-	h       mergeHeap
+	h       *Merge[*cursor]
 	advance *cursor // the cursor of the current record, to advance at Next
 
 	line  []byte
@@ -618,15 +600,15 @@ func (it *Sorted) Next() bool {
 				return false
 			}
 			if ok {
-				heap.Fix(&it.h, 0)
+				it.h.Fix()
 			} else {
-				heap.Pop(&it.h)
+				it.h.Drop()
 			}
 		}
-		if len(it.h) == 0 {
+		if it.h.Len() == 0 {
 			return false
 		}
-		c := it.h[0]
+		c := it.h.Top()
 		it.advance = c
 		rec, err := decodeEntry(&c.e)
 		if err != nil {

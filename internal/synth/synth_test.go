@@ -11,6 +11,7 @@ import (
 
 	"github.com/tenetlang/tenet/compiler"
 	"github.com/tenetlang/tenet/eval"
+	"github.com/tenetlang/tenet/eval/pipeline"
 	"github.com/tenetlang/tenet/eval/runs"
 )
 
@@ -129,7 +130,7 @@ func TestBankingJudgesEveryRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := p.EvalFiles([]string{file}, eval.Options{})
+	res, err := pipeline.EvalFiles(p, []string{file}, pipeline.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

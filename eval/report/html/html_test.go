@@ -18,6 +18,7 @@ import (
 	"github.com/tenetlang/tenet/eval/assemble"
 	"github.com/tenetlang/tenet/eval/gates"
 	"github.com/tenetlang/tenet/eval/metrics"
+	"github.com/tenetlang/tenet/eval/pipeline"
 	"github.com/tenetlang/tenet/eval/report"
 	reporthtml "github.com/tenetlang/tenet/eval/report/html"
 	"github.com/tenetlang/tenet/eval/report/markdown"
@@ -417,7 +418,7 @@ func corpusDocument(t *testing.T) *report.Document {
 		var all []runs.Record
 		for _, s := range []string{"banking", "slack", "travel", "workspace"} {
 			p := compileProgram(t, filepath.Join("..", "..", "..", "contracts", "agentdojo", s))
-			res, err := p.EvalFiles(files, eval.Options{})
+			res, err := pipeline.EvalFiles(p, files, pipeline.Options{})
 			if err != nil {
 				corpus.err = err
 				return

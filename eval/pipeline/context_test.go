@@ -1,4 +1,4 @@
-package eval
+package pipeline
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 // TestEvalContextCancelled: a cancelled Options.Context ends the
 // evaluation with its error, at the next record.
 func TestEvalContextCancelled(t *testing.T) {
-	p := compileDir(t, filepath.Join("..", "testdata", "hostile", "_shared", "tiny"))
+	p := compileDir(t, filepath.Join("..", "..", "testdata", "hostile", "_shared", "tiny"))
 	rec := `{"messages":[{"role":"user","content":"6*7?"},{"role":"assistant","content":"42"}],"metadata":{"task":"answer","agent":"a"}}` + "\n"
 	path := filepath.Join(t.TempDir(), "t.jsonl")
 	if err := os.WriteFile(path, []byte(strings.Repeat(rec, 100)), 0o644); err != nil {
@@ -21,12 +21,12 @@ func TestEvalContextCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	for _, workers := range []int{1, 4} {
-		_, err := p.EvalFiles([]string{path}, Options{Context: ctx, Workers: workers})
+		_, err := EvalFiles(p, []string{path}, Options{Context: ctx, Workers: workers})
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("workers %d: error %v, want context.Canceled", workers, err)
 		}
 	}
-	if _, err := p.EvalFiles([]string{path}, Options{Context: context.Background()}); err != nil {
+	if _, err := EvalFiles(p, []string{path}, Options{Context: context.Background()}); err != nil {
 		t.Errorf("a live context: %v", err)
 	}
 }

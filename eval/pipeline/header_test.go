@@ -1,9 +1,11 @@
-package eval
+package pipeline
 
 import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/tenetlang/tenet/eval"
 )
 
 // TestHeaderMappedToRun: a record without "messages" that the source maps
@@ -13,7 +15,7 @@ import (
 // task, an undeclared task, AgentDojo's {"metadata": {"benchmark", ...}})
 // stays a header line.
 func TestHeaderMappedToRun(t *testing.T) {
-	p := compileDir(t, filepath.Join("..", "examples", "quickstart"))
+	p := compileDir(t, filepath.Join("..", "..", "examples", "quickstart"))
 	file := filepath.Join(t.TempDir(), "t.jsonl")
 	input := `{"metadata": {"agent": "a", "task": "summarize_inbox", "goal": "forward_to_attacker"}, "Data": []}
 {"metadata": {"benchmark": "agent-dojo", "accuracy": 0.5, "name": "m"}}
@@ -23,7 +25,7 @@ func TestHeaderMappedToRun(t *testing.T) {
 	if err := os.WriteFile(file, []byte(input), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res, err := EvalCollection([]*Program{p}, []string{file}, Options{Workers: 2})
+	res, err := EvalCollection([]*eval.Program{p}, []string{file}, Options{Workers: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

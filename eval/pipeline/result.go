@@ -1,9 +1,10 @@
-package eval
+package pipeline
 
 import (
 	"context"
 	"sort"
 
+	"github.com/tenetlang/tenet/eval"
 	"github.com/tenetlang/tenet/eval/runs"
 	"github.com/tenetlang/tenet/eval/transcript"
 )
@@ -17,8 +18,8 @@ type Result struct {
 	Headers int
 	// Skipped counts records by why they were not judged, and SkippedIDs
 	// the task (or task/goal) ids per reason, so reports can name them.
-	Skipped    map[Skip]int
-	SkippedIDs map[Skip]map[string]int
+	Skipped    map[eval.Skip]int
+	SkippedIDs map[eval.Skip]map[string]int
 	// Errors are records that could not be read or mapped to a run
 	// (file:line: reason), in input order. With Options.SortBytes > 0,
 	// duplicate keys are among them only once SortResults has run. With
@@ -29,7 +30,7 @@ type Result struct {
 
 	// With Options.SortBytes > 0: the judged runs, the input position of
 	// each error, the duplicates SortResults found.
-	sorter    *runs.Sorter
+	store     *store
 	errSeqs   []runs.Seq
 	dups      int
 	maxErrors int // Options.MaxErrors
@@ -39,15 +40,17 @@ type Result struct {
 type Options struct {
 	Source     string // source block name; "" when the contract has exactly one
 	Format     string // transcript format; "" means the source's format
-	Grant      string // audit against this grant instead of the source's (DESIGN §7)
+	Grant      string // audit against this grant instead of the source's (docs/language.md, "grant")
 	Transcript transcript.Options
-	// SortBytes, when > 0, keeps the judged runs out of memory: instead of
-	// Result.Records each Result holds a runs.Sorter, the Sorters sharing a
-	// budget of SortBytes bytes of encoded runs and spilling the rest to
-	// temporary files in SortDir (os.TempDir() when ""). SortResults then
-	// yields the runs in key order and reports duplicate keys in
-	// Result.Errors; Close each Result after. A judged run a runs file
-	// cannot hold exactly (runs.Sorter.Add) is then a bad record.
+	// SortBytes, when > 0, bounds the memory of the judged runs: instead
+	// of Result.Records each Result holds its runs, the Results sharing a
+	// budget of SortBytes bytes. A Result keeps its runs as values while
+	// their estimated size fits its share, then moves them to a
+	// runs.Sorter, which holds them encoded and spills what exceeds the
+	// share to temporary files in SortDir (os.TempDir() when "").
+	// SortResults then yields the runs in key order and reports duplicate
+	// keys in Result.Errors; Close each Result after. A judged run a runs
+	// file cannot hold exactly (runs.Encodable) is then a bad record.
 	SortBytes int
 	SortDir   string
 	// MaxErrors, when > 0, bounds the bad records each Result keeps (the
@@ -77,8 +80,8 @@ type Options struct {
 // (a file that cannot be opened) end it early, with that error; bad records
 // are collected in Result.Errors, in input order. It is EvalCollection with
 // one program.
-func (p *Program) EvalFiles(files []string, opt Options) (*Result, error) {
-	res, err := EvalCollection([]*Program{p}, files, opt)
+func EvalFiles(p *eval.Program, files []string, opt Options) (*Result, error) {
+	res, err := EvalCollection([]*eval.Program{p}, files, opt)
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package eval
+package pipeline
 
 import (
 	"bytes"
@@ -7,9 +7,11 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/tenetlang/tenet/compiler/bundle"
+	"github.com/tenetlang/tenet/eval"
 	"github.com/tenetlang/tenet/eval/run"
 	"github.com/tenetlang/tenet/eval/runs"
 	"github.com/tenetlang/tenet/eval/transcript"
@@ -32,7 +34,7 @@ import (
 // Target is one program to evaluate with its own Source, Format and Grant
 // (each as in Options). EvalTargets takes everything else from its Options.
 type Target struct {
-	Program *Program
+	Program *eval.Program
 	Source  string
 	Format  string
 	Grant   string
@@ -42,7 +44,7 @@ type Target struct {
 // EvalFiles would one after the other, with opt's Source, Format and Grant
 // for every program: it returns one Result per program, in the order of
 // programs, each with the content EvalFiles gives. It is EvalTargets.
-func EvalCollection(programs []*Program, files []string, opt Options) ([]*Result, error) {
+func EvalCollection(programs []*eval.Program, files []string, opt Options) ([]*Result, error) {
 	ts := make([]Target, len(programs))
 	for i, p := range programs {
 		ts[i] = Target{Program: p, Source: opt.Source, Format: opt.Format, Grant: opt.Grant}
@@ -86,9 +88,9 @@ func EvalTargets(targets []Target, files []string, opt Options) ([]*Result, erro
 		if err != nil {
 			return fail(sequentialError(files, i, err, isFormat))
 		}
-		results[i] = &Result{Skipped: map[Skip]int{}, SkippedIDs: map[Skip]map[string]int{}, maxErrors: opt.MaxErrors}
+		results[i] = &Result{Skipped: map[eval.Skip]int{}, SkippedIDs: map[eval.Skip]map[string]int{}, maxErrors: opt.MaxErrors}
 		if opt.SortBytes > 0 {
-			results[i].sorter = runs.NewSorter(opt.SortDir, max(opt.SortBytes/len(targets), 1))
+			results[i].store = newStore(opt.SortDir, opt.SortBytes/len(targets))
 		}
 		ps := byFormat[jt.format]
 		if ps == nil {
@@ -141,7 +143,7 @@ func sequentialError(files []string, k int, err error, isFormat bool) error {
 // judgeTarget is a Target resolved: its source plan (with the grant
 // override applied) and format.
 type judgeTarget struct {
-	p      *Program
+	p      *eval.Program
 	src    *bundle.SourcePlan
 	format string
 }
@@ -157,7 +159,7 @@ func (t Target) resolve() (judgeTarget, error) {
 		format = src.Format
 	}
 	if t.Grant != "" {
-		if _, ok := p.grants[t.Grant]; !ok {
+		if !slices.ContainsFunc(p.Bundle.Decls.Grants, func(g bundle.Grant) bool { return g.Name == t.Grant }) {
 			return judgeTarget{}, fmt.Errorf("contract %s has no grant %q", p.Bundle.Manifest.Contract, t.Grant)
 		}
 		s := *src // the bundle's plan is shared: override a copy
@@ -178,9 +180,9 @@ type pass struct {
 	format  string
 	targets []judgeTarget
 	results []*Result                  // index-aligned with targets
-	seen    []map[runs.Key]runs.Record // per target: the runs judged so far (without a Sorter)
+	seen    []map[runs.Key]runs.Record // per target: the runs judged so far (without a store)
 	n       int                        // records collected, for their runs.Seq
-	failed  error                      // a Sorter's temporary file failed
+	failed  error                      // a store's temporary file failed
 }
 
 // job is one framed record on its way through the pipeline.
@@ -202,7 +204,7 @@ type outcome struct {
 }
 
 type verdict struct {
-	j   Judgement
+	j   eval.Judgement
 	err error
 }
 
@@ -372,13 +374,13 @@ func (ps *pass) judged(i int, v verdict, seq runs.Seq) {
 		res.addError(v.err, seq)
 		return
 	}
-	if j.Skip != Judged {
+	if j.Skip != eval.Judged {
 		res.Skipped[j.Skip]++
 		id := j.Record.Key.Task
-		if j.Skip == GoalNotDeclared || j.Skip == CaseNotDeclared {
+		if j.Skip == eval.GoalNotDeclared || j.Skip == eval.CaseNotDeclared {
 			id += "/" + j.Record.Key.Goal
 		}
-		if j.Skip != NotSelected {
+		if j.Skip != eval.NotSelected {
 			if res.SkippedIDs[j.Skip] == nil {
 				res.SkippedIDs[j.Skip] = map[string]int{}
 			}
@@ -387,14 +389,15 @@ func (ps *pass) judged(i int, v verdict, seq runs.Seq) {
 		return
 	}
 	rec := j.Record
-	if res.sorter != nil {
+	if res.store != nil {
 		// Duplicates are found when the runs are sorted (SortResults).
-		if err := res.sorter.Add(rec, seq); err != nil {
-			if res.sorter.Err() != nil {
-				ps.failed = err
-				return
-			}
-			res.addError(fmt.Errorf("%s:%d: %w", rec.OriginFile, rec.OriginLine, err), seq)
+		bad, fatal := res.store.add(rec, seq)
+		if fatal != nil {
+			ps.failed = fatal
+			return
+		}
+		if bad != nil {
+			res.addError(fmt.Errorf("%s:%d: %w", rec.OriginFile, rec.OriginLine, bad), seq)
 		}
 		return
 	}

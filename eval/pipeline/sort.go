@@ -1,7 +1,6 @@
-package eval
+package pipeline
 
 import (
-	"container/heap"
 	"fmt"
 
 	"github.com/tenetlang/tenet/eval/runs"
@@ -14,7 +13,7 @@ func (r *Result) addError(err error, seq runs.Seq) {
 		return
 	}
 	r.Errors = append(r.Errors, err)
-	if r.sorter != nil {
+	if r.store != nil {
 		r.errSeqs = append(r.errSeqs, seq)
 	}
 }
@@ -23,63 +22,70 @@ func (r *Result) addError(err error, seq runs.Seq) {
 func (r *Result) BadRecords() int { return len(r.Errors) + r.MoreErrors }
 
 // Judged returns the number of runs judged and kept: len(Records), or with
-// Options.SortBytes > 0 the runs added to the Result's Sorter less the
-// duplicates SortResults has found.
+// Options.SortBytes > 0 the runs the Result holds less the duplicates
+// SortResults has found.
 func (r *Result) Judged() int {
-	if r.sorter == nil {
+	if r.store == nil {
 		return len(r.Records)
 	}
-	return r.sorter.Len() - r.dups
+	return r.store.len() - r.dups
 }
 
-// Close removes the temporary files of the Result's Sorter (with
-// Options.SortBytes > 0); it does nothing otherwise, and can be called
-// several times.
+// Close removes the temporary files of the Result's runs (with
+// Options.SortBytes > 0) and frees them; it does nothing otherwise, and
+// can be called several times.
 func (r *Result) Close() error {
-	if r.sorter == nil {
+	if r.store == nil {
 		return nil
 	}
-	return r.sorter.Close()
+	return r.store.close()
 }
 
 // SortResults yields the judged runs of every result in key order to fn
-// (when fn is not nil), with each run's runs-file line when the result
-// sorted it (Options.SortBytes > 0; the line is valid during the call, and
-// nil for Records). Runs of different results with the same key are both
+// (when fn is not nil). A run is the value judged, with a nil line, unless
+// its result moved its runs to a runs.Sorter (Options.SortBytes > 0 and
+// more runs than its memory budget holds as values): then it is the
+// Sorter's record, equal to the one judged, with its runs-file line (valid
+// during the call). Runs of different results with the same key are both
 // yielded, in the order of results, as sorting their Records together
 // would give them. With Options.SortBytes > 0 it finds the duplicate keys
 // within each result (of records with one key, the first in input order is
 // kept) and adds them to the result's Errors, in input order among the
-// other errors, as EvalFiles reports them without a Sorter.
+// other errors, as EvalFiles reports them with SortBytes 0.
 //
 // It is called once. An error from fn ends it and is returned; so is an
 // I/O error of a Sorter's temporary files. The results are still to be
 // closed (Close) after it.
 func SortResults(results []*Result, fn func(rec runs.Record, line []byte) error) error {
-	var h sourceHeap
+	var started []*source
 	srcs := make([]*source, len(results))
 	for i, r := range results {
-		src := &source{idx: i, recs: r.Records}
+		src := &source{recs: r.Records}
 		srcs[i] = src
-		if r.sorter != nil {
-			it, err := r.sorter.Sort()
+		switch st := r.store; {
+		case st != nil && st.sorter != nil:
+			it, err := st.sorter.Sort()
 			if err != nil {
 				return err
 			}
 			it.LimitDuplicates(r.maxErrors)
 			src.it = it
+		case st != nil:
+			src.held = sortHeld(st.held)
+			st.held = nil // the iterator frees each run once yielded
 		}
 		ok, err := src.next()
 		if err != nil {
 			return err
 		}
 		if ok {
-			h = append(h, src)
+			started = append(started, src)
 		}
 	}
-	heap.Init(&h)
-	for len(h) > 0 {
-		src := h[0]
+	// Of runs with the same key, the result given first comes first.
+	h := runs.NewMerge(started, func(a, b *source) int { return a.rec.Key.Compare(b.rec.Key) })
+	for h.Len() > 0 {
+		src := h.Top()
 		if fn != nil {
 			if err := fn(src.rec, src.line); err != nil {
 				return err
@@ -90,24 +96,27 @@ func SortResults(results []*Result, fn func(rec runs.Record, line []byte) error)
 			return err
 		}
 		if ok {
-			heap.Fix(&h, 0)
+			h.Fix()
 		} else {
-			heap.Pop(&h)
+			h.Drop()
 		}
 	}
 	for i, r := range results {
 		if it := srcs[i].it; it != nil {
 			r.addDuplicates(it.Duplicates(), it.DuplicateCount())
+		} else if h := srcs[i].held; h != nil {
+			dups := h.duplicates()
+			r.addDuplicates(dups, len(dups))
 		}
 	}
 	return nil
 }
 
-// source is one result's runs in key order: from its Sorter (it) or its
-// Records.
+// source is one result's runs in key order: from its Sorter (it), its
+// store's values (held) or its Records.
 type source struct {
-	idx  int
 	it   *runs.Sorted
+	held *heldSorted
 	recs []runs.Record
 	pos  int
 	rec  runs.Record
@@ -115,6 +124,11 @@ type source struct {
 }
 
 func (s *source) next() (bool, error) {
+	if s.held != nil {
+		var ok bool
+		s.rec, ok = s.held.next()
+		return ok, nil
+	}
 	if s.it == nil {
 		if s.pos == len(s.recs) {
 			return false, nil
@@ -130,26 +144,7 @@ func (s *source) next() (bool, error) {
 	return true, nil
 }
 
-// sourceHeap orders sources by their current run's key, then result.
-type sourceHeap []*source
-
-func (h sourceHeap) Len() int { return len(h) }
-func (h sourceHeap) Less(i, j int) bool {
-	if c := h[i].rec.Key.Compare(h[j].rec.Key); c != 0 {
-		return c < 0
-	}
-	return h[i].idx < h[j].idx
-}
-func (h sourceHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *sourceHeap) Push(x any)   { *h = append(*h, x.(*source)) }
-func (h *sourceHeap) Pop() any {
-	old := *h
-	s := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return s
-}
-
-// addDuplicates merges the duplicates a result's Sorter found (the first
+// addDuplicates merges the duplicates found in a result's runs (the first
 // in input order; n in all) into its Errors by input position, keeping
 // the first maxErrors.
 func (r *Result) addDuplicates(dups []runs.Duplicate, n int) {

@@ -1,4 +1,4 @@
-package eval
+package pipeline
 
 import (
 	"bytes"
@@ -16,6 +16,7 @@ import (
 
 	"github.com/tenetlang/tenet/compiler"
 	"github.com/tenetlang/tenet/compiler/bundle"
+	"github.com/tenetlang/tenet/eval"
 	"github.com/tenetlang/tenet/eval/runs"
 	"github.com/tenetlang/tenet/eval/transcript"
 	"github.com/tenetlang/tenet/internal/shared"
@@ -24,13 +25,13 @@ import (
 // sequential is the reference evaluation: EvalFiles as it was before the
 // pipeline, one record after the other on one goroutine (transcript.Open,
 // Next, Judge). The pipeline must give exactly its results.
-func sequential(t testing.TB, p *Program, files []string, opt Options) (*Result, error) {
+func sequential(t testing.TB, p *eval.Program, files []string, opt Options) (*Result, error) {
 	t.Helper()
 	jt, err := Target{Program: p, Source: opt.Source, Format: opt.Format, Grant: opt.Grant}.resolve()
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Skipped: map[Skip]int{}, SkippedIDs: map[Skip]map[string]int{}}
+	res := &Result{Skipped: map[eval.Skip]int{}, SkippedIDs: map[eval.Skip]map[string]int{}}
 	ps := &pass{format: jt.format, targets: []judgeTarget{jt}, results: []*Result{res}, seen: []map[runs.Key]runs.Record{{}}}
 	for _, name := range files {
 		f, err := os.Open(name)
@@ -104,7 +105,7 @@ func runsBytes(t testing.TB, results []*Result) []byte {
 }
 
 // compileSource compiles one contract from its source text.
-func compileSource(t testing.TB, src string) *Program {
+func compileSource(t testing.TB, src string) *eval.Program {
 	t.Helper()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "main.tenet.hcl"), []byte(src), 0o644); err != nil {
@@ -113,7 +114,7 @@ func compileSource(t testing.TB, src string) *Program {
 	return compileDir(t, dir)
 }
 
-func compileDir(t testing.TB, dir string) *Program {
+func compileDir(t testing.TB, dir string) *eval.Program {
 	t.Helper()
 	_, b, diags := compiler.CompileDir(dir, compiler.Options{})
 	if diags.HasErrors() {
@@ -123,7 +124,7 @@ func compileDir(t testing.TB, dir string) *Program {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := Load(data)
+	p, err := eval.Load(data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -358,7 +359,7 @@ func TestEvalTargetsMatchesSequential(t *testing.T) {
 	}
 	// EvalCollection is EvalTargets with the options' source and grant.
 	opt.Workers, opt.Source, opt.Grant = 3, "all", "wide"
-	got, err := EvalCollection([]*Program{mail}, files, opt)
+	got, err := EvalCollection([]*eval.Program{mail}, files, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -417,7 +418,7 @@ func TestEvalDuplicatesAcrossFiles(t *testing.T) {
 			t.Fatal(err)
 		}
 		for workers := 1; workers <= 8; workers++ {
-			res, err := math.EvalFiles(tc.order, Options{Workers: workers})
+			res, err := EvalFiles(math, tc.order, Options{Workers: workers})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -452,7 +453,7 @@ func TestEvalUnopenableFile(t *testing.T) {
 		t.Fatalf("reference error %v", want)
 	}
 	for workers := 1; workers <= 8; workers++ {
-		res, err := EvalCollection([]*Program{mail, math}, withMissing, Options{Source: "", Workers: workers})
+		res, err := EvalCollection([]*eval.Program{mail, math}, withMissing, Options{Source: "", Workers: workers})
 		// mail has two sources: this is the "choose one" error.
 		if err == nil || res != nil || !strings.Contains(err.Error(), "declares several sources") {
 			t.Fatalf("%d workers: %v, want the source error of the first target", workers, err)
@@ -504,11 +505,11 @@ func TestEvalProgress(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := len(ref.Records) + len(ref.Errors) + ref.Skipped[NotSelected] + ref.Skipped[TaskNotDeclared] +
-		ref.Skipped[GoalNotDeclared] + ref.Skipped[CaseNotDeclared]
+	want := len(ref.Records) + len(ref.Errors) + ref.Skipped[eval.NotSelected] + ref.Skipped[eval.TaskNotDeclared] +
+		ref.Skipped[eval.GoalNotDeclared] + ref.Skipped[eval.CaseNotDeclared]
 	for _, workers := range []int{1, 4} {
 		calls, lastRecords, lastBytes := 0, 0, int64(0)
-		_, err := math.EvalFiles(files, Options{Workers: workers, Progress: func(records int, bytes int64) {
+		_, err := EvalFiles(math, files, Options{Workers: workers, Progress: func(records int, bytes int64) {
 			calls++
 			if records != lastRecords+1 || bytes < lastBytes || bytes > size {
 				t.Errorf("progress went from (%d, %d) to (%d, %d)", lastRecords, lastBytes, records, bytes)
@@ -540,7 +541,7 @@ func TestEvalStreamingMemory(t *testing.T) {
 	}
 	var ms runtime.MemStats
 	var peak uint64
-	res, err := EvalCollection([]*Program{math, math}, []string{path}, Options{Workers: 8, Progress: func(records int, _ int64) {
+	res, err := EvalCollection([]*eval.Program{math, math}, []string{path}, Options{Workers: 8, Progress: func(records int, _ int64) {
 		if records%1000 == 0 {
 			runtime.GC()
 			runtime.ReadMemStats(&ms)
@@ -550,7 +551,7 @@ func TestEvalStreamingMemory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res[0].Skipped[NotSelected] != n || res[1].Skipped[NotSelected] != n {
+	if res[0].Skipped[eval.NotSelected] != n || res[1].Skipped[eval.NotSelected] != n {
 		t.Fatalf("skipped %v, %v", res[0].Skipped, res[1].Skipped)
 	}
 	t.Logf("peak live heap %d KB while streaming %d MB", peak>>10, len(rec)*n>>20)
@@ -561,15 +562,15 @@ func TestEvalStreamingMemory(t *testing.T) {
 
 // agentDojo compiles the four shipped AgentDojo contracts and lists the
 // traces (the test is skipped without the shared data).
-func agentDojo(t testing.TB) ([]*Program, []string) {
+func agentDojo(t testing.TB) ([]*eval.Program, []string) {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join(shared.Dir(t), "agentdojo", "traces", "*.jsonl"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no traces: %v", err)
 	}
-	var progs []*Program
+	var progs []*eval.Program
 	for _, s := range []string{"banking", "slack", "travel", "workspace"} {
-		progs = append(progs, compileDir(t, filepath.Join("..", "contracts", "agentdojo", s)))
+		progs = append(progs, compileDir(t, filepath.Join("..", "..", "contracts", "agentdojo", s)))
 	}
 	return progs, files
 }

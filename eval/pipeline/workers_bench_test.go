@@ -1,4 +1,4 @@
-package eval_test
+package pipeline_test
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 	"github.com/tenetlang/tenet/compiler"
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/eval"
+	"github.com/tenetlang/tenet/eval/pipeline"
 	"github.com/tenetlang/tenet/eval/transcript"
 	"github.com/tenetlang/tenet/internal/synth"
 )
@@ -19,7 +20,7 @@ import (
 // reports MB/s (b.SetBytes) and runs/s. Issue 8's target: 2 workers ≥ 1.7×
 // one worker, which needs 2 idle cores to show.
 func BenchmarkEvalWorkers(b *testing.B) {
-	_, bun, diags := compiler.CompileDir(filepath.Join("..", "contracts", "agentdojo", "banking"), compiler.Options{Formats: transcript.Formats()})
+	_, bun, diags := compiler.CompileDir(filepath.Join("..", "..", "contracts", "agentdojo", "banking"), compiler.Options{Formats: transcript.Formats()})
 	if diags.HasErrors() {
 		b.Fatal(diags)
 	}
@@ -48,7 +49,7 @@ func BenchmarkEvalWorkers(b *testing.B) {
 			b.SetBytes(st.Bytes)
 			var judged int
 			for b.Loop() {
-				res, err := p.EvalFiles([]string{file}, eval.Options{Workers: w})
+				res, err := pipeline.EvalFiles(p, []string{file}, pipeline.Options{Workers: w})
 				if err != nil {
 					b.Fatal(err)
 				}

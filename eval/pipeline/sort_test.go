@@ -1,4 +1,4 @@
-package eval
+package pipeline
 
 import (
 	"bytes"
@@ -14,21 +14,26 @@ import (
 )
 
 // sortedRuns sorts results with SortResults and returns the runs yielded
-// and the runs file a runs.Writer makes of them (with Close's error).
-func sortedRuns(t *testing.T, results []*Result) ([]runs.Record, []byte, error) {
+// and the runs file a runs.Writer makes of them (with Close's error), and
+// how many runs came with their runs-file line (from a Sorter).
+func sortedRuns(t *testing.T, results []*Result) ([]runs.Record, []byte, error, int) {
 	t.Helper()
 	var recs []runs.Record
 	var file bytes.Buffer
 	w := runs.NewWriter(&file)
+	lines := 0
 	err := SortResults(results, func(rec runs.Record, line []byte) error {
 		recs = append(recs, rec)
+		if line != nil {
+			lines++
+		}
 		return w.Write(rec, line)
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	werr := w.Close()
-	return recs, file.Bytes(), werr
+	return recs, file.Bytes(), werr, lines
 }
 
 func errText(err error) string {
@@ -46,12 +51,16 @@ func errTexts(es []error) []string {
 	return s
 }
 
-// TestSortResultsMatchesInMemory: with the judged runs in Sorters (budgets
-// that spill every run, a few chunks, nothing), SortResults yields the runs
-// the in-memory evaluation keeps, in the same order, the runs file has the
-// same bytes (the same error, were it Write's), and each
+// TestSortResultsMatchesInMemory: with the judged runs held within a
+// budget (one that spills every run, one that moves the runs to Sorters
+// that spill a few chunks, one that keeps them all as values), SortResults
+// yields the runs the in-memory evaluation keeps, in the same order, the
+// runs file has the same bytes (the same error, were it Write's), and each
 // result's errors, duplicates included, are the in-memory ones in the same
-// input order — for 1 and 4 workers.
+// input order — for 1 and 4 workers. Within the largest budget the runs
+// reach fn as the values judged, without a line: nothing was encoded to be
+// decoded again; past the others every run comes from a Sorter, with its
+// line.
 func TestSortResultsMatchesInMemory(t *testing.T) {
 	mail, math := compileSource(t, mailContract), compileSource(t, mathContract)
 	targets := []Target{{Program: mail, Source: "s"}, {Program: mail, Source: "all", Grant: "wide"}, {Program: math}}
@@ -78,7 +87,7 @@ func TestSortResultsMatchesInMemory(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		wantRecs, wantFile, wantErr := sortedRuns(t, ref)
+		wantRecs, wantFile, wantErr, _ := sortedRuns(t, ref)
 		var all []runs.Record
 		dups := 0
 		for _, r := range ref {
@@ -116,9 +125,12 @@ func TestSortResultsMatchesInMemory(t *testing.T) {
 					t.Fatalf("target %d: Records kept in memory", i)
 				}
 			}
-			recs, file, werr := sortedRuns(t, got)
+			recs, file, werr, lines := sortedRuns(t, got)
 			if !reflect.DeepEqual(recs, wantRecs) {
 				t.Errorf("%d workers, budget %d: the runs differ", workers, budget)
+			}
+			if wantLines := map[int]int{1: len(recs), 4 << 10: len(recs), 64 << 20: 0}[budget]; lines != wantLines {
+				t.Errorf("%d workers, budget %d: %d of %d runs came with a line, want %d", workers, budget, lines, len(recs), wantLines)
 			}
 			if !bytes.Equal(file, wantFile) || errText(werr) != errText(wantErr) {
 				t.Errorf("%d workers, budget %d: the runs file differs: %v", workers, budget, werr)
@@ -216,5 +228,29 @@ func TestMaxErrors(t *testing.T) {
 			}
 			r.Close()
 		}
+	}
+}
+
+// TestUnencodableRunIsBad: a judged run the runs file cannot hold exactly
+// (here its origin, a file name that is not UTF-8) is a bad record at its
+// line whether the store holds the runs as values (a large budget) or has
+// moved them to a Sorter (a budget of one byte), with the Sorter's words.
+func TestUnencodableRunIsBad(t *testing.T) {
+	math := compileSource(t, mathContract)
+	path := filepath.Join(t.TempDir(), "bad\xff.jsonl")
+	rec := synthRecord("math", "add", nil, "a", 1, "4", "")
+	if err := os.WriteFile(path, []byte(rec+"\n"), 0o644); err != nil {
+		t.Skipf("this file system refuses a name that is not UTF-8: %v", err)
+	}
+	for _, sortBytes := range []int{1, 1 << 20} {
+		res, err := EvalTargets([]Target{{Program: math}}, []string{path}, Options{SortBytes: sortBytes})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := path + `:1: run math:a/add: origin.file is not valid UTF-8; a runs file cannot hold it`
+		if got := errTexts(res[0].Errors); len(got) != 1 || got[0] != want || res[0].Judged() != 0 {
+			t.Errorf("sort %d: errors %q, judged %d; want [%q], 0", sortBytes, got, res[0].Judged(), want)
+		}
+		res[0].Close()
 	}
 }
