@@ -11,6 +11,8 @@ import (
 
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/compiler/celenv"
+	"github.com/tenetlang/tenet/eval/audit"
+	"github.com/tenetlang/tenet/eval/pike"
 	"github.com/tenetlang/tenet/eval/run"
 	"github.com/tenetlang/tenet/eval/runs"
 )
@@ -205,10 +207,10 @@ func (p *Program) label(rec *runs.Record, task *bundle.TaskPlan, goal *bundle.Go
 	ctx := &runCtx{
 		threat:   p.threat,
 		run:      r,
-		v:        p.valuesOf(r),
+		v:        p.view.Of(r),
 		task:     p.taskVals[task.ID],
 		goal:     noGoal,
-		patterns: make([]*patternResult, len(p.Bundle.Plan.Patterns)),
+		patterns: make([]*pike.Result, len(p.Bundle.Plan.Patterns)),
 	}
 	if p.RunTimeout > 0 {
 		c, cancel := context.WithTimeout(context.Background(), p.RunTimeout)
@@ -216,13 +218,11 @@ func (p *Program) label(rec *runs.Record, task *bundle.TaskPlan, goal *bundle.Go
 		ctx.timeout = c
 	}
 	if len(p.Bundle.Plan.Patterns) > 0 || p.explaining != nil {
-		ctx.items = itemStream(r)
+		ctx.items = pike.Stream(r)
 	}
 	ex := p.explaining
 	if ex != nil {
-		for _, it := range ctx.items {
-			ex.Items = append(ex.Items, Item{Event: it.event, Call: it.call})
-		}
+		ex.Items = append(ex.Items, ctx.items...)
 	}
 	if goal != nil {
 		ctx.goal = p.goalVals[goal.ID]
@@ -266,7 +266,7 @@ func (p *Program) label(rec *runs.Record, task *bundle.TaskPlan, goal *bundle.Go
 		}
 	}
 	if g := p.grants[grant]; g != nil {
-		rec.Grant, rec.Audit = g.Name, p.audit(r, g)
+		rec.Grant, rec.Audit = g.Name, audit.Calls(r, g, p.tools)
 	}
 	rec.Utility = p.explained("utility", p.variant(task.Utility, task.Variants, ctx), ctx)
 	if len(p.Bundle.Plan.Invariants) > 0 {
@@ -334,7 +334,7 @@ func (p *Program) explained(label string, cr bundle.Criterion, ctx *runCtx) runs
 	}
 	for _, u := range cr.Patterns {
 		pr := ctx.pattern(u.Pattern)
-		part.Patterns = append(part.Patterns, PatternPart{Pattern: u.Pattern, Negate: u.Negate, Result: pr.label, Witness: pr.witness})
+		part.Patterns = append(part.Patterns, PatternPart{Pattern: u.Pattern, Negate: u.Negate, Result: pr.Label, Witness: pr.Witness})
 	}
 	ex.Parts = append(ex.Parts, part)
 	return l
@@ -367,11 +367,11 @@ func (p *Program) witness(cr bundle.Criterion, ctx *runCtx) map[string]string {
 			continue
 		}
 		pr := ctx.patterns[u.Pattern]
-		if pr == nil || !pr.label.Known || !pr.label.Value || pr.witness == nil {
+		if pr == nil || !pr.Label.Known || !pr.Label.Value || pr.Witness == nil {
 			continue
 		}
 		out := map[string]string{}
-		for k, pos := range pr.witness {
+		for k, pos := range pr.Witness {
 			if pos >= 0 {
 				out[p.Bundle.Plan.Patterns[u.Pattern].Steps[k].Name] = ctx.items[pos].String()
 			}
@@ -390,7 +390,7 @@ func (p *Program) patternLabel(pi int, ctx *runCtx) runs.Label {
 		pr = &r
 		ctx.patterns[pi] = pr
 	}
-	return pr.label
+	return pr.Label
 }
 
 // allOf is Kleene AND: false if any is false, else the first unknown if
