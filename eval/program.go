@@ -1,8 +1,15 @@
-// Package eval applies a compiled bundle to agent transcripts: it verifies
-// and plans the bundle once, streams transcript records, maps each to a run
-// with the contract's source block, and computes the run's labels (DESIGN
-// §6). Any evaluation error makes the affected label unknown with its
-// reason; it is never folded into false.
+// Package eval judges one run with a compiled bundle: it verifies and
+// plans the bundle once (Load, Plan: a Program), maps a run to its key
+// with the contract's source block, and computes the run's labels, its
+// authorization audit and, for tenet explain, how each label came about
+// (docs/language.md, docs/runs-format.md). Any evaluation error makes the
+// affected label unknown with its reason; it is never folded into false.
+//
+// The parts it builds on, each a package of its own below it: eval/view
+// (a run as CEL values), eval/pike (the pattern VM; eval is its Host),
+// eval/audit (the audit and argument conformance) and eval/consistency
+// (a bundle's texts against its compiled forms, and the CEL environments
+// Plan rebuilds).
 package eval
 
 import (
@@ -243,7 +250,7 @@ func (p *Program) Source(name string) (*bundle.SourcePlan, error) {
 }
 
 // Declared returns the contract's declared task and case sets (the metric
-// denominators |T| and |C|, DESIGN §7), its attempt budget and the rules
+// denominators |T| and |C|, docs/metrics.md), its attempt budget and the rules
 // that combine a case's attempts.
 func (p *Program) Declared() metrics.Declared {
 	tm := p.Bundle.Manifest.ThreatModel

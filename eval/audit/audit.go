@@ -13,7 +13,7 @@ import (
 )
 
 // Calls decides, for every call of a run, whether the host's grant
-// authorized it (DESIGN §7): the first check a call fails is its decision —
+// authorized it (docs/language.md, grant): the first check a call fails is its decision —
 //
 //	unregistered_tool            the tool is not declared
 //	schema_fields                the argument keys are not exactly the declared ones (optional keys

@@ -10,7 +10,7 @@ import (
 )
 
 // ConformArgs gives a call's arguments the shape of its tool's schema, for
-// the typed `tools.<name>` view (DESIGN §3): an int parameter sent as a
+// the typed `tools.<name>` view (docs/language.md, tool): an int parameter sent as a
 // whole JSON number becomes an int; an optional parameter sent as null is
 // treated as absent. A value that does not fit its declared type (no
 // coercion: "98.70" is not a double) or a missing required parameter
