@@ -15,6 +15,7 @@ import (
 	"github.com/tenetlang/tenet/eval/pike"
 	"github.com/tenetlang/tenet/eval/run"
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/eval/view"
 )
 
 // Skip says why a record was not judged. Skipped records are counted and
@@ -205,11 +206,8 @@ func (p *Program) label(rec *runs.Record, task *bundle.TaskPlan, goal *bundle.Go
 		return
 	}
 	ctx := &runCtx{
-		threat:   p.threat,
 		run:      r,
 		v:        p.view.Of(r),
-		task:     p.taskVals[task.ID],
-		goal:     noGoal,
 		patterns: make([]*pike.Result, len(p.Bundle.Plan.Patterns)),
 	}
 	if p.RunTimeout > 0 {
@@ -224,18 +222,19 @@ func (p *Program) label(rec *runs.Record, task *bundle.TaskPlan, goal *bundle.Go
 	if ex != nil {
 		ex.Items = append(ex.Items, ctx.items...)
 	}
+	goalVal := noGoal
 	if goal != nil {
-		ctx.goal = p.goalVals[goal.ID]
+		goalVal = p.goalVals[goal.ID]
 	}
 	scopes := p.Bundle.Decls.Scopes
-	ctx.acts = make([]*activation, len(scopes))
+	ctx.acts = make([]*view.Scope, len(scopes))
 	for i := range scopes {
-		ctx.acts[i] = &activation{runCtx: ctx, params: p.params[i], pred: make(map[string]any, len(scopes[i].Predicates))}
+		ctx.acts[i] = &view.Scope{Values: ctx.v, Task: p.taskVals[task.ID], Goal: goalVal, Threat: p.threat, Params: p.params[i], Pred: make(map[string]any, len(scopes[i].Predicates))}
 	}
 	// An import's pred map is filled in place, so its parent sees its values.
 	for i, sc := range scopes {
 		for _, ns := range sc.Namespaces {
-			ctx.acts[i].pred[ns] = ctx.acts[p.scopeIndex[celenv.Child(sc.Path, ns)]].pred
+			ctx.acts[i].Pred[ns] = ctx.acts[p.scopeIndex[celenv.Child(sc.Path, ns)]].Pred
 		}
 	}
 	for _, pr := range p.Bundle.Plan.Predicates {
@@ -260,7 +259,7 @@ func (p *Program) label(rec *runs.Record, task *bundle.TaskPlan, goal *bundle.Go
 				v = types.NewErr("predicate %s: %v", pd.Name, err)
 			}
 		}
-		ctx.acts[pr.Scope].pred[pd.Name] = v
+		ctx.acts[pr.Scope].Pred[pd.Name] = v
 		if ex != nil {
 			ex.Predicates = append(ex.Predicates, PredicateValue{Scope: scopes[pr.Scope].Path, Name: pd.Name, Expr: pd.Expr, Pattern: pd.Pattern, Value: v})
 		}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"cel.dev/cel-go/common/types"
-	"cel.dev/cel-go/interpreter"
 
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/eval/pike"
@@ -29,10 +28,10 @@ func (p *Program) maxThreads() int {
 // runPattern runs pattern pi over the run's item stream with the Pike VM
 // (eval/pike), which asks patternHost to test items and evaluate guards in
 // the pattern's scope.
-func (p *Program) runPattern(pi int, ctx *runCtx, act *activation) pike.Result {
+func (p *Program) runPattern(pi int, ctx *runCtx, act *view.Scope) pike.Result {
 	pt := &p.Bundle.Plan.Patterns[pi]
 	h := &patternHost{p: p, pt: pt, ctx: ctx}
-	h.guard.parent = act
+	h.guard.Scope = act
 	return pike.Run(pt, len(ctx.items), h, p.maxThreads())
 }
 
@@ -43,7 +42,7 @@ type patternHost struct {
 	p     *Program
 	pt    *bundle.PatternPlan
 	ctx   *runCtx
-	guard stepActivation // reused by every guard evaluation
+	guard view.Step // reused by every guard evaluation
 }
 
 // Selects tests step k's selector: its role on a message, its tool ("*":
@@ -63,14 +62,7 @@ func (h *patternHost) Guard(k, pos int, caps []int) (bool, error) {
 	st := &h.pt.Steps[k]
 	it := h.ctx.items[pos]
 	g := &h.guard
-	g.steps, g.caps, g.k, g.items, g.v = h.pt.Steps, caps, k, h.ctx.items, h.ctx.v
-	g.call, g.args, g.event = nil, nil, nil
-	if it.Call >= 0 {
-		typed := st.Call != "*"
-		g.call, g.args = h.ctx.v.Item(it.Event, it.Call, typed), h.ctx.v.Args(it.Call, typed)
-	} else {
-		g.event = h.ctx.v.Item(it.Event, it.Call, false)
-	}
+	g.Bind(h.pt.Steps, k, h.ctx.items, pos, caps)
 	v, err := h.p.evalMetered(st.When, g, h.ctx)
 	if err != nil {
 		e := &h.p.Bundle.Exprs[st.When]
@@ -92,37 +84,3 @@ func (h *patternHost) Charge(threads int) error {
 	}
 	return nil
 }
-
-// stepActivation adds a step guard's variables to a scope's activation:
-// the earlier steps bound in caps (steps before k), then call and args
-// (a call item) or event (a message item).
-type stepActivation struct {
-	steps      []bundle.StepPlan
-	caps       []int
-	k          int
-	items      []pike.Item
-	v          *view.Values
-	call, args any // nil when the item is a message
-	event      any // nil when the item is a call
-	parent     *activation
-}
-
-func (a *stepActivation) ResolveName(name string) (any, bool) {
-	for j := 0; j < a.k; j++ {
-		if a.caps[j] >= 0 && a.steps[j].Name == name {
-			it := a.items[a.caps[j]]
-			return a.v.Item(it.Event, it.Call, a.steps[j].Call != "*"), true
-		}
-	}
-	switch {
-	case name == "call" && a.call != nil:
-		return a.call, true
-	case name == "args" && a.call != nil:
-		return a.args, true
-	case name == "event" && a.event != nil:
-		return a.event, true
-	}
-	return a.parent.ResolveName(name)
-}
-
-func (a *stepActivation) Parent() interpreter.Activation { return nil }

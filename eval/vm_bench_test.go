@@ -9,6 +9,7 @@ import (
 	"github.com/tenetlang/tenet/eval/pike"
 	"github.com/tenetlang/tenet/eval/run"
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/eval/view"
 	"github.com/tenetlang/tenet/lang"
 )
 
@@ -114,8 +115,8 @@ func BenchmarkPattern(b *testing.B) {
 				// Label once to build the run's values; then time the VM alone.
 				var rec runs.Record
 				p.label(&rec, p.tasks["t"], nil, r, "")
-				ctx := &runCtx{threat: p.threat, run: r, v: p.view.Of(r), items: pike.Stream(r)}
-				ctx.acts = []*activation{{runCtx: ctx, params: p.params[0], pred: map[string]any{}}}
+				ctx := &runCtx{run: r, v: p.view.Of(r), items: pike.Stream(r)}
+				ctx.acts = []*view.Scope{{Values: ctx.v, Threat: p.threat, Params: p.params[0], Pred: map[string]any{}}}
 				b.ResetTimer()
 				for i := 0; i < b.N; i++ {
 					ctx.spent = 0

@@ -27,33 +27,9 @@ func NewDecls(adapter types.Adapter, tools []bundle.Tool) *Decls {
 	return p
 }
 
-// Var resolves the criterion variables that are the run itself: events,
-// calls, results, output, pre, post, meta and tools.
-func (v *Values) Var(name string) (any, bool) {
-	switch name {
-	case "events":
-		return v.events, true
-	case "calls":
-		return v.calls, true
-	case "results":
-		return v.results, true
-	case "output":
-		return v.output, true
-	case "pre":
-		return v.pre, true
-	case "post":
-		return v.post, true
-	case "meta":
-		return v.meta, true
-	case "tools":
-		return v.tools, true
-	}
-	return nil, false
-}
-
-// Args is call i's `args` as a step guard reads it: conformed to its
+// guardArgs is call i's `args` as a step guard reads it: conformed to its
 // tool's schema when typed (a step naming the tool), as sent otherwise.
-func (v *Values) Args(i int, typed bool) any {
+func (v *Values) guardArgs(i int, typed bool) any {
 	cv := v.callVals[i]
 	if typed {
 		cv = v.typedVals[i]

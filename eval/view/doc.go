@@ -1,6 +1,7 @@
 // Package view is a run as contract expressions see it (docs/language.md,
 // docs/patterns.md): the CEL values of its events, calls, results, output,
-// pre, post, meta and tools.
+// pre, post, meta and tools, and the variables a criterion (Scope) or a
+// step guard (Step) resolves.
 //
 // Contract: Decls.Of converts one run.Run into Values, lazily (a field no
 // expression reads costs nothing) and without changing the run; the values
@@ -10,6 +11,7 @@
 // as a silently wrong value. Values of one run are not safe for
 // concurrent use.
 //
-// It may import compiler/bundle, eval/run, eval/audit and cel-go; nothing
-// of eval above it.
+// It may import compiler/bundle, eval/run, eval/audit, eval/pike (the
+// item stream a step's bindings index) and cel-go; nothing of eval above
+// it.
 package view

@@ -96,10 +96,10 @@ func (p *Decls) Of(r *run.Run) *Values {
 	return v
 }
 
-// Item is an item's CEL value as a step sees it: an event, or a call —
+// itemValue is an item's CEL value as a step sees it: an event, or a call —
 // typed (tools.<name>'s element) for a step naming the tool, generic (raw
 // args) for a step selecting any call.
-func (v *Values) Item(event, call int, typed bool) ref.Val {
+func (v *Values) itemValue(event, call int, typed bool) ref.Val {
 	switch {
 	case call < 0:
 		return v.eventVals[event]
