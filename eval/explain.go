@@ -6,6 +6,7 @@ import (
 	"cel.dev/cel-go/common/types/ref"
 
 	"github.com/tenetlang/tenet/compiler/bundle"
+	"github.com/tenetlang/tenet/eval/pike"
 	"github.com/tenetlang/tenet/eval/run"
 	"github.com/tenetlang/tenet/eval/runs"
 )
@@ -23,7 +24,7 @@ type Explanation struct {
 
 // Item is an item of the stream: Event ≥ 0 for a message, Call ≥ 0 for a
 // tool call (the other is -1).
-type Item struct{ Event, Call int }
+type Item = pike.Item
 
 // PredicateValue is a predicate's value on the run (an error value when it
 // failed).

@@ -11,8 +11,11 @@ import (
 
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/compiler/celenv"
+	"github.com/tenetlang/tenet/eval/audit"
+	"github.com/tenetlang/tenet/eval/pike"
 	"github.com/tenetlang/tenet/eval/run"
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/eval/view"
 )
 
 // Skip says why a record was not judged. Skipped records are counted and
@@ -203,12 +206,9 @@ func (p *Program) label(rec *runs.Record, task *bundle.TaskPlan, goal *bundle.Go
 		return
 	}
 	ctx := &runCtx{
-		threat:   p.threat,
 		run:      r,
-		v:        p.valuesOf(r),
-		task:     p.taskVals[task.ID],
-		goal:     noGoal,
-		patterns: make([]*patternResult, len(p.Bundle.Plan.Patterns)),
+		v:        p.view.Of(r),
+		patterns: make([]*pike.Result, len(p.Bundle.Plan.Patterns)),
 	}
 	if p.RunTimeout > 0 {
 		c, cancel := context.WithTimeout(context.Background(), p.RunTimeout)
@@ -216,26 +216,25 @@ func (p *Program) label(rec *runs.Record, task *bundle.TaskPlan, goal *bundle.Go
 		ctx.timeout = c
 	}
 	if len(p.Bundle.Plan.Patterns) > 0 || p.explaining != nil {
-		ctx.items = itemStream(r)
+		ctx.items = pike.Stream(r)
 	}
 	ex := p.explaining
 	if ex != nil {
-		for _, it := range ctx.items {
-			ex.Items = append(ex.Items, Item{Event: it.event, Call: it.call})
-		}
+		ex.Items = append(ex.Items, ctx.items...)
 	}
+	goalVal := noGoal
 	if goal != nil {
-		ctx.goal = p.goalVals[goal.ID]
+		goalVal = p.goalVals[goal.ID]
 	}
 	scopes := p.Bundle.Decls.Scopes
-	ctx.acts = make([]*activation, len(scopes))
+	ctx.acts = make([]*view.Scope, len(scopes))
 	for i := range scopes {
-		ctx.acts[i] = &activation{runCtx: ctx, params: p.params[i], pred: make(map[string]any, len(scopes[i].Predicates))}
+		ctx.acts[i] = &view.Scope{Values: ctx.v, Task: p.taskVals[task.ID], Goal: goalVal, Threat: p.threat, Params: p.params[i], Pred: make(map[string]any, len(scopes[i].Predicates))}
 	}
 	// An import's pred map is filled in place, so its parent sees its values.
 	for i, sc := range scopes {
 		for _, ns := range sc.Namespaces {
-			ctx.acts[i].pred[ns] = ctx.acts[p.scopeIndex[celenv.Child(sc.Path, ns)]].pred
+			ctx.acts[i].Pred[ns] = ctx.acts[p.scopeIndex[celenv.Child(sc.Path, ns)]].Pred
 		}
 	}
 	for _, pr := range p.Bundle.Plan.Predicates {
@@ -260,13 +259,13 @@ func (p *Program) label(rec *runs.Record, task *bundle.TaskPlan, goal *bundle.Go
 				v = types.NewErr("predicate %s: %v", pd.Name, err)
 			}
 		}
-		ctx.acts[pr.Scope].pred[pd.Name] = v
+		ctx.acts[pr.Scope].Pred[pd.Name] = v
 		if ex != nil {
 			ex.Predicates = append(ex.Predicates, PredicateValue{Scope: scopes[pr.Scope].Path, Name: pd.Name, Expr: pd.Expr, Pattern: pd.Pattern, Value: v})
 		}
 	}
 	if g := p.grants[grant]; g != nil {
-		rec.Grant, rec.Audit = g.Name, p.audit(r, g)
+		rec.Grant, rec.Audit = g.Name, audit.Calls(r, g, p.tools)
 	}
 	rec.Utility = p.explained("utility", p.variant(task.Utility, task.Variants, ctx), ctx)
 	if len(p.Bundle.Plan.Invariants) > 0 {
@@ -334,7 +333,7 @@ func (p *Program) explained(label string, cr bundle.Criterion, ctx *runCtx) runs
 	}
 	for _, u := range cr.Patterns {
 		pr := ctx.pattern(u.Pattern)
-		part.Patterns = append(part.Patterns, PatternPart{Pattern: u.Pattern, Negate: u.Negate, Result: pr.label, Witness: pr.witness})
+		part.Patterns = append(part.Patterns, PatternPart{Pattern: u.Pattern, Negate: u.Negate, Result: pr.Label, Witness: pr.Witness})
 	}
 	ex.Parts = append(ex.Parts, part)
 	return l
@@ -367,11 +366,11 @@ func (p *Program) witness(cr bundle.Criterion, ctx *runCtx) map[string]string {
 			continue
 		}
 		pr := ctx.patterns[u.Pattern]
-		if pr == nil || !pr.label.Known || !pr.label.Value || pr.witness == nil {
+		if pr == nil || !pr.Label.Known || !pr.Label.Value || pr.Witness == nil {
 			continue
 		}
 		out := map[string]string{}
-		for k, pos := range pr.witness {
+		for k, pos := range pr.Witness {
 			if pos >= 0 {
 				out[p.Bundle.Plan.Patterns[u.Pattern].Steps[k].Name] = ctx.items[pos].String()
 			}
@@ -390,7 +389,7 @@ func (p *Program) patternLabel(pi int, ctx *runCtx) runs.Label {
 		pr = &r
 		ctx.patterns[pi] = pr
 	}
-	return pr.label
+	return pr.Label
 }
 
 // allOf is Kleene AND: false if any is false, else the first unknown if

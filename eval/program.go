@@ -1,8 +1,15 @@
-// Package eval applies a compiled bundle to agent transcripts: it verifies
-// and plans the bundle once, streams transcript records, maps each to a run
-// with the contract's source block, and computes the run's labels (DESIGN
-// §6). Any evaluation error makes the affected label unknown with its
-// reason; it is never folded into false.
+// Package eval judges one run with a compiled bundle: it verifies and
+// plans the bundle once (Load, Plan: a Program), maps a run to its key
+// with the contract's source block, and computes the run's labels, its
+// authorization audit and, for tenet explain, how each label came about
+// (docs/language.md, docs/runs-format.md). Any evaluation error makes the
+// affected label unknown with its reason; it is never folded into false.
+//
+// The parts it builds on, each a package of its own below it: eval/view
+// (a run as CEL values), eval/pike (the pattern VM; eval is its Host),
+// eval/audit (the audit and argument conformance) and eval/consistency
+// (a bundle's texts against its compiled forms, and the CEL environments
+// Plan rebuilds).
 package eval
 
 import (
@@ -22,8 +29,10 @@ import (
 
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/compiler/celenv"
+	"github.com/tenetlang/tenet/eval/consistency"
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/eval/view"
 	"github.com/tenetlang/tenet/stdlib"
 )
 
@@ -56,9 +65,9 @@ type Program struct {
 	// params holds each scope's params value (index-aligned with
 	// Decls.Scopes); an import's is also reachable from its parent's.
 	params     []map[string]any
-	scopeIndex map[string]int    // scope path → index in Decls.Scopes
-	ops        map[string]string // tool name → operation
+	scopeIndex map[string]int // scope path → index in Decls.Scopes
 	tools      map[string]*bundle.Tool
+	view       *view.Decls    // what the CEL view of each run needs of the bundle
 	threat     map[string]any // the threat_model variable
 	grants     map[string]*bundle.Grant
 	// gateFields lists, per gate expression, the metrics fields it reads.
@@ -88,7 +97,8 @@ func Load(data []byte) (*Program, error) {
 // Plan rebuilds the CEL environments from the bundle's declarations and
 // creates a program for each checked expression.
 // It also checks that every expression's and pattern's compiled form is
-// its text's (quickCheck, checkPattern; CheckTexts does the full check).
+// its text's (eval/consistency: QuickCheck, CheckPattern; CheckTexts
+// there does the full check).
 func Plan(b *bundle.Bundle, id string) (*Program, error) { return plan(b, id, true) }
 
 // plan is Plan; metered false leaves out cost tracking, for the benchmark
@@ -102,25 +112,19 @@ func plan(b *bundle.Bundle, id string, metered bool) (*Program, error) {
 	}
 	p := &Program{
 		Bundle: b, ID: id,
-		ops:   map[string]string{},
 		tools: map[string]*bundle.Tool{},
 		tasks: map[string]*bundle.TaskPlan{},
 		goals: map[string]*bundle.GoalPlan{},
 		cases: map[bundle.Case]bool{},
 	}
-	universe, err := p.declareScopes()
+	envs, err := consistency.NewEnvs(b)
 	if err != nil {
 		return nil, err
 	}
-	scopeEnvs := make([]*cel.Env, len(b.Decls.Scopes))
-	for i, sc := range b.Decls.Scopes {
-		if scopeEnvs[i], err = universe.Env(sc.Path); err != nil {
-			return nil, err
-		}
-	}
+	p.declareParams()
 	p.adapter = types.DefaultTypeAdapter
-	if len(scopeEnvs) > 0 {
-		p.adapter = scopeEnvs[0].CELTypeAdapter()
+	if len(b.Decls.Scopes) > 0 {
+		p.adapter = envs.Scope(0).CELTypeAdapter()
 	}
 	// Params are converted to CEL values once, not at every access (an
 	// import's params map is shared with its parent's, so it is converted
@@ -130,21 +134,13 @@ func plan(b *bundle.Bundle, id string, metered bool) (*Program, error) {
 			p.params[i][pr.Name] = p.celValue(pr.Value)
 		}
 	}
-	src, err := celenv.NewSource()
-	if err != nil {
-		return nil, err
-	}
-	gate, err := celenv.NewGate()
-	if err != nil {
-		return nil, err
-	}
 	p.gateFields = map[int][]string{}
 	p.progs = make([]cel.Program, len(b.Exprs))
 	p.folds = make([]bool, len(b.Exprs))
 	asts := make([]*cel.Ast, len(b.Exprs))
 	var errs []error
 	for i, e := range b.Exprs {
-		env, err := exprEnv(i, e, scopeEnvs, src, gate)
+		env, err := envs.For(i, e)
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -172,7 +168,7 @@ func plan(b *bundle.Bundle, id string, metered bool) (*Program, error) {
 			// tracker would charge 1 whatever they read.
 			opts = append(opts, cel.CostLimit(b.Plan.RunCostLimit), cel.CostTracking(stdlib.CallCosts()))
 		}
-		if err := quickCheck(env, &b.Exprs[i], &ce); err != nil {
+		if err := consistency.QuickCheck(env, &b.Exprs[i], &ce); err != nil {
 			errs = append(errs, fmt.Errorf("expression %d (%s of %s, %s): %w", i, e.Kind, e.Owner, rangeString(e.Range), err))
 			continue
 		}
@@ -185,7 +181,7 @@ func plan(b *bundle.Bundle, id string, metered bool) (*Program, error) {
 	}
 	for i := range b.Plan.Patterns {
 		pt := &b.Plan.Patterns[i]
-		if err := checkPattern(b, pt); err != nil {
+		if err := consistency.CheckPattern(b, pt); err != nil {
 			errs = append(errs, fmt.Errorf("pattern %d (%s, %s): %w", i, pt.Owner, rangeString(pt.Range), err))
 		}
 	}
@@ -203,9 +199,9 @@ func plan(b *bundle.Bundle, id string, metered bool) (*Program, error) {
 		p.grants[b.Decls.Grants[i].Name] = &b.Decls.Grants[i]
 	}
 	for i, t := range b.Decls.Tools {
-		p.ops[t.Name] = t.Operation
 		p.tools[t.Name] = &b.Decls.Tools[i]
 	}
+	p.view = view.NewDecls(p.adapter, b.Decls.Tools)
 	// task and goal are the same values on every run of a task or goal.
 	p.taskVals, p.goalVals = map[string]map[string]any{}, map[string]map[string]any{}
 	for i := range b.Plan.Tasks {
@@ -254,7 +250,7 @@ func (p *Program) Source(name string) (*bundle.SourcePlan, error) {
 }
 
 // Declared returns the contract's declared task and case sets (the metric
-// denominators |T| and |C|, DESIGN §7), its attempt budget and the rules
+// denominators |T| and |C|, docs/metrics.md), its attempt budget and the rules
 // that combine a case's attempts.
 func (p *Program) Declared() metrics.Declared {
 	tm := p.Bundle.Manifest.ThreatModel
@@ -290,83 +286,31 @@ func selectedFields(a *cel.Ast, v string) []string {
 	return out
 }
 
-// declareScopes rebuilds the scopes' types from the bundle (params typed
-// from their values, predicates from their recorded types, imports linked
-// to their parents) and the params values eval gives each scope.
-func (p *Program) declareScopes() (*celenv.Universe, error) {
+// declareParams builds the params value eval gives each scope (an
+// import's is also reachable from its parent's, under its namespace) and
+// the index of scopes by path. consistency.NewEnvs has checked that every
+// import names a scope the bundle contains.
+func (p *Program) declareParams() {
 	b := p.Bundle
-	u := celenv.NewUniverse(b.Decls.Tools)
 	p.params = make([]map[string]any, len(b.Decls.Scopes))
-	byPath := map[string]int{}
+	p.scopeIndex = map[string]int{}
 	for i, sc := range b.Decls.Scopes {
-		var params []celenv.Param
 		p.params[i] = map[string]any{}
 		for _, pr := range sc.Params {
-			params = append(params, celenv.Param{Name: pr.Name, Value: pr.Value})
 			p.params[i][pr.Name] = pr.Value
 		}
-		u.AddScope(sc.Path, params)
-		byPath[sc.Path] = i
+		p.scopeIndex[sc.Path] = i
 	}
-	p.scopeIndex = byPath
 	for i, sc := range b.Decls.Scopes {
 		for _, ns := range sc.Namespaces {
-			child, ok := byPath[celenv.Child(sc.Path, ns)]
-			if !ok {
-				return nil, fmt.Errorf("bundle is inconsistent: scope %q imports %q, which it does not contain", sc.Path, ns)
-			}
-			u.AddNamespace(sc.Path, ns)
-			p.params[i][ns] = p.params[child]
-		}
-		for _, pd := range sc.Predicates {
-			var pt exprpb.Type
-			if err := proto.Unmarshal(pd.Type, &pt); err != nil {
-				return nil, fmt.Errorf("predicate %s: decoding its type: %w", pd.Name, err)
-			}
-			t, err := types.ExprTypeToType(&pt)
-			if err != nil {
-				return nil, fmt.Errorf("predicate %s: %w", pd.Name, err)
-			}
-			u.DeclarePred(sc.Path, pd.Name, t)
+			p.params[i][ns] = p.params[p.scopeIndex[celenv.Child(sc.Path, ns)]]
 		}
 	}
-	return u, nil
 }
 
-// exprEnv returns the environment expression i is checked and planned in.
-func exprEnv(i int, e bundle.Expr, scopeEnvs []*cel.Env, src, gate *cel.Env) (*cel.Env, error) {
-	switch e.Env {
-	case celenv.KindCriterion:
-		return scopeEnvs[e.Scope], nil
-	case celenv.KindSource:
-		return src, nil
-	case celenv.KindGate:
-		return gate, nil
-	case celenv.KindStep:
-		env, err := stepEnv(scopeEnvs[e.Scope], e.Vars)
-		if err != nil {
-			return nil, fmt.Errorf("expression %d (%s of %s): %w", i, e.Kind, e.Owner, err)
-		}
-		return env, nil
-	}
-	return nil, fmt.Errorf("expression %d: unknown environment %q", i, e.Env)
-}
-
-// stepEnv extends a scope's environment with a step guard's variables.
-func stepEnv(base *cel.Env, vars []bundle.Var) (*cel.Env, error) {
-	opts := make([]cel.EnvOption, 0, len(vars))
-	for _, v := range vars {
-		var pt exprpb.Type
-		if err := proto.Unmarshal(v.Type, &pt); err != nil {
-			return nil, fmt.Errorf("variable %s: decoding its type: %w", v.Name, err)
-		}
-		t, err := types.ExprTypeToType(&pt)
-		if err != nil {
-			return nil, fmt.Errorf("variable %s: %w", v.Name, err)
-		}
-		opts = append(opts, cel.Variable(v.Name, t))
-	}
-	return base.Extend(opts...)
+// rangeString renders an expression's source location, file:line:col.
+func rangeString(r bundle.Range) string {
+	return fmt.Sprintf("%s:%d:%d", r.File, r.Line, r.Column)
 }
 
 func stringsAny(ss []string) []any {

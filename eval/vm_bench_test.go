@@ -6,8 +6,10 @@ import (
 
 	"github.com/tenetlang/tenet/compiler"
 	"github.com/tenetlang/tenet/compiler/bundle"
+	"github.com/tenetlang/tenet/eval/pike"
 	"github.com/tenetlang/tenet/eval/run"
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/eval/view"
 	"github.com/tenetlang/tenet/lang"
 )
 
@@ -108,19 +110,19 @@ func BenchmarkPattern(b *testing.B) {
 		}
 		for _, n := range sizes {
 			r := syntheticRun(n)
-			items := len(itemStream(r))
+			items := len(pike.Stream(r))
 			b.Run(fmt.Sprintf("%s/items=%d", tc.name, n), func(b *testing.B) {
 				// Label once to build the run's values; then time the VM alone.
 				var rec runs.Record
 				p.label(&rec, p.tasks["t"], nil, r, "")
-				ctx := &runCtx{threat: p.threat, run: r, v: p.valuesOf(r), items: itemStream(r)}
-				ctx.acts = []*activation{{runCtx: ctx, params: p.params[0], pred: map[string]any{}}}
+				ctx := &runCtx{run: r, v: p.view.Of(r), items: pike.Stream(r)}
+				ctx.acts = []*view.Scope{{Values: ctx.v, Threat: p.threat, Params: p.params[0], Pred: map[string]any{}}}
 				b.ResetTimer()
 				for i := 0; i < b.N; i++ {
 					ctx.spent = 0
 					res := p.runPattern(0, ctx, ctx.acts[0])
-					if !res.label.Known || res.label.Value {
-						b.Fatalf("pattern: %v", res.label)
+					if !res.Label.Known || res.Label.Value {
+						b.Fatalf("pattern: %v", res.Label)
 					}
 				}
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(items), "ns/item")

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/eval"
+	"github.com/tenetlang/tenet/eval/consistency"
 	"github.com/tenetlang/tenet/internal/readlimit"
 )
 
@@ -43,7 +44,7 @@ inspect then exits 2.`,
 			if err != nil {
 				return err
 			}
-			issues, err := eval.CheckTexts(b, verify)
+			issues, err := consistency.CheckTexts(b, verify)
 			if err != nil {
 				return fmt.Errorf("%s: %w", args[0], err)
 			}
@@ -99,7 +100,7 @@ func loadInspected(path string, stderr io.Writer, pol bundle.Policy) (*bundle.Bu
 // bundle; order follows the bundle's (sorted) order, so output is stable.
 // signers are the keys whose signatures verified; issues, by expression
 // index, the expressions whose compiled form is not their text.
-func writeInspect(w io.Writer, b *bundle.Bundle, id string, size int, signers []bundle.Signer, issues eval.TextIssues) {
+func writeInspect(w io.Writer, b *bundle.Bundle, id string, size int, signers []bundle.Signer, issues consistency.TextIssues) {
 	pf := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
 	expr := func(i int) string {
 		if i == bundle.NoExpr {
@@ -271,7 +272,7 @@ func writeInspect(w io.Writer, b *bundle.Bundle, id string, size int, signers []
 			pf("     | %s\n", line)
 		}
 		if err := issues.Exprs[i]; err != nil {
-			pf("     MISMATCH: %v\n     runs: %s\n", err, eval.Unparse(&b.Exprs[i]))
+			pf("     MISMATCH: %v\n     runs: %s\n", err, consistency.Unparse(&b.Exprs[i]))
 		}
 	}
 

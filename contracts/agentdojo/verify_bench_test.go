@@ -6,7 +6,7 @@ import (
 
 	"github.com/tenetlang/tenet/compiler"
 	"github.com/tenetlang/tenet/compiler/bundle"
-	"github.com/tenetlang/tenet/eval"
+	"github.com/tenetlang/tenet/eval/consistency"
 	"github.com/tenetlang/tenet/eval/transcript"
 )
 
@@ -31,7 +31,7 @@ func BenchmarkCheckTexts(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				for _, bun := range bundles {
-					issues, err := eval.CheckTexts(bun, mode.full)
+					issues, err := consistency.CheckTexts(bun, mode.full)
 					if err != nil || issues.Len() > 0 {
 						b.Fatal(issues, err)
 					}

@@ -1,49 +1,31 @@
-package eval
+package pike
 
 import (
 	"fmt"
 	"strconv"
 	"strings"
 
-	"cel.dev/cel-go/common/types"
-	"cel.dev/cel-go/interpreter"
-
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/eval/run"
 	"github.com/tenetlang/tenet/eval/runs"
 )
 
-// MaxThreads is the default pattern thread budget (Program.MaxPatternThreads
-// zero): the distinct VM states alive at one position of a run; past it the
-// pattern's result is unknown. Only guards that refer to earlier steps can
-// multiply states beyond the program's size.
-const MaxThreads = 100_000
-
-// maxThreads is the pattern thread budget in force: p.MaxPatternThreads, or
-// MaxThreads when it is zero or negative.
-func (p *Program) maxThreads() int {
-	if p.MaxPatternThreads > 0 {
-		return p.MaxPatternThreads
-	}
-	return MaxThreads
-}
-
-// item is one element of a run's item stream (docs/patterns.md): a message
-// (event ≥ 0) or a tool call (call ≥ 0).
-type item struct{ event, call int }
+// Item is one element of a run's item stream (docs/patterns.md): a message
+// (Event ≥ 0) or a tool call (Call ≥ 0); the other is -1.
+type Item struct{ Event, Call int }
 
 // String names an item as reports and the runs file do: "event:3", "call:1".
-func (it item) String() string {
-	if it.call >= 0 {
-		return "call:" + strconv.Itoa(it.call)
+func (it Item) String() string {
+	if it.Call >= 0 {
+		return "call:" + strconv.Itoa(it.Call)
 	}
-	return "event:" + strconv.Itoa(it.event)
+	return "event:" + strconv.Itoa(it.Event)
 }
 
-// itemStream orders a run's messages and calls: each message, then the
+// Stream orders a run's messages and calls: each message, then the
 // calls it requested, each followed by the calls nested in its arguments;
 // a top-level call nobody requested just before its result.
-func itemStream(r *run.Run) []item {
+func Stream(r *run.Run) []Item {
 	requested := make([]bool, len(r.Calls))
 	for _, e := range r.Events {
 		for _, ci := range e.Calls {
@@ -62,10 +44,10 @@ func itemStream(r *run.Run) []item {
 			orphans[c.Event] = append(orphans[c.Event], i)
 		}
 	}
-	items := make([]item, 0, len(r.Events)+len(r.Calls))
+	items := make([]Item, 0, len(r.Events)+len(r.Calls))
 	var call func(ci int)
 	call = func(ci int) {
-		items = append(items, item{event: -1, call: ci})
+		items = append(items, Item{Event: -1, Call: ci})
 		for _, nc := range children[ci] {
 			call(nc)
 		}
@@ -74,7 +56,7 @@ func itemStream(r *run.Run) []item {
 		for _, ci := range orphans[e.Index] {
 			call(ci)
 		}
-		items = append(items, item{event: e.Index, call: -1})
+		items = append(items, Item{Event: e.Index, Call: -1})
 		for _, ci := range e.Calls {
 			call(ci)
 		}
@@ -82,11 +64,30 @@ func itemStream(r *run.Run) []item {
 	return items
 }
 
-// patternResult is a pattern's outcome on one run: the label and, when it
+// Host is what the VM asks of the program that runs it, about the items
+// of one run (positions 0..n-1) and its budget.
+type Host interface {
+	// Selects says whether item pos is of the kind step k selects (its
+	// role, or its tool).
+	Selects(k, pos int) bool
+	// Guard evaluates step k's guard on item pos, given the items caps
+	// binds to the earlier steps (-1: not bound). An error makes the
+	// step's test fail and, when nothing matches, the result unknown with
+	// the first error's text as its reason.
+	Guard(k, pos int, caps []int) (bool, error)
+	// Tick is called at every position before its threads advance; an
+	// error (the run is over its time) makes the result unknown.
+	Tick() error
+	// Charge charges the threads alive at a position to the run's budget;
+	// an error (the budget is spent) makes the result unknown.
+	Charge(threads int) error
+}
+
+// Result is a pattern's outcome on one run: the label and, when it
 // matched, the item bound to each step (-1: not bound).
-type patternResult struct {
-	label   runs.Label
-	witness []int // indexes into the item stream, per step
+type Result struct {
+	Label   runs.Label
+	Witness []int // item positions, per step
 }
 
 // vmThread is a VM thread: a program counter and the item bound to each step.
@@ -95,14 +96,11 @@ type vmThread struct {
 	caps []int
 }
 
-// runPattern runs pattern pi over the run's item stream (unanchored Pike
-// VM, threads in priority order, first match wins).
-func (p *Program) runPattern(pi int, ctx *runCtx, act *activation) patternResult {
-	pt := &p.Bundle.Plan.Patterns[pi]
-	items := ctx.items
-	n := len(items)
-	vm := &vmState{p: p, pt: pt, ctx: ctx, act: act, memo: map[vmKey]guardResult{}, max: p.maxThreads()}
-	vm.guard.parent = act
+// Run runs pattern pt over a run's n items (unanchored Pike VM, threads
+// in priority order, first match wins), with at most max threads alive at
+// one position.
+func Run(pt *bundle.PatternPlan, n int, h Host, max int) Result {
+	vm := &vmState{pt: pt, h: h, memo: map[vmKey]guardResult{}, max: max}
 	if len(pt.Keyed) == 0 {
 		vm.stamp = make([]int, len(pt.Program))
 	} else {
@@ -115,8 +113,8 @@ func (p *Program) runPattern(pi int, ctx *runCtx, act *activation) patternResult
 	var clist, spare []vmThread
 	for pos := 0; pos <= n; pos++ {
 		vm.pos = pos
-		if err := p.overTime(ctx, "while matching"); err != nil {
-			return patternResult{label: runs.Unknown(fmt.Sprintf("%s: %v", pt.Owner, err))}
+		if err := h.Tick(); err != nil {
+			return Result{Label: runs.Unknown(fmt.Sprintf("%s: %v", pt.Owner, err))}
 		}
 		if vm.visited != nil {
 			clear(vm.visited)
@@ -130,19 +128,18 @@ func (p *Program) runPattern(pi int, ctx *runCtx, act *activation) patternResult
 		}
 		vm.add(&clist, vmThread{pc: 0, caps: empty}, pos, n)
 		if vm.overflow {
-			return patternResult{label: runs.Unknown(fmt.Sprintf("%s: more than %d pattern threads at one item (raise it with --max-pattern-threads)", pt.Owner, vm.max))}
+			return Result{Label: runs.Unknown(fmt.Sprintf("%s: more than %d pattern threads at one item (raise it with --max-pattern-threads)", pt.Owner, vm.max))}
 		}
 		// Each live thread costs one unit of the run's cost budget, so that
 		// a pattern whose keyed threads multiply cannot run for minutes.
-		ctx.spent += uint64(len(clist))
-		if limit := p.Bundle.Plan.RunCostLimit; ctx.spent > limit {
-			return patternResult{label: runs.Unknown(fmt.Sprintf("%s: run cost limit of %d exceeded while matching (contract run_cost_limit)", pt.Owner, limit))}
+		if err := h.Charge(len(clist)); err != nil {
+			return Result{Label: runs.Unknown(fmt.Sprintf("%s: %v", pt.Owner, err))}
 		}
 		next := list[:0] // list's threads were all re-added to clist: reuse its array
 		for _, t := range clist {
 			in := pt.Program[t.pc]
 			if in.Op == "match" {
-				return patternResult{label: runs.True(), witness: t.caps}
+				return Result{Label: runs.True(), Witness: t.caps}
 			}
 			if pos == n {
 				continue
@@ -155,28 +152,25 @@ func (p *Program) runPattern(pi int, ctx *runCtx, act *activation) patternResult
 		clist, spare = next, clist
 	}
 	if vm.err != "" {
-		return patternResult{label: runs.Unknown(vm.err)}
+		return Result{Label: runs.Unknown(vm.err)}
 	}
-	return patternResult{label: runs.False()}
+	return Result{Label: runs.False()}
 }
 
 // vmState is one pattern run's working state.
 type vmState struct {
-	p   *Program
-	pt  *bundle.PatternPlan
-	ctx *runCtx
-	act *activation
+	h  Host
+	pt *bundle.PatternPlan
 	// Threads seen at the current position: by pc (stamp holds pos+1) when
 	// no guard refers to another step, else by pc and keyed bindings.
 	stamp    []int
 	visited  map[vmKey]bool
 	live     int // threads added at the current position
-	max      int // the thread budget (Program.maxThreads)
+	max      int // the thread budget
 	pos      int
 	overflow bool
 	memo     map[vmKey]guardResult
-	err      string         // the first guard error: the result is unknown if no match is found
-	guard    stepActivation // reused by every guard evaluation
+	err      string // the first guard error: the result is unknown if no match is found
 }
 
 // vmKey identifies a thread (pc and keyed bindings) or a guard evaluation
@@ -286,16 +280,8 @@ const (
 // bindings the guard refers to.
 func (vm *vmState) test(k int, caps []int, pos int) guardResult {
 	st := &vm.pt.Steps[k]
-	it := vm.ctx.items[pos]
-	switch {
-	case st.Role != "":
-		if it.event < 0 || vm.ctx.run.Events[it.event].Role != st.Role {
-			return guardFalse
-		}
-	default:
-		if it.call < 0 || (st.Call != "*" && vm.ctx.run.Calls[it.call].Tool != st.Call) {
-			return guardFalse
-		}
+	if !vm.h.Selects(k, pos) {
+		return guardFalse
 	}
 	if st.When == bundle.NoExpr {
 		return guardTrue
@@ -304,61 +290,17 @@ func (vm *vmState) test(k int, caps []int, pos int) guardResult {
 	if r, ok := vm.memo[key]; ok {
 		return r
 	}
-	g := &vm.guard
-	g.steps, g.caps, g.k, g.items, g.v = vm.pt.Steps, caps, k, vm.ctx.items, vm.ctx.v
-	g.call, g.args, g.event = nil, nil, nil
-	if it.call >= 0 {
-		cv := vm.ctx.v.itemValue(it, st.Call != "*").(*callVal)
-		g.call = cv
-		g.args, _ = cv.raw("args")
-	} else {
-		g.event = vm.ctx.v.itemValue(it, false)
-	}
-	v, err := vm.p.evalMetered(st.When, g, vm.ctx)
+	ok, err := vm.h.Guard(k, pos, caps)
 	res := guardFalse
-	switch b, ok := v.(types.Bool); {
+	switch {
 	case err != nil:
 		res = guardError
 		if vm.err == "" {
-			e := &vm.p.Bundle.Exprs[st.When]
-			vm.err = fmt.Sprintf("%s, step %s at %s (%s:%d:%d): %v", vm.pt.Owner, st.Name, it, e.Range.File, e.Range.Line, e.Range.Column, err)
+			vm.err = err.Error()
 		}
-	case ok && bool(b):
+	case ok:
 		res = guardTrue
 	}
 	vm.memo[key] = res
 	return res
 }
-
-// stepActivation adds a step guard's variables to a scope's activation:
-// the earlier steps bound in caps (steps before k), then call and args
-// (a call item) or event (a message item).
-type stepActivation struct {
-	steps      []bundle.StepPlan
-	caps       []int
-	k          int
-	items      []item
-	v          *runValues
-	call, args any // nil when the item is a message
-	event      any // nil when the item is a call
-	parent     *activation
-}
-
-func (a *stepActivation) ResolveName(name string) (any, bool) {
-	for j := 0; j < a.k; j++ {
-		if a.caps[j] >= 0 && a.steps[j].Name == name {
-			return a.v.itemValue(a.items[a.caps[j]], a.steps[j].Call != "*"), true
-		}
-	}
-	switch {
-	case name == "call" && a.call != nil:
-		return a.call, true
-	case name == "args" && a.call != nil:
-		return a.args, true
-	case name == "event" && a.event != nil:
-		return a.event, true
-	}
-	return a.parent.ResolveName(name)
-}
-
-func (a *stepActivation) Parent() interpreter.Activation { return nil }

@@ -1,4 +1,4 @@
-package eval
+package audit
 
 import (
 	"encoding/json"
@@ -12,8 +12,8 @@ import (
 	"github.com/tenetlang/tenet/eval/transcript"
 )
 
-// audit decides, for every call of a run, whether the host's grant
-// authorized it (DESIGN §7): the first check a call fails is its decision —
+// Calls decides, for every call of a run, whether the host's grant
+// authorized it (docs/language.md, grant): the first check a call fails is its decision —
 //
 //	unregistered_tool            the tool is not declared
 //	schema_fields                the argument keys are not exactly the declared ones (optional keys
@@ -31,7 +31,7 @@ import (
 // they disagree and what the request would have been decided. The grant is only read: nothing in
 // a transcript can extend it. Entries come in audit order (nested calls
 // before their parent).
-func (p *Program) audit(r *run.Run, g *bundle.Grant) []runs.AuditEntry {
+func Calls(r *run.Run, g *bundle.Grant, tools map[string]*bundle.Tool) []runs.AuditEntry {
 	children := map[int][]int{}
 	for _, c := range r.Calls {
 		if c.Parent >= 0 {
@@ -45,9 +45,9 @@ func (p *Program) audit(r *run.Run, g *bundle.Grant) []runs.AuditEntry {
 			visit(ch)
 		}
 		c := r.Calls[i]
-		decision, detail := p.decide(c, g)
+		decision, detail := decide(c, g, tools)
 		out = append(out, runs.AuditEntry{Call: i, Tool: c.Tool, Decision: decision, Detail: detail, Parent: c.Parent, Hazard: c.Depth > 0,
-			Mismatch: p.mismatch(c, g)})
+			Mismatch: mismatch(c, g, tools)})
 	}
 	for _, c := range r.Calls {
 		if c.Parent < 0 {
@@ -62,7 +62,7 @@ func (p *Program) audit(r *run.Run, g *bundle.Grant) []runs.AuditEntry {
 // disagreement, and the decision the request itself would get when that is
 // not authorized — what ran is audited, but what the model asked for
 // matters too.
-func (p *Program) mismatch(c *run.Call, g *bundle.Grant) string {
+func mismatch(c *run.Call, g *bundle.Grant, tools map[string]*bundle.Tool) string {
 	if c.Mismatch == "" {
 		return ""
 	}
@@ -76,7 +76,7 @@ func (p *Program) mismatch(c *run.Call, g *bundle.Grant) string {
 	if c.RequestedArgs != nil {
 		req.Args, req.ArgsError = c.RequestedArgs, ""
 	}
-	decision, detail := p.decide(&req, g)
+	decision, detail := decide(&req, g, tools)
 	if decision == runs.Authorized {
 		return c.Mismatch + "; as requested: authorized"
 	}
@@ -84,8 +84,8 @@ func (p *Program) mismatch(c *run.Call, g *bundle.Grant) string {
 }
 
 // decide runs the checks in order on one call.
-func (p *Program) decide(c *run.Call, g *bundle.Grant) (string, string) {
-	t, ok := p.tools[c.Tool]
+func decide(c *run.Call, g *bundle.Grant, tools map[string]*bundle.Tool) (string, string) {
+	t, ok := tools[c.Tool]
 	if !ok {
 		return runs.UnregisteredTool, fmt.Sprintf("tool %q is not declared", c.Tool)
 	}

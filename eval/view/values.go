@@ -1,20 +1,19 @@
-package eval
+package view
 
 import (
-	"context"
 	"fmt"
 	"reflect"
 
 	"cel.dev/cel-go/common/types"
 	"cel.dev/cel-go/common/types/ref"
 	"cel.dev/cel-go/common/types/traits"
-	"cel.dev/cel-go/interpreter"
 
 	"github.com/tenetlang/tenet/compiler/bundle"
+	"github.com/tenetlang/tenet/eval/audit"
 	"github.com/tenetlang/tenet/eval/run"
 )
 
-// runValues are a run's CEL values, built once per run and shared by every
+// Values are a run's CEL values, built once per run and shared by every
 // expression (predicates, criteria, step guards).
 //
 // Events and calls are CEL maps keyed by the field names of tenet.Event and
@@ -25,8 +24,8 @@ import (
 // behave exactly as the Go maps they replace (map[string]any converted by
 // cel-go): same keys, sizes, equality, presence tests, conversions (explain
 // prints them through ConvertToNative) and cost.
-type runValues struct {
-	p                      *Program
+type Values struct {
+	p                      *Decls
 	events, calls, results ref.Val // lists
 	eventVals              []*eventVal
 	callVals               []*callVal // generic: raw args
@@ -37,9 +36,9 @@ type runValues struct {
 	meta                   map[string]any
 }
 
-// valuesOf converts a run, filling each call's operation from the registry.
-func (p *Program) valuesOf(r *run.Run) *runValues {
-	v := &runValues{p: p, output: types.String(r.Output), pre: r.Pre, post: r.Post, meta: r.Meta}
+// Of converts a run, filling each call's operation from the registry.
+func (p *Decls) Of(r *run.Run) *Values {
+	v := &Values{p: p, output: types.String(r.Output), pre: r.Pre, post: r.Post, meta: r.Meta}
 	if v.meta == nil {
 		v.meta = map[string]any{}
 	}
@@ -100,14 +99,14 @@ func (p *Program) valuesOf(r *run.Run) *runValues {
 // itemValue is an item's CEL value as a step sees it: an event, or a call —
 // typed (tools.<name>'s element) for a step naming the tool, generic (raw
 // args) for a step selecting any call.
-func (v *runValues) itemValue(it item, typed bool) ref.Val {
+func (v *Values) itemValue(event, call int, typed bool) ref.Val {
 	switch {
-	case it.call < 0:
-		return v.eventVals[it.event]
+	case call < 0:
+		return v.eventVals[event]
 	case typed:
-		return v.typedVals[it.call]
+		return v.typedVals[call]
 	}
-	return v.callVals[it.call]
+	return v.callVals[call]
 }
 
 // Field names in key order (the order of Iterator).
@@ -143,11 +142,11 @@ const (
 	nSlots
 )
 
-// callVal is a tool call as CEL sees it (see runValues).
+// callVal is a tool call as CEL sees it (see Values).
 type callVal struct {
 	lazyMap
 	c     *run.Call
-	v     *runValues
+	v     *Values
 	tool  *bundle.Tool // set for a typed call: args conformed to its schema
 	typed map[string]any
 	slots [fRole]ref.Val
@@ -161,7 +160,7 @@ func (cv *callVal) raw(name string) (any, bool) {
 	case "args":
 		if cv.tool != nil {
 			if cv.typed == nil {
-				cv.typed = conformArgs(cv.tool.Name, c.Args, cv.tool.Params)
+				cv.typed = audit.ConformArgs(cv.tool.Name, c.Args, cv.tool.Params)
 			}
 			return cv.typed, true
 		}
@@ -330,11 +329,11 @@ func (cv *callVal) asMap() map[string]any {
 // keys are the map's keys, in order.
 func (cv *callVal) keys() []string { return cv.fieldNames() }
 
-// eventVal is an event as CEL sees it (see runValues).
+// eventVal is an event as CEL sees it (see Values).
 type eventVal struct {
 	lazyMap
 	e     *run.Event
-	v     *runValues
+	v     *Values
 	calls ref.Val
 	slots [nSlots]ref.Val
 }
@@ -454,7 +453,7 @@ func (ev *eventVal) keys() []string { return eventFields }
 // when the tool has a schema), built on first use.
 type toolsVal struct {
 	lazyMap
-	v     *runValues
+	v     *Values
 	lists map[string]ref.Val
 }
 
@@ -486,8 +485,8 @@ func (tv *toolsVal) list(name string) (ref.Val, bool) {
 func (tv *toolsVal) FindStringKey(name string) (any, bool) { return tv.list(name) }
 
 func (tv *toolsVal) asMap() map[string]any {
-	m := make(map[string]any, len(tv.v.p.Bundle.Decls.Tools))
-	for _, t := range tv.v.p.Bundle.Decls.Tools {
+	m := make(map[string]any, len(tv.v.p.decls))
+	for _, t := range tv.v.p.decls {
 		calls := []any{}
 		for _, cv := range tv.v.typedVals {
 			if cv.c.Tool == t.Name {
@@ -500,8 +499,8 @@ func (tv *toolsVal) asMap() map[string]any {
 }
 
 func (tv *toolsVal) names() []string {
-	names := make([]string, len(tv.v.p.Bundle.Decls.Tools))
-	for i, t := range tv.v.p.Bundle.Decls.Tools {
+	names := make([]string, len(tv.v.p.decls))
+	for i, t := range tv.v.p.decls {
 		names[i] = t.Name
 	}
 	return names
@@ -604,79 +603,9 @@ var (
 	_ traits.Mapper = (*toolsVal)(nil)
 )
 
-// runCtx is what every scope's activation of one run shares.
-type runCtx struct {
-	threat     map[string]any // the threat_model value
-	run        *run.Run
-	v          *runValues
-	task, goal map[string]any
-	spent      uint64           // CEL cost spent on this run so far, in every scope
-	acts       []*activation    // per scope
-	items      []item           // the item stream, when the contract has patterns
-	patterns   []*patternResult // by pattern index, once run
-	// timeout, when Program.RunTimeout is set, ends at the run's deadline.
-	timeout context.Context
-}
-
-// pattern returns pattern pi's result, or the zero result when it has not
-// run.
-func (c *runCtx) pattern(pi int) patternResult {
-	if pr := c.patterns[pi]; pr != nil {
-		return *pr
-	}
-	return patternResult{}
-}
-
-// noGoal is `goal` on a benign run.
-var noGoal = map[string]any{"id": types.String(""), "summary": types.String("")}
-
-// activation resolves the criterion variables of one run in one scope.
-// pred holds the scope's predicate values computed so far (ref.Val, errors
-// included, so a failing predicate fails only the criteria that use it),
-// and its imports' pred maps under their namespaces.
-type activation struct {
-	*runCtx
-	params map[string]any
-	pred   map[string]any
-}
-
-func (a *activation) ResolveName(name string) (any, bool) {
-	switch name {
-	case "events":
-		return a.v.events, true
-	case "calls":
-		return a.v.calls, true
-	case "results":
-		return a.v.results, true
-	case "output":
-		return a.v.output, true
-	case "pre":
-		return a.v.pre, true
-	case "post":
-		return a.v.post, true
-	case "meta":
-		return a.v.meta, true
-	case "task":
-		return a.task, true
-	case "goal":
-		return a.goal, true
-	case "params":
-		return a.params, true
-	case "pred":
-		return a.pred, true
-	case "tools":
-		return a.v.tools, true
-	case "threat_model":
-		return a.threat, true
-	}
-	return nil, false
-}
-
-func (a *activation) Parent() interpreter.Activation { return nil }
-
 // resourceOf is the value of the argument a call's tool names as its
 // resource, when it is a string; else "".
-func (p *Program) resourceOf(c *run.Call) string {
+func (p *Decls) resourceOf(c *run.Call) string {
 	t, ok := p.tools[c.Tool]
 	if !ok || t.Resource == "" {
 		return ""

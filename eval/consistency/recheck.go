@@ -1,4 +1,4 @@
-package eval
+package consistency
 
 import (
 	"bytes"
@@ -13,7 +13,6 @@ import (
 
 	"github.com/tenetlang/tenet/compiler"
 	"github.com/tenetlang/tenet/compiler/bundle"
-	"github.com/tenetlang/tenet/compiler/celenv"
 )
 
 // Text and behaviour (docs/bundle.md, "Consistency"). An expression's Text
@@ -128,12 +127,7 @@ func firstLine(s string) string {
 	return s
 }
 
-// rangeString renders an expression's source location, file:line:col.
-func rangeString(r bundle.Range) string {
-	return fmt.Sprintf("%s:%d:%d", r.File, r.Line, r.Column)
-}
-
-// quickCheck is the check eval.Plan always makes (recheck, the full one,
+// QuickCheck is the check eval.Plan always makes (recheck, the full one,
 // costs about twice as much again and is inspect --verify's; docs/bundle.md
 // has the figures). It parses the text again and requires the parse to be
 // the checked AST's expression tree, node for node and id for id (sameTree),
@@ -142,7 +136,7 @@ func rangeString(r bundle.Range) string {
 // constant value. That pins what runs to the text except for the checker's
 // choices among overloads of one function and the recorded types, which
 // only recheck covers.
-func quickCheck(env *cel.Env, e *bundle.Expr, ce *exprpb.CheckedExpr) error {
+func QuickCheck(env *cel.Env, e *bundle.Expr, ce *exprpb.CheckedExpr) error {
 	parsed, iss := env.Parse(e.Text)
 	if iss.Err() != nil {
 		return fmt.Errorf("its text does not parse: %v", firstLine(iss.Err().Error()))
@@ -308,33 +302,18 @@ func CheckTexts(b *bundle.Bundle, full bool) (TextIssues, error) {
 	if err := b.Validate(); err != nil {
 		return issues, fmt.Errorf("bundle is inconsistent: %w", err)
 	}
-	p := &Program{Bundle: b}
-	universe, err := p.declareScopes()
-	if err != nil {
-		return issues, err
-	}
-	scopeEnvs := make([]*cel.Env, len(b.Decls.Scopes))
-	for i, sc := range b.Decls.Scopes {
-		if scopeEnvs[i], err = universe.Env(sc.Path); err != nil {
-			return issues, err
-		}
-	}
-	src, err := celenv.NewSource()
-	if err != nil {
-		return issues, err
-	}
-	gate, err := celenv.NewGate()
+	envs, err := NewEnvs(b)
 	if err != nil {
 		return issues, err
 	}
 	for i := range b.Plan.Patterns {
-		if err := checkPattern(b, &b.Plan.Patterns[i]); err != nil {
+		if err := CheckPattern(b, &b.Plan.Patterns[i]); err != nil {
 			issues.Patterns[i] = err
 		}
 	}
 	for i := range b.Exprs {
 		e := &b.Exprs[i]
-		env, err := exprEnv(i, *e, scopeEnvs, src, gate)
+		env, err := envs.For(i, *e)
 		if err != nil {
 			out[i] = err
 			continue
@@ -344,7 +323,7 @@ func CheckTexts(b *bundle.Bundle, full bool) (TextIssues, error) {
 			out[i] = fmt.Errorf("decoding its checked expression: %w", err)
 			continue
 		}
-		if err := quickCheck(env, e, &ce); err != nil {
+		if err := QuickCheck(env, e, &ce); err != nil {
 			out[i] = err
 			continue
 		}
@@ -357,12 +336,12 @@ func CheckTexts(b *bundle.Bundle, full bool) (TextIssues, error) {
 	return issues, nil
 }
 
-// checkPattern compiles a pattern's text again over its steps' names and
+// CheckPattern compiles a pattern's text again over its steps' names and
 // requires the stored program to be the result, and each step's Refs (and
 // the pattern's Keyed steps) to be the earlier steps its guard names, as
 // the compiler derives them: the program that runs and the thread
 // identities it keeps are then the text's.
-func checkPattern(b *bundle.Bundle, pt *bundle.PatternPlan) error {
+func CheckPattern(b *bundle.Bundle, pt *bundle.PatternPlan) error {
 	names := make([]string, len(pt.Steps))
 	for i, st := range pt.Steps {
 		names[i] = st.Name

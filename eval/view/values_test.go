@@ -1,4 +1,4 @@
-package eval
+package view
 
 import (
 	"fmt"
@@ -13,21 +13,75 @@ import (
 	"cel.dev/cel-go/common/types/traits"
 	structpb "google.golang.org/protobuf/types/known/structpb"
 
+	"github.com/tenetlang/tenet/compiler"
 	"github.com/tenetlang/tenet/eval/run"
+	"github.com/tenetlang/tenet/lang"
 )
+
+// testDecls are the declarations of a contract with two tools that have
+// schemas, read and send.
+func testDecls(t *testing.T) *Decls {
+	t.Helper()
+	src := `contract "c" {}
+threat_model {}
+tool "read" {
+  operation = "read"
+  params    = { path = string }
+}
+tool "send" {
+  operation = "update"
+  params    = { to = string, body = string }
+}
+task "t" { utility = "true" }
+`
+	mod, diags := lang.ParseFiles(".", map[string][]byte{"c.tenet.hcl": []byte(src)})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	b, diags := compiler.Compile(mod, compiler.Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	// The default adapter converts Go maps, lists and scalars as the
+	// criterion environments' does.
+	return NewDecls(types.DefaultTypeAdapter, b.Decls.Tools)
+}
+
+// testRun is a user message, then an assistant message requesting a read
+// and one requesting a send, each with its result, then a final answer.
+func testRun() *run.Run {
+	r := &run.Run{Meta: map[string]any{}}
+	addEvent := func(role, content string) *run.Event {
+		e := &run.Event{Index: len(r.Events), Role: role, Content: content}
+		r.Events = append(r.Events, e)
+		return e
+	}
+	addEvent("user", "send the notes to bob")
+	for _, tool := range []string{"read", "send"} {
+		a := addEvent("assistant", "")
+		c := &run.Call{Index: len(r.Calls), Event: a.Index, Tool: tool, Ok: true, Parent: -1,
+			Args: map[string]any{"path": "f.txt", "to": "bob@corp.example", "body": "notes"}}
+		a.Calls = []int{c.Index}
+		r.Calls = append(r.Calls, c)
+		res := addEvent("tool", "the notes")
+		res.Tool, c.Result, c.ResultEvent = tool, "the notes", res.Index
+	}
+	addEvent("assistant", "done")
+	return r
+}
 
 // TestValuesBehaveAsMaps: the run's CEL values (eventVal, callVal, typed
 // callVal, toolsVal) behave as the Go maps they stand for, converted by
 // cel-go: same keys, size, field values, equality both ways, presence and
 // conversion to JSON.
 func TestValuesBehaveAsMaps(t *testing.T) {
-	p := patternProgram(t, "read send", "")
-	r := syntheticRun(12)
+	d := testDecls(t)
+	r := testRun()
 	r.Calls[0].Args = nil                                   // absent arguments read as {}
 	r.Calls[1].Args = map[string]any{"to": 7.0}             // a typed call whose args do not conform
 	r.Events[1].Blocks = []any{map[string]any{"text": "x"}} // raw content blocks
 	r.Calls = append(r.Calls, &run.Call{Index: len(r.Calls), Event: 2, Tool: "other", Parent: -1, ResultEvent: -1})
-	v := p.valuesOf(r)
+	v := d.Of(r)
 
 	var vals []ref.Val
 	for _, e := range v.eventVals {
@@ -39,7 +93,7 @@ func TestValuesBehaveAsMaps(t *testing.T) {
 	vals = append(vals, v.tools)
 	for i, val := range vals {
 		m := val.Value().(map[string]any)
-		want := p.adapter.NativeToValue(m).(traits.Mapper)
+		want := d.adapter.NativeToValue(m).(traits.Mapper)
 		got := val.(traits.Mapper)
 		if got.Size() != want.Size() {
 			t.Errorf("%d: size %v, want %v", i, got.Size(), want.Size())
@@ -110,8 +164,7 @@ func TestValuesBehaveAsMaps(t *testing.T) {
 // gave (explain prints a value through them when it cannot convert it to
 // JSON): Go maps and cel-go's map format, never pointers.
 func TestValuesPrintAsMaps(t *testing.T) {
-	p := patternProgram(t, "read send", "")
-	v := p.valuesOf(syntheticRun(6))
+	v := testDecls(t).Of(testRun())
 	for i, val := range []ref.Val{v.eventVals[1], v.callVals[0], v.typedVals[1], v.tools} {
 		if s := fmt.Sprint(val.Value()); strings.Contains(s, "0x") || strings.Contains(s, "&{") {
 			t.Errorf("%d: Value prints %s", i, s)

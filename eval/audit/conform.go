@@ -1,4 +1,4 @@
-package eval
+package audit
 
 import (
 	"fmt"
@@ -9,15 +9,15 @@ import (
 	"github.com/tenetlang/tenet/compiler/bundle"
 )
 
-// conformArgs gives a call's arguments the shape of its tool's schema, for
-// the typed `tools.<name>` view (DESIGN §3): an int parameter sent as a
+// ConformArgs gives a call's arguments the shape of its tool's schema, for
+// the typed `tools.<name>` view (docs/language.md, tool): an int parameter sent as a
 // whole JSON number becomes an int; an optional parameter sent as null is
 // treated as absent. A value that does not fit its declared type (no
 // coercion: "98.70" is not a double) or a missing required parameter
 // becomes an error value, so a criterion that reads it is unknown, never
 // silently false. Undeclared arguments are left out (the typed view cannot
 // name them; the generic `calls` keeps them).
-func conformArgs(tool string, args map[string]any, schema []bundle.Field) map[string]any {
+func ConformArgs(tool string, args map[string]any, schema []bundle.Field) map[string]any {
 	return conformObject(tool, "", args, schema)
 }
 

@@ -1,4 +1,4 @@
-package eval
+package consistency_test
 
 import (
 	"strings"
@@ -9,6 +9,8 @@ import (
 
 	"github.com/tenetlang/tenet/compiler"
 	"github.com/tenetlang/tenet/compiler/bundle"
+	"github.com/tenetlang/tenet/eval"
+	"github.com/tenetlang/tenet/eval/consistency"
 	"github.com/tenetlang/tenet/eval/transcript"
 	"github.com/tenetlang/tenet/internal/fuzzseed"
 	"github.com/tenetlang/tenet/lang"
@@ -26,12 +28,33 @@ task "a" { utility = "output.contains('alpha')" }
 task "b" { utility = "!calls.exists(c, c.tool == 'send') && sets.equivalent(['x'], ['x'])" }
 `
 
+// compileBundle compiles a one-file contract and returns its bundle as a
+// reader decodes it from its bytes.
+func compileBundle(t *testing.T, src string) *bundle.Bundle {
+	t.Helper()
+	mod, diags := lang.ParseFiles(".", map[string][]byte{"c.tenet.hcl": []byte(src)})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	b, diags := compiler.Compile(mod, compiler.Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	data, _, err := bundle.Encode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _, err = bundle.Decode(data); err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
 // swapBundle compiles swapContract and returns its bundle decoded, with
 // the index of task a's and task b's utility expressions.
 func swapBundle(t *testing.T) (*bundle.Bundle, int, int) {
 	t.Helper()
-	p := compileProgram(t, swapContract)
-	b := p.Bundle
+	b := compileBundle(t, swapContract)
 	return b, b.Plan.Tasks[0].Utility.Expr, b.Plan.Tasks[1].Utility.Expr
 }
 
@@ -40,7 +63,7 @@ func TestPlanRechecksTextsSwappedExpression(t *testing.T) {
 	// Task a's text, task b's compiled form: what an attacker who keeps
 	// the text (and source hashes) and recomputes the sha256 produces.
 	b.Exprs[a].Checked = b.Exprs[c].Checked
-	_, err := Plan(b, "sha256:x")
+	_, err := eval.Plan(b, "sha256:x")
 	if err == nil {
 		t.Fatal("a bundle whose compiled expression was swapped is accepted")
 	}
@@ -48,7 +71,7 @@ func TestPlanRechecksTextsSwappedExpression(t *testing.T) {
 	if got := err.Error(); got != want {
 		t.Errorf("error\n%s\nwant\n%s", got, want)
 	}
-	issues, err := CheckTexts(b, true)
+	issues, err := consistency.CheckTexts(b, true)
 	if err != nil || issues.Len() != 1 || issues.Exprs[a] == nil {
 		t.Errorf("CheckTexts(full) = %v, %v; want one issue, for expression %d", issues, err, a)
 	}
@@ -73,7 +96,7 @@ func TestPlanRechecksTextsRerouteIdentifier(t *testing.T) {
 		t.Fatalf("%d references to output, want 1", n)
 	}
 	b.Exprs[a].Checked, _ = proto.MarshalOptions{Deterministic: true}.Marshal(&ce)
-	_, err := Plan(b, "sha256:x")
+	_, err := eval.Plan(b, "sha256:x")
 	if err == nil || !strings.Contains(err.Error(), `resolves "output" (node 1) to "meta", not to what the text names`) {
 		t.Fatalf("Plan: %v", err)
 	}
@@ -90,11 +113,11 @@ func TestCheckTextsFullCatchesTypes(t *testing.T) {
 	}
 	ce.TypeMap[ce.Expr.Id] = &exprpb.Type{TypeKind: &exprpb.Type_Primitive{Primitive: exprpb.Type_STRING}}
 	b.Exprs[a].Checked, _ = proto.MarshalOptions{Deterministic: true}.Marshal(&ce)
-	quick, err := CheckTexts(b, false)
+	quick, err := consistency.CheckTexts(b, false)
 	if err != nil || quick.Len() != 0 {
 		t.Errorf("quick check: %v, %v; want nothing", quick, err)
 	}
-	full, err := CheckTexts(b, true)
+	full, err := consistency.CheckTexts(b, true)
 	if err != nil || full.Exprs[a] == nil || !strings.Contains(full.Exprs[a].Error(), "its compiled form is not its text's") {
 		t.Errorf("full check: %v, %v; want expression %d flagged", full, err, a)
 	}
@@ -115,7 +138,7 @@ func TestCheckTextsAcceptRepositoryContracts(t *testing.T) {
 		if diags.HasErrors() {
 			continue
 		}
-		issues, err := CheckTexts(b, true)
+		issues, err := consistency.CheckTexts(b, true)
 		if err != nil || issues.Len() > 0 {
 			t.Errorf("%s: %v %v", c.From, issues, err)
 		}
@@ -161,7 +184,7 @@ func TestPlanRechecksTextsRerouteSelect(t *testing.T) {
 	}
 	ce.ReferenceMap[sel] = &exprpb.Reference{Name: "output"}
 	b.Exprs[c].Checked, _ = proto.MarshalOptions{Deterministic: true}.Marshal(&ce)
-	_, err := Plan(b, "sha256:x")
+	_, err := eval.Plan(b, "sha256:x")
 	if err == nil || !strings.Contains(err.Error(), `resolves "c.tool" (node `) || !strings.Contains(err.Error(), `) to "output", not to what the text names`) {
 		t.Fatalf("Plan: %v", err)
 	}
@@ -209,16 +232,16 @@ func TestPlanRechecksPatterns(t *testing.T) {
 			`pattern 0 (invariant no_send_after_read (forbid), c.tenet.hcl:20:12): it keys steps [], but its guards name steps [0]`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			b := compileProgram(t, patternContract).Bundle
+			b := compileBundle(t, patternContract)
 			if len(b.Plan.Patterns) != 1 {
 				t.Fatalf("%d patterns", len(b.Plan.Patterns))
 			}
 			tc.tamper(&b.Plan.Patterns[0])
-			_, err := Plan(b, "sha256:x")
+			_, err := eval.Plan(b, "sha256:x")
 			if err == nil || err.Error() != tc.want {
 				t.Fatalf("Plan: %v\nwant %s", err, tc.want)
 			}
-			issues, err := CheckTexts(b, false)
+			issues, err := consistency.CheckTexts(b, false)
 			if err != nil || issues.Len() != 1 || issues.Patterns[0] == nil {
 				t.Errorf("CheckTexts: %v, %v", issues, err)
 			}
