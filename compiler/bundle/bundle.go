@@ -104,10 +104,10 @@ type Field struct {
 	Optional bool   `cbor:"optional"`
 }
 
-// Type is a parameter type: Kind is one of "any", "string", "int", "double",
-// "bool", "list", "map", "object".
+// Type is a parameter type (kind.go; stored as the kind's name: "any",
+// "string", "int", "double", "bool", "list", "map", "object").
 type Type struct {
-	Kind   string  `cbor:"kind"`
+	Kind   Kind    `cbor:"kind"`
 	Elem   *Type   `cbor:"elem,omitempty"`   // list, map
 	Fields []Field `cbor:"fields,omitempty"` // object, sorted by name
 }
@@ -318,7 +318,7 @@ type StepPlan struct {
 	Refs []int `cbor:"refs"`
 }
 
-// Inst is one VM instruction. Op is one of:
+// Inst is one VM instruction (op.go; Op is stored as its name). Op is one of:
 //
 //	step X     consume an item matching step X (selector and guard), binding it to X
 //	not X      consume an item that does not match step X
@@ -329,9 +329,9 @@ type StepPlan struct {
 //	eol        succeed only after the last item
 //	match      the pattern matched
 type Inst struct {
-	Op string `cbor:"op"`
-	X  int    `cbor:"x"`
-	Y  int    `cbor:"y"`
+	Op Op  `cbor:"op"`
+	X  int `cbor:"x"`
+	Y  int `cbor:"y"`
 }
 
 // Var is an extra variable of a step guard's environment.
