@@ -1,5 +1,9 @@
-// Package bundle defines tenet's compiled contract format (DESIGN §5) and its
-// deterministic encoding.
+// Package bundle defines tenet's compiled contract format (docs/bundle.md),
+// its deterministic encoding, and the vocabulary the compiler and eval
+// share through it: the pattern instruction set (Op) with its Validate rules
+// and Disassemble, the parameter type kinds (Kind), and CheckValue, the one
+// test of a JSON value against a parameter type. It imports no other tenet
+// package: the compiler writes bundles, eval and the CLI read them.
 //
 // A bundle file is the 8-byte Magic followed by a CBOR envelope
 // {1: format version, 2: sha256 of payload, 3: payload}; the payload is the
