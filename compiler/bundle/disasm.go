@@ -28,212 +28,246 @@ type ExprMismatch struct {
 }
 
 // Disassemble writes what a bundle holds, as tenet inspect prints it
-// (docs/md): its id, signatures and header, the manifest, the
+// (docs/bundle.md): its id, signatures and header, the manifest, the
 // declarations, the plan, every checked expression with its source
 // location, result type and static cost, and a disassembly of each
 // pattern's program. Everything it prints comes from the bundle and a;
 // order follows the bundle's (sorted) order, so output is stable.
 func Disassemble(w io.Writer, b *Bundle, id string, a Annotations) {
-	pf := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
-	expr := func(i int) string {
-		if i == NoExpr {
-			return "—"
+	l := &listing{w: w, a: a}
+	l.header(b, id)
+	l.decls(b)
+	l.plan(b)
+	l.exprs(b)
+	l.patterns(b)
+}
+
+// listing is one Disassemble's output and annotations.
+type listing struct {
+	w io.Writer
+	a Annotations
+}
+
+func (l *listing) pf(format string, args ...any) { fmt.Fprintf(l.w, format, args...) }
+
+// expr names an expression index, "—" for none.
+func (l *listing) expr(i int) string {
+	if i == NoExpr {
+		return "—"
+	}
+	return fmt.Sprintf("#%d", i)
+}
+
+// crit renders a criterion: its expression and patterns, "and"-joined.
+func (l *listing) crit(c Criterion) string {
+	var parts []string
+	if c.Expr != NoExpr {
+		parts = append(parts, l.expr(c.Expr))
+	}
+	for _, u := range c.Patterns {
+		s := fmt.Sprintf("pattern %d", u.Pattern)
+		if u.Negate {
+			s = "not " + s
 		}
-		return fmt.Sprintf("#%d", i)
+		parts = append(parts, s)
 	}
-	crit := func(c Criterion) string {
-		var parts []string
-		if c.Expr != NoExpr {
-			parts = append(parts, expr(c.Expr))
-		}
-		for _, u := range c.Patterns {
-			s := fmt.Sprintf("pattern %d", u.Pattern)
-			if u.Negate {
-				s = "not " + s
-			}
-			parts = append(parts, s)
-		}
-		return strings.Join(parts, " and ")
+	return strings.Join(parts, " and ")
+}
+
+// header prints the id, signers, header, manifest and limits.
+func (l *listing) header(b *Bundle, id string) {
+	l.pf("bundle %s", id)
+	if l.a.Size > 0 {
+		l.pf(" (%d bytes)", l.a.Size)
 	}
-	pf("bundle %s", id)
-	if a.Size > 0 {
-		pf(" (%d bytes)", a.Size)
+	l.pf("\n")
+	if len(l.a.Signers) == 0 {
+		l.pf("unsigned\n")
 	}
-	pf("\n")
-	if len(a.Signers) == 0 {
-		pf("unsigned\n")
+	for _, sg := range l.a.Signers {
+		l.pf("signed by %s (signature verified)\n", sg.Fingerprint())
 	}
-	for _, sg := range a.Signers {
-		pf("signed by %s (signature verified)\n", sg.Fingerprint())
-	}
-	pf("format %d, compiled by tenet %s with cel-go %s\n", b.Header.FormatVersion, b.Header.CompilerVersion, b.Header.CELVersion)
+	l.pf("format %d, compiled by tenet %s with cel-go %s\n", b.Header.FormatVersion, b.Header.CompilerVersion, b.Header.CELVersion)
 
 	m := b.Manifest
-	pf("\ncontract %s", m.Contract)
+	l.pf("\ncontract %s", m.Contract)
 	if m.Version != "" {
-		pf(" %s", m.Version)
+		l.pf(" %s", m.Version)
 	}
-	pf("\n")
+	l.pf("\n")
 	if m.Description != "" {
-		pf("  %s\n", m.Description)
+		l.pf("  %s\n", m.Description)
 	}
-	pf("files\n")
+	l.pf("files\n")
 	for _, f := range m.Files {
-		pf("  %s  sha256:%s\n", f.Path, f.SHA256)
+		l.pf("  %s  sha256:%s\n", f.Path, f.SHA256)
 	}
 	tm := m.ThreatModel
-	pf("threat model")
+	l.pf("threat model")
 	if !tm.Declared {
-		pf(" (none declared)")
+		l.pf(" (none declared)")
 	}
-	pf("\n  injection vectors: %s\n  adversary sees: %s\n  attempt budget: %d\n  exposure: %s\n",
-		list(tm.InjectionVectors), list(tm.AdversarySees), tm.AttemptBudget, expr(tm.Exposure))
-	pf("limits\n  run cost limit: %d\n", b.Plan.RunCostLimit)
+	l.pf("\n  injection vectors: %s\n  adversary sees: %s\n  attempt budget: %d\n  exposure: %s\n",
+		list(tm.InjectionVectors), list(tm.AdversarySees), tm.AttemptBudget, l.expr(tm.Exposure))
+	l.pf("limits\n  run cost limit: %d\n", b.Plan.RunCostLimit)
+}
 
+// decls prints operations, tools, grants and scopes.
+func (l *listing) decls(b *Bundle) {
 	d := b.Decls
-	pf("\noperations: %s\n", list(d.Operations))
-	pf("tools\n")
+	l.pf("\noperations: %s\n", list(d.Operations))
+	l.pf("tools\n")
 	for _, t := range d.Tools {
-		pf("  %s  %s", t.Name, t.Operation)
+		l.pf("  %s  %s", t.Name, t.Operation)
 		if t.Resource != "" {
-			pf("  resource %s", t.Resource)
+			l.pf("  resource %s", t.Resource)
 		}
 		if t.HasSchema {
 			var ps []string
 			for _, f := range t.Params {
 				ps = append(ps, f.Text(Listing))
 			}
-			pf("  (%s)", strings.Join(ps, ", "))
+			l.pf("  (%s)", strings.Join(ps, ", "))
 		} else {
-			pf("  (no schema)")
+			l.pf("  (no schema)")
 		}
-		pf("\n")
+		l.pf("\n")
 	}
-	pf("grants\n")
+	l.pf("grants\n")
 	for _, g := range d.Grants {
 		var as []string
 		for _, a := range g.Allows {
 			as = append(as, a.Operation+" "+strings.Join(a.Resources, " "))
 		}
-		pf("  %s: %s\n", g.Name, strings.Join(as, "; "))
+		l.pf("  %s: %s\n", g.Name, strings.Join(as, "; "))
 	}
-	pf("scopes\n")
+	l.pf("scopes\n")
 	for i, sc := range d.Scopes {
 		name := sc.Path
 		if name == "" {
 			name = "(contract)"
 		}
-		pf("  %d %s", i, name)
+		l.pf("  %d %s", i, name)
 		if len(sc.Namespaces) > 0 {
-			pf("  imports %s", list(sc.Namespaces))
+			l.pf("  imports %s", list(sc.Namespaces))
 		}
-		pf("\n")
+		l.pf("\n")
 		for _, p := range sc.Params {
-			pf("    params.%s = %s\n", p.Name, valueString(p.Value))
+			l.pf("    params.%s = %s\n", p.Name, valueString(p.Value))
 		}
 		for _, p := range sc.Predicates {
 			if p.Pattern != NoExpr {
-				pf("    pred.%s = pattern %d\n", p.Name, p.Pattern)
+				l.pf("    pred.%s = pattern %d\n", p.Name, p.Pattern)
 			} else {
-				pf("    pred.%s = %s\n", p.Name, expr(p.Expr))
+				l.pf("    pred.%s = %s\n", p.Name, l.expr(p.Expr))
 			}
 		}
 	}
+}
 
+// plan prints what produces each label.
+func (l *listing) plan(b *Bundle) {
 	pl := b.Plan
-	pf("\npredicate order:")
+	l.pf("\npredicate order:")
 	for _, r := range pl.Predicates {
-		pf(" %s", scopedName(d.Scopes[r.Scope].Path, d.Scopes[r.Scope].Predicates[r.Pred].Name))
+		l.pf(" %s", scopedName(b.Decls.Scopes[r.Scope].Path, b.Decls.Scopes[r.Scope].Predicates[r.Pred].Name))
 	}
-	pf("\ntasks\n")
+	l.pf("\ntasks\n")
 	for _, t := range pl.Tasks {
-		pf("  %s  utility %s\n", t.ID, crit(t.Utility))
+		l.pf("  %s  utility %s\n", t.ID, l.crit(t.Utility))
 	}
-	pf("goals\n")
+	l.pf("goals\n")
 	for _, g := range pl.Goals {
-		pf("  %s  success %s\n", g.ID, crit(g.Success))
+		l.pf("  %s  success %s\n", g.ID, l.crit(g.Success))
 	}
-	pf("side effects\n")
+	l.pf("side effects\n")
 	for _, s := range pl.SideEffects {
-		pf("  %s  when %s\n", s.Name, crit(s.When))
+		l.pf("  %s  when %s\n", s.Name, l.crit(s.When))
 	}
-	pf("security cases: %d\n", len(pl.Cases))
+	l.pf("security cases: %d\n", len(pl.Cases))
 	for _, c := range pl.Cases {
-		pf("  %s / %s\n", c.Task, c.Goal)
+		l.pf("  %s / %s\n", c.Task, c.Goal)
 	}
-	pf("sources\n")
+	l.pf("sources\n")
 	for _, s := range pl.Sources {
-		pf("  %s  format %s  select %s  task %s  goal %s  condition %s  attempt %s  repetition %s", s.Name, s.Format,
-			expr(s.Select), expr(s.Task), expr(s.Goal), expr(s.Condition), expr(s.Attempt), expr(s.Repetition))
+		l.pf("  %s  format %s  select %s  task %s  goal %s  condition %s  attempt %s  repetition %s", s.Name, s.Format,
+			l.expr(s.Select), l.expr(s.Task), l.expr(s.Goal), l.expr(s.Condition), l.expr(s.Attempt), l.expr(s.Repetition))
 		if s.Grant != "" {
-			pf("  grant %s", s.Grant)
+			l.pf("  grant %s", s.Grant)
 		}
-		pf("\n    given utility %s  attack_success %s  side_effect %s\n", expr(s.Given.Utility), expr(s.Given.AttackSuccess), expr(s.Given.SideEffect))
+		l.pf("\n    given utility %s  attack_success %s  side_effect %s\n", l.expr(s.Given.Utility), l.expr(s.Given.AttackSuccess), l.expr(s.Given.SideEffect))
 	}
-	pf("invariants\n")
+	l.pf("invariants\n")
 	for _, inv := range pl.Invariants {
-		pf("  %s  %s  holds %s\n", inv.Name, inv.Severity, crit(inv.Holds))
+		l.pf("  %s  %s  holds %s\n", inv.Name, inv.Severity, l.crit(inv.Holds))
 	}
-	pf("failure classes\n")
+	l.pf("failure classes\n")
 	for _, f := range pl.Failures {
-		pf("  %s  when %s\n", f.Name, crit(f.When))
+		l.pf("  %s  when %s\n", f.Name, l.crit(f.When))
 	}
-	pf("gates\n")
+	l.pf("gates\n")
 	for _, g := range pl.Gates {
 		var rs []string
 		for _, r := range g.Require {
-			rs = append(rs, expr(r))
+			rs = append(rs, l.expr(r))
 		}
-		pf("  %s  require %s", g.Name, strings.Join(rs, " and "))
+		l.pf("  %s  require %s", g.Name, strings.Join(rs, " and "))
 		if len(g.Conditions) > 0 {
-			pf("  conditions %s", list(g.Conditions))
+			l.pf("  conditions %s", list(g.Conditions))
 		}
-		pf("\n")
+		l.pf("\n")
 	}
+}
 
-	pf("\nexpressions\n")
+// exprs prints every checked expression.
+func (l *listing) exprs(b *Bundle) {
+	l.pf("\nexpressions\n")
 	for i, e := range b.Exprs {
-		pf("  #%d %s of %s  %s:%d:%d  %s env, scope %d  -> %s  cost ≤ %d\n", i, e.Kind, e.Owner, e.Range.File, e.Range.Line, e.Range.Column, e.Env, e.Scope, e.ResultType, e.Cost)
+		l.pf("  #%d %s of %s  %s:%d:%d  %s env, scope %d  -> %s  cost ≤ %d\n", i, e.Kind, e.Owner, e.Range.File, e.Range.Line, e.Range.Column, e.Env, e.Scope, e.ResultType, e.Cost)
 		if len(e.Vars) > 0 {
 			var vs []string
 			for _, v := range e.Vars {
 				vs = append(vs, v.Name)
 			}
-			pf("     with %s\n", strings.Join(vs, ", "))
+			l.pf("     with %s\n", strings.Join(vs, ", "))
 		}
 		for _, line := range strings.Split(strings.TrimRight(e.Text, "\n"), "\n") {
-			pf("     | %s\n", line)
+			l.pf("     | %s\n", line)
 		}
-		if m, ok := a.Exprs[i]; ok {
-			pf("     MISMATCH: %v\n     runs: %s\n", m.Err, m.Runs)
+		if m, ok := l.a.Exprs[i]; ok {
+			l.pf("     MISMATCH: %v\n     runs: %s\n", m.Err, m.Runs)
 		}
 	}
+}
 
+// patterns prints each pattern's steps and program.
+func (l *listing) patterns(b *Bundle) {
+	pl := b.Plan
 	if len(pl.Patterns) > 0 {
-		pf("\npatterns\n")
+		l.pf("\npatterns\n")
 	}
 	for i, pt := range pl.Patterns {
-		pf("  pattern %d: %s  %s:%d:%d  scope %d\n     | %s\n", i, pt.Owner, pt.Range.File, pt.Range.Line, pt.Range.Column, pt.Scope, pt.Text)
-		if err, ok := a.Patterns[i]; ok {
-			pf("     MISMATCH: %v (the disassembly below is what runs)\n", err)
+		l.pf("  pattern %d: %s  %s:%d:%d  scope %d\n     | %s\n", i, pt.Owner, pt.Range.File, pt.Range.Line, pt.Range.Column, pt.Scope, pt.Text)
+		if err, ok := l.a.Patterns[i]; ok {
+			l.pf("     MISMATCH: %v (the disassembly below is what runs)\n", err)
 		}
 		for k, st := range pt.Steps {
 			sel := "call " + st.Call
 			if st.Role != "" {
 				sel = "role " + st.Role
 			}
-			pf("     step %d %s: %s, when %s", k, st.Name, sel, expr(st.When))
+			l.pf("     step %d %s: %s, when %s", k, st.Name, sel, l.expr(st.When))
 			if len(st.Refs) > 0 {
 				var rs []string
 				for _, r := range st.Refs {
 					rs = append(rs, pt.Steps[r].Name)
 				}
-				pf(", refers to %s", strings.Join(rs, ", "))
+				l.pf(", refers to %s", strings.Join(rs, ", "))
 			}
-			pf("\n")
+			l.pf("\n")
 		}
 		for pc, in := range pt.Program {
-			pf("     %04d  %s\n", pc, disasm(in, pt))
+			l.pf("     %04d  %s\n", pc, disasm(in, pt))
 		}
 	}
 }
