@@ -151,9 +151,9 @@ func fieldDecl(f *lang.Field) bundle.Field {
 
 func typeDecl(t *lang.Type) bundle.Type {
 	if t == nil {
-		return bundle.Type{Kind: "any"}
+		return bundle.Type{Kind: bundle.KindAny}
 	}
-	d := bundle.Type{Kind: typeKindNames[t.Kind]}
+	d := bundle.Type{Kind: typeKinds[t.Kind]}
 	if t.Elem != nil {
 		e := typeDecl(t.Elem)
 		d.Elem = &e
@@ -165,9 +165,10 @@ func typeDecl(t *lang.Type) bundle.Type {
 	return d
 }
 
-var typeKindNames = map[lang.TypeKind]string{
-	lang.TypeAny: "any", lang.TypeString: "string", lang.TypeInt: "int", lang.TypeDouble: "double",
-	lang.TypeBool: "bool", lang.TypeList: "list", lang.TypeMap: "map", lang.TypeObject: "object",
+// typeKinds maps a contract's type kinds to the bundle's.
+var typeKinds = map[lang.TypeKind]bundle.Kind{
+	lang.TypeAny: bundle.KindAny, lang.TypeString: bundle.KindString, lang.TypeInt: bundle.KindInt, lang.TypeDouble: bundle.KindDouble,
+	lang.TypeBool: bundle.KindBool, lang.TypeList: bundle.KindList, lang.TypeMap: bundle.KindMap, lang.TypeObject: bundle.KindObject,
 }
 
 // grants checks that every allowed operation is in the registry.

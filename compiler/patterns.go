@@ -84,7 +84,7 @@ func (c *compiler) pattern(s *scope, tr *lang.Trace, p *lang.Pattern, owner stri
 	sort.Ints(pp.Keyed)
 	prog := &program{steps: index}
 	prog.emit(p.Tree)
-	prog.add("match", 0, 0)
+	prog.add(bundle.OpMatch, 0, 0)
 	if len(prog.code) > MaxProgram {
 		c.errorf("pattern-too-large", p.Expr.Range, "Pattern too large",
 			fmt.Sprintf("The pattern of %s compiles to %d instructions, more than %d: counted repetitions ({n,m}) are expanded into copies; use * or + where the exact count does not matter.", owner, len(prog.code), MaxProgram))
@@ -203,7 +203,7 @@ type program struct {
 	steps map[string]int
 }
 
-func (p *program) add(op string, x, y int) int {
+func (p *program) add(op bundle.Op, x, y int) int {
 	p.code = append(p.code, bundle.Inst{Op: op, X: x, Y: y})
 	return len(p.code) - 1
 }
@@ -215,15 +215,15 @@ func (p *program) emit(n *pattern.Node) {
 	}
 	switch n.Kind {
 	case pattern.Step:
-		p.add("step", p.steps[n.Name], 0)
+		p.add(bundle.OpStep, p.steps[n.Name], 0)
 	case pattern.Not:
-		p.add("not", p.steps[n.Name], 0)
+		p.add(bundle.OpNot, p.steps[n.Name], 0)
 	case pattern.Any:
-		p.add("any", 0, 0)
+		p.add(bundle.OpAny, 0, 0)
 	case pattern.Begin:
-		p.add("bol", 0, 0)
+		p.add(bundle.OpBol, 0, 0)
 	case pattern.End:
-		p.add("eol", 0, 0)
+		p.add(bundle.OpEol, 0, 0)
 	case pattern.Seq:
 		for _, ch := range n.Children {
 			p.emit(ch)
@@ -236,10 +236,10 @@ func (p *program) emit(n *pattern.Node) {
 				p.emit(ch)
 				break
 			}
-			split := p.add("split", 0, 0)
+			split := p.add(bundle.OpSplit, 0, 0)
 			p.code[split].X = len(p.code)
 			p.emit(ch)
-			jumps = append(jumps, p.add("jmp", 0, 0))
+			jumps = append(jumps, p.add(bundle.OpJmp, 0, 0))
 			p.code[split].Y = len(p.code)
 		}
 		for _, j := range jumps {
@@ -252,17 +252,17 @@ func (p *program) emit(n *pattern.Node) {
 		}
 		if n.Max < 0 {
 			// loop: split body, out; body; jmp loop
-			loop := p.add("split", 0, 0)
+			loop := p.add(bundle.OpSplit, 0, 0)
 			p.code[loop].X = len(p.code)
 			p.emit(body)
-			p.add("jmp", loop, 0)
+			p.add(bundle.OpJmp, loop, 0)
 			p.code[loop].Y = len(p.code)
 			return
 		}
 		// (max-min) optional copies: split body, out; body; ... all exits to the end
 		var exits []int
 		for i := n.Min; i < n.Max; i++ {
-			split := p.add("split", 0, 0)
+			split := p.add(bundle.OpSplit, 0, 0)
 			p.code[split].X = len(p.code)
 			exits = append(exits, split)
 			p.emit(body)
@@ -293,7 +293,7 @@ func PatternProgram(text string, steps []string) ([]bundle.Inst, error) {
 	}
 	prog := &program{steps: index}
 	prog.emit(tree)
-	prog.add("match", 0, 0)
+	prog.add(bundle.OpMatch, 0, 0)
 	if len(prog.code) > MaxProgram {
 		return nil, fmt.Errorf("the pattern compiles to %d instructions, more than %d", len(prog.code), MaxProgram)
 	}

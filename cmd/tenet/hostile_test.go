@@ -589,7 +589,7 @@ func mutateBundle(data []byte, op string, args []string) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		b.Plan.Patterns[n].Program = []bundle.Inst{{Op: "bol"}, {Op: "eol"}, {Op: "match"}}
+		b.Plan.Patterns[n].Program = []bundle.Inst{{Op: bundle.OpBol}, {Op: bundle.OpEol}, {Op: bundle.OpMatch}}
 		out, _, err := bundle.Encode(b)
 		return out, err
 	case "signed":

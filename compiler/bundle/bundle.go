@@ -1,5 +1,9 @@
-// Package bundle defines tenet's compiled contract format (DESIGN §5) and its
-// deterministic encoding.
+// Package bundle defines tenet's compiled contract format (docs/bundle.md),
+// its deterministic encoding, and the vocabulary the compiler and eval
+// share through it: the pattern instruction set (Op) with its Validate rules
+// and Disassemble, the parameter type kinds (Kind), and CheckValue, the one
+// test of a JSON value against a parameter type. It imports no other tenet
+// package: the compiler writes bundles, eval and the CLI read them.
 //
 // A bundle file is the 8-byte Magic followed by a CBOR envelope
 // {1: format version, 2: sha256 of payload, 3: payload}; the payload is the
@@ -104,10 +108,10 @@ type Field struct {
 	Optional bool   `cbor:"optional"`
 }
 
-// Type is a parameter type: Kind is one of "any", "string", "int", "double",
-// "bool", "list", "map", "object".
+// Type is a parameter type (kind.go; stored as the kind's name: "any",
+// "string", "int", "double", "bool", "list", "map", "object").
 type Type struct {
-	Kind   string  `cbor:"kind"`
+	Kind   Kind    `cbor:"kind"`
 	Elem   *Type   `cbor:"elem,omitempty"`   // list, map
 	Fields []Field `cbor:"fields,omitempty"` // object, sorted by name
 }
@@ -318,7 +322,7 @@ type StepPlan struct {
 	Refs []int `cbor:"refs"`
 }
 
-// Inst is one VM instruction. Op is one of:
+// Inst is one VM instruction (op.go; Op is stored as its name). Op is one of:
 //
 //	step X     consume an item matching step X (selector and guard), binding it to X
 //	not X      consume an item that does not match step X
@@ -329,9 +333,9 @@ type StepPlan struct {
 //	eol        succeed only after the last item
 //	match      the pattern matched
 type Inst struct {
-	Op string `cbor:"op"`
-	X  int    `cbor:"x"`
-	Y  int    `cbor:"y"`
+	Op Op  `cbor:"op"`
+	X  int `cbor:"x"`
+	Y  int `cbor:"y"`
 }
 
 // Var is an extra variable of a step guard's environment.

@@ -180,6 +180,11 @@ func (b *Bundle) Validate() error {
 		errs = append(errs, fmt.Errorf("the first scope must be the contract's own (path \"\")"))
 	}
 	npreds := 0
+	for _, t := range b.Decls.Tools {
+		for _, f := range t.Params {
+			errs = append(errs, validType("tool "+t.Name+" parameter "+f.Name, f.Type)...)
+		}
+	}
 	for _, sc := range b.Decls.Scopes {
 		for _, p := range sc.Predicates {
 			add(check("predicate "+p.Name, p.Expr, p.Pattern != NoExpr))
@@ -289,25 +294,43 @@ func validProgram(what string, pt PatternPlan) []error {
 				errs = append(errs, fmt.Errorf("%s: instruction %d jumps to %d of %d", what, pc, x, n))
 			}
 		}
+		// One case per Op (TestEveryOp checks there is one).
 		switch in.Op {
-		case "step", "not":
+		case OpStep, OpNot:
 			if in.X < 0 || in.X >= len(pt.Steps) {
 				errs = append(errs, fmt.Errorf("%s: instruction %d names step %d of %d", what, pc, in.X, len(pt.Steps)))
 			}
-		case "split":
+		case OpSplit:
 			target(in.X)
 			target(in.Y)
-		case "jmp":
+		case OpJmp:
 			target(in.X)
-		case "match":
+		case OpMatch:
 			hasMatch = true
-		case "any", "bol", "eol":
+		case OpAny, OpBol, OpEol:
 		default:
-			errs = append(errs, fmt.Errorf("%s: instruction %d has unknown op %q", what, pc, in.Op))
+			errs = append(errs, fmt.Errorf("%s: instruction %d has unknown op %s", what, pc, in.Op))
 		}
 	}
 	if !hasMatch {
 		errs = append(errs, fmt.Errorf("%s: the program has no match instruction", what))
+	}
+	return errs
+}
+
+// validType checks that a parameter type and its element and member types
+// have kinds, so that no check of an argument meets a type it cannot
+// decide (a decoded bundle has them; a Bundle built in memory may not).
+func validType(what string, t Type) []error {
+	if !t.Kind.Valid() {
+		return []error{fmt.Errorf("%s has type kind %s", what, t.Kind)}
+	}
+	var errs []error
+	if t.Elem != nil {
+		errs = append(errs, validType(what+" element", *t.Elem)...)
+	}
+	for _, f := range t.Fields {
+		errs = append(errs, validType(what+"."+f.Name, f.Type)...)
 	}
 	return errs
 }

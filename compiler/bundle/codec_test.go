@@ -23,7 +23,7 @@ func sample() *Bundle {
 		Plan: Plan{
 			Tasks: []TaskPlan{{ID: "t", Utility: Criterion{Expr: 0, Patterns: []PatternUse{{Pattern: 0, Negate: true}}}}},
 			Patterns: []PatternPlan{{Owner: "task t (match)", Text: "a _* b", Steps: []StepPlan{{Name: "a", Call: "x", When: NoExpr}, {Name: "b", Role: "user", When: 0, Refs: []int{0}}},
-				Program: []Inst{{Op: "step"}, {Op: "split", X: 2, Y: 4}, {Op: "any"}, {Op: "jmp", X: 1}, {Op: "step", X: 1}, {Op: "match"}}, Keyed: []int{0}}},
+				Program: []Inst{{Op: OpStep}, {Op: OpSplit, X: 2, Y: 4}, {Op: OpAny}, {Op: OpJmp, X: 1}, {Op: OpStep, X: 1}, {Op: OpMatch}}, Keyed: []int{0}}},
 		},
 	}
 }

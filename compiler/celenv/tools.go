@@ -62,29 +62,29 @@ func objectStruct(name string, fields []bundle.Field) (*Struct, []*Struct) {
 // object types named path.
 func celType(path string, t bundle.Type) (*types.Type, []*Struct) {
 	switch t.Kind {
-	case "string":
+	case bundle.KindString:
 		return types.StringType, nil
-	case "int":
+	case bundle.KindInt:
 		return types.IntType, nil
-	case "double":
+	case bundle.KindDouble:
 		return types.DoubleType, nil
-	case "bool":
+	case bundle.KindBool:
 		return types.BoolType, nil
-	case "list":
+	case bundle.KindList:
 		if t.Elem == nil {
 			return types.NewListType(types.DynType), nil
 		}
 		e, more := celType(path+".elem", *t.Elem)
 		return types.NewListType(e), more
-	case "map":
+	case bundle.KindMap:
 		if t.Elem == nil {
 			return types.NewMapType(types.StringType, types.DynType), nil
 		}
 		e, more := celType(path+".value", *t.Elem)
 		return types.NewMapType(types.StringType, e), more
-	case "object":
+	case bundle.KindObject:
 		s, more := objectStruct(path, t.Fields)
 		return types.NewObjectType(s.Name), append([]*Struct{s}, more...)
 	}
-	return types.DynType, nil
+	return types.DynType, nil // KindAny (Validate refuses a bundle with any other kind)
 }

@@ -3,8 +3,6 @@ package audit
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
-	"strings"
 
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/eval/run"
@@ -98,17 +96,8 @@ func decide(c *run.Call, g *bundle.Grant, tools map[string]*bundle.Tool) (string
 		if c.ArgsError != "" {
 			return runs.SchemaFields, c.ArgsError
 		}
-		if d := fieldsProblem(c.Args, t.Params); d != "" {
-			return runs.SchemaFields, d
-		}
-		for _, f := range t.Params {
-			v, present := c.Args[f.Name]
-			if !present || (v == nil && f.Optional) {
-				continue
-			}
-			if d := typeProblem(f.Name, v, f.Type); d != "" {
-				return runs.SchemaTypes, d
-			}
+		if decision, detail := schemaProblem(c.Args, t.Params); decision != "" {
+			return decision, detail
 		}
 	}
 	resource, absent := "*", true
@@ -130,105 +119,26 @@ func decide(c *run.Call, g *bundle.Grant, tools map[string]*bundle.Tool) (string
 	return runs.Authorized, ""
 }
 
-// fieldsProblem says which keys are missing or unexpected, or "".
-func fieldsProblem(args map[string]any, schema []bundle.Field) string {
-	declared := map[string]bool{}
-	var missing []string
-	for _, f := range schema {
-		declared[f.Name] = true
-		if _, ok := args[f.Name]; !ok && !f.Optional {
-			missing = append(missing, f.Name)
+// schemaProblem is the first way a call's arguments fail its tool's
+// schema (bundle.CheckValue, no coercion), as a decision and its detail:
+// the argument keys themselves (schema_fields), or a value, the members
+// of a nested object included (schema_types); "" when they fit.
+func schemaProblem(args map[string]any, params []bundle.Field) (string, string) {
+	p := bundle.CheckValue("", args, bundle.Type{Kind: bundle.KindObject, Fields: params})
+	switch {
+	case p == nil:
+		return "", ""
+	case p.Missing != nil || p.Unexpected != nil:
+		if p.Path == "" {
+			return runs.SchemaFields, p.Members()
 		}
+		return runs.SchemaTypes, fmt.Sprintf("argument %s: %s", p.Path, p.Members())
 	}
-	var extra []string
-	for k := range args {
-		if !declared[k] {
-			extra = append(extra, k)
-		}
+	what := jsonKind(p.Value)
+	if m, ok := p.Value.(map[string]any); ok && asNestedCall(m) {
+		what = "a nested call object"
 	}
-	sort.Strings(extra)
-	var parts []string
-	if len(missing) > 0 {
-		parts = append(parts, "missing "+strings.Join(missing, ", "))
-	}
-	if len(extra) > 0 {
-		parts = append(parts, "unexpected "+strings.Join(extra, ", "))
-	}
-	return strings.Join(parts, "; ")
-}
-
-// typeProblem says how v fails its declared type, or "" (no coercion).
-func typeProblem(path string, v any, t bundle.Type) string {
-	bad := func() string {
-		what := jsonKind(v)
-		if m, ok := v.(map[string]any); ok && asNestedCall(m) {
-			what = "a nested call object"
-		}
-		return fmt.Sprintf("argument %s is %s, declared %s", path, what, typeString(t))
-	}
-	switch t.Kind {
-	case "any":
-		return ""
-	case "string":
-		if _, ok := v.(string); !ok {
-			return bad()
-		}
-	case "bool":
-		if _, ok := v.(bool); !ok {
-			return bad()
-		}
-	case "double":
-		if _, ok := v.(float64); !ok {
-			return bad()
-		}
-	case "int":
-		if f, ok := v.(float64); !ok || f != float64(int64(f)) {
-			return bad()
-		}
-	case "list":
-		l, ok := v.([]any)
-		if !ok {
-			return bad()
-		}
-		for i, e := range l {
-			if d := typeProblem(fmt.Sprintf("%s[%d]", path, i), e, elemOf(t)); d != "" {
-				return d
-			}
-		}
-	case "map":
-		m, ok := v.(map[string]any)
-		if !ok {
-			return bad()
-		}
-		keys := make([]string, 0, len(m))
-		for k := range m {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			if d := typeProblem(path+"."+k, m[k], elemOf(t)); d != "" {
-				return d
-			}
-		}
-	case "object":
-		m, ok := v.(map[string]any)
-		if !ok {
-			return bad()
-		}
-		if d := fieldsProblem(m, t.Fields); d != "" {
-			return fmt.Sprintf("argument %s: %s", path, d)
-		}
-		for _, f := range t.Fields {
-			fv, present := m[f.Name]
-			if !present || (fv == nil && f.Optional) {
-				continue
-			}
-			if d := typeProblem(path+"."+f.Name, fv, f.Type); d != "" {
-				return d
-			}
-		}
-	}
-	return ""
+	return runs.SchemaTypes, fmt.Sprintf("argument %s is %s, declared %s", p.Path, what, p.Type)
 }
 
 // asNestedCall reports whether an argument object has a call's shape (any

@@ -2,7 +2,6 @@ package audit
 
 import (
 	"fmt"
-	"math"
 
 	"cel.dev/cel-go/common/types"
 
@@ -24,16 +23,13 @@ func ConformArgs(tool string, args map[string]any, schema []bundle.Field) map[st
 func conformObject(tool, path string, obj map[string]any, fields []bundle.Field) map[string]any {
 	out := make(map[string]any, len(fields))
 	for _, f := range fields {
-		p := f.Name
-		if path != "" {
-			p = path + "." + f.Name
-		}
+		p := bundle.MemberPath(path, f.Name)
 		v, present := obj[f.Name]
 		switch {
 		case (!present || v == nil) && f.Optional:
 			// absent
 		case !present:
-			out[f.Name] = types.NewErr("argument %s of %s is missing (declared %s)", p, tool, typeString(f.Type))
+			out[f.Name] = types.NewErr("argument %s of %s is missing (declared %s)", p, tool, f.Type)
 		default:
 			out[f.Name] = conformValue(tool, p, v, f.Type)
 		}
@@ -41,84 +37,43 @@ func conformObject(tool, path string, obj map[string]any, fields []bundle.Field)
 	return out
 }
 
+// conformValue is v in the shape of its declared type t for the typed
+// view: a whole number declared int as an int64, an object with only its
+// declared members. Containers are conformed member by member, so that a
+// member that does not fit becomes an error value and its siblings keep
+// theirs; whether a value fits is bundle.CheckValue's to say.
 func conformValue(tool, path string, v any, t bundle.Type) any {
-	bad := func() any {
-		return types.NewErr("argument %s of %s is %s, declared %s", path, tool, jsonKind(v), typeString(t))
-	}
 	switch t.Kind {
-	case "any":
-		return v
-	case "string":
-		if _, ok := v.(string); ok {
-			return v
+	case bundle.KindList:
+		if l, ok := v.([]any); ok {
+			out := make([]any, len(l))
+			for i, e := range l {
+				out[i] = conformValue(tool, fmt.Sprintf("%s[%d]", path, i), e, t.ElemType())
+			}
+			return out
 		}
-	case "bool":
-		if _, ok := v.(bool); ok {
-			return v
+	case bundle.KindMap:
+		if m, ok := v.(map[string]any); ok {
+			out := make(map[string]any, len(m))
+			for k, e := range m {
+				out[k] = conformValue(tool, bundle.MemberPath(path, k), e, t.ElemType())
+			}
+			return out
 		}
-	case "double":
-		if _, ok := v.(float64); ok {
-			return v
-		}
-	case "int":
-		if f, ok := v.(float64); ok && f == math.Trunc(f) && f >= -(1<<63) && f < 1<<63 {
-			return int64(f)
-		}
-	case "list":
-		l, ok := v.([]any)
-		if !ok {
-			return bad()
-		}
-		out := make([]any, len(l))
-		for i, e := range l {
-			out[i] = conformValue(tool, fmt.Sprintf("%s[%d]", path, i), e, elemOf(t))
-		}
-		return out
-	case "map":
-		m, ok := v.(map[string]any)
-		if !ok {
-			return bad()
-		}
-		out := make(map[string]any, len(m))
-		for k, e := range m {
-			out[k] = conformValue(tool, path+"."+k, e, elemOf(t))
-		}
-		return out
-	case "object":
+	case bundle.KindObject:
 		if m, ok := v.(map[string]any); ok {
 			return conformObject(tool, path, m, t.Fields)
 		}
 	}
-	return bad()
-}
-
-func elemOf(t bundle.Type) bundle.Type {
-	if t.Elem == nil {
-		return bundle.Type{Kind: "any"}
+	// A scalar, or a value that is not the container declared.
+	if p := bundle.CheckValue(path, v, t); p != nil {
+		return types.NewErr("argument %s of %s is %s, declared %s", p.Path, tool, jsonKind(p.Value), p.Type)
 	}
-	return *t.Elem
-}
-
-// typeString renders a parameter type in contract syntax.
-func typeString(t bundle.Type) string {
-	switch t.Kind {
-	case "list", "map":
-		return t.Kind + "(" + typeString(elemOf(t)) + ")"
-	case "object":
-		s := "object({"
-		for i, f := range t.Fields {
-			if i > 0 {
-				s += ", "
-			}
-			ft := typeString(f.Type)
-			if f.Optional {
-				ft = "optional(" + ft + ")"
-			}
-			s += f.Name + " = " + ft
-		}
-		return s + "})"
+	if t.Kind == bundle.KindInt {
+		i, _ := bundle.Int(v) // it fits: CheckValue used the same test
+		return i
 	}
-	return t.Kind
+	return v
 }
 
 // jsonKind names the JSON kind of a decoded value for messages.

@@ -224,7 +224,7 @@ func TestPlanRechecksPatterns(t *testing.T) {
 	}{
 		{"program", func(pt *bundle.PatternPlan) {
 			// Matches only an empty run: the forbid never fires.
-			pt.Program = []bundle.Inst{{Op: "bol"}, {Op: "eol"}, {Op: "match"}}
+			pt.Program = []bundle.Inst{{Op: bundle.OpBol}, {Op: bundle.OpEol}, {Op: bundle.OpMatch}}
 		}, `pattern 0 (invariant no_send_after_read (forbid), c.tenet.hcl:20:12): its program (3 instructions) is not the one its text "r _* s" compiles to (6 instructions)`},
 		{"refs", func(pt *bundle.PatternPlan) { pt.Steps[1].Refs = nil },
 			`pattern 0 (invariant no_send_after_read (forbid), c.tenet.hcl:20:12): step s refers to steps [], but its guard names steps [0]`},

@@ -138,7 +138,7 @@ func Run(pt *bundle.PatternPlan, n int, h Host, max int) Result {
 		next := list[:0] // list's threads were all re-added to clist: reuse its array
 		for _, t := range clist {
 			in := pt.Program[t.pc]
-			if in.Op == "match" {
+			if in.Op == bundle.OpMatch {
 				return Result{Label: runs.True(), Witness: t.caps}
 			}
 			if pos == n {
@@ -230,40 +230,54 @@ func (vm *vmState) add(list *[]vmThread, t vmThread, pos, n int) {
 		}
 	}
 	in := vm.pt.Program[t.pc]
+	// One case per bundle.Op (TestVMRunsEveryOp checks there is one).
 	switch in.Op {
-	case "jmp":
+	case bundle.OpJmp:
 		vm.add(list, vmThread{in.X, t.caps}, pos, n)
-	case "split":
+	case bundle.OpSplit:
 		vm.add(list, vmThread{in.X, t.caps}, pos, n)
 		vm.add(list, vmThread{in.Y, t.caps}, pos, n)
-	case "bol":
+	case bundle.OpBol:
 		if pos == 0 {
 			vm.add(list, vmThread{t.pc + 1, t.caps}, pos, n)
 		}
-	case "eol":
+	case bundle.OpEol:
 		if pos == n {
 			vm.add(list, vmThread{t.pc + 1, t.caps}, pos, n)
 		}
+	case bundle.OpStep, bundle.OpNot, bundle.OpAny, bundle.OpMatch:
+		*list = append(*list, t) // waits for an item, or (match) is the match
 	default:
-		*list = append(*list, t)
+		vm.noCase(in)
+	}
+}
+
+// noCase records an instruction the VM has no case for. Validate refuses
+// a program with an op outside the instruction set, so only a VM that
+// lags behind bundle.Op gets here: the thread dies and, unless another
+// thread matches, the pattern's result is unknown — never false.
+func (vm *vmState) noCase(in bundle.Inst) {
+	if vm.err == "" {
+		vm.err = fmt.Sprintf("%s: the pattern VM has no case for instruction %s", vm.pt.Owner, in.Op)
 	}
 }
 
 // consume applies a consuming instruction to item pos.
 func (vm *vmState) consume(in bundle.Inst, caps []int, pos int) (bool, []int) {
 	switch in.Op {
-	case "any":
+	case bundle.OpAny:
 		return true, caps
-	case "step":
+	case bundle.OpStep:
 		if vm.test(in.X, caps, pos) != guardTrue {
 			return false, nil
 		}
 		c := append([]int(nil), caps...)
 		c[in.X] = pos
 		return true, c
-	case "not":
+	case bundle.OpNot:
 		return vm.test(in.X, caps, pos) == guardFalse, caps
 	}
+	vm.noCase(in) // add lets only consuming instructions (and match, handled before) through
 	return false, nil
 }
 
