@@ -12,8 +12,6 @@ import (
 	"io/fs"
 	"os"
 	"slices"
-	"strings"
-	"unicode/utf8"
 	"unsafe"
 )
 
@@ -649,7 +647,7 @@ func (it *Sorted) Next() bool {
 
 // decodeEntry decodes an entry's line and restores what its flags say.
 func decodeEntry(e *entry) (Record, error) {
-	rec, err := decodeTrusted(e.line)
+	rec, err := decodeLine(e.line)
 	if err != nil {
 		return rec, err
 	}
@@ -708,163 +706,3 @@ func (it *Sorted) trimDuplicates() {
 // Err returns the error that ended the iteration, if any (an I/O error on
 // the temporary files, which are removed then).
 func (it *Sorted) Err() error { return it.err }
-
-// encodable reports why the runs file cannot represent r exactly (Read
-// would reject its line or give back another record), or nil.
-func encodable(r Record) error {
-	if err := r.Validate(); err != nil {
-		return err
-	}
-	if err := r.encodable(); err != nil {
-		return fmt.Errorf("run %s: %s; a runs file cannot hold it", r.Key, err)
-	}
-	return nil
-}
-
-func (r Record) encodable() error {
-	texts := []struct{ what, s string }{
-		{"contract", r.Key.Contract}, {"condition", r.Key.Condition}, {"task", r.Key.Task}, {"goal", r.Key.Goal},
-		{"origin.file", r.OriginFile}, {"grant", r.Grant},
-	}
-	for _, name := range labelNames {
-		l := *r.label(name)
-		texts = append(texts, struct{ what, s string }{"the reason of label " + name, l.Reason})
-		if !l.Known && l.Value {
-			return fmt.Errorf("label %s is unknown but has value true", name)
-		}
-	}
-	for _, g := range checkGroups {
-		for n, l := range *r.group(g) {
-			switch {
-			case n == "":
-				return fmt.Errorf("field %s has an empty name", g)
-			case l.Known && l.Reason != "":
-				return fmt.Errorf("%s.%s is %s but has an unknown-reason %q", g, n, l, l.Reason)
-			case !l.Known && (l.Value || l.Reason == ""):
-				return fmt.Errorf("%s.%s is unknown without a reason, or with value true", g, n)
-			}
-			texts = append(texts, struct{ what, s string }{g + " name", n}, struct{ what, s string }{"the reason of " + g + "." + n, l.Reason})
-		}
-	}
-	for w, steps := range r.Witnesses {
-		name, ok := strings.CutPrefix(w, "invariants.")
-		if l, found := r.Invariants[name]; !ok || !found || !l.Known || l.Value {
-			return fmt.Errorf("witnesses.%s: want invariants.NAME of a violated invariant", w)
-		}
-		if steps == nil {
-			return fmt.Errorf("witnesses.%s is nil, want an object of step → item", w)
-		}
-		for step, it := range steps {
-			if !validItem(it) {
-				return fmt.Errorf("witnesses.%s.%s is %q, want \"event:N\" or \"call:N\"", w, step, it)
-			}
-			texts = append(texts, struct{ what, s string }{"a witness step", step})
-		}
-		texts = append(texts, struct{ what, s string }{"a witness", w})
-	}
-	for _, e := range r.Audit {
-		texts = append(texts, struct{ what, s string }{"an audit tool", e.Tool}, struct{ what, s string }{"an audit detail", e.Detail})
-	}
-	for _, t := range texts {
-		if !utf8.ValidString(t.s) {
-			return fmt.Errorf("%s is not valid UTF-8", t.what)
-		}
-	}
-	return nil
-}
-
-// trustedRecord is a runs-file line as Write writes it, for decodeTrusted.
-type trustedRecord struct {
-	Contract   string  `json:"contract"`
-	Condition  string  `json:"condition"`
-	Task       string  `json:"task"`
-	Goal       *string `json:"goal"`
-	Attempt    int     `json:"attempt"`
-	Repetition int     `json:"repetition"`
-	Labels     struct {
-		Utility       json.RawMessage `json:"utility"`
-		AttackSuccess json.RawMessage `json:"attack_success"`
-		SideEffect    json.RawMessage `json:"side_effect"`
-		Exposed       json.RawMessage `json:"exposed"`
-	} `json:"labels"`
-	Invariants map[string]*bool             `json:"invariants"`
-	Failures   map[string]*bool             `json:"failures"`
-	Witnesses  map[string]map[string]string `json:"witnesses"`
-	Unknown    map[string]string            `json:"unknown"`
-	Given      *wireGiven                   `json:"given"`
-	Origin     *wireOrigin                  `json:"origin"`
-	Bundle     string                       `json:"bundle"`
-	Budget     int                          `json:"attempt_budget"`
-	Grant      string                       `json:"grant"`
-	Audit      []wireAudit                  `json:"audit"`
-}
-
-// decodeTrusted decodes a line the Sorter encoded from a record that
-// encodable accepted: the inverse of toWire, without Read's checks (which
-// the record passed before it was encoded), several times faster than
-// parseRecord. The tests hold it equal to parseRecord on such lines.
-func decodeTrusted(line []byte) (Record, error) {
-	var w trustedRecord
-	if err := json.Unmarshal(line, &w); err != nil {
-		return Record{}, err
-	}
-	r := Record{
-		Key:        Key{Contract: w.Contract, Condition: w.Condition, Task: w.Task, Attempt: w.Attempt, Repetition: w.Repetition},
-		Bundle:     w.Bundle,
-		HasExposed: w.Labels.Exposed != nil,
-		Witnesses:  w.Witnesses,
-		Grant:      w.Grant,
-	}
-	r.AttemptBudget = w.Budget
-	if w.Goal != nil {
-		r.Key.Goal = *w.Goal
-	}
-	label := func(raw json.RawMessage, name string) Label {
-		switch string(raw) {
-		case "":
-			return Label{}
-		case "true":
-			return True()
-		case "false":
-			return False()
-		}
-		return Unknown(w.Unknown[name])
-	}
-	r.Utility = label(w.Labels.Utility, "utility")
-	r.AttackSuccess = label(w.Labels.AttackSuccess, "attack_success")
-	r.SideEffect = label(w.Labels.SideEffect, "side_effect")
-	r.Exposed = label(w.Labels.Exposed, "exposed")
-	checks := func(m map[string]*bool, group string) map[string]Label {
-		if m == nil {
-			return nil
-		}
-		out := make(map[string]Label, len(m))
-		for n, v := range m {
-			if v == nil {
-				out[n] = Unknown(w.Unknown[group+"."+n])
-			} else {
-				out[n] = Bool(*v)
-			}
-		}
-		return out
-	}
-	r.Invariants = checks(w.Invariants, "invariants")
-	r.Failures = checks(w.Failures, "failures")
-	if g := w.Given; g != nil {
-		r.Given = Given{Utility: g.Utility, AttackSuccess: g.AttackSuccess, SideEffect: g.SideEffect}
-	}
-	if o := w.Origin; o != nil {
-		r.OriginFile, r.OriginLine = o.File, o.Line
-	}
-	if w.Audit != nil {
-		r.Audit = make([]AuditEntry, len(w.Audit))
-		for i, a := range w.Audit {
-			e := AuditEntry{Call: a.Call, Tool: a.Tool, Decision: a.Decision, Detail: a.Detail, Parent: -1, Hazard: a.Hazard, Mismatch: a.Mismatch}
-			if a.Parent != nil {
-				e.Parent = *a.Parent
-			}
-			r.Audit[i] = e
-		}
-	}
-	return r, nil
-}
