@@ -85,3 +85,12 @@ func TestLabelNames(t *testing.T) {
 		t.Errorf("Label does not address the record's labels: %+v", r)
 	}
 }
+
+// TestKeyNameCut: a key prints a long condition cut to MaxNameWidth
+// characters (internal/names).
+func TestKeyNameCut(t *testing.T) {
+	k := Key{Condition: strings.Repeat("g", 1<<20), Task: "t", Attempt: 1, Repetition: 1}
+	if got := k.String(); len(got) != MaxNameWidth+len("…(+1048376 bytes)…/t") {
+		t.Errorf("key of %d bytes", len(got))
+	}
+}
