@@ -17,24 +17,13 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// The codec of the runs file (docs/runs-format.md): one JSON object per
-// line,
-//
-//	{"contract":"agentdojo-banking","condition":"gpt-4o","task":"user_task_0",
-//	 "goal":"injection_task_3","attempt":1,"repetition":1,
-//	 "labels":{"utility":true,"attack_success":false,"side_effect":false,"exposed":true},
-//	 "unknown":{"exposed":"criterion error: ..."},
-//	 "given":{"utility":true,"attack_success":false,"side_effect":false},
-//	 "origin":{"file":"traces/x.jsonl","line":17},
-//	 "bundle":"sha256:...","attempt_budget":3,"grant":"default",
-//	 "audit":[{"call":0,"tool":"read_fixture","decision":"authorized"}]}
-//
-// encodeLine writes the fields in that order (toWire, with encoding/json,
-// whose bytes the runs files in tenet's goldens are), leaving out empty
-// optional fields; decodeLine reads any order with the strict decoder
-// github.com/go-json-experiment/json, as the transcript reader does. Both
-// Write/Read and the Sorter go through them: there is no other encoding of
-// a record.
+// The codec of the runs file (docs/runs-format.md), one JSON object per
+// line. encodeLine writes the fields in the order of the docs (toWire,
+// with encoding/json, whose bytes the runs files in tenet's goldens are),
+// leaving out empty optional fields; decodeLine reads any order with the
+// strict decoder github.com/go-json-experiment/json, as the transcript
+// reader does. Write, Read, the Writer and the Sorter all go through them:
+// there is no other encoding of a record.
 
 type wireRecord struct {
 	Contract   string                       `json:"contract,omitempty"`
@@ -208,18 +197,8 @@ func toWire(r Record) wireRecord {
 	return w
 }
 
-// encodable reports why the runs file cannot represent r exactly (Read
-// would reject its line or give back another record), or nil.
-func encodable(r Record) error {
-	if err := r.Validate(); err != nil {
-		return err
-	}
-	if err := r.encodable(); err != nil {
-		return fmt.Errorf("run %s: %s; a runs file cannot hold it", r.Key, err)
-	}
-	return nil
-}
-
+// encodable reports why the runs file cannot hold r exactly (Read would
+// reject its line or give back another record), or nil; part of Validate.
 func (r Record) encodable() error {
 	texts := []struct{ what, s string }{
 		{"contract", r.Key.Contract}, {"condition", r.Key.Condition}, {"task", r.Key.Task}, {"goal", r.Key.Goal},
@@ -284,14 +263,19 @@ func Write(w io.Writer, recs []Record) error {
 	sorted := append([]Record(nil), recs...)
 	SortRecords(sorted)
 	bw := bufio.NewWriter(w)
-	enc := json.NewEncoder(bw)
-	enc.SetEscapeHTML(false)
 	for _, r := range sorted {
-		if err := enc.Encode(toWire(r)); err != nil {
+		if err := encodeLine(bw, r); err != nil {
 			return err
 		}
 	}
 	return bw.Flush()
+}
+
+// encodeLine writes rec's runs-file line, "\n" included, to w.
+func encodeLine(w io.Writer, rec Record) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(toWire(rec))
 }
 
 // ---------------------------------------------------------------- decoding

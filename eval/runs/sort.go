@@ -2,10 +2,10 @@ package runs
 
 import (
 	"bufio"
+	"cmp"
 	"bytes"
 	"container/heap"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -27,19 +27,10 @@ type Seq struct {
 
 // Compare orders Seqs by file, then line. It returns -1, 0 or +1.
 func (s Seq) Compare(o Seq) int {
-	if s.File != o.File {
-		if s.File < o.File {
-			return -1
-		}
-		return 1
+	if c := cmp.Compare(s.File, o.File); c != 0 {
+		return c
 	}
-	switch {
-	case s.Line < o.Line:
-		return -1
-	case s.Line > o.Line:
-		return 1
-	}
-	return 0
+	return cmp.Compare(s.Line, o.Line)
 }
 
 // Duplicate is a record whose key a record earlier in the input (smaller
@@ -100,7 +91,6 @@ type Sorter struct {
 	chunks []chunk
 
 	buf    bytes.Buffer // encoding scratch
-	enc    *json.Encoder
 	added  int
 	spills int
 	sorted bool
@@ -151,10 +141,7 @@ type chunk struct {
 // own chunk) and spills the rest to temporary files in dir (os.TempDir()
 // when dir is ""), created on the first spill.
 func NewSorter(dir string, maxBytes int) *Sorter {
-	s := &Sorter{dir: dir, maxBytes: max(maxBytes, 1), intern: map[string]string{}}
-	s.enc = json.NewEncoder(&s.buf)
-	s.enc.SetEscapeHTML(false)
-	return s
+	return &Sorter{dir: dir, maxBytes: max(maxBytes, 1), intern: map[string]string{}}
 }
 
 // Add encodes rec and adds it with its position seq. It returns an error,
@@ -168,11 +155,11 @@ func (s *Sorter) Add(rec Record, seq Seq) error {
 	if err := s.usable(); err != nil {
 		return err
 	}
-	if err := encodable(rec); err != nil {
+	if err := rec.Validate(); err != nil {
 		return err
 	}
 	s.buf.Reset()
-	if err := s.enc.Encode(toWire(rec)); err != nil {
+	if err := encodeLine(&s.buf, rec); err != nil {
 		return fmt.Errorf("run %s: %v", rec.Key, err)
 	}
 	e := entry{seq: seq, flags: flagsOf(rec), line: s.store(s.buf.Bytes())}

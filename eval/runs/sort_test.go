@@ -130,7 +130,7 @@ func adversarial(n int, seed int64) []Record {
 				}
 			}
 		}
-		if err := encodable(r); err != nil {
+		if err := r.Validate(); err != nil {
 			panic(err)
 		}
 		out = append(out, r)

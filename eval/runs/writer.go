@@ -3,7 +3,6 @@ package runs
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -19,7 +18,6 @@ import (
 type Writer struct {
 	w   *bufio.Writer
 	buf bytes.Buffer
-	enc *json.Encoder
 
 	n    int
 	last Key
@@ -35,10 +33,7 @@ type Writer struct {
 
 // NewWriter returns a Writer to w.
 func NewWriter(w io.Writer) *Writer {
-	wr := &Writer{w: bufio.NewWriterSize(w, 64<<10)}
-	wr.enc = json.NewEncoder(&wr.buf)
-	wr.enc.SetEscapeHTML(false)
-	return wr
+	return &Writer{w: bufio.NewWriterSize(w, 64<<10)}
 }
 
 // Write writes rec. line, when not nil, is rec's runs-file line as Sorted
@@ -84,7 +79,7 @@ func (w *Writer) Write(rec Record, line []byte) error {
 	}
 	if line == nil {
 		w.buf.Reset()
-		if err := w.enc.Encode(toWire(rec)); err != nil {
+		if err := encodeLine(&w.buf, rec); err != nil {
 			w.err = err
 			return err
 		}
