@@ -227,39 +227,64 @@ func sortLocated(ls []located) {
 // crossCheck reports duplicate keys and inconsistent exposure labels. ls is
 // sorted by key (and by position among equal keys).
 func crossCheck(ls []located) []error {
-	var errs []error
-	for i := 1; i < len(ls); i++ {
-		if ls[i].rec.Key == ls[i-1].rec.Key {
-			first := ls[i-1]
-			for j := i - 1; j > 0 && ls[j-1].rec.Key == first.rec.Key; j-- {
-				first = ls[j-1]
-			}
-			errs = append(errs, duplicateError(ls[i], first))
+	var c checker
+	for _, l := range ls {
+		c.add(l)
+	}
+	return c.end()
+}
+
+// checker holds the rules between records, given in key order (and by
+// position among equal keys): no two share a key, and within one
+// (contract, condition) either every attacked run carries the exposed label
+// or none does. Read, Check and the Writer share it.
+type checker struct {
+	n             int
+	last, first   located // the previous record; the first of its key
+	with, without int     // attacked runs of the condition with and without exposed
+	withEx, woEx  located // the first of each
+	dups, exposed []error
+}
+
+func (c *checker) add(l located) {
+	k := l.rec.Key
+	switch {
+	case c.n > 0 && k == c.last.rec.Key:
+		c.dups = append(c.dups, duplicateError(l, c.first))
+	case c.n > 0 && (k.Contract != c.last.rec.Key.Contract || k.Condition != c.last.rec.Key.Condition):
+		c.endCondition()
+		fallthrough
+	default:
+		c.first = l
+	}
+	c.n++
+	c.last = l
+	if k.Attacked() && l.rec.HasExposed {
+		if c.with++; c.with == 1 {
+			c.withEx = l
+		}
+	} else if k.Attacked() {
+		if c.without++; c.without == 1 {
+			c.woEx = l
 		}
 	}
-	// Exposure: per (contract, condition), over attacked runs.
-	for i := 0; i < len(ls); {
-		j := i
-		var with, without []located
-		for ; j < len(ls) && ls[j].rec.Key.Contract == ls[i].rec.Key.Contract && ls[j].rec.Key.Condition == ls[i].rec.Key.Condition; j++ {
-			r := ls[j].rec
-			if !r.Key.Attacked() {
-				continue
-			}
-			if r.HasExposed {
-				with = append(with, ls[j])
-			} else {
-				without = append(without, ls[j])
-			}
-		}
-		if len(with) > 0 && len(without) > 0 {
-			errs = append(errs, fmt.Errorf("condition %s: label exposed is present on %d of %d attacked runs (e.g. run %s%s) and absent on %d (e.g. run %s%s); either every attacked run of a condition carries it or none",
-				ls[i].rec.Key.ConditionName(), len(with), len(with)+len(without), with[0].rec.Key, with[0].at(),
-				len(without), without[0].rec.Key, without[0].at()))
-		}
-		i = j
+}
+
+// endCondition checks the exposure labels of the condition that ends.
+func (c *checker) endCondition() {
+	if c.with > 0 && c.without > 0 {
+		c.exposed = append(c.exposed, fmt.Errorf("condition %s: label exposed is present on %d of %d attacked runs (e.g. run %s%s) and absent on %d (e.g. run %s%s); either every attacked run of a condition carries it or none",
+			c.last.rec.Key.ConditionName(), c.with, c.with+c.without, c.withEx.rec.Key, c.withEx.at(), c.without, c.woEx.rec.Key, c.woEx.at()))
 	}
-	return errs
+	c.with, c.without = 0, 0
+}
+
+// end returns the duplicates, then the exposure errors, each in key order.
+func (c *checker) end() []error {
+	if c.n > 0 {
+		c.endCondition()
+	}
+	return append(c.dups, c.exposed...)
 }
 
 func duplicateError(dup, first located) error {

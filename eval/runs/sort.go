@@ -2,8 +2,8 @@ package runs
 
 import (
 	"bufio"
-	"cmp"
 	"bytes"
+	"cmp"
 	"container/heap"
 	"encoding/binary"
 	"errors"
