@@ -31,22 +31,8 @@ func (k Key) Attacked() bool { return k.Goal != "" }
 // Compare orders keys by contract, condition, task, goal (a benign run, goal
 // "", first), attempt, repetition. It returns -1, 0 or +1.
 func (k Key) Compare(o Key) int {
-	if c := cmp.Compare(k.Contract, o.Contract); c != 0 {
-		return c
-	}
-	if c := cmp.Compare(k.Condition, o.Condition); c != 0 {
-		return c
-	}
-	if c := cmp.Compare(k.Task, o.Task); c != 0 {
-		return c
-	}
-	if c := cmp.Compare(k.Goal, o.Goal); c != 0 {
-		return c
-	}
-	if c := cmp.Compare(k.Attempt, o.Attempt); c != 0 {
-		return c
-	}
-	return cmp.Compare(k.Repetition, o.Repetition)
+	return cmp.Or(cmp.Compare(k.Contract, o.Contract), cmp.Compare(k.Condition, o.Condition), cmp.Compare(k.Task, o.Task),
+		cmp.Compare(k.Goal, o.Goal), cmp.Compare(k.Attempt, o.Attempt), cmp.Compare(k.Repetition, o.Repetition))
 }
 
 // Less reports whether k sorts before o (see Compare).
@@ -104,10 +90,7 @@ func (c Case) String() string { return c.Task + "/" + c.Goal }
 
 // Compare orders cases by task, then goal.
 func (c Case) Compare(o Case) int {
-	if r := cmp.Compare(c.Task, o.Task); r != 0 {
-		return r
-	}
-	return cmp.Compare(c.Goal, o.Goal)
+	return cmp.Or(cmp.Compare(c.Task, o.Task), cmp.Compare(c.Goal, o.Goal))
 }
 
 // Label is a tri-state label: true, false or unknown with a reason.

@@ -27,10 +27,7 @@ type Seq struct {
 
 // Compare orders Seqs by file, then line. It returns -1, 0 or +1.
 func (s Seq) Compare(o Seq) int {
-	if c := cmp.Compare(s.File, o.File); c != 0 {
-		return c
-	}
-	return cmp.Compare(s.Line, o.Line)
+	return cmp.Or(cmp.Compare(s.File, o.File), cmp.Compare(s.Line, o.Line))
 }
 
 // Duplicate is a record whose key a record earlier in the input (smaller
@@ -229,27 +226,16 @@ func (s *Sorter) str(v string) string {
 
 func flagsOf(r Record) uint8 {
 	var f uint8
-	if r.Invariants != nil && len(r.Invariants) == 0 {
-		f |= emptyInvariants
-	}
-	if r.Failures != nil && len(r.Failures) == 0 {
-		f |= emptyFailures
-	}
-	if r.Witnesses != nil && len(r.Witnesses) == 0 {
-		f |= emptyWitnesses
-	}
-	if r.Audit != nil && len(r.Audit) == 0 {
-		f |= emptyAudit
+	for i, empty := range [...]bool{r.Invariants != nil && len(r.Invariants) == 0, r.Failures != nil && len(r.Failures) == 0,
+		r.Witnesses != nil && len(r.Witnesses) == 0, r.Audit != nil && len(r.Audit) == 0} {
+		if empty {
+			f |= 1 << i // emptyInvariants, emptyFailures, emptyWitnesses, emptyAudit
+		}
 	}
 	return f
 }
 
-func compareEntries(a, b *entry) int {
-	if c := a.key.Compare(b.key); c != 0 {
-		return c
-	}
-	return a.seq.Compare(b.seq)
-}
+func compareEntries(a, b *entry) int { return cmp.Or(a.key.Compare(b.key), a.seq.Compare(b.seq)) }
 
 func (s *Sorter) sortMem() {
 	slices.SortFunc(s.mem, func(a, b entry) int { return compareEntries(&a, &b) })
@@ -380,18 +366,11 @@ func (s *Sorter) Sort() (*Sorted, error) {
 	if len(s.mem) > 0 {
 		cs = append(cs, &cursor{idx: len(cs), mem: s.mem})
 	}
-	it := &Sorted{s: s}
-	for _, c := range cs {
-		ok, err := c.advance()
-		if err != nil {
-			return nil, s.fail(fmt.Errorf("runs: sorting: reading back: %w", err))
-		}
-		if ok {
-			it.h = append(it.h, c)
-		}
+	h, err := heapOf(cs)
+	if err != nil {
+		return nil, s.fail(err)
 	}
-	heap.Init(&it.h)
-	return it, nil
+	return &Sorted{s: s, h: h}, nil
 }
 
 func (s *Sorter) fileCursor(i int, c chunk) *cursor {
@@ -400,59 +379,47 @@ func (s *Sorter) fileCursor(i int, c chunk) *cursor {
 
 // mergePass merges the chunks fanIn at a time into a new spill file, which
 // replaces the old one.
-func (s *Sorter) mergePass() error {
+func (s *Sorter) mergePass() (err error) {
 	f, err := createTemp(s.dir)
 	if err != nil {
 		return err
 	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name()) // where it was not unlinked
+		}
+	}()
 	w := bufio.NewWriterSize(f, 64<<10)
 	var size int64
 	var out []chunk
 	var scratch []byte
 	for i := 0; i < len(s.chunks); i += fanIn {
-		var h mergeHeap
 		group := s.chunks[i:min(i+fanIn, len(s.chunks))]
 		c := chunk{off: size}
+		cs := make([]*cursor, len(group))
 		for j, ch := range group {
-			cur := s.fileCursor(j, ch)
-			ok, err := cur.advance()
-			if err != nil {
-				f.Close()
-				os.Remove(f.Name()) // where it was not unlinked
-				return fmt.Errorf("runs: sorting: reading back: %w", err)
-			}
-			if ok {
-				h = append(h, cur)
-			}
+			cs[j] = s.fileCursor(j, ch)
 			c.count += ch.count
 		}
-		heap.Init(&h)
-		for len(h) > 0 {
-			cur := h[0]
-			scratch = appendSpilled(scratch[:0], &cur.e)
-			n, werr := w.Write(scratch)
-			size += int64(n)
-			ok, err := cur.advance()
-			if err == nil && werr != nil {
-				err = werr
-			}
-			if err != nil {
-				f.Close()
-				os.Remove(f.Name())
-				return fmt.Errorf("runs: sorting: %w", err)
-			}
-			if ok {
-				heap.Fix(&h, 0)
+		h, err := heapOf(cs)
+		for err == nil && len(h) > 0 {
+			scratch = appendSpilled(scratch[:0], &h[0].e)
+			var n int
+			if n, err = w.Write(scratch); err != nil {
+				err = fmt.Errorf("runs: sorting: %w", err)
 			} else {
-				heap.Pop(&h)
+				err = h.advanceTop()
 			}
+			size += int64(n)
+		}
+		if err != nil {
+			return err
 		}
 		c.size = size - c.off
 		out = append(out, c)
 	}
 	if err := w.Flush(); err != nil {
-		f.Close()
-		os.Remove(f.Name())
 		return fmt.Errorf("runs: sorting: %w", err)
 	}
 	s.removeFile()
@@ -557,6 +524,37 @@ func (h *mergeHeap) Pop() any {
 	return c
 }
 
+// heapOf moves each cursor to its first entry and heaps those that have one.
+func heapOf(cs []*cursor) (mergeHeap, error) {
+	var h mergeHeap
+	for _, c := range cs {
+		ok, err := c.advance()
+		if err != nil {
+			return nil, fmt.Errorf("runs: sorting: reading back: %w", err)
+		}
+		if ok {
+			h = append(h, c)
+		}
+	}
+	heap.Init(&h)
+	return h, nil
+}
+
+// advanceTop moves the cursor at the top to its next entry, or drops it at
+// the end of its run, and restores the heap.
+func (h *mergeHeap) advanceTop() error {
+	ok, err := (*h)[0].advance()
+	if err != nil {
+		return fmt.Errorf("runs: sorting: reading back: %w", err)
+	}
+	if ok {
+		heap.Fix(h, 0)
+	} else {
+		heap.Pop(h)
+	}
+	return nil
+}
+
 // Sorted iterates over the records of a Sorter in key order:
 //
 //	it, err := s.Sort()
@@ -572,7 +570,7 @@ func (h *mergeHeap) Pop() any {
 type Sorted struct {
 	s       *Sorter
 	h       mergeHeap
-	advance *cursor // the cursor of the current record, to advance at Next
+	advance bool // the cursor at the top holds the current record: advance it at Next
 
 	line  []byte
 	seq   Seq
@@ -595,24 +593,18 @@ func (it *Sorted) Next() bool {
 			it.err = errors.New("runs: Sorted used after Close")
 			return false
 		}
-		if c := it.advance; c != nil {
-			it.advance = nil
-			ok, err := c.advance()
-			if err != nil {
-				it.err = it.s.fail(fmt.Errorf("runs: sorting: reading back: %w", err))
+		if it.advance {
+			it.advance = false
+			if err := it.h.advanceTop(); err != nil {
+				it.err = it.s.fail(err)
 				return false
-			}
-			if ok {
-				heap.Fix(&it.h, 0)
-			} else {
-				heap.Pop(&it.h)
 			}
 		}
 		if len(it.h) == 0 {
 			return false
 		}
 		c := it.h[0]
-		it.advance = c
+		it.advance = true
 		rec, err := decodeEntry(&c.e)
 		if err != nil {
 			it.err = it.s.fail(fmt.Errorf("runs: sorting: reading back run %s: %w", c.e.key, err))
