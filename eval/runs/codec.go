@@ -168,12 +168,7 @@ func toWire(r Record) wireRecord {
 			continue
 		}
 		wc := wireChecks{}
-		names := make([]string, 0, len(m))
-		for n := range m {
-			names = append(names, n)
-		}
-		slices.Sort(names)
-		for _, n := range names {
+		for _, n := range slices.Sorted(maps.Keys(m)) {
 			wc[n] = reason(g + "." + n)(wireLabel(m[n], true))
 		}
 		if g == "invariants" {

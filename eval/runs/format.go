@@ -200,22 +200,26 @@ func (l located) at() string {
 // either every attacked run carries the exposed label or none does. It
 // returns all errors joined (at most 20), in key order.
 func Check(recs []Record) error {
-	ls := make([]located, len(recs))
-	for i, r := range recs {
-		ls[i] = located{rec: r}
-	}
-	sortLocated(ls)
+	sorted := slices.Clone(recs)
+	SortRecords(sorted)
+	var c checker
 	var errs []error
-	for _, l := range ls {
-		if err := l.rec.Validate(); err != nil {
+	for _, r := range sorted {
+		if err := r.Validate(); err != nil {
 			errs = append(errs, err)
 		}
+		c.add(located{rec: r})
 	}
-	errs = append(errs, crossCheck(ls)...)
+	return errors.Join(capErrors(append(errs, c.end()...))...)
+}
+
+// capErrors keeps the first maxErrors of errs and a last one saying how
+// many there were.
+func capErrors(errs []error) []error {
 	if len(errs) > maxErrors {
-		errs = append(errs[:maxErrors], fmt.Errorf("too many errors (%d), showing the first %d", len(errs), maxErrors))
+		return append(errs[:maxErrors:maxErrors], fmt.Errorf("too many errors (%d), showing the first %d", len(errs), maxErrors))
 	}
-	return errors.Join(errs...)
+	return errs
 }
 
 // sortLocated sorts by key, stably: among equal keys the record read first

@@ -143,19 +143,17 @@ func (rd *reader) read(file string, r io.Reader) {
 		switch {
 		case err == io.EOF:
 			return
-		case errors.As(err, &tooLong):
-			rd.add(fmt.Errorf("%s:%d: %w", file, lines.Line(), err))
-		case err != nil:
-			rd.add(fmt.Errorf("%s:%d: %w", file, lines.Line(), err))
-			return
-		default:
-			rec, err := decodeLine(bytes.TrimSpace(line))
-			if err != nil {
-				rd.add(fmt.Errorf("%s:%d: %w", file, lines.Line(), err))
-			} else {
+		case err == nil:
+			var rec Record
+			if rec, err = decodeLine(bytes.TrimSpace(line)); err == nil {
 				rd.recs = append(rd.recs, located{rec: rec, file: file, line: lines.Line()})
+				continue
 			}
+		case !errors.As(err, &tooLong):
+			rd.add(fmt.Errorf("%s:%d: %w", file, lines.Line(), err))
+			return // a read error ends the input
 		}
+		rd.add(fmt.Errorf("%s:%d: %w", file, lines.Line(), err))
 	}
 }
 
@@ -167,12 +165,8 @@ func (rd *reader) finish() ([]Record, error) {
 	}
 	sortLocated(rd.recs)
 	rd.errs = append(rd.errs, crossCheck(rd.recs)...)
-	if len(rd.errs) > 0 {
-		n := len(rd.errs)
-		if n > maxErrors {
-			rd.errs = append(rd.errs[:maxErrors], fmt.Errorf("too many errors (%d), showing the first %d", n, maxErrors))
-		}
-		return nil, &ReadError{Errs: rd.errs, Bad: n - rd.unreadable, Unreadable: rd.unreadable}
+	if n := len(rd.errs); n > 0 {
+		return nil, &ReadError{Errs: capErrors(rd.errs), Bad: n - rd.unreadable, Unreadable: rd.unreadable}
 	}
 	recs := make([]Record, len(rd.recs))
 	for i, l := range rd.recs {

@@ -70,9 +70,5 @@ func (w *Writer) Close() error {
 		w.err = err
 		return err
 	}
-	errs := append(slices.Clone(w.invalid), w.check.end()...)
-	if len(errs) > maxErrors {
-		errs = append(errs[:maxErrors], fmt.Errorf("too many errors (%d), showing the first %d", len(errs), maxErrors))
-	}
-	return errors.Join(errs...)
+	return errors.Join(capErrors(append(slices.Clone(w.invalid), w.check.end()...))...)
 }
