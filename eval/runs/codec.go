@@ -545,7 +545,11 @@ func (w *wireIn) witnesses(rec *Record) error {
 		for _, step := range slices.Sorted(maps.Keys(steps)) {
 			it, ok, _ := stringField(steps[step], "", "")
 			if !ok || !validItem(it) {
-				return fmt.Errorf("witnesses.%s.%s is %s, want \"event:N\" or \"call:N\"", wn, step, quoted(steps[step]))
+				v := kind(steps[step])
+				if ok {
+					v = strconv.Quote(it)
+				}
+				return fmt.Errorf("witnesses.%s.%s is %s, want \"event:N\" or \"call:N\"", wn, step, v)
 			}
 			items[step] = it
 		}
@@ -624,15 +628,10 @@ func (w *wireIn) given(rec *Record) error {
 	if err != nil {
 		return err
 	}
-	names := givenNames()
-	allowed := make([]string, len(names))
-	for i, n := range names {
-		allowed[i] = string(n)
-	}
-	if err := unknownField(gs, allowed, "given"); err != nil {
+	if err := unknownField(gs, givenNames(), "given"); err != nil {
 		return err
 	}
-	for _, name := range names {
+	for _, name := range givenNames() {
 		switch raw := gs[string(name)]; kind(raw) {
 		case "empty", "null":
 		case "a boolean":
@@ -787,10 +786,10 @@ func isTrue(raw jsontext.Value) bool { return string(bytes.TrimSpace(raw)) == "t
 
 // unknownField returns the error for the first member of fs (by name) not
 // in allowed; where names the object.
-func unknownField(fs map[string]jsontext.Value, allowed []string, where string) error {
+func unknownField[S ~string](fs map[string]jsontext.Value, allowed []S, where string) error {
 	for _, name := range slices.Sorted(maps.Keys(fs)) {
-		if !slices.Contains(allowed, name) {
-			return fmt.Errorf("unknown field %q in %s (want %s)", name, where, strings.Join(allowed, ", "))
+		if !slices.Contains(allowed, S(name)) {
+			return fmt.Errorf("unknown field %q in %s (want %s)", name, where, joinNames(allowed))
 		}
 	}
 	return nil
@@ -811,15 +810,6 @@ func stringField(raw jsontext.Value, what, want string) (string, bool, error) {
 		return "", false, err
 	}
 	return s, true, nil
-}
-
-// quoted renders a value of a witness for messages: a string quoted, other
-// values by kind.
-func quoted(raw jsontext.Value) string {
-	if s, ok, _ := stringField(raw, "", ""); ok {
-		return strconv.Quote(s)
-	}
-	return kind(raw)
 }
 
 // countField decodes an optional integer ≥ 1 (default 1); null counts as

@@ -173,26 +173,19 @@ func validBundle(s string) bool {
 	return true
 }
 
-// located is a record with where it was read from (file "" when it was not).
+// located is a record with where it was read from (File "" when it was
+// not).
 type located struct {
-	rec  Record
-	file string
-	line int
-}
-
-func (l located) pos() string {
-	if l.file == "" {
-		return ""
-	}
-	return fmt.Sprintf("%s:%d", l.file, l.line)
+	rec Record
+	Pos
 }
 
 // at renders " at file:line", or "" when the record was not read from a file.
 func (l located) at() string {
-	if l.file == "" {
+	if l.File == "" {
 		return ""
 	}
-	return " at " + l.pos()
+	return " at " + l.Pos.String()
 }
 
 // Check validates every record (Record.Validate) and the rules between
@@ -220,22 +213,6 @@ func capErrors(errs []error) []error {
 		return append(errs[:maxErrors:maxErrors], fmt.Errorf("too many errors (%d), showing the first %d", len(errs), maxErrors))
 	}
 	return errs
-}
-
-// sortLocated sorts by key, stably: among equal keys the record read first
-// stays first, so a duplicate names the earlier line as the first.
-func sortLocated(ls []located) {
-	slices.SortStableFunc(ls, func(a, b located) int { return a.rec.Key.Compare(b.rec.Key) })
-}
-
-// crossCheck reports duplicate keys and inconsistent exposure labels. ls is
-// sorted by key (and by position among equal keys).
-func crossCheck(ls []located) []error {
-	var c checker
-	for _, l := range ls {
-		c.add(l)
-	}
-	return c.end()
 }
 
 // checker holds the rules between records, given in key order (and by
@@ -292,8 +269,8 @@ func (c *checker) end() []error {
 }
 
 func duplicateError(dup, first located) error {
-	if dup.file == "" {
+	if dup.File == "" {
 		return fmt.Errorf("duplicate run %s", dup.rec.Key)
 	}
-	return fmt.Errorf("%s: duplicate run %s (first at %s)", dup.pos(), dup.rec.Key, first.pos())
+	return fmt.Errorf("%s: duplicate run %s (first at %s)", dup.Pos, dup.rec.Key, first.Pos)
 }

@@ -1,5 +1,7 @@
 package runs
 
+import "strings"
+
 // LabelName names one of a run's labels. The constants below are the one
 // table of label names: their text is how the runs file, messages and
 // reports spell them (docs/runs-format.md); code outside this file refers
@@ -65,14 +67,11 @@ func (r *Record) group(name string) *map[string]Label {
 	return &r.Failures
 }
 
-// joinNames joins label names with ", ", for messages.
-func joinNames(names []LabelName) string {
-	s := ""
+// joinNames joins names with ", ", for messages.
+func joinNames[S ~string](names []S) string {
+	s := make([]string, len(names))
 	for i, n := range names {
-		if i > 0 {
-			s += ", "
-		}
-		s += string(n)
+		s[i] = string(n)
 	}
-	return s
+	return strings.Join(s, ", ")
 }

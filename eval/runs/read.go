@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 
 	"github.com/tenetlang/tenet/internal/jsonl"
 )
@@ -78,7 +79,7 @@ func ReadFilesAt(opt ReadOptions, paths ...string) (recs []Record, at []Pos, err
 	// finish sorted rd.recs in the order of recs.
 	at = make([]Pos, len(rd.recs))
 	for i, l := range rd.recs {
-		at[i] = Pos{File: l.file, Line: l.line}
+		at[i] = l.Pos
 	}
 	return recs, at, nil
 }
@@ -146,7 +147,7 @@ func (rd *reader) read(file string, r io.Reader) {
 		case err == nil:
 			var rec Record
 			if rec, err = decodeLine(bytes.TrimSpace(line)); err == nil {
-				rd.recs = append(rd.recs, located{rec: rec, file: file, line: lines.Line()})
+				rd.recs = append(rd.recs, located{rec, Pos{file, lines.Line()}})
 				continue
 			}
 		case !errors.As(err, &tooLong):
@@ -163,8 +164,14 @@ func (rd *reader) finish() ([]Record, error) {
 		rd.errs = append(rd.errs, fmt.Errorf("too many errors, stopped reading after the first %d", maxErrors))
 		return nil, &ReadError{Errs: rd.errs, Bad: n - rd.unreadable, Unreadable: rd.unreadable, Stopped: true}
 	}
-	sortLocated(rd.recs)
-	rd.errs = append(rd.errs, crossCheck(rd.recs)...)
+	// By key, stably: among equal keys the record read first stays first,
+	// so a duplicate names the earlier line as the first.
+	slices.SortStableFunc(rd.recs, func(a, b located) int { return a.rec.Key.Compare(b.rec.Key) })
+	var c checker
+	for _, l := range rd.recs {
+		c.add(l)
+	}
+	rd.errs = append(rd.errs, c.end()...)
 	if n := len(rd.errs); n > 0 {
 		return nil, &ReadError{Errs: capErrors(rd.errs), Bad: n - rd.unreadable, Unreadable: rd.unreadable}
 	}

@@ -276,66 +276,55 @@ func (s *Sorter) spill() error {
 	return nil
 }
 
-// appendSpilled appends e as a spill record: flags, Seq, key, then the
-// line, integers as varints and strings and the line length-prefixed.
+// appendSpilled appends e as a spill record: flags; Seq, attempt and
+// repetition as varints; the key's strings and the line, each prefixed with
+// its length.
 func appendSpilled(b []byte, e *entry) []byte {
 	b = append(b, e.flags)
-	b = binary.AppendVarint(b, int64(e.seq.File))
-	b = binary.AppendVarint(b, int64(e.seq.Line))
-	for _, s := range []string{e.key.Contract, e.key.Condition, e.key.Task, e.key.Goal} {
-		b = binary.AppendUvarint(b, uint64(len(s)))
-		b = append(b, s...)
+	for _, v := range [...]int{e.seq.File, e.seq.Line, e.key.Attempt, e.key.Repetition} {
+		b = binary.AppendVarint(b, int64(v))
 	}
-	b = binary.AppendVarint(b, int64(e.key.Attempt))
-	b = binary.AppendVarint(b, int64(e.key.Repetition))
-	b = binary.AppendUvarint(b, uint64(len(e.line)))
-	return append(b, e.line...)
+	for _, s := range [...]string{e.key.Contract, e.key.Condition, e.key.Task, e.key.Goal} {
+		b = append(binary.AppendUvarint(b, uint64(len(s))), s...)
+	}
+	return append(binary.AppendUvarint(b, uint64(len(e.line))), e.line...)
 }
 
 // readSpilled reads one spill record into e, reusing e.line's storage.
-func readSpilled(r *bufio.Reader, e *entry) error {
-	flags, err := r.ReadByte()
-	if err != nil {
+func readSpilled(r *bufio.Reader, e *entry) (err error) {
+	if e.flags, err = r.ReadByte(); err != nil {
 		return err
 	}
-	e.flags = flags
-	ints := func(dst ...*int) error {
-		for _, d := range dst {
-			v, err := binary.ReadVarint(r)
-			if err != nil {
-				return err
-			}
-			*d = int(v)
-		}
-		return nil
-	}
-	if err := ints(&e.seq.File, &e.seq.Line); err != nil {
-		return err
-	}
-	for _, d := range []*string{&e.key.Contract, &e.key.Condition, &e.key.Task, &e.key.Goal} {
-		n, err := binary.ReadUvarint(r)
+	for _, d := range [...]*int{&e.seq.File, &e.seq.Line, &e.key.Attempt, &e.key.Repetition} {
+		v, err := binary.ReadVarint(r)
 		if err != nil {
 			return err
 		}
-		b := make([]byte, n)
-		if _, err := io.ReadFull(r, b); err != nil {
+		*d = int(v)
+	}
+	for _, d := range [...]*string{&e.key.Contract, &e.key.Condition, &e.key.Task, &e.key.Goal} {
+		b, err := readBytes(r, nil)
+		if err != nil {
 			return err
 		}
 		*d = string(b)
 	}
-	if err := ints(&e.key.Attempt, &e.key.Repetition); err != nil {
-		return err
-	}
+	e.line, err = readBytes(r, e.line)
+	return err
+}
+
+// readBytes reads a length-prefixed byte string, into buf when it fits.
+func readBytes(r *bufio.Reader, buf []byte) ([]byte, error) {
 	n, err := binary.ReadUvarint(r)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if uint64(cap(e.line)) < n {
-		e.line = make([]byte, n)
+	if uint64(cap(buf)) < n {
+		buf = make([]byte, n)
 	}
-	e.line = e.line[:n]
-	_, err = io.ReadFull(r, e.line)
-	return err
+	buf = buf[:n]
+	_, err = io.ReadFull(r, buf)
+	return buf, err
 }
 
 // Sort ends the adding and returns the records in key order (Key.Compare;
