@@ -12,9 +12,8 @@ const maxErrors = 20
 
 // ---------------------------------------------------------------- validation
 
-// Validate checks the rules a single record obeys (DESIGN §6,
-// docs/runs-format.md): a non-empty condition and task; attempt and
-// repetition ≥ 1; a benign run carries only the utility label (and given
+// Validate checks the rules a single record obeys (docs/runs-format.md):
+// a non-empty condition and task; attempt and repetition ≥ 1; a benign run carries only the utility label (and given
 // utility); an attacked run carries utility, attack_success and side_effect,
 // and exposed when HasExposed; an unknown label has a reason; attack_success
 // true implies side_effect true, for our labels and for given labels; the

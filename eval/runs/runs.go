@@ -1,10 +1,12 @@
-// Package runs defines the labelled run: the per-run result tenet eval writes
-// and tenet report reads (docs/runs-format.md), with its key, labels and the
-// labels another harness gave.
-//
-// The runs file is JSONL, one record per line; Write and Read (format.go)
-// convert between it and []Record, and Record.Validate and Check hold the
-// rules every record obeys whichever way it was made (DESIGN §6).
+// Package runs is the runs record: the per-run result tenet eval writes and
+// tenet report reads (docs/runs-format.md) — its key, labels (the one table
+// of label names, labels.go), checks, audit and the labels another harness
+// gave — with one validator (Record.Validate, and Check for the rules
+// between records, format.go), one codec (codec.go: encodeLine, decodeLine
+// on the strict decoder github.com/go-json-experiment/json), the file
+// reader (read.go, framed by internal/jsonl), the Writer and the Sorter
+// (sort.go: key order in bounded memory). It imports only internal/jsonl
+// and internal/names of tenet.
 package runs
 
 import (
@@ -14,7 +16,7 @@ import (
 )
 
 // Key identifies a run: (condition, task, goal|none, attempt, repetition),
-// DESIGN §6. Contract names the contract that judged it, so that runs of
+// docs/runs-format.md. Contract names the contract that judged it, so that runs of
 // several contracts (whose task ids may repeat) can be reported together.
 type Key struct {
 	Contract   string
@@ -79,7 +81,7 @@ func ConditionName(contract, condition string) string {
 }
 
 // Case is a security case: a user task paired with an injection goal
-// (DESIGN §7, C).
+// (docs/metrics.md, C).
 type Case struct {
 	Task string
 	Goal string
@@ -195,7 +197,7 @@ type Given struct {
 	SideEffect    *bool
 }
 
-// Audit decisions (DESIGN §7), in the order they are checked.
+// Audit decisions (docs/runs-format.md, audit), in the order they are checked.
 const (
 	UnregisteredTool          = "unregistered_tool"
 	SchemaFields              = "schema_fields"
