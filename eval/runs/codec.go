@@ -434,7 +434,7 @@ func (w *wireIn) body(rec *Record) error {
 	if w.Labels == nil {
 		return errors.New("missing field labels")
 	}
-	labels, err := members(w.Labels, "field labels is %s, want an object")
+	labels, err := members(w.Labels, "field labels", "an object")
 	if err != nil {
 		return err
 	}
@@ -463,7 +463,7 @@ func (w *wireIn) body(rec *Record) error {
 		if isNull(raw) {
 			continue
 		}
-		checks, err := members(raw, "field "+g+" is %s, want an object of true, false or null by name")
+		checks, err := members(raw, "field "+g, "an object of true, false or null by name")
 		if err != nil {
 			return err
 		}
@@ -524,7 +524,7 @@ func (w *wireIn) witnesses(rec *Record) error {
 	if isNull(w.Witnesses) {
 		return nil
 	}
-	ws, err := members(w.Witnesses, "field witnesses is %s, want an object of step → item by invariant")
+	ws, err := members(w.Witnesses, "field witnesses", "an object of step → item by invariant")
 	if err != nil {
 		return err
 	}
@@ -537,7 +537,7 @@ func (w *wireIn) witnesses(rec *Record) error {
 		if l, ok := rec.Invariants[name]; !ok || !l.Known || l.Value {
 			return fmt.Errorf("witnesses.%s: the invariant is not recorded as violated", wn)
 		}
-		steps, err := members(ws[wn], "witnesses."+wn+" is %s, want an object of step → \"event:N\" or \"call:N\"")
+		steps, err := members(ws[wn], "witnesses."+wn, "an object of step → \"event:N\" or \"call:N\"")
 		if err != nil {
 			return err
 		}
@@ -565,7 +565,7 @@ func (w *wireIn) witnesses(rec *Record) error {
 func (w *wireIn) reasons(rec *Record, nulls, present map[string]bool) error {
 	reasons := map[string]string{}
 	if !isNull(w.Unknown) {
-		us, err := members(w.Unknown, "field unknown is %s, want an object of reasons by label")
+		us, err := members(w.Unknown, "field unknown", "an object of reasons by label")
 		if err != nil {
 			return err
 		}
@@ -624,7 +624,7 @@ func (w *wireIn) given(rec *Record) error {
 	if isNull(w.Given) {
 		return nil
 	}
-	gs, err := members(w.Given, "field given is %s, want an object of labels")
+	gs, err := members(w.Given, "field given", "an object of labels")
 	if err != nil {
 		return err
 	}
@@ -649,7 +649,7 @@ func (w *wireIn) origin(rec *Record) error {
 	if isNull(w.Origin) {
 		return nil
 	}
-	of, err := members(w.Origin, "field origin is %s, want an object with file and line")
+	of, err := members(w.Origin, "field origin", "an object with file and line")
 	if err != nil {
 		return err
 	}
@@ -696,7 +696,7 @@ func (w *wireIn) audit(rec *Record) error {
 // auditEntry decodes one member of audit; where names it in errors.
 func auditEntry(raw jsontext.Value, where string) (AuditEntry, error) {
 	e := AuditEntry{Parent: -1}
-	fs, err := members(raw, where+" is %s, want an object with call, tool and decision")
+	fs, err := members(raw, where, "an object with call, tool and decision")
 	if err != nil {
 		return e, err
 	}
@@ -741,12 +741,12 @@ func auditEntry(raw jsontext.Value, where string) (AuditEntry, error) {
 	return e, nil
 }
 
-// members decodes a JSON object into its members by name; for any other
-// value it returns the error notObject (a format with one %s, the value's
-// kind). The line was checked whole (duplicate names, syntax) before.
-func members(raw jsontext.Value, notObject string) (map[string]jsontext.Value, error) {
+// members decodes a JSON object into its members by name; any other value
+// is the error "WHAT is KIND, want WANT". The line was checked whole
+// (duplicate names, syntax) before.
+func members(raw jsontext.Value, what, want string) (map[string]jsontext.Value, error) {
 	if k := kind(raw); k != "an object" {
-		return nil, fmt.Errorf(notObject, k)
+		return nil, fmt.Errorf("%s is %s, want %s", what, k, want)
 	}
 	var m map[string]jsontext.Value
 	if err := jsonv2.Unmarshal(raw, &m, jsontext.AllowInvalidUTF8(true)); err != nil {

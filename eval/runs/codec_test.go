@@ -33,6 +33,9 @@ func TestDecodeErrorOrder(t *testing.T) {
 		{`{"condition":"a","task":"t","goal":"g","labels":{"utility":true,"attack_success":false,"side_effect":false},"invariants":{"n":false},"witnesses":{"invariants.n":{"s":7}}}`,
 			`f:1: run a/t/g: witnesses.invariants.n.s is a number, want "event:N" or "call:N"`},
 		{`{"condition":"a","task":"t","labels":{"utility":true},"audit":[{"call":0,"call":1}]}`, `f:1: run a/t: duplicate field "call" in audit[0]`},
+		// A name from the file is never read as a format.
+		{`{"condition":"a","task":"t","goal":"g","labels":{"utility":true,"attack_success":false,"side_effect":false},"invariants":{"x%d":false},"witnesses":{"invariants.x%d":7}}`,
+			`f:1: run a/t/g: witnesses.invariants.x%d is a number, want an object of step → "event:N" or "call:N"`},
 		{`[{"a":1,"a":2}]`, "f:1: want a JSON object, got an array"},
 		{`{"a":1,"a":2`, "f:1: invalid JSON: unexpected end of JSON input"},
 	} {
