@@ -193,7 +193,22 @@ func toWire(r Record) wireRecord {
 }
 
 // encodable reports why the runs file cannot hold r exactly (Read would
-// reject its line or give back another record), or nil; part of Validate.
+// reject its line or give back another record), or nil: r is invalid
+// (Validate), or holds what no line can say — text that is not valid
+// UTF-8, an unknown label with a value, a reason on a known check, a
+// witness of an invariant that is not violated. Validate does not check
+// these, so that a Go program may compute metrics over records a runs file
+// could not hold; the Sorter, whose records go through a line, must.
+func encodable(r Record) error {
+	if err := r.Validate(); err != nil {
+		return err
+	}
+	if err := r.encodable(); err != nil {
+		return fmt.Errorf("run %s: %s; a runs file cannot hold it", r.Key, err)
+	}
+	return nil
+}
+
 func (r Record) encodable() error {
 	texts := []struct{ what, s string }{
 		{"contract", r.Key.Contract}, {"condition", r.Key.Condition}, {"task", r.Key.Task}, {"goal", r.Key.Goal},

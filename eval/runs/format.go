@@ -17,17 +17,12 @@ const maxErrors = 20
 // utility); an attacked run carries utility, attack_success and side_effect,
 // and exposed when HasExposed; an unknown label has a reason; attack_success
 // true implies side_effect true, for our labels and for given labels; the
-// origin and bundle are well formed; and the runs file can hold the record
-// exactly (encodable: valid UTF-8, no unknown label with a value, a reason
-// only for an unknown check, witnesses only of violated invariants). It is
-// the one validator: Write, the Writer, the Sorter and decodeLine run it.
-// Errors read "run KEY: reason".
+// origin and bundle are well formed. It is the one validator: Write, Check,
+// the Writer, the Sorter and decodeLine run it. Errors read "run KEY:
+// reason".
 func (r Record) Validate() error {
 	if err := r.validate(); err != nil {
 		return fmt.Errorf("run %s: %s", r.Key, err)
-	}
-	if err := r.encodable(); err != nil {
-		return fmt.Errorf("run %s: %s; a runs file cannot hold it", r.Key, err)
 	}
 	return nil
 }

@@ -152,7 +152,7 @@ func (s *Sorter) Add(rec Record, seq Seq) error {
 	if err := s.usable(); err != nil {
 		return err
 	}
-	if err := rec.Validate(); err != nil {
+	if err := encodable(rec); err != nil {
 		return err
 	}
 	s.buf.Reset()

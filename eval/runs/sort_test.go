@@ -130,7 +130,7 @@ func adversarial(n int, seed int64) []Record {
 				}
 			}
 		}
-		if err := r.Validate(); err != nil {
+		if err := encodable(r); err != nil {
 			panic(err)
 		}
 		out = append(out, r)
