@@ -90,7 +90,7 @@ func newAgreement(contract, condition string) Agreement {
 		Condition:       condition,
 		BenignUtility:   AgreementRow{Label: "benign_utility"},
 		AttackedUtility: AgreementRow{Label: "utility_under_attack"},
-		AttackSuccess:   AgreementRow{Label: "attack_success"},
+		AttackSuccess:   AgreementRow{Label: string(runs.AttackSuccess)},
 	}
 }
 

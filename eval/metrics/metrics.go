@@ -142,7 +142,7 @@ func (r AttemptRules) withDefaults() (AttemptRules, error) {
 		name string
 		rule *string
 		def  string
-	}{{"utility", &r.Utility, RuleAll}, {"side_effect", &r.SideEffect, RuleAny}, {"exposed", &r.Exposed, RuleAny}} {
+	}{{string(runs.Utility), &r.Utility, RuleAll}, {string(runs.SideEffect), &r.SideEffect, RuleAny}, {string(runs.Exposed), &r.Exposed, RuleAny}} {
 		if *f.rule == "" {
 			*f.rule = f.def
 		}
@@ -843,11 +843,11 @@ type namedLabel struct {
 
 // labelsOf lists the labels a (valid) record carries, in file order.
 func labelsOf(r runs.Record) []namedLabel {
-	ls := []namedLabel{{"utility", r.Utility}}
+	ls := []namedLabel{{string(runs.Utility), r.Utility}}
 	if r.Key.Attacked() {
-		ls = append(ls, namedLabel{"attack_success", r.AttackSuccess}, namedLabel{"side_effect", r.SideEffect})
+		ls = append(ls, namedLabel{string(runs.AttackSuccess), r.AttackSuccess}, namedLabel{string(runs.SideEffect), r.SideEffect})
 		if r.HasExposed {
-			ls = append(ls, namedLabel{"exposed", r.Exposed})
+			ls = append(ls, namedLabel{string(runs.Exposed), r.Exposed})
 		}
 	}
 	return ls

@@ -1,6 +1,8 @@
 package runs
 
 import (
+	"github.com/tenetlang/tenet/internal/jsonl"
+
 	"bytes"
 	"os"
 	"path/filepath"
@@ -55,7 +57,7 @@ func TestReadErrorsAreCut(t *testing.T) {
 		t.Fatalf("%d errors", len(lines))
 	}
 	for _, l := range lines {
-		if len(l) > maxErrorBytes+40 || !strings.Contains(l, "more bytes)") || !bytes.Equal([]byte(l), bytes.ToValidUTF8([]byte(l), nil)) {
+		if len(l) > jsonl.MaxMessageBytes+40 || !strings.Contains(l, "more bytes)") || !bytes.Equal([]byte(l), bytes.ToValidUTF8([]byte(l), nil)) {
 			t.Errorf("error of %d bytes: %.80s…", len(l), l)
 		}
 	}

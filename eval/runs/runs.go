@@ -1,10 +1,12 @@
-// Package runs defines the labelled run: the per-run result tenet eval writes
-// and tenet report reads (docs/runs-format.md), with its key, labels and the
-// labels another harness gave.
-//
-// The runs file is JSONL, one record per line; Write and Read (format.go)
-// convert between it and []Record, and Record.Validate and Check hold the
-// rules every record obeys whichever way it was made (DESIGN §6).
+// Package runs is the runs record: the per-run result tenet eval writes and
+// tenet report reads (docs/runs-format.md) — its key, labels (the one table
+// of label names, labels.go), checks, audit and the labels another harness
+// gave — with one validator (Record.Validate, and Check for the rules
+// between records, format.go), one codec (codec.go: encodeLine, decodeLine
+// on the strict decoder github.com/go-json-experiment/json), the file
+// reader (read.go, framed by internal/jsonl), the Writer and the Sorter
+// (sort.go: key order in bounded memory). It imports only internal/jsonl
+// and internal/names of tenet.
 package runs
 
 import (
@@ -14,7 +16,7 @@ import (
 )
 
 // Key identifies a run: (condition, task, goal|none, attempt, repetition),
-// DESIGN §6. Contract names the contract that judged it, so that runs of
+// docs/runs-format.md. Contract names the contract that judged it, so that runs of
 // several contracts (whose task ids may repeat) can be reported together.
 type Key struct {
 	Contract   string
@@ -31,22 +33,8 @@ func (k Key) Attacked() bool { return k.Goal != "" }
 // Compare orders keys by contract, condition, task, goal (a benign run, goal
 // "", first), attempt, repetition. It returns -1, 0 or +1.
 func (k Key) Compare(o Key) int {
-	if c := cmp.Compare(k.Contract, o.Contract); c != 0 {
-		return c
-	}
-	if c := cmp.Compare(k.Condition, o.Condition); c != 0 {
-		return c
-	}
-	if c := cmp.Compare(k.Task, o.Task); c != 0 {
-		return c
-	}
-	if c := cmp.Compare(k.Goal, o.Goal); c != 0 {
-		return c
-	}
-	if c := cmp.Compare(k.Attempt, o.Attempt); c != 0 {
-		return c
-	}
-	return cmp.Compare(k.Repetition, o.Repetition)
+	return cmp.Or(cmp.Compare(k.Contract, o.Contract), cmp.Compare(k.Condition, o.Condition), cmp.Compare(k.Task, o.Task),
+		cmp.Compare(k.Goal, o.Goal), cmp.Compare(k.Attempt, o.Attempt), cmp.Compare(k.Repetition, o.Repetition))
 }
 
 // Less reports whether k sorts before o (see Compare).
@@ -93,7 +81,7 @@ func ConditionName(contract, condition string) string {
 }
 
 // Case is a security case: a user task paired with an injection goal
-// (DESIGN §7, C).
+// (docs/metrics.md, C).
 type Case struct {
 	Task string
 	Goal string
@@ -104,10 +92,7 @@ func (c Case) String() string { return c.Task + "/" + c.Goal }
 
 // Compare orders cases by task, then goal.
 func (c Case) Compare(o Case) int {
-	if r := cmp.Compare(c.Task, o.Task); r != 0 {
-		return r
-	}
-	return cmp.Compare(c.Goal, o.Goal)
+	return cmp.Or(cmp.Compare(c.Task, o.Task), cmp.Compare(c.Goal, o.Goal))
 }
 
 // Label is a tri-state label: true, false or unknown with a reason.
@@ -212,7 +197,7 @@ type Given struct {
 	SideEffect    *bool
 }
 
-// Audit decisions (DESIGN §7), in the order they are checked.
+// Audit decisions (docs/runs-format.md, audit), in the order they are checked.
 const (
 	UnregisteredTool          = "unregistered_tool"
 	SchemaFields              = "schema_fields"
@@ -240,3 +225,15 @@ type AuditEntry struct {
 	// is not authorized; "" when they agree.
 	Mismatch string
 }
+
+// MaxAttempt and MaxRepetition bound a run's attempt and repetition
+// numbers (docs/runs-format.md). Far above any evaluation (an attempt
+// budget is a handful; repetitions are tens), they keep a single number
+// from standing for billions of runs: a record with attempt 4,000,000,000
+// is refused where it is read (Record.Validate: tenet report, compare and
+// the runs writer) or judged (tenet eval: a bad record at file:line), before
+// any output is written.
+const (
+	MaxAttempt    = 1_000_000
+	MaxRepetition = 1_000_000
+)

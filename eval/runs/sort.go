@@ -3,16 +3,14 @@ package runs
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"slices"
-	"strings"
-	"unicode/utf8"
 	"unsafe"
 )
 
@@ -28,19 +26,7 @@ type Seq struct {
 
 // Compare orders Seqs by file, then line. It returns -1, 0 or +1.
 func (s Seq) Compare(o Seq) int {
-	if s.File != o.File {
-		if s.File < o.File {
-			return -1
-		}
-		return 1
-	}
-	switch {
-	case s.Line < o.Line:
-		return -1
-	case s.Line > o.Line:
-		return 1
-	}
-	return 0
+	return cmp.Or(cmp.Compare(s.File, o.File), cmp.Compare(s.Line, o.Line))
 }
 
 // Duplicate is a record whose key a record earlier in the input (smaller
@@ -101,7 +87,6 @@ type Sorter struct {
 	chunks []chunk
 
 	buf    bytes.Buffer // encoding scratch
-	enc    *json.Encoder
 	added  int
 	spills int
 	sorted bool
@@ -152,10 +137,7 @@ type chunk struct {
 // own chunk) and spills the rest to temporary files in dir (os.TempDir()
 // when dir is ""), created on the first spill.
 func NewSorter(dir string, maxBytes int) *Sorter {
-	s := &Sorter{dir: dir, maxBytes: max(maxBytes, 1), intern: map[string]string{}}
-	s.enc = json.NewEncoder(&s.buf)
-	s.enc.SetEscapeHTML(false)
-	return s
+	return &Sorter{dir: dir, maxBytes: max(maxBytes, 1), intern: map[string]string{}}
 }
 
 // Add encodes rec and adds it with its position seq. It returns an error,
@@ -173,7 +155,7 @@ func (s *Sorter) Add(rec Record, seq Seq) error {
 		return err
 	}
 	s.buf.Reset()
-	if err := s.enc.Encode(toWire(rec)); err != nil {
+	if err := encodeLine(&s.buf, rec); err != nil {
 		return fmt.Errorf("run %s: %v", rec.Key, err)
 	}
 	e := entry{seq: seq, flags: flagsOf(rec), line: s.store(s.buf.Bytes())}
@@ -243,27 +225,16 @@ func (s *Sorter) str(v string) string {
 
 func flagsOf(r Record) uint8 {
 	var f uint8
-	if r.Invariants != nil && len(r.Invariants) == 0 {
-		f |= emptyInvariants
-	}
-	if r.Failures != nil && len(r.Failures) == 0 {
-		f |= emptyFailures
-	}
-	if r.Witnesses != nil && len(r.Witnesses) == 0 {
-		f |= emptyWitnesses
-	}
-	if r.Audit != nil && len(r.Audit) == 0 {
-		f |= emptyAudit
+	for i, empty := range [...]bool{r.Invariants != nil && len(r.Invariants) == 0, r.Failures != nil && len(r.Failures) == 0,
+		r.Witnesses != nil && len(r.Witnesses) == 0, r.Audit != nil && len(r.Audit) == 0} {
+		if empty {
+			f |= 1 << i // emptyInvariants, emptyFailures, emptyWitnesses, emptyAudit
+		}
 	}
 	return f
 }
 
-func compareEntries(a, b *entry) int {
-	if c := a.key.Compare(b.key); c != 0 {
-		return c
-	}
-	return a.seq.Compare(b.seq)
-}
+func compareEntries(a, b *entry) int { return cmp.Or(a.key.Compare(b.key), a.seq.Compare(b.seq)) }
 
 func (s *Sorter) sortMem() {
 	slices.SortFunc(s.mem, func(a, b entry) int { return compareEntries(&a, &b) })
@@ -304,66 +275,55 @@ func (s *Sorter) spill() error {
 	return nil
 }
 
-// appendSpilled appends e as a spill record: flags, Seq, key, then the
-// line, integers as varints and strings and the line length-prefixed.
+// appendSpilled appends e as a spill record: flags; Seq, attempt and
+// repetition as varints; the key's strings and the line, each prefixed with
+// its length.
 func appendSpilled(b []byte, e *entry) []byte {
 	b = append(b, e.flags)
-	b = binary.AppendVarint(b, int64(e.seq.File))
-	b = binary.AppendVarint(b, int64(e.seq.Line))
-	for _, s := range []string{e.key.Contract, e.key.Condition, e.key.Task, e.key.Goal} {
-		b = binary.AppendUvarint(b, uint64(len(s)))
-		b = append(b, s...)
+	for _, v := range [...]int{e.seq.File, e.seq.Line, e.key.Attempt, e.key.Repetition} {
+		b = binary.AppendVarint(b, int64(v))
 	}
-	b = binary.AppendVarint(b, int64(e.key.Attempt))
-	b = binary.AppendVarint(b, int64(e.key.Repetition))
-	b = binary.AppendUvarint(b, uint64(len(e.line)))
-	return append(b, e.line...)
+	for _, s := range [...]string{e.key.Contract, e.key.Condition, e.key.Task, e.key.Goal} {
+		b = append(binary.AppendUvarint(b, uint64(len(s))), s...)
+	}
+	return append(binary.AppendUvarint(b, uint64(len(e.line))), e.line...)
 }
 
 // readSpilled reads one spill record into e, reusing e.line's storage.
-func readSpilled(r *bufio.Reader, e *entry) error {
-	flags, err := r.ReadByte()
-	if err != nil {
+func readSpilled(r *bufio.Reader, e *entry) (err error) {
+	if e.flags, err = r.ReadByte(); err != nil {
 		return err
 	}
-	e.flags = flags
-	ints := func(dst ...*int) error {
-		for _, d := range dst {
-			v, err := binary.ReadVarint(r)
-			if err != nil {
-				return err
-			}
-			*d = int(v)
-		}
-		return nil
-	}
-	if err := ints(&e.seq.File, &e.seq.Line); err != nil {
-		return err
-	}
-	for _, d := range []*string{&e.key.Contract, &e.key.Condition, &e.key.Task, &e.key.Goal} {
-		n, err := binary.ReadUvarint(r)
+	for _, d := range [...]*int{&e.seq.File, &e.seq.Line, &e.key.Attempt, &e.key.Repetition} {
+		v, err := binary.ReadVarint(r)
 		if err != nil {
 			return err
 		}
-		b := make([]byte, n)
-		if _, err := io.ReadFull(r, b); err != nil {
+		*d = int(v)
+	}
+	for _, d := range [...]*string{&e.key.Contract, &e.key.Condition, &e.key.Task, &e.key.Goal} {
+		b, err := readBytes(r, nil)
+		if err != nil {
 			return err
 		}
 		*d = string(b)
 	}
-	if err := ints(&e.key.Attempt, &e.key.Repetition); err != nil {
-		return err
-	}
+	e.line, err = readBytes(r, e.line)
+	return err
+}
+
+// readBytes reads a length-prefixed byte string, into buf when it fits.
+func readBytes(r *bufio.Reader, buf []byte) ([]byte, error) {
 	n, err := binary.ReadUvarint(r)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if uint64(cap(e.line)) < n {
-		e.line = make([]byte, n)
+	if uint64(cap(buf)) < n {
+		buf = make([]byte, n)
 	}
-	e.line = e.line[:n]
-	_, err = io.ReadFull(r, e.line)
-	return err
+	buf = buf[:n]
+	_, err = io.ReadFull(r, buf)
+	return buf, err
 }
 
 // Sort ends the adding and returns the records in key order (Key.Compare;
@@ -413,11 +373,17 @@ func (s *Sorter) fileCursor(c chunk) *cursor {
 
 // mergePass merges the chunks fanIn at a time into a new spill file, which
 // replaces the old one.
-func (s *Sorter) mergePass() error {
+func (s *Sorter) mergePass() (err error) {
 	f, err := createTemp(s.dir)
 	if err != nil {
 		return err
 	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name()) // where it was not unlinked
+		}
+	}()
 	w := bufio.NewWriterSize(f, 64<<10)
 	var size int64
 	var out []chunk
@@ -430,8 +396,6 @@ func (s *Sorter) mergePass() error {
 			cur := s.fileCursor(ch)
 			ok, err := cur.advance()
 			if err != nil {
-				f.Close()
-				os.Remove(f.Name()) // where it was not unlinked
 				return fmt.Errorf("runs: sorting: reading back: %w", err)
 			}
 			if ok {
@@ -450,8 +414,6 @@ func (s *Sorter) mergePass() error {
 				err = werr
 			}
 			if err != nil {
-				f.Close()
-				os.Remove(f.Name())
 				return fmt.Errorf("runs: sorting: %w", err)
 			}
 			if ok {
@@ -464,8 +426,6 @@ func (s *Sorter) mergePass() error {
 		out = append(out, c)
 	}
 	if err := w.Flush(); err != nil {
-		f.Close()
-		os.Remove(f.Name())
 		return fmt.Errorf("runs: sorting: %w", err)
 	}
 	s.removeFile()
@@ -631,7 +591,7 @@ func (it *Sorted) Next() bool {
 
 // decodeEntry decodes an entry's line and restores what its flags say.
 func decodeEntry(e *entry) (Record, error) {
-	rec, err := decodeTrusted(e.line)
+	rec, err := decodeLine(e.line)
 	if err != nil {
 		return rec, err
 	}
@@ -690,163 +650,3 @@ func (it *Sorted) trimDuplicates() {
 // Err returns the error that ended the iteration, if any (an I/O error on
 // the temporary files, which are removed then).
 func (it *Sorted) Err() error { return it.err }
-
-// encodable reports why the runs file cannot represent r exactly (Read
-// would reject its line or give back another record), or nil.
-func encodable(r Record) error {
-	if err := r.Validate(); err != nil {
-		return err
-	}
-	if err := r.encodable(); err != nil {
-		return fmt.Errorf("run %s: %s; a runs file cannot hold it", r.Key, err)
-	}
-	return nil
-}
-
-func (r Record) encodable() error {
-	texts := []struct{ what, s string }{
-		{"contract", r.Key.Contract}, {"condition", r.Key.Condition}, {"task", r.Key.Task}, {"goal", r.Key.Goal},
-		{"origin.file", r.OriginFile}, {"grant", r.Grant},
-	}
-	for _, name := range labelNames {
-		l := *r.label(name)
-		texts = append(texts, struct{ what, s string }{"the reason of label " + name, l.Reason})
-		if !l.Known && l.Value {
-			return fmt.Errorf("label %s is unknown but has value true", name)
-		}
-	}
-	for _, g := range checkGroups {
-		for n, l := range *r.group(g) {
-			switch {
-			case n == "":
-				return fmt.Errorf("field %s has an empty name", g)
-			case l.Known && l.Reason != "":
-				return fmt.Errorf("%s.%s is %s but has an unknown-reason %q", g, n, l, l.Reason)
-			case !l.Known && (l.Value || l.Reason == ""):
-				return fmt.Errorf("%s.%s is unknown without a reason, or with value true", g, n)
-			}
-			texts = append(texts, struct{ what, s string }{g + " name", n}, struct{ what, s string }{"the reason of " + g + "." + n, l.Reason})
-		}
-	}
-	for w, steps := range r.Witnesses {
-		name, ok := strings.CutPrefix(w, "invariants.")
-		if l, found := r.Invariants[name]; !ok || !found || !l.Known || l.Value {
-			return fmt.Errorf("witnesses.%s: want invariants.NAME of a violated invariant", w)
-		}
-		if steps == nil {
-			return fmt.Errorf("witnesses.%s is nil, want an object of step → item", w)
-		}
-		for step, it := range steps {
-			if !validItem(it) {
-				return fmt.Errorf("witnesses.%s.%s is %q, want \"event:N\" or \"call:N\"", w, step, it)
-			}
-			texts = append(texts, struct{ what, s string }{"a witness step", step})
-		}
-		texts = append(texts, struct{ what, s string }{"a witness", w})
-	}
-	for _, e := range r.Audit {
-		texts = append(texts, struct{ what, s string }{"an audit tool", e.Tool}, struct{ what, s string }{"an audit detail", e.Detail})
-	}
-	for _, t := range texts {
-		if !utf8.ValidString(t.s) {
-			return fmt.Errorf("%s is not valid UTF-8", t.what)
-		}
-	}
-	return nil
-}
-
-// trustedRecord is a runs-file line as Write writes it, for decodeTrusted.
-type trustedRecord struct {
-	Contract   string  `json:"contract"`
-	Condition  string  `json:"condition"`
-	Task       string  `json:"task"`
-	Goal       *string `json:"goal"`
-	Attempt    int     `json:"attempt"`
-	Repetition int     `json:"repetition"`
-	Labels     struct {
-		Utility       json.RawMessage `json:"utility"`
-		AttackSuccess json.RawMessage `json:"attack_success"`
-		SideEffect    json.RawMessage `json:"side_effect"`
-		Exposed       json.RawMessage `json:"exposed"`
-	} `json:"labels"`
-	Invariants map[string]*bool             `json:"invariants"`
-	Failures   map[string]*bool             `json:"failures"`
-	Witnesses  map[string]map[string]string `json:"witnesses"`
-	Unknown    map[string]string            `json:"unknown"`
-	Given      *wireGiven                   `json:"given"`
-	Origin     *wireOrigin                  `json:"origin"`
-	Bundle     string                       `json:"bundle"`
-	Budget     int                          `json:"attempt_budget"`
-	Grant      string                       `json:"grant"`
-	Audit      []wireAudit                  `json:"audit"`
-}
-
-// decodeTrusted decodes a line the Sorter encoded from a record that
-// encodable accepted: the inverse of toWire, without Read's checks (which
-// the record passed before it was encoded), several times faster than
-// parseRecord. The tests hold it equal to parseRecord on such lines.
-func decodeTrusted(line []byte) (Record, error) {
-	var w trustedRecord
-	if err := json.Unmarshal(line, &w); err != nil {
-		return Record{}, err
-	}
-	r := Record{
-		Key:        Key{Contract: w.Contract, Condition: w.Condition, Task: w.Task, Attempt: w.Attempt, Repetition: w.Repetition},
-		Bundle:     w.Bundle,
-		HasExposed: w.Labels.Exposed != nil,
-		Witnesses:  w.Witnesses,
-		Grant:      w.Grant,
-	}
-	r.AttemptBudget = w.Budget
-	if w.Goal != nil {
-		r.Key.Goal = *w.Goal
-	}
-	label := func(raw json.RawMessage, name string) Label {
-		switch string(raw) {
-		case "":
-			return Label{}
-		case "true":
-			return True()
-		case "false":
-			return False()
-		}
-		return Unknown(w.Unknown[name])
-	}
-	r.Utility = label(w.Labels.Utility, "utility")
-	r.AttackSuccess = label(w.Labels.AttackSuccess, "attack_success")
-	r.SideEffect = label(w.Labels.SideEffect, "side_effect")
-	r.Exposed = label(w.Labels.Exposed, "exposed")
-	checks := func(m map[string]*bool, group string) map[string]Label {
-		if m == nil {
-			return nil
-		}
-		out := make(map[string]Label, len(m))
-		for n, v := range m {
-			if v == nil {
-				out[n] = Unknown(w.Unknown[group+"."+n])
-			} else {
-				out[n] = Bool(*v)
-			}
-		}
-		return out
-	}
-	r.Invariants = checks(w.Invariants, "invariants")
-	r.Failures = checks(w.Failures, "failures")
-	if g := w.Given; g != nil {
-		r.Given = Given{Utility: g.Utility, AttackSuccess: g.AttackSuccess, SideEffect: g.SideEffect}
-	}
-	if o := w.Origin; o != nil {
-		r.OriginFile, r.OriginLine = o.File, o.Line
-	}
-	if w.Audit != nil {
-		r.Audit = make([]AuditEntry, len(w.Audit))
-		for i, a := range w.Audit {
-			e := AuditEntry{Call: a.Call, Tool: a.Tool, Decision: a.Decision, Detail: a.Detail, Parent: -1, Hazard: a.Hazard, Mismatch: a.Mismatch}
-			if a.Parent != nil {
-				e.Parent = *a.Parent
-			}
-			r.Audit[i] = e
-		}
-	}
-	return r, nil
-}

@@ -445,34 +445,6 @@ func TestSeqCompare(t *testing.T) {
 	}
 }
 
-// TestDecodeTrusted: on the lines the Sorter encodes, the fast decoder
-// gives what Read gives.
-func TestDecodeTrusted(t *testing.T) {
-	recs := append(append(adversarial(800, 11), sample()...), audited())
-	recs = append(recs, adversarial(800, 12)...)
-	var b bytes.Buffer
-	for _, r := range recs {
-		b.Reset()
-		if err := writeLine(&b, r); err != nil {
-			t.Fatal(err)
-		}
-		want, err := parseRecord(b.Bytes())
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := decodeTrusted(b.Bytes())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !reflect.DeepEqual(got, want) {
-			t.Fatalf("%s:\n got %#v\nwant %#v", b.Bytes(), got, want)
-		}
-	}
-	if _, err := decodeTrusted([]byte("{")); err == nil {
-		t.Error("no error for a truncated line")
-	}
-}
-
 // writeLine writes r's runs-file line into b.
 func writeLine(b *bytes.Buffer, r Record) error { return Write(b, []Record{r}) }
 

@@ -3,10 +3,10 @@ package runs
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 )
 
 // Writer writes a runs file one record at a time, records in key order (as
@@ -17,28 +17,16 @@ import (
 // so write to a file that is discarded on error (atomicfile). For valid
 // records the bytes are Write's.
 type Writer struct {
-	w   *bufio.Writer
-	buf bytes.Buffer
-	enc *json.Encoder
-
-	n    int
-	last Key
-	// The current condition (its first key) and its attacked runs with
-	// and without exposure, with the first of each.
-	cond          Key
-	with, without int
-	withEx, woEx  Key
-	invalid, dups []error
-	exposure      []error
-	err           error // an I/O error, or a record out of order
+	w       *bufio.Writer
+	buf     bytes.Buffer
+	check   checker
+	invalid []error
+	err     error // an I/O error, or a record out of order
 }
 
 // NewWriter returns a Writer to w.
 func NewWriter(w io.Writer) *Writer {
-	wr := &Writer{w: bufio.NewWriterSize(w, 64<<10)}
-	wr.enc = json.NewEncoder(&wr.buf)
-	wr.enc.SetEscapeHTML(false)
-	return wr
+	return &Writer{w: bufio.NewWriterSize(w, 64<<10)}
 }
 
 // Write writes rec. line, when not nil, is rec's runs-file line as Sorted
@@ -49,42 +37,17 @@ func (w *Writer) Write(rec Record, line []byte) error {
 	if w.err != nil {
 		return w.err
 	}
-	k := rec.Key
-	if w.n > 0 {
-		if c := k.Compare(w.last); c < 0 {
-			w.err = fmt.Errorf("runs: run %s written after run %s: records are written in key order", k, w.last)
-			return w.err
-		} else if c == 0 {
-			w.dups = append(w.dups, fmt.Errorf("duplicate run %s", k))
-		}
+	if last := w.check.last.rec.Key; w.check.n > 0 && rec.Key.Compare(last) < 0 {
+		w.err = fmt.Errorf("runs: run %s written after run %s: records are written in key order", rec.Key, last)
+		return w.err
 	}
-	if w.n == 0 || k.Contract != w.cond.Contract || k.Condition != w.cond.Condition {
-		if w.n > 0 {
-			w.endCondition()
-		}
-		w.cond = k
-	}
-	w.n++
-	w.last = k
+	w.check.add(located{rec: rec})
 	if err := rec.Validate(); err != nil {
 		w.invalid = append(w.invalid, err)
 	}
-	if k.Attacked() {
-		if rec.HasExposed {
-			if w.with == 0 {
-				w.withEx = k
-			}
-			w.with++
-		} else {
-			if w.without == 0 {
-				w.woEx = k
-			}
-			w.without++
-		}
-	}
 	if line == nil {
 		w.buf.Reset()
-		if err := w.enc.Encode(toWire(rec)); err != nil {
+		if err := encodeLine(&w.buf, rec); err != nil {
 			w.err = err
 			return err
 		}
@@ -96,15 +59,6 @@ func (w *Writer) Write(rec Record, line []byte) error {
 	return w.err
 }
 
-// endCondition checks the exposure labels of the condition that ends.
-func (w *Writer) endCondition() {
-	if w.with > 0 && w.without > 0 {
-		w.exposure = append(w.exposure, fmt.Errorf("condition %s: label exposed is present on %d of %d attacked runs (e.g. run %s) and absent on %d (e.g. run %s); either every attacked run of a condition carries it or none",
-			w.cond.ConditionName(), w.with, w.with+w.without, w.withEx, w.without, w.woEx))
-	}
-	w.with, w.without = 0, 0
-}
-
 // Close flushes the output and returns the first I/O or order error, else
 // what Write's Check would have returned for the records written (at most
 // 20 errors, joined), else nil. It does not close the underlying writer.
@@ -112,16 +66,9 @@ func (w *Writer) Close() error {
 	if w.err != nil {
 		return w.err
 	}
-	if w.n > 0 {
-		w.endCondition()
-	}
 	if err := w.w.Flush(); err != nil {
 		w.err = err
 		return err
 	}
-	errs := append(append(append([]error(nil), w.invalid...), w.dups...), w.exposure...)
-	if len(errs) > maxErrors {
-		errs = append(errs[:maxErrors], fmt.Errorf("too many errors (%d), showing the first %d", len(errs), maxErrors))
-	}
-	return errors.Join(errs...)
+	return errors.Join(capErrors(append(slices.Clone(w.invalid), w.check.end()...))...)
 }

@@ -45,11 +45,10 @@ func TestWriterMatchesWrite(t *testing.T) {
 					var line []byte
 					if withLines {
 						var b bytes.Buffer
-						enc := NewSorter("", 1)
-						if err := enc.enc.Encode(toWire(r)); err != nil {
+						if err := encodeLine(&b, r); err != nil {
 							t.Fatal(err)
 						}
-						line = append(b.Bytes(), enc.buf.Bytes()...)
+						line = b.Bytes()
 					}
 					if err := w.Write(r, line); err != nil {
 						t.Fatal(err)

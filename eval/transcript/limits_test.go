@@ -55,29 +55,6 @@ func TestMaxDepth(t *testing.T) {
 	}
 }
 
-func TestDeeperThan(t *testing.T) {
-	for _, c := range []struct {
-		data string
-		max  int
-		want bool
-	}{
-		{`[]`, 1, false},
-		{`[[]]`, 1, true},
-		{`{"a":[1]}`, 2, false},
-		{`{"a":[[1]]}`, 2, true},
-		{`["[[[", "{{{"]`, 1, false},
-		{`["\"[[[", "\\", [1]]`, 1, true}, // the string ends after \\: the list counts
-		{`["\\\"[[[ ", 1]`, 1, false},     // \\ then \": still inside the string
-		{`[1, "\u005b\u005b"]`, 1, false}, // escaped brackets are no brackets
-		{`[[]] [[[]]]`, 2, true},          // counting goes on past the first value
-		{`"unterminated [[[`, 0, false},   // not validated: the decoder reports it
-	} {
-		if got := deeperThan([]byte(c.data), c.max); got != c.want {
-			t.Errorf("deeperThan(%s, %d) = %v, want %v", c.data, c.max, got, c.want)
-		}
-	}
-}
-
 // TestNestedTooDeep: calls nested down to depth 16 are extracted; a call at
 // depth 16 that still carries a call gets an ArgsError saying so, so that
 // the audit does not pass over it. One at depth 16 that carries none keeps

@@ -1,12 +1,13 @@
 package transcript
 
 import (
-	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/tenetlang/tenet/eval/run"
+	"github.com/tenetlang/tenet/internal/jsonl"
 )
 
 // RawRecord is one framed, undecoded record of a transcript file.
@@ -97,83 +98,38 @@ func Decode(format string, origin run.Origin, data []byte) (rn *run.Run, skip bo
 	return rn, false, nil
 }
 
-// jsonlRecords frames JSONL: a record is a non-blank line.
+// jsonlRecords frames JSONL (internal/jsonl): a record is a non-blank line.
 type jsonlRecords struct {
 	file     string
-	lines    *lineReader
-	maxDepth int  // 0: the decoder's limit, not scanned for
-	ended    bool // sticky: the stream has ended (io.EOF or a read error)
+	lines    *jsonl.Reader
+	maxDepth int // 0: the decoder's limit, not scanned for
 }
 
 func newJSONLRecords(file string, r io.Reader, opt Options) RecordReader {
-	rr := &jsonlRecords{file: file, lines: newLineReader(r, opt.maxRecordBytes())}
+	rr := &jsonlRecords{file: file, lines: jsonl.NewReader(r, opt.maxRecordBytes())}
 	if opt.MaxDepth > 0 && opt.MaxDepth < DefaultMaxDepth {
 		rr.maxDepth = opt.MaxDepth
 	}
 	return rr
 }
 
-// deeperThan reports whether the JSON text data nests arrays and objects
-// more than max levels deep. It counts brackets and braces outside strings
-// and does not validate: the decoder reports malformed JSON.
-func deeperThan(data []byte, max int) bool {
-	depth, inString := 0, false
-	for i := 0; i < len(data); i++ {
-		c := data[i]
-		if inString {
-			switch c {
-			case '\\':
-				i++ // the escaped byte cannot end the string
-			case '"':
-				inString = false
-			}
-			continue
-		}
-		switch c {
-		case '"':
-			inString = true
-		case '[', '{':
-			depth++
-			if depth > max {
-				return true
-			}
-		case ']', '}':
-			depth--
-		}
-	}
-	return false
-}
-
 func (r *jsonlRecords) Next() (RawRecord, error) {
-	for !r.ended {
-		line, tooLong, err := r.lines.next()
-		if err == io.EOF {
-			r.ended = true
-			break
-		}
-		if err != nil {
-			// Reported once; the stream then ends, so that a caller that
-			// carries on after an *Error does not loop.
-			r.ended = true
-			return RawRecord{}, &Error{File: r.file, Line: r.lines.line, Msg: "read: " + err.Error(), Err: err}
-		}
-		if tooLong {
-			return RawRecord{}, &Error{File: r.file, Line: r.lines.line,
-				Msg: fmt.Sprintf("record longer than the limit of %d bytes (raise it with --max-record-bytes)", r.lines.max)}
-		}
-		if r.lines.line == 1 {
-			line = bytes.TrimPrefix(line, []byte("\ufeff")) // a UTF-8 byte-order mark
-		}
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
-		if r.maxDepth > 0 && deeperThan(line, r.maxDepth) {
-			return RawRecord{}, &Error{File: r.file, Line: r.lines.line,
-				Msg: fmt.Sprintf("record nested deeper than the limit of %d levels (raise it with --max-depth)", r.maxDepth)}
-		}
-		return RawRecord{Origin: run.Origin{File: r.file, Line: r.lines.line}, Data: line}, nil
+	line, err := r.lines.Next()
+	var tooLong *jsonl.TooLongError
+	switch {
+	case err == io.EOF:
+		return RawRecord{}, io.EOF
+	case errors.As(err, &tooLong):
+		return RawRecord{}, &Error{File: r.file, Line: r.lines.Line(), Msg: err.Error()}
+	case err != nil:
+		// Reported once; the stream then ends, so that a caller that
+		// carries on after an *Error does not loop.
+		return RawRecord{}, &Error{File: r.file, Line: r.lines.Line(), Msg: "read: " + err.Error(), Err: err}
+	case r.maxDepth > 0 && jsonl.DeeperThan(line, r.maxDepth):
+		return RawRecord{}, &Error{File: r.file, Line: r.lines.Line(),
+			Msg: fmt.Sprintf("record nested deeper than the limit of %d levels (raise it with --max-depth)", r.maxDepth)}
 	}
-	return RawRecord{}, io.EOF
+	return RawRecord{Origin: run.Origin{File: r.file, Line: r.lines.Line()}, Data: line}, nil
 }
 
 // reader is a Reader: framing then decoding, one record at a time.

@@ -233,9 +233,9 @@ import (
 	"fmt"
 	"io"
 	"sort"
-	"unicode/utf8"
 
 	"github.com/tenetlang/tenet/eval/run"
+	"github.com/tenetlang/tenet/internal/jsonl"
 )
 
 // DefaultMaxRecordBytes is the longest record (line) a reader accepts when
@@ -294,19 +294,11 @@ type Error struct {
 // (one that quotes a huge number or string of the record) is cut, so that
 // a hostile record cannot make an error of megabytes.
 func (e *Error) Error() string {
-	msg := e.Msg
-	if len(msg) > maxErrorMsg {
-		cut := maxErrorMsg
-		for cut > 0 && !utf8.RuneStart(msg[cut]) {
-			cut--
-		}
-		msg = fmt.Sprintf("%s… (%d more bytes)", msg[:cut], len(msg)-cut)
-	}
-	return fmt.Sprintf("%s:%d: %s", e.File, e.Line, msg)
+	return fmt.Sprintf("%s:%d: %s", e.File, e.Line, jsonl.Clip(e.Msg))
 }
 
 // maxErrorMsg bounds the message of an Error, in bytes.
-const maxErrorMsg = 1 << 10
+const maxErrorMsg = jsonl.MaxMessageBytes
 
 // Unwrap returns the underlying read error, if any.
 func (e *Error) Unwrap() error { return e.Err }

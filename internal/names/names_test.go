@@ -1,4 +1,4 @@
-package runs
+package names
 
 import (
 	"reflect"
@@ -51,10 +51,6 @@ func TestNameCut(t *testing.T) {
 	}
 	if got, want := Safe(long+" "), `"`+half+`"…(+1048377 bytes)…"`+strings.Repeat("g", MaxNameWidth/2-1)+` "`; got != want {
 		t.Errorf("Safe: %d bytes, %q…", len(got), got[len(got)-30:])
-	}
-	k := Key{Condition: long, Task: "t", Attempt: 1, Repetition: 1}
-	if got := k.String(); len(got) != MaxNameWidth+len("…(+1048376 bytes)…/t") {
-		t.Errorf("key of %d bytes", len(got))
 	}
 }
 

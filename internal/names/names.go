@@ -1,4 +1,9 @@
-package runs
+// Package names prints names that come from untrusted input — contracts,
+// conditions, tasks, goals of transcripts and runs files — so that each
+// reads unambiguously and stays short (Printable, Safe, Cut), and finds the
+// names that look alike (LookAlikes). It takes strings and gives strings;
+// it imports no tenet package. eval/runs re-exports it for the run key.
+package names
 
 import (
 	"fmt"

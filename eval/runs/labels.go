@@ -1,0 +1,77 @@
+package runs
+
+import "strings"
+
+// LabelName names one of a run's labels. The constants below are the one
+// table of label names: their text is how the runs file, messages and
+// reports spell them (docs/runs-format.md); code outside this file refers
+// to a label by its constant, never by its text.
+type LabelName string
+
+// The labels of a run (docs/metrics.md).
+const (
+	Utility       LabelName = "utility"
+	AttackSuccess LabelName = "attack_success"
+	SideEffect    LabelName = "side_effect"
+	Exposed       LabelName = "exposed"
+)
+
+// String returns the label's name as the runs file spells it.
+func (n LabelName) String() string { return string(n) }
+
+// LabelNames returns the labels in file order: utility, attack_success,
+// side_effect, exposed.
+func LabelNames() []LabelName { return []LabelName{Utility, AttackSuccess, SideEffect, Exposed} }
+
+// givenNames are the labels another harness may give (Record.Given).
+func givenNames() []LabelName { return []LabelName{Utility, AttackSuccess, SideEffect} }
+
+// Label returns the label called name, or nil for a name that is not one
+// of LabelNames.
+func (r *Record) Label(name LabelName) *Label {
+	switch name {
+	case Utility:
+		return &r.Utility
+	case AttackSuccess:
+		return &r.AttackSuccess
+	case SideEffect:
+		return &r.SideEffect
+	case Exposed:
+		return &r.Exposed
+	}
+	return nil
+}
+
+// given returns the given label called name (one of givenNames), or nil.
+func (g *Given) given(name LabelName) **bool {
+	switch name {
+	case Utility:
+		return &g.Utility
+	case AttackSuccess:
+		return &g.AttackSuccess
+	case SideEffect:
+		return &g.SideEffect
+	}
+	return nil
+}
+
+// checkGroups are the named-check maps of a record: per invariant, whether
+// it held; per failure class, whether the run belongs to it. Their unknown
+// reasons are keyed "invariants.NAME" and "failures.NAME" in unknown.
+var checkGroups = [...]string{"invariants", "failures"}
+
+func (r *Record) group(name string) *map[string]Label {
+	if name == "invariants" {
+		return &r.Invariants
+	}
+	return &r.Failures
+}
+
+// joinNames joins names with ", ", for messages.
+func joinNames[S ~string](names []S) string {
+	s := make([]string, len(names))
+	for i, n := range names {
+		s[i] = string(n)
+	}
+	return strings.Join(s, ", ")
+}
