@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/internal/kmerge"
 )
 
 // addError records a bad record at input position seq.
@@ -83,7 +84,7 @@ func SortResults(results []*Result, fn func(rec runs.Record, line []byte) error)
 		}
 	}
 	// Of runs with the same key, the result given first comes first.
-	h := runs.NewMerge(started, func(a, b *source) int { return a.rec.Key.Compare(b.rec.Key) })
+	h := kmerge.New(started, func(a, b *source) int { return a.rec.Key.Compare(b.rec.Key) })
 	for h.Len() > 0 {
 		src := h.Top()
 		if fn != nil {

@@ -12,6 +12,8 @@ import (
 	"os"
 	"slices"
 	"unsafe"
+
+	"github.com/tenetlang/tenet/internal/kmerge"
 )
 
 // Seq is a record's position in the input: the order among records with
@@ -364,7 +366,7 @@ func (s *Sorter) Sort() (*Sorted, error) {
 			started = append(started, c)
 		}
 	}
-	return &Sorted{s: s, h: NewMerge(started, compareCursors)}, nil
+	return &Sorted{s: s, h: kmerge.New(started, compareCursors)}, nil
 }
 
 func (s *Sorter) fileCursor(c chunk) *cursor {
@@ -403,7 +405,7 @@ func (s *Sorter) mergePass() (err error) {
 			}
 			c.count += ch.count
 		}
-		h := NewMerge(started, compareCursors)
+		h := kmerge.New(started, compareCursors)
 		for h.Len() > 0 {
 			cur := h.Top()
 			scratch = appendSpilled(scratch[:0], &cur.e)
@@ -528,7 +530,7 @@ func compareCursors(a, b *cursor) int { return compareEntries(&a.e, &b.e) }
 // lists the others in Duplicates.
 type Sorted struct {
 	s       *Sorter
-	h       *Merge[*cursor]
+	h       *kmerge.Merge[*cursor]
 	advance *cursor // the cursor of the current record, to advance at Next
 
 	line  []byte

@@ -1,20 +1,22 @@
-package runs
+// Package kmerge is the one k-way merge of tenet: it interleaves sorted
+// sources into one sorted stream with a heap. runs.Sorter merges its
+// spilled chunks with it, and eval/pipeline the runs of several contracts
+// (each from its own Sorter or its records in memory), so that the heap is
+// written once. It imports no tenet package.
+package kmerge
 
 import "container/heap"
 
-// Merge is the one k-way merge of tenet: it interleaves sorted sources into
-// one sorted stream with a heap. The Sorter merges its spilled chunks with
-// it, and eval/pipeline the runs of several contracts (each from its own
-// Sorter or its records in memory), so that the heap is written once.
+// Merge orders sources by their current items.
 //
 // A source is whatever the caller reads a sorted stream from, positioned
 // on its current item; Merge only orders them. cmp compares the current
 // items of two sources; of sources whose items compare equal, the one
-// given first to NewMerge comes first, so a merge is stable. The caller
+// given first to New comes first, so a merge is stable. The caller
 // reads Top's current item, advances that source, then calls Fix (it has
 // another item) or Drop (it has ended):
 //
-//	m := NewMerge(sources, cmp) // each source on its first item
+//	m := New(sources, cmp) // each source on its first item
 //	for m.Len() > 0 {
 //		src := m.Top()
 //		... use src's item, advance src ...
@@ -24,9 +26,9 @@ type Merge[S any] struct {
 	h mergeHeap[S]
 }
 
-// NewMerge returns a merge of sources, each positioned on its first item
+// New returns a merge of sources, each positioned on its first item
 // (leave out sources that have none).
-func NewMerge[S any](sources []S, cmp func(a, b S) int) *Merge[S] {
+func New[S any](sources []S, cmp func(a, b S) int) *Merge[S] {
 	m := &Merge[S]{h: mergeHeap[S]{cmp: cmp, srcs: make([]ranked[S], len(sources))}}
 	for i, s := range sources {
 		m.h.srcs[i] = ranked[S]{src: s, rank: i}
@@ -47,7 +49,7 @@ func (m *Merge[S]) Fix() { heap.Fix(&m.h, 0) }
 // Drop removes Top's source, which has ended.
 func (m *Merge[S]) Drop() { heap.Pop(&m.h) }
 
-// ranked is a source with its position among NewMerge's sources, which
+// ranked is a source with its position among New's sources, which
 // breaks ties.
 type ranked[S any] struct {
 	src  S

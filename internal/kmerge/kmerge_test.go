@@ -1,4 +1,4 @@
-package runs
+package kmerge
 
 import (
 	"cmp"
@@ -32,7 +32,7 @@ func TestMergeOrderAndTies(t *testing.T) {
 		}
 		// Stable by value: ties keep the order of sources.
 		slices.SortStableFunc(want, func(a, b item) int { return cmp.Compare(a.v, b.v) })
-		m := NewMerge(srcs, func(a, b *source) int { return cmp.Compare(a.items[a.pos].v, b.items[b.pos].v) })
+		m := New(srcs, func(a, b *source) int { return cmp.Compare(a.items[a.pos].v, b.items[b.pos].v) })
 		var got []item
 		for m.Len() > 0 {
 			s := m.Top()
