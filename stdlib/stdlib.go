@@ -1,6 +1,6 @@
 // Package stdlib is tenet's CEL function library: the one environment option
 // that the compiler uses to declare and type-check criteria and that eval uses
-// to run them (DESIGN §3).
+// to run them (docs/language.md).
 //
 // Library enables a fixed set of cel-go extensions at pinned versions and adds
 // tenet's own functions and the fold macro:

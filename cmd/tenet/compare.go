@@ -21,7 +21,7 @@ func compareCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "compare --reference C1 --defended C2 RUNS.jsonl...",
 		Short: "Paired comparison of two conditions: transitions per task and case, McNemar p-values",
-		Long: `Compare two conditions of one contract on the same tasks and cases (DESIGN §7),
+		Long: `Compare two conditions of one contract on the same tasks and cases (docs/metrics.md),
 from runs files: benign utility paired on tasks; utility under attack,
 attack success, side effect and secure utility paired on cases. Per
 property: kept_success, lost, gained, kept_failure, both rates, gain and

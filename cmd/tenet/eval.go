@@ -32,7 +32,7 @@ func evalCmd() *cobra.Command {
 		Use:   "eval (DIR|X.tnb) FILES...",
 		Short: "Judge transcripts with a contract and report metrics",
 		Long: `Judge transcripts with a contract (a directory, compiled in memory, or a
-bundle built by 'tenet build') and report the metrics of DESIGN §7 per
+bundle built by 'tenet build') and report the metrics of docs/metrics.md per
 condition, and agreement with labels the transcripts carry.
 
 Bad input (a malformed record, a record the source cannot map, a duplicate

@@ -22,7 +22,7 @@ func reportCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "report [--contract DIR|X.tnb] RUNS.jsonl...",
 		Short: "Recompute metrics from runs files (labels from tenet or any harness)",
-		Long: `Recompute the metrics of DESIGN §7 from runs files (docs/runs-format.md):
+		Long: `Recompute the metrics of docs/metrics.md from runs files (docs/runs-format.md):
 labels written by 'tenet eval --out' or by any other harness. Invalid files
 are refused with file:line and the run named: exit 2.
 

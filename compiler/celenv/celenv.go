@@ -1,4 +1,4 @@
-// Package celenv builds tenet's CEL environments (DESIGN §3): the variables
+// Package celenv builds tenet's CEL environments (docs/language.md): the variables
 // criteria and source expressions see, tenet's declared object types, and
 // the stdlib. The compiler uses it to type-check; eval rebuilds the same
 // environment from a bundle's declarations to plan the checked expressions.
@@ -262,7 +262,7 @@ const MetricsType = "tenet.Metrics"
 // (tenet.Metrics, one condition's metrics) and condition (string).
 const KindGate = "gate"
 
-// MetricsFields are tenet.Metrics' fields: DESIGN §7's metrics of one
+// MetricsFields are tenet.Metrics' fields: docs/metrics.md's metrics of one
 // condition, plus invariant violations and failure class counts.
 func MetricsFields() map[string]*types.Type {
 	i := types.IntType

@@ -6,7 +6,7 @@ import (
 )
 
 // AuditCounts counts, for one (contract, condition), the authorization
-// decisions over every call of its runs (DESIGN §7), the nested calls
+// decisions over every call of its runs (docs/metrics.md), the nested calls
 // flagged as hazards, and the grants the runs were audited against.
 type AuditCounts struct {
 	Contract, Condition string

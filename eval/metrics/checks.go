@@ -8,7 +8,7 @@ import (
 
 // Checks counts, for one (contract, condition), how runs fared on the
 // contract's invariants and failure classes. These are kept apart from the
-// utility and attack metrics (DESIGN §6): an invariant violation or a
+// utility and attack metrics (docs/runs-format.md): an invariant violation or a
 // failure class never changes a rate.
 type Checks struct {
 	Contract, Condition string

@@ -11,7 +11,7 @@ import (
 )
 
 // Comparison is a paired comparison of two conditions of one contract
-// (DESIGN §7, tenet compare): a reference (e.g. the undefended model) and a
+// (docs/metrics.md, tenet compare): a reference (e.g. the undefended model) and a
 // defended condition, on the same tasks and cases.
 type Comparison struct {
 	Contract  string
@@ -59,7 +59,7 @@ type Transition struct {
 	MoreLostIDs, MoreGainedIDs int
 }
 
-// Compare pairs the conditions reference and defended of recs (DESIGN §7).
+// Compare pairs the conditions reference and defended of recs (docs/metrics.md).
 // Each is named "contract:condition", or just "condition" when that is
 // unique among the runs. Both are computed as Compute does (with the
 // default attempt rules; recs are runs files, so T and C are the ids that

@@ -7,7 +7,7 @@ import (
 
 // LeaderboardRates are the rates of a leaderboard row, in column order:
 // AgentDojo's three (benign utility, utility under attack, targeted ASR;
-// Debenedetti et al., 2024) and secure utility in scope (DESIGN §7).
+// Debenedetti et al., 2024) and secure utility in scope (docs/metrics.md).
 var LeaderboardRates = []string{"benign_utility", "raw_attacked_utility", "targeted_asr", "secure_utility_in_scope"}
 
 // LeaderRow is one condition (agent) over every contract it was evaluated

@@ -1,4 +1,4 @@
-// Package metrics computes the per-condition benchmark metrics of DESIGN §7
+// Package metrics computes the per-condition benchmark metrics of docs/metrics.md
 // from labelled runs, and the agreement of tenet's labels with the labels
 // another harness gave.
 //
@@ -7,7 +7,7 @@
 // LLM Agents", NeurIPS Datasets and Benchmarks): benign utility over the
 // user tasks, utility under attack and targeted attack success rate over the
 // security cases (user task × injection task). tenet adds side effects,
-// secure utility, the joint table and the conditional rates of DESIGN §7.
+// secure utility, the joint table and the conditional rates of docs/metrics.md.
 //
 // Every rate is kept as numerator and denominator (Rate), so a report can
 // print "0.7500 (3/4)"; the denominators are |T| or |C| and never shrink.
@@ -85,7 +85,7 @@ func (n NullableRate) String() string {
 }
 
 // Joint counts the security cases by utility under attack (u) and attack
-// success (a): DESIGN §7 joint_utility_attack. With repetitions a case
+// success (a): docs/metrics.md joint_utility_attack. With repetitions a case
 // adds the share of its repetitions in each cell, so the counts can be
 // fractional; they always sum to |C|.
 type Joint struct {
@@ -128,7 +128,7 @@ const (
 var Rules = []string{RuleAny, RuleAll, RuleFirst, RuleLast}
 
 // AttemptRules says how attempts aggregate, per label; "" means the
-// default. Attack success is always RuleAny (DESIGN §6: a case's attack
+// default. Attack success is always RuleAny (docs/runs-format.md: a case's attack
 // success is the maximum over its attempts).
 type AttemptRules struct {
 	Utility    string // benign and attacked utility; default RuleAll
@@ -205,7 +205,7 @@ func (o Options) withDefaults() (Options, error) {
 	return o, nil
 }
 
-// Condition holds the metrics of one (contract, condition), DESIGN §7.
+// Condition holds the metrics of one (contract, condition), docs/metrics.md.
 //
 // When Errors is non-empty the metrics could not be computed: every field
 // but Contract, Condition and Errors is zero and must not be printed.
@@ -371,7 +371,7 @@ func (c Condition) Name() string { return runs.ConditionName(c.Contract, c.Condi
 // OK reports whether the metrics were computed (no Errors).
 func (c Condition) OK() bool { return len(c.Errors) == 0 }
 
-// Compute computes the DESIGN §7 metrics of every (contract, condition) in
+// Compute computes the docs/metrics.md metrics of every (contract, condition) in
 // recs, sorted by (contract, condition). docs/metrics.md gives every rule.
 //
 // declared gives, by contract, the tasks and cases a contract declares, its
@@ -411,7 +411,7 @@ func (c Condition) OK() bool { return len(c.Errors) == 0 }
 //   - "benign tasks have different numbers of repetitions: 2 (T3), 3 (T1,
 //     T2); every task of a condition needs the same number" (and "security
 //     cases have …; every case of a condition needs the same number");
-//   - an unknown label (DESIGN §6: unknown is never folded into false),
+//   - an unknown label (docs/runs-format.md: unknown is never folded into false),
 //     unless opt.Unknown is "bounds": "run KEY: label L is unknown: REASON",
 //     one per run and label;
 //   - with declared sets: "declared tasks with no benign run: A, B",

@@ -23,7 +23,7 @@ func wilsonQuadratic(k, n float64) (float64, float64) {
 
 func TestWilson(t *testing.T) {
 	// Published four-decimal values (e.g. Newcombe 1998, Table I, and
-	// the worked example of DESIGN §7).
+	// the worked example of docs/metrics.md).
 	for _, tt := range []struct {
 		k, n   float64
 		lo, hi string

@@ -72,7 +72,7 @@ type Document struct {
 	// runs), one line each.
 	Errors []string
 	// ExitCode is the command's exit status: 2 with Errors, else 1 with
-	// Failures, else 0 (DESIGN §9).
+	// Failures, else 0 (docs/cli.md).
 	ExitCode int
 	// Warnings do not change the exit code: conditions or contracts whose
 	// names differ only by white space, Unicode normalisation or

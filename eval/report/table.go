@@ -44,7 +44,7 @@ func WriteTable(w io.Writer, d *Document) error {
 		}
 	}
 	if len(d.Conditions) > 0 {
-		fmt.Fprintln(bw, "\nmetrics (DESIGN §7; rate (numerator/denominator))")
+		fmt.Fprintln(bw, "\nmetrics (docs/metrics.md; rate (numerator/denominator))")
 		if err := WriteMetrics(bw, d.Conditions); err != nil {
 			return err
 		}

@@ -1,6 +1,6 @@
 // Package run defines a run: one agent transcript normalised into events and
 // tool calls, the shape every transcript format is read into and every
-// criterion is evaluated over (DESIGN §3, §6).
+// criterion is evaluated over (docs/language.md, docs/runs-format.md).
 //
 // The types here are plain data; eval turns them into CEL values.
 package run

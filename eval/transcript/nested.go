@@ -34,7 +34,7 @@ func isParallel(tool string) bool {
 }
 
 // addNestedCalls finds tool calls carried inside other calls' arguments
-// and appends them to rn.Calls with Depth and Parent set (DESIGN §3: calls
+// and appends them to rn.Calls with Depth and Parent set (docs/language.md: calls
 // include nested calls). Every key of every object is searched, the keys
 // beside a call object's own arguments included, and an object is checked
 // against every call shape at once (see nestedShapes): it may hold several

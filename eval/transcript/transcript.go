@@ -1,4 +1,4 @@
-// Package transcript reads agent transcripts into runs (DESIGN §8).
+// Package transcript reads agent transcripts into runs (docs/transcripts.md).
 //
 // A reader is chosen by format name (Open, Formats) and streams: it reads one
 // record at a time with a bounded buffer and keeps nothing of earlier records,

@@ -1,5 +1,5 @@
 // Package shared locates the shared data folder that tests read real inputs
-// from (DESIGN §10): ../shared next to the module root, holding e.g. the
+// from (docs/architecture.md): ../shared next to the module root, holding e.g. the
 // AgentDojo transcripts under agentdojo/. The data is never copied into the
 // repository.
 package shared

@@ -279,7 +279,7 @@ func mdMetrics(w io.Writer, cs []metrics.Condition) {
 	if len(cs) == 0 {
 		return
 	}
-	fmt.Fprint(w, "\n### Metrics\n\nDESIGN §7; rates as value (numerator/denominator).\n")
+	fmt.Fprint(w, "\n### Metrics\n\ndocs/metrics.md; rates as value (numerator/denominator).\n")
 	withContract := slices.ContainsFunc(cs, func(c metrics.Condition) bool { return c.Contract != "" })
 	var ok []metrics.Condition
 	for _, c := range cs {
