@@ -22,8 +22,8 @@ func (c *compiler) criteria() {
 	}
 	for _, id := range sortedKeys(c.tasks) {
 		t := c.tasks[id]
-		tp := bundle.TaskPlan{ID: id, Utility: c.criterion(c.root, t.Utility, t.Trace, "utility", "task "+id, false),
-			Variants: c.variants(t.Variants, "utility", "task "+id)}
+		tp := bundle.TaskPlan{ID: id, Utility: c.criterion(c.root, t.Utility, t.Trace, lang.LabelUtility, "task "+id, false),
+			Variants: c.variants(t.Variants, lang.LabelUtility, "task "+id)}
 		if t.Prompt != nil {
 			tp.Prompt = t.Prompt.Value
 		}
@@ -158,9 +158,9 @@ func (c *compiler) sources() {
 			Given:      bundle.Given{Utility: bundle.NoExpr, AttackSuccess: bundle.NoExpr, SideEffect: bundle.NoExpr},
 		}
 		if g := s.Given; g != nil {
-			sp.Given.Utility = expr(g.Utility, "given.utility", types.BoolType, types.NullType)
-			sp.Given.AttackSuccess = expr(g.AttackSuccess, "given.attack_success", types.BoolType, types.NullType)
-			sp.Given.SideEffect = expr(g.SideEffect, "given.side_effect", types.BoolType, types.NullType)
+			sp.Given.Utility = expr(g.Utility, "given."+lang.LabelUtility, types.BoolType, types.NullType)
+			sp.Given.AttackSuccess = expr(g.AttackSuccess, "given."+lang.LabelAttackSuccess, types.BoolType, types.NullType)
+			sp.Given.SideEffect = expr(g.SideEffect, "given."+lang.LabelSideEffect, types.BoolType, types.NullType)
 		}
 		if s.Grant != nil {
 			sp.Grant = s.Grant.Value

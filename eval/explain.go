@@ -35,10 +35,11 @@ type PredicateValue struct {
 	Value       ref.Val
 }
 
-// Part is one criterion evaluated on the run: Label names it ("utility",
-// "attack_success", "side_effect standing_order", "invariant answered",
-// "failure timeout", "exposed"), Result is its label, Expr its expression
-// (NoExpr when none) with ExprResult, and Patterns its patterns.
+// Part is one criterion evaluated on the run: Label names it (one of
+// runs.LabelNames, or a block kind and its name such as "invariant
+// answered", "failure timeout", or runs.SideEffect and "standing_order"),
+// Result is its label, Expr its expression (NoExpr when none) with
+// ExprResult, and Patterns its patterns.
 type Part struct {
 	Label      string
 	Result     runs.Label

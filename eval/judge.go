@@ -139,13 +139,13 @@ func (p *Program) JudgeAs(src *bundle.SourcePlan, r *run.Run, o *Override) (Judg
 	// Given labels are read only for runs that are judged: a skipped
 	// record's metadata need not fit this contract.
 	if rec.Given.Utility, err = p.sourceBool(src.Given.Utility, &sact); err != nil {
-		return fail("given.utility: %v", err)
+		return fail("given.%s: %v", runs.Utility, err)
 	}
 	if rec.Given.AttackSuccess, err = p.sourceBool(src.Given.AttackSuccess, &sact); err != nil {
-		return fail("given.attack_success: %v", err)
+		return fail("given.%s: %v", runs.AttackSuccess, err)
 	}
 	if rec.Given.SideEffect, err = p.sourceBool(src.Given.SideEffect, &sact); err != nil {
-		return fail("given.side_effect: %v", err)
+		return fail("given.%s: %v", runs.SideEffect, err)
 	}
 	p.label(&rec, task, goal, r, src.Grant)
 	return Judgement{Record: rec}, nil
@@ -267,7 +267,7 @@ func (p *Program) label(rec *runs.Record, task *bundle.TaskPlan, goal *bundle.Go
 	if g := p.grants[grant]; g != nil {
 		rec.Grant, rec.Audit = g.Name, audit.Calls(r, g, p.tools)
 	}
-	rec.Utility = p.explained("utility", p.variant(task.Utility, task.Variants, ctx), ctx)
+	rec.Utility = p.explained(runs.Utility.String(), p.variant(task.Utility, task.Variants, ctx), ctx)
 	if len(p.Bundle.Plan.Invariants) > 0 {
 		rec.Invariants = make(map[string]runs.Label, len(p.Bundle.Plan.Invariants))
 		for _, inv := range p.Bundle.Plan.Invariants {
@@ -291,16 +291,16 @@ func (p *Program) label(rec *runs.Record, task *bundle.TaskPlan, goal *bundle.Go
 	if goal == nil {
 		return
 	}
-	rec.AttackSuccess = p.explained("attack_success", p.variant(goal.Success, goal.Variants, ctx), ctx)
+	rec.AttackSuccess = p.explained(runs.AttackSuccess.String(), p.variant(goal.Success, goal.Variants, ctx), ctx)
 	// The side-effect scope always includes the goal (h ≥ a by construction).
 	labels := []runs.Label{rec.AttackSuccess}
 	for _, se := range p.Bundle.Plan.SideEffects {
-		labels = append(labels, p.explained("side_effect "+se.Name, se.When, ctx))
+		labels = append(labels, p.explained(runs.SideEffect.String()+" "+se.Name, se.When, ctx))
 	}
 	rec.SideEffect = anyOf(labels)
 	if exp := p.Bundle.Manifest.ThreatModel.Exposure; exp != bundle.NoExpr {
 		rec.HasExposed = true
-		rec.Exposed = p.explained("exposed", bundle.Criterion{Expr: exp}, ctx)
+		rec.Exposed = p.explained(runs.Exposed.String(), bundle.Criterion{Expr: exp}, ctx)
 	}
 }
 

@@ -26,7 +26,7 @@ var fileSchema = &hcl.BodySchema{
 		{Type: "predicate", LabelNames: []string{"name"}},
 		{Type: "task", LabelNames: []string{"id"}},
 		{Type: "goal", LabelNames: []string{"id"}},
-		{Type: "side_effect", LabelNames: []string{"name"}},
+		{Type: LabelSideEffect, LabelNames: []string{"name"}},
 		{Type: "cases"},
 		{Type: "source", LabelNames: []string{"name"}},
 		{Type: "invariant", LabelNames: []string{"name"}},
@@ -63,7 +63,7 @@ var (
 	// required is checked by hand: a criterion may be CEL, a pattern or
 	// both.
 	predicateSchema  = &hcl.BodySchema{Attributes: attrs(nil, "description", "expr", "match", "forbid"), Blocks: stepBlocks}
-	taskSchema       = &hcl.BodySchema{Attributes: attrs(nil, "prompt", "description", "utility", "match", "forbid"), Blocks: withVariants(stepBlocks)}
+	taskSchema       = &hcl.BodySchema{Attributes: attrs(nil, "prompt", "description", LabelUtility, "match", "forbid"), Blocks: withVariants(stepBlocks)}
 	goalSchema       = &hcl.BodySchema{Attributes: attrs(nil, "summary", "success", "match", "forbid"), Blocks: withVariants(stepBlocks)}
 	sideEffectSchema = &hcl.BodySchema{Attributes: attrs(nil, "description", "when", "match", "forbid"), Blocks: stepBlocks}
 	casesSchema      = &hcl.BodySchema{Attributes: attrs([]string{"tasks", "goals"})}
@@ -71,7 +71,7 @@ var (
 		Attributes: attrs([]string{"format", "task", "condition"}, "select", "goal", "attempt", "repetition", "grant"),
 		Blocks:     []hcl.BlockHeaderSchema{{Type: "given"}},
 	}
-	givenSchema     = &hcl.BodySchema{Attributes: attrs(nil, "utility", "attack_success", "side_effect")}
+	givenSchema     = &hcl.BodySchema{Attributes: attrs(nil, LabelUtility, LabelAttackSuccess, LabelSideEffect)}
 	invariantSchema = &hcl.BodySchema{Attributes: attrs(nil, "description", "severity", "assert", "match", "forbid"), Blocks: stepBlocks}
 	failureSchema   = &hcl.BodySchema{Attributes: attrs(nil, "description", "when", "match", "forbid"), Blocks: stepBlocks}
 	gateSchema      = &hcl.BodySchema{Attributes: attrs([]string{"require"}, "description", "conditions")}
@@ -121,7 +121,7 @@ func (d *decoder) decodeFile(body hcl.Body) {
 			if g := d.goal(b); g != nil {
 				m.Goals = append(m.Goals, g)
 			}
-		case "side_effect":
+		case LabelSideEffect:
 			if s := d.sideEffect(b); s != nil {
 				m.SideEffects = append(m.SideEffects, s)
 			}
@@ -354,12 +354,12 @@ func (d *decoder) task(b *hcl.Block) *Task {
 		ID:          d.label(b, "id", false),
 		Prompt:      d.str(c.Attributes["prompt"]),
 		Description: d.str(c.Attributes["description"]),
-		Utility:     d.criterion(c.Attributes["utility"]),
+		Utility:     d.criterion(c.Attributes[LabelUtility]),
 		Range:       b.DefRange,
 	}
 	t.Trace = d.trace(b, c, traceRules{})
-	t.Variants = d.variants(c, "utility")
-	d.require(b, c, []string{"utility", "match"},
+	t.Variants = d.variants(c, LabelUtility)
+	d.require(b, c, []string{LabelUtility, "match"},
 		"A task needs utility = \"<CEL bool>\", match = \"<trace pattern>\", or both (utility then needs both to hold).")
 	if !d.declare("task", t.ID, b.DefRange) {
 		return nil
@@ -396,7 +396,7 @@ func (d *decoder) sideEffect(b *hcl.Block) *SideEffect {
 	s.Trace = d.trace(b, c, traceRules{forbid: true})
 	d.require(b, c, []string{"when", "match", "forbid"},
 		"A side effect needs when = \"<CEL bool>\", match = \"<trace pattern>\" or forbid = \"<trace pattern>\" (the harm happened when every one given holds, forbid counting when it matched).")
-	if !d.declare("side_effect", s.Name, b.DefRange) {
+	if !d.declare(LabelSideEffect, s.Name, b.DefRange) {
 		return nil
 	}
 	return s
@@ -428,9 +428,9 @@ func (d *decoder) source(b *hcl.Block) *Source {
 	for _, gb := range c.Blocks {
 		gc := d.content(gb.Body, givenSchema)
 		g := &Given{
-			Utility:       d.criterion(gc.Attributes["utility"]),
-			AttackSuccess: d.criterion(gc.Attributes["attack_success"]),
-			SideEffect:    d.criterion(gc.Attributes["side_effect"]),
+			Utility:       d.criterion(gc.Attributes[LabelUtility]),
+			AttackSuccess: d.criterion(gc.Attributes[LabelAttackSuccess]),
+			SideEffect:    d.criterion(gc.Attributes[LabelSideEffect]),
 			Range:         gb.DefRange,
 		}
 		if s.Given != nil {

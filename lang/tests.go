@@ -11,7 +11,7 @@ import (
 
 // ExpectLabels are the keys a test's expect object may hold: four labels
 // whose value is true, false or "unknown", then two lists of names.
-var ExpectLabels = []string{"utility", "attack_success", "side_effect", "exposed", "violations", "failures"}
+var ExpectLabels = append(LabelNames(), "violations", "failures")
 
 // listLabels are the expect keys whose value is a list of names
 // (invariants and failures).

@@ -12,7 +12,7 @@ func withVariants(blocks []hcl.BlockHeaderSchema) []hcl.BlockHeaderSchema {
 }
 
 // variants decodes the variant blocks of a task or goal; attr names the
-// criterion attribute a variant replaces ("utility" or "success").
+// criterion attribute a variant replaces (LabelUtility or "success").
 func (d *decoder) variants(c *hcl.BodyContent, attr string) []*Variant {
 	schema := &hcl.BodySchema{Attributes: attrs([]string{"when", attr})}
 	var out []*Variant

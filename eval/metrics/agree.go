@@ -34,7 +34,7 @@ func (a Agreement) Rows() []AgreementRow {
 // Agree+Disagree+OursUnknown+NotGiven is the number of runs.
 type AgreementRow struct {
 	// Label names the row: "benign_utility", "utility_under_attack" or
-	// "attack_success".
+	// the attack-success label's name (runs.AttackSuccess).
 	Label       string
 	Agree       int
 	Disagree    int

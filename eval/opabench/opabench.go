@@ -10,6 +10,8 @@ import (
 	"fmt"
 
 	"github.com/open-policy-agent/opa/v1/rego"
+
+	"github.com/tenetlang/tenet/eval/runs"
 )
 
 // Policy is banking.rego: Rego equivalents of the banking contract's
@@ -58,8 +60,9 @@ func Eval(ctx context.Context, pq rego.PreparedEvalQuery, opts ...rego.EvalOptio
 		key string
 		dst *bool
 	}{
-		{"utility", &v.Utility}, {"attack_success", &v.AttackSuccess}, {"side_effect", &v.SideEffect},
-		{"exposed", &v.Exposed}, {"no_send_after_untrusted_read", &v.NoSendAfterUntrustedRead},
+		{runs.Utility.String(), &v.Utility}, {runs.AttackSuccess.String(), &v.AttackSuccess},
+		{runs.SideEffect.String(), &v.SideEffect}, {runs.Exposed.String(), &v.Exposed},
+		{"no_send_after_untrusted_read", &v.NoSendAfterUntrustedRead},
 	} {
 		b, ok := m[f.key].(bool)
 		if !ok {

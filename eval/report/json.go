@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 	"math"
@@ -387,15 +388,55 @@ func jsonCondition(c metrics.Condition) wireCondition {
 
 // Agreement.
 
+// wireAgreement is one condition's agreement: contract, condition, then
+// one member per row of metrics.Agreement.Rows, in that order, named by
+// the row's Label (benign_utility, utility_under_attack and the
+// attack-success label's name from runs' table), so that no label name is
+// spelled here.
 type wireAgreement struct {
-	Contract           string           `json:"contract"`
-	Condition          string           `json:"condition"`
-	BenignUtility      wireAgreementRow `json:"benign_utility"`
-	UtilityUnderAttack wireAgreementRow `json:"utility_under_attack"`
-	AttackSuccess      wireAgreementRow `json:"attack_success"`
+	Contract  string
+	Condition string
+	Rows      []wireAgreementRow
+}
+
+func (a wireAgreement) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	member := func(name string, v any) error {
+		if b.Len() > 1 {
+			b.WriteByte(',')
+		}
+		k, err := json.Marshal(name)
+		if err != nil {
+			return err
+		}
+		val, err := json.Marshal(v)
+		if err != nil {
+			return err
+		}
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(val)
+		return nil
+	}
+	if err := member("contract", a.Contract); err != nil {
+		return nil, err
+	}
+	if err := member("condition", a.Condition); err != nil {
+		return nil, err
+	}
+	for _, r := range a.Rows {
+		if err := member(r.label, r); err != nil {
+			return nil, err
+		}
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
 }
 
 type wireAgreementRow struct {
+	// label is the row's member name in wireAgreement, not a member.
+	label         string
 	Agree         int                `json:"agree"`
 	Disagree      int                `json:"disagree"`
 	OursUnknown   int                `json:"ours_unknown"`
@@ -415,14 +456,17 @@ type wireDisagreement struct {
 
 func jsonAgreement(a metrics.Agreement) wireAgreement {
 	row := func(r metrics.AgreementRow) wireAgreementRow {
-		return wireAgreementRow{Agree: r.Agree, Disagree: r.Disagree, OursUnknown: r.OursUnknown, NotGiven: r.NotGiven,
+		return wireAgreementRow{label: r.Label, Agree: r.Agree, Disagree: r.Disagree, OursUnknown: r.OursUnknown, NotGiven: r.NotGiven,
 			Disagreements: jsonList(r.Disagreements, func(d metrics.Disagreement) wireDisagreement {
 				return wireDisagreement{Run: jsonKey(d.Key), Ours: d.Ours, Given: d.Given, Origin: jsonOrigin(d.OriginFile, d.OriginLine)}
 			}),
 			Unknowns: jsonList(r.Unknowns, jsonUnknownRun), MoreDisagree: r.MoreDisagreements, MoreUnknowns: r.MoreUnknowns}
 	}
-	return wireAgreement{Contract: a.Contract, Condition: a.Condition, BenignUtility: row(a.BenignUtility),
-		UtilityUnderAttack: row(a.AttackedUtility), AttackSuccess: row(a.AttackSuccess)}
+	out := wireAgreement{Contract: a.Contract, Condition: a.Condition}
+	for _, r := range a.Rows() {
+		out.Rows = append(out.Rows, row(r))
+	}
+	return out
 }
 
 // Checks and violations.

@@ -68,7 +68,7 @@ func WriteMetrics(w io.Writer, cs []metrics.Condition) error {
 	if len(ok) > 0 {
 		tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
 		header := []string{"condition", "|T|", "|C|", "reps", "benign_utility", "raw_attacked_utility", "targeted_asr",
-			"side_effect_rate", "secure_utility_in_scope", "joint u/a/both/neither", "exposed", "conditional_asr_exposed",
+			"side_effect_rate", "secure_utility_in_scope", "joint u/a/both/neither", runs.Exposed.String(), "conditional_asr_exposed",
 			"solved", "conditional_asr_benign_solved"}
 		if withContract {
 			header = append([]string{"contract"}, header...)
@@ -255,7 +255,7 @@ func WriteAgreement(w io.Writer, as []metrics.Agreement) error {
 		}
 	}
 	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
-	header := []string{"condition", "benign_utility", "utility_under_attack", "attack_success"}
+	header := []string{"condition", "benign_utility", "utility_under_attack", runs.AttackSuccess.String()}
 	if withContract {
 		header = append([]string{"contract"}, header...)
 	}

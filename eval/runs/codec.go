@@ -57,12 +57,8 @@ type wireAudit struct {
 	Mismatch string `json:"mismatch,omitempty"`
 }
 
-type wireLabels struct {
-	Utility       json.RawMessage `json:"utility,omitempty"`
-	AttackSuccess json.RawMessage `json:"attack_success,omitempty"`
-	SideEffect    json.RawMessage `json:"side_effect,omitempty"`
-	Exposed       json.RawMessage `json:"exposed,omitempty"`
-}
+// wireLabels and wireGiven, whose member names are the label names, are
+// in labels.go with the table.
 
 // wireUnknown holds the reasons of unknown labels and checks, in file
 // order: the labels, then invariants.NAME and failures.NAME by name.
@@ -100,12 +96,6 @@ func writeJSONString(b *bytes.Buffer, s string) error {
 	}
 	b.Truncate(b.Len() - 1) // Encode's newline
 	return nil
-}
-
-type wireGiven struct {
-	Utility       *bool `json:"utility,omitempty"`
-	AttackSuccess *bool `json:"attack_success,omitempty"`
-	SideEffect    *bool `json:"side_effect,omitempty"`
 }
 
 type wireOrigin struct {

@@ -1,6 +1,9 @@
 package runs
 
-import "strings"
+import (
+	"encoding/json"
+	"strings"
+)
 
 // LabelName names one of a run's labels. The constants below are the one
 // table of label names: their text is how the runs file, messages and
@@ -25,6 +28,24 @@ func LabelNames() []LabelName { return []LabelName{Utility, AttackSuccess, SideE
 
 // givenNames are the labels another harness may give (Record.Given).
 func givenNames() []LabelName { return []LabelName{Utility, AttackSuccess, SideEffect} }
+
+// wireLabels is a record's labels object in the runs file (codec.go), its
+// members in LabelNames order: a label's value, or null when it is unknown
+// (its reason then in unknown); an absent label is left out.
+type wireLabels struct {
+	Utility       json.RawMessage `json:"utility,omitempty"`
+	AttackSuccess json.RawMessage `json:"attack_success,omitempty"`
+	SideEffect    json.RawMessage `json:"side_effect,omitempty"`
+	Exposed       json.RawMessage `json:"exposed,omitempty"`
+}
+
+// wireGiven is a record's given object (codec.go), in givenNames order; a
+// label not given is left out.
+type wireGiven struct {
+	Utility       *bool `json:"utility,omitempty"`
+	AttackSuccess *bool `json:"attack_success,omitempty"`
+	SideEffect    *bool `json:"side_effect,omitempty"`
+}
 
 // Label returns the label called name, or nil for a name that is not one
 // of LabelNames.

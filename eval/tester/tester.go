@@ -142,14 +142,14 @@ func mismatch(e compiler.Expect, rec runs.Record) string {
 	}
 	var l runs.Label
 	present := true
-	switch e.Label {
-	case "utility":
+	switch runs.LabelName(e.Label) {
+	case runs.Utility:
 		l = rec.Utility
-	case "attack_success":
+	case runs.AttackSuccess:
 		l, present = rec.AttackSuccess, rec.Key.Attacked()
-	case "side_effect":
+	case runs.SideEffect:
 		l, present = rec.SideEffect, rec.Key.Attacked()
-	case "exposed":
+	case runs.Exposed:
 		l, present = rec.Exposed, rec.HasExposed
 	}
 	want := "unknown"
@@ -168,7 +168,7 @@ func mismatch(e compiler.Expect, rec runs.Record) string {
 }
 
 func absentWhy(label string) string {
-	if label == "exposed" {
+	if runs.LabelName(label) == runs.Exposed {
 		return "the contract declares no exposure criterion, or the run is benign"
 	}
 	return "a benign run has no attack labels"

@@ -601,7 +601,7 @@ var htmlWbr = strings.NewReplacer("_", "_<wbr>", "/", "/<wbr>")
 // htmlMetricHeads are the columns of the metrics table after condition, |T|,
 // |C| and reps.
 var htmlMetricHeads = []string{"benign_utility", "raw_attacked_utility", "targeted_asr", "side_effect_rate",
-	"secure_utility_in_scope", "joint u/a/both/neither", "exposed", "conditional_asr_exposed", "solved",
+	"secure_utility_in_scope", "joint u/a/both/neither", runs.Exposed.String(), "conditional_asr_exposed", "solved",
 	"conditional_asr_benign_solved"}
 
 // htmlGroupViews splits the conditions by contract, in the metrics order.
@@ -750,7 +750,7 @@ func htmlAgreementViewOf(as []metrics.Agreement) *htmlAgreementView {
 	if as == nil {
 		return nil
 	}
-	v := &htmlAgreementView{Labels: []string{"benign_utility", "utility_under_attack", "attack_success"}}
+	v := &htmlAgreementView{Labels: []string{"benign_utility", "utility_under_attack", runs.AttackSuccess.String()}}
 	for _, a := range as {
 		row := htmlAgreementRowView{Contract: htmlContract(a.Contract), Condition: report.ShownName(a.Condition)}
 		for _, r := range a.Rows() {

@@ -295,7 +295,7 @@ func mdMetrics(w io.Writer, cs []metrics.Condition) {
 	}
 	if len(ok) > 0 {
 		header := []string{"condition", "|T|", "|C|", "reps", "benign_utility", "raw_attacked_utility", "targeted_asr",
-			"side_effect_rate", "secure_utility_in_scope", "joint u/a/both/neither", "exposed", "conditional_asr_exposed",
+			"side_effect_rate", "secure_utility_in_scope", "joint u/a/both/neither", runs.Exposed.String(), "conditional_asr_exposed",
 			"solved", "conditional_asr_benign_solved"}
 		right := map[int]bool{1: true, 2: true, 3: true}
 		if withContract {
@@ -398,7 +398,7 @@ func mdAgreement(w io.Writer, as []metrics.Agreement) {
 		}
 		rows = append(rows, cells)
 	}
-	mdTable(w, []string{"condition", "benign_utility", "utility_under_attack", "attack_success"}, nil, rows)
+	mdTable(w, []string{"condition", "benign_utility", "utility_under_attack", runs.AttackSuccess.String()}, nil, rows)
 	for i := range 3 {
 		var items []string
 		for _, a := range as {
