@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tenetlang/tenet/internal/shared"
+	"github.com/tenetlang/tenet/internal/testtier"
 )
 
 // outDir lists dir, to check that no temporary file is left.
@@ -48,7 +49,7 @@ func TestEvalSortMemoryAgentDojo(t *testing.T) {
 		t.Fatalf("in memory: exit %d, %v, %v; stderr:\n%s", base.code, base.runsErr, base.reportErr, base.stderr)
 	}
 	budgets := []string{"1", "65536", fmt.Sprint(defaultSortBytes)}
-	if testing.Short() {
+	if testing.Short() || !testtier.HeavyOn() { // one run per spill: the heavy tier's
 		budgets = budgets[1:]
 	}
 	for _, budget := range budgets {

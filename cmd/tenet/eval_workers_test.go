@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/tenetlang/tenet/internal/shared"
+	"github.com/tenetlang/tenet/internal/testtier"
 )
 
 // evalOutputs is everything one tenet eval run produced.
@@ -57,7 +58,7 @@ func TestEvalWorkersDeterministicAgentDojo(t *testing.T) {
 		t.Fatalf("no transcripts in %s: %v", traces, err)
 	}
 	workers := []int{1, 2, 3, 4, 5, 6, 7, 8}
-	if testing.Short() {
+	if testing.Short() || !testtier.HeavyOn() { // the whole sweep is the heavy tier's
 		workers = []int{1, 2, 8}
 	}
 	var base evalOutputs

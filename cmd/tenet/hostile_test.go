@@ -27,6 +27,7 @@ import (
 	"github.com/tenetlang/tenet/compiler"
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/eval/transcript"
+	"github.com/tenetlang/tenet/internal/testtier"
 )
 
 // The hostile corpus (testdata/hostile, described in its README and in
@@ -86,6 +87,8 @@ const (
 //	                           skipped where there are no named pipes)
 //	show FILE                  put FILE's content (after the run) in the golden
 //	timeout SECONDS            a larger hang bound for this case
+//	tier heavy WHY             the case runs only in the heavy tier
+//	                           (TENET_HEAVY=1, as .ci/run sets; package testtier)
 //	bug TEXT                   a known bug, not fixed yet: while the case breaks
 //	                           a bound or its golden, it is skipped with TEXT
 //	                           (go test -v shows it); once it passes, it fails,
@@ -132,6 +135,7 @@ type hostileCase struct {
 	show    []string
 	timeout time.Duration
 	bug     string
+	heavy   string // why the case is in the heavy tier ("" : default tier)
 }
 
 func readHostileCase(t *testing.T, dir string) hostileCase {
@@ -158,6 +162,11 @@ func readHostileCase(t *testing.T, dir string) hostileCase {
 			c.show = append(c.show, words[1:]...)
 		case "bug":
 			c.bug = strings.TrimSpace(strings.TrimPrefix(line, "bug"))
+		case "tier":
+			if words[1] != "heavy" || len(words) < 3 {
+				t.Fatalf("case:%d: want \"tier heavy WHY\", got %q", i+1, line)
+			}
+			c.heavy = strings.Join(words[2:], " ")
 		case "timeout":
 			s, err := strconv.Atoi(words[1])
 			if err != nil {
@@ -209,6 +218,9 @@ func unquote(w string) (string, error) {
 
 func runHostile(t *testing.T, tenet, dir string) {
 	c := readHostileCase(t, dir)
+	if c.heavy != "" {
+		testtier.Heavy(t, c.heavy)
+	}
 	work := t.TempDir()
 	for _, from := range []string{filepath.Join(hostileDir, "_shared"), dir} {
 		if err := copyTree(from, work); err != nil {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/internal/testtier"
 )
 
 func unknownLabel(r runs.Record, label string) runs.Record {
@@ -237,6 +238,7 @@ func TestBoundsExposure(t *testing.T) {
 // assignment of the unknown labels (that keeps h ≥ a), on random
 // conditions with attempts, repetitions, rules and several cases per task.
 func TestBoundsBruteForce(t *testing.T) {
+	testtier.Heavy(t, "brute force over random label tables")
 	rng := rand.New(rand.NewSource(7))
 	checked := 0
 	defer func() {

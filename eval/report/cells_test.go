@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/internal/testtier"
 )
 
 // TestHugeConditionNameBounded: one condition name of 6 MiB, next to a
@@ -14,6 +15,7 @@ import (
 // 7): the table padded every row to the 6 MiB cell, and wrote it in every
 // table, which made gigabytes from a few conditions.
 func TestHugeConditionNameBounded(t *testing.T) {
+	testtier.Heavy(t, "a 6 MiB condition name rendered in every format")
 	huge := strings.Repeat("g", 6<<20)
 	recs := append(cutRecords(3, huge), cutRecords(3, "short")...)
 	d := testBuild(testInput{Command: CommandReport, Version: "v", Records: recs})
