@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tenetlang/tenet/compiler/bundle"
+	"github.com/tenetlang/tenet/compiler"
 )
 
 func checkCmd() *cobra.Command {
@@ -24,7 +24,7 @@ Exit 2 when any contract has an error.`,
 					bad = true
 					continue
 				}
-				fmt.Fprintln(cmd.OutOrStdout(), summary(b))
+				fmt.Fprintln(cmd.OutOrStdout(), compiler.Summary(b))
 			}
 			if bad {
 				return exitError{exitBad}
@@ -32,18 +32,6 @@ Exit 2 when any contract has an error.`,
 			return nil
 		},
 	}
-}
-
-// summary describes a checked contract in one line.
-func summary(b *bundle.Bundle) string {
-	m := b.Manifest
-	name := m.Contract
-	if m.Version != "" {
-		name += " " + m.Version
-	}
-	return fmt.Sprintf("ok: contract %s: %s, %s, %s, %s, %s, %s", name,
-		count(len(b.Decls.Tools), "tool"), count(len(b.Decls.Scopes[0].Predicates), "predicate"), count(len(b.Plan.Tasks), "task"),
-		count(len(b.Plan.Goals), "goal"), count(len(b.Plan.Cases), "security case"), count(len(b.Plan.Sources), "source"))
 }
 
 // count renders "1 task", "2 tasks".

@@ -1,4 +1,12 @@
-package main
+// Package progress draws the one-line progress report of a long read on a
+// terminal (tenet eval's "judging: …" line on stderr).
+//
+// It takes the counts of records and bytes read as they grow and the total
+// bytes to read; it gives a line redrawn in place at most every Every,
+// erased before other output. It is silent unless its writer is a
+// terminal, so that logs and pipes only ever see results. It imports no
+// tenet package.
+package progress
 
 import (
 	"fmt"
@@ -9,25 +17,24 @@ import (
 	"golang.org/x/term"
 )
 
-// progressEvery is how often the progress line is redrawn at most.
-const progressEvery = 200 * time.Millisecond
+// Every is how often the line is redrawn at most.
+const Every = 200 * time.Millisecond
 
-// progress draws one line on stderr while tenet eval reads transcripts:
+// Line draws one line while records are read:
 //
 //	judging: 1204 runs read, 812 runs/s, 41%, ETA 0:03
 //
-// It is silent unless stderr is a terminal (DESIGN §9), so logs and pipes
-// only ever see results. The ETA is by bytes: the files are read once per
-// transcript format of the contracts (eval.EvalCollection's passes), so the
-// work is Σ file sizes × passes.
-type progress struct {
+// The ETA is by bytes: a reader that reads the files several times (once
+// per transcript format of the contracts) gives the total as Σ file sizes
+// × passes. A Line is used from one goroutine.
+type Line struct {
 	w     io.Writer // nil: silent
 	now   func() time.Time
 	total int64 // bytes to read, over all passes
 	start time.Time
 	drawn time.Time
 
-	// base* are the counts of the passes already done (see next); records
+	// base* are the counts of the passes already done (see Next); records
 	// and bytes include them.
 	baseRecords int
 	baseBytes   int64
@@ -36,12 +43,12 @@ type progress struct {
 	shown       bool
 }
 
-// newProgress returns a progress line on stderr when it is a terminal, and
-// a silent one otherwise.
-func newProgress(stderr io.Writer, files []string, passes int) *progress {
+// New returns a line on stderr when it is a terminal, and a silent one
+// otherwise. files are read passes times.
+func New(stderr io.Writer, files []string, passes int) *Line {
 	f, ok := stderr.(*os.File)
 	if !ok || !term.IsTerminal(int(f.Fd())) {
-		return &progress{}
+		return &Line{}
 	}
 	var size int64
 	for _, name := range files {
@@ -49,29 +56,33 @@ func newProgress(stderr io.Writer, files []string, passes int) *progress {
 			size += st.Size()
 		}
 	}
-	return newProgressTo(stderr, size*int64(passes), time.Now)
+	return NewTo(stderr, size*int64(passes), time.Now)
 }
 
-// newProgressTo draws on w whatever it is (tests give a buffer and a clock).
-func newProgressTo(w io.Writer, total int64, now func() time.Time) *progress {
+// NewTo draws on w whatever it is (tests give a buffer and a clock).
+func NewTo(w io.Writer, total int64, now func() time.Time) *Line {
 	t := now()
-	return &progress{w: w, now: now, total: total, start: t}
+	return &Line{w: w, now: now, total: total, start: t}
 }
 
-// update is eval.Options.Progress: counts since the last next (EvalCollection
-// counts over all its passes, so tenet eval never calls next).
-func (p *progress) update(records int, bytes int64) {
+// Update takes the counts since the last Next (eval's Options.Progress:
+// the pipeline counts over all its passes, so tenet eval never calls Next).
+func (p *Line) Update(records int, bytes int64) {
 	if p.w == nil {
 		return
 	}
 	p.records, p.bytes = p.baseRecords+records, p.baseBytes+bytes
 	t := p.now()
-	if p.shown && t.Sub(p.drawn) < progressEvery {
+	if p.shown && t.Sub(p.drawn) < Every {
 		return
 	}
 	p.drawn = t
 	elapsed := t.Sub(p.start).Seconds()
-	line := "judging: " + count(p.records, "run") + " read"
+	runs := "runs"
+	if p.records == 1 {
+		runs = "run"
+	}
+	line := fmt.Sprintf("judging: %d %s read", p.records, runs)
 	if elapsed > 0 {
 		line += fmt.Sprintf(", %.0f runs/s", float64(p.records)/elapsed)
 	}
@@ -87,22 +98,22 @@ func (p *progress) update(records int, bytes int64) {
 	p.shown = true
 }
 
-// next marks the end of one counting of the files: later counts start from
+// Next marks the end of one counting of the files: later counts start from
 // zero again.
-func (p *progress) next() {
+func (p *Line) Next() {
 	p.baseRecords, p.baseBytes = p.records, p.bytes
 }
 
-// clear erases the line, before other output goes to stderr.
-func (p *progress) clear() {
+// Clear erases the line, before other output goes to the same writer.
+func (p *Line) Clear() {
 	if p.shown {
 		fmt.Fprint(p.w, "\r\x1b[K")
 		p.shown = false
 	}
 }
 
-// done erases the line for good.
-func (p *progress) done() { p.clear() }
+// Done erases the line for good.
+func (p *Line) Done() { p.Clear() }
 
 // clock renders a duration as m:ss (h:mm:ss past an hour).
 func clock(d time.Duration) string {
