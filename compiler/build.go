@@ -38,10 +38,17 @@ func BuildDir(dir string, opt Options) (*Built, hcl.Diagnostics) {
 	return encode(mod, b, diags)
 }
 
-// Build is BuildDir for a module already parsed (lang.ParseFiles).
-func Build(m *lang.Module, opt Options) (*Built, hcl.Diagnostics) {
-	b, diags := Compile(m, opt)
-	return encode(m, b, diags)
+// BuildFiles is BuildDir for sources in memory (lang.ParseFiles: file name
+// → contents, the names relative to dir).
+func BuildFiles(dir string, files map[string][]byte, opt Options) (*Built, hcl.Diagnostics) {
+	mod, diags := lang.ParseFiles(dir, files)
+	if mod == nil || len(mod.Files) == 0 {
+		return &Built{Module: mod}, diags
+	}
+	b, more := Compile(mod, opt)
+	diags = append(diags, more...)
+	SortDiagnostics(diags)
+	return encode(mod, b, diags)
 }
 
 // encode finishes Build and BuildDir. The bundle of a contract that
