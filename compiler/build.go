@@ -2,8 +2,6 @@ package compiler
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -67,57 +65,4 @@ func encode(m *lang.Module, b *bundle.Bundle, diags hcl.Diagnostics) (*Built, hc
 	}
 	out.Bundle, out.Data, out.ID = b, data, id
 	return out, diags
-}
-
-// SourceFiles lists the contract sources (*.tenet.hcl) directly inside
-// dir, sorted; none when dir cannot be read.
-func SourceFiles(dir string) []string {
-	files, _ := filepath.Glob(filepath.Join(dir, "*"+lang.FileSuffix))
-	return files
-}
-
-// ContractDirs lists the contracts a directory holds: dir itself when it
-// holds sources, else each subdirectory that does, in name order (a
-// collection, such as contracts/agentdojo). It is an error when there are
-// none.
-func ContractDirs(dir string) ([]string, error) {
-	if len(SourceFiles(dir)) > 0 {
-		return []string{dir}, nil
-	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return nil, err
-	}
-	var dirs []string
-	for _, e := range entries {
-		sub := filepath.Join(dir, e.Name())
-		if e.IsDir() && len(SourceFiles(sub)) > 0 {
-			dirs = append(dirs, sub)
-		}
-	}
-	if len(dirs) == 0 {
-		return nil, fmt.Errorf("%s holds no *.tenet.hcl files and no contract directories", dir)
-	}
-	return dirs, nil
-}
-
-// Summary describes a compiled contract in one line, as `tenet check` and
-// `tenet build` print it.
-func Summary(b *bundle.Bundle) string {
-	m := b.Manifest
-	name := m.Contract
-	if m.Version != "" {
-		name += " " + m.Version
-	}
-	return fmt.Sprintf("ok: contract %s: %s, %s, %s, %s, %s, %s", name,
-		count(len(b.Decls.Tools), "tool"), count(len(b.Decls.Scopes[0].Predicates), "predicate"), count(len(b.Plan.Tasks), "task"),
-		count(len(b.Plan.Goals), "goal"), count(len(b.Plan.Cases), "security case"), count(len(b.Plan.Sources), "source"))
-}
-
-// count renders "1 task", "2 tasks".
-func count(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -3,7 +3,6 @@ package compiler_test
 import (
 	"os"
 	"path/filepath"
-	"slices"
 	"testing"
 
 	"github.com/tenetlang/tenet/compiler"
@@ -28,7 +27,7 @@ func TestBuildDir(t *testing.T) {
 	if err != nil || id != built.ID || b.Manifest.Contract != built.Bundle.Manifest.Contract {
 		t.Fatalf("the bytes decode to %s, %v", id, err)
 	}
-	if got := compiler.Summary(built.Bundle); got != "ok: contract quickstart-mail 0.1.0: 2 tools, 1 predicate, 2 tasks, 1 goal, 2 security cases, 1 source" {
+	if got := built.Bundle.Summary(); got != "ok: contract quickstart-mail 0.1.0: 2 tools, 1 predicate, 2 tasks, 1 goal, 2 security cases, 1 source" {
 		t.Errorf("summary %q", got)
 	}
 
@@ -42,24 +41,5 @@ func TestBuildDir(t *testing.T) {
 	}
 	if built.Module == nil || len(built.Module.Files) != 1 || built.Bundle != nil || built.Data != nil || built.ID != "" {
 		t.Fatalf("a contract with errors gives %+v, want its module alone", built)
-	}
-}
-
-// TestContractDirs: a contract directory is itself; a collection is its
-// contract subdirectories in name order; a directory with neither is an
-// error that says so.
-func TestContractDirs(t *testing.T) {
-	coll := filepath.Join("..", "contracts", "agentdojo")
-	got, err := compiler.ContractDirs(coll)
-	want := []string{filepath.Join(coll, "banking"), filepath.Join(coll, "slack"), filepath.Join(coll, "travel"), filepath.Join(coll, "workspace")}
-	if err != nil || !slices.Equal(got, want) {
-		t.Errorf("collection: %v, %v; want %v", got, err, want)
-	}
-	if got, err := compiler.ContractDirs(want[0]); err != nil || !slices.Equal(got, want[:1]) {
-		t.Errorf("contract: %v, %v", got, err)
-	}
-	empty := t.TempDir()
-	if _, err := compiler.ContractDirs(empty); err == nil || err.Error() != empty+" holds no *.tenet.hcl files and no contract directories" {
-		t.Errorf("empty: %v", err)
 	}
 }

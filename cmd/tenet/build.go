@@ -7,10 +7,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tenetlang/tenet/compiler"
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/internal/atomicfile"
 	"github.com/tenetlang/tenet/internal/paths"
+	"github.com/tenetlang/tenet/lang"
 )
 
 func buildCmd() *cobra.Command {
@@ -43,13 +43,13 @@ func buildCmd() *cobra.Command {
 				}
 				out = filepath.Base(abs) + ".tnb"
 			}
-			if err := paths.CheckOutput(out, compiler.SourceFiles(dir)); err != nil {
+			if err := paths.CheckOutput(out, lang.SourceFiles(dir)); err != nil {
 				return err
 			}
 			if err := atomicfile.Write(out, data, 0o644); err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "%s\n%s %s (%d bytes)\n", compiler.Summary(built.Bundle), built.ID, out, len(data))
+			fmt.Fprintf(cmd.OutOrStdout(), "%s\n%s %s (%d bytes)\n", built.Bundle.Summary(), built.ID, out, len(data))
 			for _, k := range keys {
 				fmt.Fprintf(cmd.OutOrStdout(), "signed by %s\n", bundle.Fingerprint(k.Public().(ed25519.PublicKey)))
 			}

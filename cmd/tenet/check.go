@@ -4,8 +4,6 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
-
-	"github.com/tenetlang/tenet/compiler"
 )
 
 func checkCmd() *cobra.Command {
@@ -24,7 +22,7 @@ Exit 2 when any contract has an error.`,
 					bad = true
 					continue
 				}
-				fmt.Fprintln(cmd.OutOrStdout(), compiler.Summary(b))
+				fmt.Fprintln(cmd.OutOrStdout(), b.Summary())
 			}
 			if bad {
 				return exitError{exitBad}

@@ -168,7 +168,7 @@ func loadBundle(path string, data []byte) (*eval.Program, error) {
 }
 
 // loadPrograms is loadProgram for eval and report, which also accept a
-// directory of contract directories (compiler.ContractDirs).
+// directory of contract directories (lang.ContractDirs).
 func loadPrograms(path string, stderr io.Writer, pol bundle.Policy) ([]*eval.Program, error) {
 	st, err := os.Stat(path)
 	if err != nil {
@@ -176,7 +176,7 @@ func loadPrograms(path string, stderr io.Writer, pol bundle.Policy) ([]*eval.Pro
 	}
 	paths := []string{path}
 	if st.IsDir() {
-		if paths, err = compiler.ContractDirs(path); err != nil {
+		if paths, err = lang.ContractDirs(path); err != nil {
 			return nil, err
 		}
 	}
@@ -196,4 +196,4 @@ func loadPrograms(path string, stderr io.Writer, pol bundle.Policy) ([]*eval.Pro
 func checkOutput(out string, inputs []string) error { return paths.CheckOutput(out, inputs) }
 func checkInputs(files []string) error              { return paths.CheckInputs(files) }
 func sameFile(a, b string) bool                     { return paths.SameFile(a, b) }
-func contractFiles(dir string) []string             { return compiler.SourceFiles(dir) }
+func contractFiles(dir string) []string             { return lang.SourceFiles(dir) }
