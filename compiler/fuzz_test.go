@@ -12,7 +12,6 @@ import (
 	"github.com/tenetlang/tenet/eval"
 	"github.com/tenetlang/tenet/eval/transcript"
 	"github.com/tenetlang/tenet/internal/fuzzseed"
-	"github.com/tenetlang/tenet/lang"
 	"github.com/tenetlang/tenet/lang/diag"
 )
 
@@ -33,30 +32,24 @@ func FuzzCompile(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
-		b, diags := compileSource(src)
+		built, diags := compileSource(src)
 		checkLocated(t, src, diags)
-		if b == nil {
+		if built.Bundle == nil {
 			if !diags.HasErrors() {
 				t.Fatal("no bundle and no error")
 			}
 			return
 		}
-		checkBundle(t, b)
+		checkBundle(t, built)
 	})
 }
 
 // maxSeed bounds the size of a seed contract.
 const maxSeed = 16 << 10
 
-// compileSource compiles src as the only file of a contract directory.
-func compileSource(src []byte) (*bundle.Bundle, hcl.Diagnostics) {
-	m, diags := lang.ParseFiles("fuzz", map[string][]byte{"a.tenet.hcl": src})
-	b, more := compiler.Compile(m, compiler.Options{Formats: transcript.Formats()})
-	diags = append(diags, more...)
-	if diags.HasErrors() {
-		return nil, diags
-	}
-	return b, diags
+// compileSource builds src as the only file of a contract directory.
+func compileSource(src []byte) (*compiler.Built, hcl.Diagnostics) {
+	return compiler.BuildFiles("fuzz", map[string][]byte{"a.tenet.hcl": src}, compiler.Options{Formats: transcript.Formats()})
 }
 
 // checkLocated fails on an internal error, a diagnostic without a code, or
@@ -80,13 +73,10 @@ func checkLocated(t *testing.T, src []byte, diags hcl.Diagnostics) {
 	}
 }
 
-// checkBundle encodes b, decodes it, re-encodes the result and plans it.
-func checkBundle(t *testing.T, b *bundle.Bundle) {
+// checkBundle decodes a built bundle, re-encodes the result and plans it.
+func checkBundle(t *testing.T, built *compiler.Built) {
 	t.Helper()
-	data, id, err := bundle.Encode(b)
-	if err != nil {
-		t.Fatalf("encode: %v", err)
-	}
+	data, id := built.Data, built.ID
 	got, gotID, err := bundle.Decode(data)
 	if err != nil {
 		t.Fatalf("a bundle tenet encoded does not decode: %v", err)

@@ -9,6 +9,8 @@ import (
 
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/internal/atomicfile"
+	"github.com/tenetlang/tenet/internal/paths"
+	"github.com/tenetlang/tenet/lang"
 )
 
 func buildCmd() *cobra.Command {
@@ -24,14 +26,11 @@ func buildCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			b, ok := compileDir(dir, cmd.ErrOrStderr())
+			built, ok := buildDir(dir, cmd.ErrOrStderr())
 			if !ok {
 				return exitError{exitBad}
 			}
-			data, id, err := bundle.Encode(b)
-			if err != nil {
-				return err
-			}
+			data := built.Data
 			for _, k := range keys {
 				if data, err = bundle.Sign(data, k); err != nil {
 					return err
@@ -44,13 +43,13 @@ func buildCmd() *cobra.Command {
 				}
 				out = filepath.Base(abs) + ".tnb"
 			}
-			if err := checkOutput(out, contractFiles(dir)); err != nil {
+			if err := paths.CheckOutput(out, lang.SourceFiles(dir)); err != nil {
 				return err
 			}
 			if err := atomicfile.Write(out, data, 0o644); err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "%s\n%s %s (%d bytes)\n", summary(b), id, out, len(data))
+			fmt.Fprintf(cmd.OutOrStdout(), "%s\n%s %s (%d bytes)\n", built.Bundle.Summary(), built.ID, out, len(data))
 			for _, k := range keys {
 				fmt.Fprintf(cmd.OutOrStdout(), "signed by %s\n", bundle.Fingerprint(k.Public().(ed25519.PublicKey)))
 			}

@@ -5,37 +5,44 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
 
+	"github.com/tenetlang/tenet"
 	"github.com/tenetlang/tenet/compiler"
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/eval"
 	"github.com/tenetlang/tenet/eval/transcript"
+	"github.com/tenetlang/tenet/internal/paths"
 	"github.com/tenetlang/tenet/internal/readlimit"
 	"github.com/tenetlang/tenet/lang"
 	"github.com/tenetlang/tenet/lang/diag"
 )
 
-// compileDir parses and compiles a contract directory, printing every
-// diagnostic to w. The bundle is nil when there were errors.
-func compileDir(dir string, w io.Writer) (*bundle.Bundle, bool) {
-	_, b, ok := compileModule(dir, w)
-	return b, ok
-}
-
-// compileModule is compileDir that also returns the parsed module (for
-// its test blocks).
-func compileModule(dir string, w io.Writer) (*lang.Module, *bundle.Bundle, bool) {
-	mod, b, diags := compiler.CompileDir(dir, compiler.Options{Formats: transcript.Formats()})
+// buildDir builds a contract directory (compiler.BuildDir: parse, compile,
+// encode), printing every diagnostic to w; ok is false when one is an error.
+func buildDir(dir string, w io.Writer) (*compiler.Built, bool) {
+	built, diags := compiler.BuildDir(dir, compiler.Options{Formats: transcript.Formats()})
 	var files map[string]*hcl.File
-	if mod != nil {
-		files = mod.FileMap()
+	if built.Module != nil {
+		files = built.Module.FileMap()
 	}
 	writeDiags(w, dir, files, diags)
-	return mod, b, !diags.HasErrors()
+	return built, !diags.HasErrors()
+}
+
+// compileDir is buildDir for the bundle alone.
+func compileDir(dir string, w io.Writer) (*bundle.Bundle, bool) {
+	built, ok := buildDir(dir, w)
+	return built.Bundle, ok
+}
+
+// compileModule is buildDir for the parsed module (its test blocks) and
+// the bundle.
+func compileModule(dir string, w io.Writer) (*lang.Module, *bundle.Bundle, bool) {
+	built, ok := buildDir(dir, w)
+	return built.Module, built.Bundle, ok
 }
 
 // writeDiags prints diagnostics as every command shows them (diag.WriteText).
@@ -60,55 +67,54 @@ func checkMaxPatternThreads(n int) error {
 // (compiled in memory) or a bundle file (verified, checked against pol,
 // then planned).
 func loadProgram(path string, stderr io.Writer, pol bundle.Policy) (*eval.Program, error) {
-	b, id, err := loadVerified(path, stderr, pol)
+	b, err := openContract(path, stderr, pol)
 	if err != nil {
 		return nil, err
 	}
-	p, err := eval.Plan(b, id)
+	p, err := b.Program()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return p, nil
 }
 
-// loadVerified reads a bundle file, or compiles a contract directory, and
-// applies pol: the bundle decoded (signatures verified) and its id. A
-// directory carries no signature, so it is refused when pol requires one.
+// loadVerified is openContract for the decoded bundle and its id.
 func loadVerified(path string, stderr io.Writer, pol bundle.Policy) (*bundle.Bundle, string, error) {
+	b, err := openContract(path, stderr, pol)
+	if err != nil {
+		return nil, "", err
+	}
+	return b.Contract(), b.ID(), nil
+}
+
+// openContract reads a bundle file, or builds a contract directory, and
+// verifies it under pol. The bytes of a directory's bundle are verified
+// like a file's, so its id is the id `tenet build` would give; a directory
+// carries no signature, so it is refused when pol requires one.
+func openContract(path string, stderr io.Writer, pol bundle.Policy) (*tenet.Bundle, error) {
 	st, err := os.Stat(path)
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
-	var data []byte
-	if st.IsDir() {
-		if len(pol.Keys) > 0 {
-			return nil, "", fmt.Errorf("%s is a contract directory, compiled here, and carries no signature: --verify-key (or %s) accepts only bundles signed with tenet build --sign KEY", path, verifyKeyEnv)
-		}
-		b, ok := compileDir(path, stderr)
-		if !ok {
-			return nil, "", exitError{exitBad}
-		}
-		// The in-memory bundle goes through the same encoding as a file,
-		// so its id is the id `tenet build` would give.
-		if data, _, err = bundle.Encode(b); err != nil {
-			return nil, "", err
-		}
-	} else if data, err = readlimit.ReadFile(path, bundle.MaxFileBytes); err != nil {
-		// A bundle is read whole, from a regular file: a named pipe or a
-		// device is refused before it is opened (it could block or never end).
+	if !st.IsDir() {
+		b, err := tenet.OpenBundle(path, tenet.WithPolicy(pol))
 		if te := (*readlimit.FileTypeError)(nil); errors.As(err, &te) {
-			return nil, "", fmt.Errorf("%w: want a contract directory or a bundle file", err)
+			return nil, fmt.Errorf("%w: want a contract directory or a bundle file", err)
 		}
-		return nil, "", err
+		return b, err
 	}
-	b, id, signers, err := bundle.DecodeSigned(data)
+	if len(pol.Keys) > 0 {
+		return nil, fmt.Errorf("%s is a contract directory, compiled here, and carries no signature: --verify-key (or %s) accepts only bundles signed with tenet build --sign KEY", path, verifyKeyEnv)
+	}
+	built, ok := buildDir(path, stderr)
+	if !ok {
+		return nil, exitError{exitBad}
+	}
+	b, err := tenet.LoadBundle(built.Data, tenet.WithPolicy(pol))
 	if err != nil {
-		return nil, "", fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	if err := pol.Check(id, signers); err != nil {
-		return nil, "", fmt.Errorf("%s: %w", path, err)
-	}
-	return b, id, nil
+	return b, nil
 }
 
 // loadBundle plans bundle bytes compiled in this process (tenet test).
@@ -120,39 +126,33 @@ func loadBundle(path string, data []byte) (*eval.Program, error) {
 	return p, nil
 }
 
-// loadPrograms is loadProgram for eval, which also accepts a directory of
-// contract directories (e.g. contracts/agentdojo): every subdirectory that
-// holds *.tenet.hcl files is one contract, in name order.
+// loadPrograms is loadProgram for eval and report, which also accept a
+// directory of contract directories (lang.ContractDirs).
 func loadPrograms(path string, stderr io.Writer, pol bundle.Policy) ([]*eval.Program, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, err
 	}
-	if !st.IsDir() || len(contractFiles(path)) > 0 {
-		p, err := loadProgram(path, stderr, pol)
-		if err != nil {
+	paths := []string{path}
+	if st.IsDir() {
+		if paths, err = lang.ContractDirs(path); err != nil {
 			return nil, err
 		}
-		return []*eval.Program{p}, nil
-	}
-	entries, err := os.ReadDir(path)
-	if err != nil {
-		return nil, err
 	}
 	var progs []*eval.Program
-	for _, e := range entries {
-		dir := filepath.Join(path, e.Name())
-		if !e.IsDir() || len(contractFiles(dir)) == 0 {
-			continue
-		}
+	for _, dir := range paths {
 		p, err := loadProgram(dir, stderr, pol)
 		if err != nil {
 			return nil, err
 		}
 		progs = append(progs, p)
 	}
-	if len(progs) == 0 {
-		return nil, fmt.Errorf("%s holds no *.tenet.hcl files and no contract directories", path)
-	}
 	return progs, nil
 }
+
+// The commands' checks of their files (internal/paths), and a contract
+// directory's sources (inputs that an output must not overwrite).
+func checkOutput(out string, inputs []string) error { return paths.CheckOutput(out, inputs) }
+func checkInputs(files []string) error              { return paths.CheckInputs(files) }
+func sameFile(a, b string) bool                     { return paths.SameFile(a, b) }
+func contractFiles(dir string) []string             { return lang.SourceFiles(dir) }

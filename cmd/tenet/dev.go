@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tenetlang/tenet/internal/atomicfile"
+	"github.com/tenetlang/tenet/internal/paths"
 	"github.com/tenetlang/tenet/internal/synth"
 )
 
@@ -45,7 +46,7 @@ See the package doc of internal/synth.`,
 			if runs < 0 {
 				return errors.New("--runs must be 0 or more")
 			}
-			if err := checkOutput(out, nil); err != nil {
+			if err := paths.CheckOutput(out, nil); err != nil {
 				return err
 			}
 			f, err := atomicfile.Create(out, 0o644)

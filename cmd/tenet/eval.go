@@ -18,6 +18,7 @@ import (
 	"github.com/tenetlang/tenet/eval/runs"
 	"github.com/tenetlang/tenet/eval/transcript"
 	"github.com/tenetlang/tenet/internal/atomicfile"
+	"github.com/tenetlang/tenet/internal/progress"
 )
 
 func evalCmd() *cobra.Command {
@@ -87,8 +88,8 @@ stderr and in the report, whatever its format.`,
 				p.MaxPatternThreads = maxThreads // before any run is judged
 				p.RunTimeout = runTimeout
 			}
-			prog := newProgress(stderr, files, passes(progs, opt))
-			opt.Progress = prog.update
+			prog := progress.New(stderr, files, passes(progs, opt))
+			opt.Progress = prog.Update
 			opt.Context = cmd.Context()
 			// The judged runs wait in sorters (memory bounded by
 			// --sort-memory, the rest in temporary files next to --out):
@@ -109,7 +110,7 @@ stderr and in the report, whatever its format.`,
 			// One pass per transcript format reads every file; each
 			// contract's source selects its records.
 			results, err := pipeline.EvalCollection(progs, files, opt)
-			prog.done()
+			prog.Done()
 			if err != nil {
 				return err
 			}

@@ -512,12 +512,11 @@ func partsBytes(parts []string) ([]byte, error) {
 // buildBundle compiles a contract directory into bundle bytes, as tenet
 // build does.
 func buildBundle(dir string) ([]byte, error) {
-	_, b, diags := compiler.CompileDir(dir, compiler.Options{Formats: transcript.Formats()})
+	built, diags := compiler.BuildDir(dir, compiler.Options{Formats: transcript.Formats()})
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	data, _, err := bundle.Encode(b)
-	return data, err
+	return built.Data, nil
 }
 
 // hostileSigningKey is the key the signed hostile bundles are signed with:

@@ -60,31 +60,16 @@ func (f *reportFlags) write(cmd *cobra.Command, d *report.Document) error {
 }
 
 // writeWith is write for a command with other outputs, already written
-// to set (eval's runs file): the report joins them and the set is
-// committed, so that either every output is replaced or, when anything
-// fails (a full disk), none is; the error says which, also when a rename
-// fails midway (see atomicfile.Set). A report on stdout is printed after
-// the set is committed.
+// to set (eval's runs file): the report joins them (atomicfile's Publish),
+// so that either every output is replaced or, when anything fails (a full
+// disk), none is; the error says which, also when a rename fails midway.
 func (f *reportFlags) writeWith(cmd *cobra.Command, d *report.Document, set *atomicfile.Set) error {
 	var buf bytes.Buffer
 	if err := formats.Write(&buf, d, f.format); err != nil {
 		return set.Cancel(err)
 	}
-	if f.out != "" {
-		w, err := set.Create(f.out, 0o644)
-		if err != nil {
-			set.Abort()
-			return err
-		}
-		w.Write(buf.Bytes()) // an error stays with w: Commit returns it, naming the other outputs
-	}
-	if err := set.Commit(); err != nil {
+	if err := set.Publish(f.out, buf.Bytes(), 0o644, cmd.OutOrStdout()); err != nil {
 		return err
-	}
-	if f.out == "" {
-		if _, err := cmd.OutOrStdout().Write(buf.Bytes()); err != nil {
-			return err
-		}
 	}
 	stderr := cmd.ErrOrStderr()
 	for _, line := range d.Warnings {

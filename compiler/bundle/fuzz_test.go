@@ -13,7 +13,6 @@ import (
 	"github.com/tenetlang/tenet/eval"
 	"github.com/tenetlang/tenet/eval/transcript"
 	"github.com/tenetlang/tenet/internal/fuzzseed"
-	"github.com/tenetlang/tenet/lang"
 )
 
 // seedBundles compiles the repository's contracts (fuzzseed.Contracts)
@@ -21,18 +20,11 @@ import (
 func seedBundles(f *testing.F) [][]byte {
 	var out [][]byte
 	for _, c := range fuzzseed.Contracts() {
-		m, diags := lang.ParseFiles("seed", c.Files)
+		built, diags := compiler.BuildFiles("seed", c.Files, compiler.Options{Formats: transcript.Formats()})
 		if diags.HasErrors() {
 			continue
 		}
-		b, diags := compiler.Compile(m, compiler.Options{Formats: transcript.Formats()})
-		if diags.HasErrors() {
-			continue
-		}
-		data, _, err := bundle.Encode(b)
-		if err != nil {
-			f.Fatalf("%s: %v", c.From, err)
-		}
+		data := built.Data
 		if len(data) > 16<<10 {
 			continue // the AgentDojo bundles: slow to plan, the mutator gets further from small ones
 		}

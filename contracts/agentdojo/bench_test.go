@@ -1,11 +1,9 @@
 package agentdojo_test
 
 import (
-	"path/filepath"
 	"testing"
 
 	"github.com/tenetlang/tenet/compiler"
-	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/eval"
 	"github.com/tenetlang/tenet/eval/transcript"
 )
@@ -21,12 +19,8 @@ func BenchmarkBuild(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, s := range suiteDirs {
-			_, bun, diags := compiler.CompileDir(s, compiler.Options{Formats: transcript.Formats()})
-			if diags.HasErrors() {
+			if _, diags := compiler.BuildDir(s, compiler.Options{Formats: transcript.Formats()}); diags.HasErrors() {
 				b.Fatal(diags)
-			}
-			if _, _, err := bundle.Encode(bun); err != nil {
-				b.Fatal(err)
 			}
 		}
 	}
@@ -43,16 +37,12 @@ func BenchmarkColdStart(b *testing.B) {
 	var data [][]byte
 	size := 0
 	for _, s := range suiteDirs {
-		_, bun, diags := compiler.CompileDir(filepath.Join(s), compiler.Options{Formats: transcript.Formats()})
+		built, diags := compiler.BuildDir(s, compiler.Options{Formats: transcript.Formats()})
 		if diags.HasErrors() {
 			b.Fatal(diags)
 		}
-		d, _, err := bundle.Encode(bun)
-		if err != nil {
-			b.Fatal(err)
-		}
-		data = append(data, d)
-		size += len(d)
+		data = append(data, built.Data)
+		size += len(built.Data)
 	}
 	b.Run("all", func(b *testing.B) {
 		b.ReportMetric(float64(size), "bundle-bytes")

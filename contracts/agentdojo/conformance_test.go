@@ -12,14 +12,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tenetlang/tenet/compiler"
-	"github.com/tenetlang/tenet/compiler/bundle"
+	"github.com/tenetlang/tenet"
 	"github.com/tenetlang/tenet/eval"
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/pipeline"
 	"github.com/tenetlang/tenet/eval/report"
 	"github.com/tenetlang/tenet/eval/runs"
-	"github.com/tenetlang/tenet/eval/transcript"
 	"github.com/tenetlang/tenet/internal/shared"
 )
 
@@ -29,15 +27,11 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 // encoding, exactly as `tenet eval DIR` does.
 func program(t testing.TB, dir string) *eval.Program {
 	t.Helper()
-	_, b, diags := compiler.CompileDir(dir, compiler.Options{Formats: transcript.Formats()})
-	if diags.HasErrors() {
-		t.Fatalf("compile %s: %v", dir, diags)
-	}
-	data, _, err := bundle.Encode(b)
+	b, err := tenet.Build(dir)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("compile %s: %v", dir, err)
 	}
-	p, err := eval.Load(data)
+	p, err := b.Program()
 	if err != nil {
 		t.Fatal(err)
 	}

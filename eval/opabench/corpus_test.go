@@ -198,15 +198,11 @@ func write(tb testing.TB, name string, data []byte) {
 // decoded, planned).
 func compile(tb testing.TB, dir string, noAudit bool) judge {
 	tb.Helper()
-	_, b, diags := compiler.CompileDir(dir, compiler.Options{})
+	built, diags := compiler.BuildDir(dir, compiler.Options{})
 	if diags.HasErrors() {
 		tb.Fatal(diags)
 	}
-	data, _, err := bundle.Encode(b)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	p, err := eval.Load(data)
+	p, err := eval.Load(built.Data)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package main
+package progress
 
 import (
 	"bytes"
@@ -12,34 +12,34 @@ func TestProgressLine(t *testing.T) {
 	var buf bytes.Buffer
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	now := t0
-	p := newProgressTo(&buf, 1000, func() time.Time { return now })
+	p := NewTo(&buf, 1000, func() time.Time { return now })
 
 	now = t0.Add(2 * time.Second)
-	p.update(100, 250) // 25% in 2 s: 6 s to go
+	p.Update(100, 250) // 25% in 2 s: 6 s to go
 	want := "\rjudging: 100 runs read, 50 runs/s, 25%, ETA 0:06\x1b[K"
 	if got := buf.String(); got != want {
 		t.Fatalf("first line:\n got %q\nwant %q", got, want)
 	}
 	buf.Reset()
-	now = now.Add(progressEvery / 2)
-	p.update(101, 260) // too soon: not redrawn
+	now = now.Add(Every / 2)
+	p.Update(101, 260) // too soon: not redrawn
 	if buf.Len() != 0 {
-		t.Fatalf("redrawn within %v: %q", progressEvery, buf.String())
+		t.Fatalf("redrawn within %v: %q", Every, buf.String())
 	}
-	p.next() // a second contract starts from the first one's counts
+	p.Next() // a second contract starts from the first one's counts
 	now = t0.Add(4 * time.Second)
-	p.update(99, 490) // 200 runs, 750 bytes of 1000 in 4 s
+	p.Update(99, 490) // 200 runs, 750 bytes of 1000 in 4 s
 	want = "\rjudging: 200 runs read, 50 runs/s, 75%, ETA 0:01\x1b[K"
 	if got := buf.String(); got != want {
 		t.Fatalf("after next:\n got %q\nwant %q", got, want)
 	}
 	buf.Reset()
-	p.done()
+	p.Done()
 	if got := buf.String(); got != "\r\x1b[K" {
 		t.Fatalf("done wrote %q, want the line erased", got)
 	}
 	buf.Reset()
-	p.done()
+	p.Done()
 	if buf.Len() != 0 {
 		t.Fatalf("a second done wrote %q", buf.String())
 	}
@@ -49,10 +49,10 @@ func TestProgressLine(t *testing.T) {
 // not a terminal (a buffer, a pipe, a file).
 func TestProgressSilent(t *testing.T) {
 	var buf bytes.Buffer
-	p := newProgress(&buf, nil, 1)
-	p.update(1, 10)
-	p.next()
-	p.done()
+	p := New(&buf, nil, 1)
+	p.Update(1, 10)
+	p.Next()
+	p.Done()
 	if buf.Len() != 0 {
 		t.Fatalf("wrote %q to a non-terminal", buf.String())
 	}

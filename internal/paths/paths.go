@@ -1,4 +1,9 @@
-package main
+// Package paths checks the files a command is given before it reads or
+// writes any: inputs are distinct files, and an output is neither a
+// directory nor one of the inputs, so that a typo in a flag cannot destroy
+// the data it was about to read. It takes path names as given on the
+// command line and gives errors naming them; it imports no tenet package.
+package paths
 
 import (
 	"fmt"
@@ -6,13 +11,13 @@ import (
 	"path/filepath"
 )
 
-// checkOutput refuses to write out over one of the command's inputs (a
-// transcript, a bundle, a contract file) or over a directory: a typo in a
-// flag must not destroy the data it was about to read.
-func checkOutput(out string, inputs []string) error {
+// CheckOutput refuses to write out over one of the command's inputs (a
+// transcript, a bundle, a contract file) or over a directory. An output
+// that does not exist yet is always accepted: there is nothing to lose.
+func CheckOutput(out string, inputs []string) error {
 	st, err := os.Stat(out)
 	if err != nil {
-		return nil // does not exist yet: nothing to lose
+		return nil
 	}
 	if st.IsDir() {
 		return fmt.Errorf("output %s is a directory; name a file", out)
@@ -25,9 +30,9 @@ func checkOutput(out string, inputs []string) error {
 	return nil
 }
 
-// checkInputs refuses directories where files are expected and a file
+// CheckInputs refuses directories where files are expected and a file
 // given twice (its runs would be counted twice).
-func checkInputs(files []string) error {
+func CheckInputs(files []string) error {
 	var seen []os.FileInfo
 	for _, f := range files {
 		st, err := os.Stat(f)
@@ -47,15 +52,9 @@ func checkInputs(files []string) error {
 	return nil
 }
 
-// contractFiles lists the contract sources of dir (for checkOutput).
-func contractFiles(dir string) []string {
-	files, _ := filepath.Glob(filepath.Join(dir, "*.tenet.hcl"))
-	return files
-}
-
-// sameFile reports whether two output paths name the same file: the same
+// SameFile reports whether two output paths name the same file: the same
 // existing file, or the same cleaned absolute path.
-func sameFile(a, b string) bool {
+func SameFile(a, b string) bool {
 	sa, errA := os.Stat(a)
 	sb, errB := os.Stat(b)
 	if errA == nil && errB == nil {
