@@ -30,8 +30,6 @@ import (
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/compiler/celenv"
 	"github.com/tenetlang/tenet/eval/consistency"
-	"github.com/tenetlang/tenet/eval/metrics"
-	"github.com/tenetlang/tenet/eval/runs"
 	"github.com/tenetlang/tenet/eval/view"
 	"github.com/tenetlang/tenet/stdlib"
 )
@@ -247,24 +245,6 @@ func (p *Program) Source(name string) (*bundle.SourcePlan, error) {
 		names[i] = srcs[i].Name
 	}
 	return nil, fmt.Errorf("contract %s has no source %q (its sources: %q)", p.Bundle.Manifest.Contract, name, names)
-}
-
-// Declared returns the contract's declared task and case sets (the metric
-// denominators |T| and |C|, docs/metrics.md), its attempt budget and the rules
-// that combine a case's attempts.
-func (p *Program) Declared() metrics.Declared {
-	tm := p.Bundle.Manifest.ThreatModel
-	d := metrics.Declared{
-		AttemptBudget: tm.AttemptBudget,
-		Rules:         metrics.AttemptRules{Utility: tm.AttemptUtility, SideEffect: tm.AttemptSideEffect, Exposed: tm.AttemptExposed},
-	}
-	for _, t := range p.Bundle.Plan.Tasks {
-		d.Tasks = append(d.Tasks, t.ID)
-	}
-	for _, c := range p.Bundle.Plan.Cases {
-		d.Cases = append(d.Cases, runs.Case{Task: c.Task, Goal: c.Goal})
-	}
-	return d
 }
 
 // selectedFields lists the fields selected from variable v in an

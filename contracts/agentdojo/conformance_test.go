@@ -18,6 +18,7 @@ import (
 	"github.com/tenetlang/tenet/eval/pipeline"
 	"github.com/tenetlang/tenet/eval/report"
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/eval/summary"
 	"github.com/tenetlang/tenet/internal/shared"
 )
 
@@ -138,7 +139,7 @@ func checkSuite(t *testing.T, s suite) []runs.Record {
 	if s.unknown > 0 {
 		opt.Unknown = metrics.UnknownBounds
 	}
-	cs, _ := metrics.Compute(res.Records, map[string]metrics.Declared{p.Bundle.Manifest.Contract: p.Declared()}, opt)
+	cs, _ := metrics.Compute(res.Records, map[string]metrics.Declared{p.Bundle.Manifest.Contract: summary.Declared(p.Bundle)}, opt)
 	var buf bytes.Buffer
 	if err := report.WriteMetrics(&buf, cs); err != nil {
 		t.Fatal(err)

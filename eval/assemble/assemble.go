@@ -61,7 +61,7 @@ func (in Input) declared() map[string]metrics.Declared {
 	}
 	declared := map[string]metrics.Declared{}
 	for _, p := range in.Programs {
-		declared[p.Bundle.Manifest.Contract] = p.Declared()
+		declared[p.Bundle.Manifest.Contract] = summary.Declared(p.Bundle)
 	}
 	return declared
 }

@@ -7,7 +7,6 @@ import (
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/eval/run"
 	"github.com/tenetlang/tenet/eval/runs"
-	"github.com/tenetlang/tenet/eval/transcript"
 )
 
 // Calls decides, for every call of a run, whether the host's grant
@@ -89,7 +88,7 @@ func decide(c *run.Call, g *bundle.Grant, tools map[string]*bundle.Tool) (string
 	}
 	// Calls nested too deep to follow escape this audit: the call that
 	// carries them is refused even when its tool declares no schema.
-	if c.ArgsError == transcript.NestedTooDeep {
+	if c.ArgsError == run.NestedTooDeep {
 		return runs.SchemaFields, c.ArgsError
 	}
 	if t.HasSchema {

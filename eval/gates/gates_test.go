@@ -66,7 +66,7 @@ func benign(condition, task string, u bool) runs.Record {
 func TestEvaluate(t *testing.T) {
 	p := program(t, contract)
 	recs := []runs.Record{benign("a", "T1", true), benign("a", "T2", true), benign("b", "T1", true), benign("b", "T2", false)}
-	res := summary.Collect(recs, map[string]metrics.Declared{"checks": p.Declared()}, metrics.Options{}, 0)
+	res := summary.Collect(recs, map[string]metrics.Declared{"checks": summary.Declared(p.Bundle)}, metrics.Options{}, 0)
 	got, errs := Evaluate([]*eval.Program{p}, res.Conditions, res.Checks)
 	type row struct {
 		gate, cond, reason string

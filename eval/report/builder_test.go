@@ -245,7 +245,7 @@ func TestBuilderAgentDojo(t *testing.T) {
 			t.Fatal(err)
 		}
 		progs = append(progs, p)
-		declared[p.Bundle.Manifest.Contract] = p.Declared()
+		declared[p.Bundle.Manifest.Contract] = summary.Declared(p.Bundle)
 	}
 	results, err := pipeline.EvalCollection(progs, files, pipeline.Options{})
 	if err != nil {

@@ -90,3 +90,13 @@ type Call struct {
 	// or is "" when they agree.
 	Mismatch string
 }
+
+// MaxNestedDepth bounds how deep readers follow calls nested in a call's
+// arguments. A call at this depth that still carries calls gets ArgsError
+// NestedTooDeep, so that the audit does not pass over the calls it hides.
+const MaxNestedDepth = 16
+
+// NestedTooDeep is the ArgsError of a call at the deepest followed level
+// that still carries calls; the audit refuses such a call whatever its
+// tool's schema, since the calls it hides are not audited.
+const NestedTooDeep = "nested calls deeper than 16 levels are not followed"

@@ -8,15 +8,8 @@ import (
 	"github.com/tenetlang/tenet/eval/run"
 )
 
-// maxNestedDepth bounds how deep nested calls are followed. A call at this
-// depth that still carries calls gets ArgsError NestedTooDeep, so that the audit
-// does not pass over the calls it hides.
-const maxNestedDepth = 16
-
-// NestedTooDeep is the ArgsError of a call at the deepest followed level
-// that still carries calls; the audit refuses such a call whatever its
-// tool's schema, since the calls it hides are not audited.
-var NestedTooDeep = fmt.Sprintf("nested calls deeper than %d levels are not followed", maxNestedDepth)
+// maxNestedDepth bounds how deep nested calls are followed (run.MaxNestedDepth).
+const maxNestedDepth = run.MaxNestedDepth
 
 // ParallelTool is the tool name of OpenAI's dispatch wrapper: its
 // arguments {"tool_uses": [{"recipient_name": "functions.X",
@@ -52,7 +45,7 @@ func addNestedCalls(rn *run.Run) string {
 		}
 		if parent.Depth >= maxNestedDepth {
 			if len(nested) > 0 && parent.ArgsError == "" {
-				parent.ArgsError = NestedTooDeep
+				parent.ArgsError = run.NestedTooDeep
 			}
 			continue
 		}
