@@ -13,7 +13,7 @@ import (
 
 // DefaultMaxRecordBytes is the longest record (line) Read and ReadFiles
 // accept: 64 MiB, as for transcripts. ReadOptions.MaxRecordBytes changes it.
-const DefaultMaxRecordBytes = 64 << 20
+const DefaultMaxRecordBytes = jsonl.DefaultMaxLine
 
 // ReadOptions tune ReadFilesWith.
 type ReadOptions struct {

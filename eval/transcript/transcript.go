@@ -240,7 +240,7 @@ import (
 
 // DefaultMaxRecordBytes is the longest record (line) a reader accepts when
 // Options.MaxRecordBytes is zero or negative: 64 MiB.
-const DefaultMaxRecordBytes = 64 << 20
+const DefaultMaxRecordBytes = jsonl.DefaultMaxLine
 
 // Options tune a reader.
 type Options struct {

@@ -159,6 +159,10 @@ func DeeperThan(data []byte, limit int) bool {
 	return false
 }
 
+// DefaultMaxLine is the longest record (line) both JSONL readers accept by
+// default: 64 MiB. Each has an option to change it.
+const DefaultMaxLine = 64 << 20
+
 // MaxMessageBytes bounds an error message about a record: one that quotes
 // a huge string, name or number of the record is cut (Clip), so that a
 // hostile line cannot make an error of megabytes.
