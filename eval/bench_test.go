@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tenetlang/tenet/compiler"
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/eval/run"
 	"github.com/tenetlang/tenet/eval/transcript"
@@ -23,15 +22,8 @@ import (
 // not reading). It returns the bundle and the runs.
 func bankingRuns(b *testing.B) (*bundle.Bundle, string, []*run.Run) {
 	b.Helper()
-	_, bun, diags := compiler.CompileDir(filepath.Join("..", "contracts", "agentdojo", "banking"), compiler.Options{})
-	if diags.HasErrors() {
-		b.Fatal(diags)
-	}
-	data, id, err := bundle.Encode(bun)
-	if err != nil {
-		b.Fatal(err)
-	}
-	bun, id, err = bundle.Decode(data)
+	// Decoded from the bundle's bytes, as eval reads it.
+	bun, id, err := bundle.Decode(buildDir(b, filepath.Join("..", "contracts", "agentdojo", "banking")).Data)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -131,18 +123,7 @@ func agentdojoPrograms(b testing.TB) []*Program {
 	b.Helper()
 	var ps []*Program
 	for _, s := range []string{"banking", "slack", "travel", "workspace"} {
-		_, bun, diags := compiler.CompileDir(filepath.Join("..", "contracts", "agentdojo", s), compiler.Options{Formats: transcript.Formats()})
-		if diags.HasErrors() {
-			b.Fatal(diags)
-		}
-		data, _, err := bundle.Encode(bun)
-		if err != nil {
-			b.Fatal(err)
-		}
-		p, err := Load(data)
-		if err != nil {
-			b.Fatal(err)
-		}
+		p := compileDir(b, filepath.Join("..", "contracts", "agentdojo", s))
 		ps = append(ps, p)
 	}
 	return ps

@@ -6,32 +6,8 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/tenetlang/tenet/compiler"
 	"github.com/tenetlang/tenet/compiler/bundle"
-	"github.com/tenetlang/tenet/lang"
 )
-
-// compileProgram compiles a one-file contract through the bundle encoding.
-func compileProgram(tb testing.TB, src string) *Program {
-	tb.Helper()
-	mod, diags := lang.ParseFiles(".", map[string][]byte{"c.tenet.hcl": []byte(src)})
-	if diags.HasErrors() {
-		tb.Fatal(diags)
-	}
-	b, diags := compiler.Compile(mod, compiler.Options{})
-	if diags.HasErrors() {
-		tb.Fatal(diags)
-	}
-	data, _, err := bundle.Encode(b)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	p, err := Load(data)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return p
-}
 
 const constContract = `contract "c" {}
 threat_model {

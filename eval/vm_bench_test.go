@@ -4,13 +4,10 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/tenetlang/tenet/compiler"
-	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/eval/pike"
 	"github.com/tenetlang/tenet/eval/run"
 	"github.com/tenetlang/tenet/eval/runs"
 	"github.com/tenetlang/tenet/eval/view"
-	"github.com/tenetlang/tenet/lang"
 )
 
 // patternProgram compiles a one-invariant contract whose forbid pattern is
@@ -41,24 +38,7 @@ invariant "i" {
   forbid = %q
 }
 `, when, pat)
-	mod, diags := lang.ParseFiles(".", map[string][]byte{"b.tenet.hcl": []byte(src)})
-	if diags.HasErrors() {
-		tb.Fatal(diags)
-	}
-	b, diags := compiler.Compile(mod, compiler.Options{})
-	if diags.HasErrors() {
-		tb.Fatal(diags)
-	}
-	data, id, err := bundle.Encode(b)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	p, err := Load(data)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	_ = id
-	return p
+	return compileProgram(tb, src)
 }
 
 // syntheticRun is a run of about n items: a user message, then rounds of

@@ -8,6 +8,7 @@ import (
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/pipeline"
 	"github.com/tenetlang/tenet/eval/report"
+	"github.com/tenetlang/tenet/internal/evaltest"
 )
 
 // TestBankingCompare pins the paired comparison (tenet compare) of two
@@ -19,7 +20,7 @@ import (
 //	tenet compare --reference gpt-4o-2024-05-13-repeat_user_prompt \
 //	    --defended gpt-4o-2024-05-13-spotlighting_with_delimiting banking.jsonl
 func TestBankingCompare(t *testing.T) {
-	p := program(t, "banking")
+	p := evaltest.Program(t, "banking")
 	res, err := pipeline.EvalFiles(p, traces(t), pipeline.Options{})
 	if err != nil {
 		t.Fatal(err)

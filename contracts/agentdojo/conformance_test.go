@@ -12,32 +12,17 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tenetlang/tenet"
 	"github.com/tenetlang/tenet/eval"
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/pipeline"
 	"github.com/tenetlang/tenet/eval/report"
 	"github.com/tenetlang/tenet/eval/runs"
 	"github.com/tenetlang/tenet/eval/summary"
+	"github.com/tenetlang/tenet/internal/evaltest"
 	"github.com/tenetlang/tenet/internal/shared"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
-
-// program compiles a contract directory and plans it through the bundle
-// encoding, exactly as `tenet eval DIR` does.
-func program(t testing.TB, dir string) *eval.Program {
-	t.Helper()
-	b, err := tenet.Build(dir)
-	if err != nil {
-		t.Fatalf("compile %s: %v", dir, err)
-	}
-	p, err := b.Program()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
 
 func traces(t testing.TB) []string {
 	t.Helper()
@@ -68,7 +53,7 @@ type suite struct {
 // table in testdata/<suite>-metrics.golden and returns the judged records.
 func checkSuite(t *testing.T, s suite) []runs.Record {
 	t.Helper()
-	p := program(t, s.name)
+	p := evaltest.Program(t, s.name)
 	res, err := pipeline.EvalFiles(p, traces(t), pipeline.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/pipeline"
+	"github.com/tenetlang/tenet/internal/evaltest"
 )
 
 // suites lists the AgentDojo suites with a shipped contract, in report order.
@@ -41,7 +42,7 @@ func TestConformanceReport(t *testing.T) {
 			fmt.Fprintf(&b, "## %s\n\nNo contract yet.\n\n", s.name)
 			continue
 		}
-		p := program(t, s.name)
+		p := evaltest.Program(t, s.name)
 		res, err := pipeline.EvalFiles(p, files, pipeline.Options{})
 		if err != nil {
 			t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"github.com/tenetlang/tenet/eval"
 	"github.com/tenetlang/tenet/eval/pipeline"
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/internal/evaltest"
 )
 
 // corpusRecords judges the 12 agents' transcripts with the four contracts
@@ -20,7 +21,7 @@ func corpusRecords(tb testing.TB) ([]runs.Record, []runs.Seq) {
 	files := traces(tb)
 	var progs []*eval.Program
 	for _, s := range suiteDirs {
-		progs = append(progs, program(tb, s))
+		progs = append(progs, evaltest.Program(tb, s))
 	}
 	results, err := pipeline.EvalCollection(progs, files, pipeline.Options{})
 	if err != nil {

@@ -1,13 +1,11 @@
 package agentdojo_test
 
 import (
-	"path/filepath"
 	"testing"
 
-	"github.com/tenetlang/tenet/compiler"
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/eval/consistency"
-	"github.com/tenetlang/tenet/eval/transcript"
+	"github.com/tenetlang/tenet/internal/evaltest"
 )
 
 // BenchmarkCheckTexts measures the two checks of an expression's text
@@ -17,11 +15,7 @@ import (
 func BenchmarkCheckTexts(b *testing.B) {
 	var bundles []*bundle.Bundle
 	for _, s := range suiteDirs {
-		_, bun, diags := compiler.CompileDir(filepath.Join(s), compiler.Options{Formats: transcript.Formats()})
-		if diags.HasErrors() {
-			b.Fatal(diags)
-		}
-		bundles = append(bundles, bun)
+		bundles = append(bundles, evaltest.Build(b, s).Bundle)
 	}
 	for _, mode := range []struct {
 		name string

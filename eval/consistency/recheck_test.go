@@ -11,9 +11,8 @@ import (
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/eval"
 	"github.com/tenetlang/tenet/eval/consistency"
-	"github.com/tenetlang/tenet/eval/transcript"
+	"github.com/tenetlang/tenet/internal/evaltest"
 	"github.com/tenetlang/tenet/internal/fuzzseed"
-	"github.com/tenetlang/tenet/lang"
 )
 
 const swapContract = `contract "c" {}
@@ -32,19 +31,8 @@ task "b" { utility = "!calls.exists(c, c.tool == 'send') && sets.equivalent(['x'
 // reader decodes it from its bytes.
 func compileBundle(t *testing.T, src string) *bundle.Bundle {
 	t.Helper()
-	mod, diags := lang.ParseFiles(".", map[string][]byte{"c.tenet.hcl": []byte(src)})
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	b, diags := compiler.Compile(mod, compiler.Options{})
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	data, _, err := bundle.Encode(b)
+	b, _, err := bundle.Decode(evaltest.BuildFrom(t, map[string][]byte{"c.tenet.hcl": []byte(src)}).Data)
 	if err != nil {
-		t.Fatal(err)
-	}
-	if b, _, err = bundle.Decode(data); err != nil {
 		t.Fatal(err)
 	}
 	return b
@@ -130,15 +118,11 @@ func TestCheckTextsFullCatchesTypes(t *testing.T) {
 func TestCheckTextsAcceptRepositoryContracts(t *testing.T) {
 	n := 0
 	for _, c := range fuzzseed.Contracts() {
-		m, diags := lang.ParseFiles("seed", c.Files)
-		if diags.HasErrors() {
+		built, diags := compiler.BuildFiles("seed", c.Files, evaltest.Options())
+		if diags.HasErrors() || built.Bundle == nil {
 			continue
 		}
-		b, diags := compiler.Compile(m, compiler.Options{Formats: transcript.Formats()})
-		if diags.HasErrors() {
-			continue
-		}
-		issues, err := consistency.CheckTexts(b, true)
+		issues, err := consistency.CheckTexts(built.Bundle, true)
 		if err != nil || issues.Len() > 0 {
 			t.Errorf("%s: %v %v", c.From, issues, err)
 		}

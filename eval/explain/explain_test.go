@@ -9,11 +9,9 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
-	"github.com/tenetlang/tenet/compiler"
-	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/eval"
 	"github.com/tenetlang/tenet/eval/explain"
-	"github.com/tenetlang/tenet/eval/transcript"
+	"github.com/tenetlang/tenet/internal/evaltest"
 )
 
 // setup extracts a CLI golden (testdata/NAME.txtar at the repository root)
@@ -39,18 +37,7 @@ func setup(t *testing.T, name string) (*eval.Program, map[string]string) {
 		}
 	}
 	t.Chdir(dir)
-	_, b, diags := compiler.CompileDir("contract", compiler.Options{Formats: transcript.Formats()})
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	data, _, err := bundle.Encode(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := eval.Load(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := evaltest.Program(t, "contract")
 	return p, files
 }
 

@@ -4,13 +4,11 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/tenetlang/tenet/compiler"
-	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/eval"
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/runs"
 	"github.com/tenetlang/tenet/eval/summary"
-	"github.com/tenetlang/tenet/lang"
+	"github.com/tenetlang/tenet/internal/evaltest"
 )
 
 const contract = `contract "checks" {}
@@ -35,27 +33,6 @@ gate "strict" {
 }
 `
 
-func program(t *testing.T, src string) *eval.Program {
-	t.Helper()
-	mod, diags := lang.ParseFiles(".", map[string][]byte{"main.tenet.hcl": []byte(src)})
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	b, diags := compiler.Compile(mod, compiler.Options{})
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	data, _, err := bundle.Encode(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := eval.Load(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 func benign(condition, task string, u bool) runs.Record {
 	return runs.Record{Key: runs.Key{Contract: "checks", Condition: condition, Task: task, Attempt: 1, Repetition: 1}, Utility: runs.Bool(u)}
 }
@@ -64,7 +41,7 @@ func benign(condition, task string, u bool) runs.Record {
 // a failed requirement names the values it read; a condition the gate
 // lists without runs is NOT RUN and an error, not a failure.
 func TestEvaluate(t *testing.T) {
-	p := program(t, contract)
+	p := evaltest.ProgramFrom(t, map[string][]byte{"main.tenet.hcl": []byte(contract)})
 	recs := []runs.Record{benign("a", "T1", true), benign("a", "T2", true), benign("b", "T1", true), benign("b", "T2", false)}
 	res := summary.Collect(recs, map[string]metrics.Declared{"checks": summary.Declared(p.Bundle)}, metrics.Options{}, 0)
 	got, errs := Evaluate([]*eval.Program{p}, res.Conditions, res.Checks)

@@ -7,12 +7,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tenetlang/tenet/internal/evaltest"
 )
 
 // TestEvalContextCancelled: a cancelled Options.Context ends the
 // evaluation with its error, at the next record.
 func TestEvalContextCancelled(t *testing.T) {
-	p := compileDir(t, filepath.Join("..", "..", "testdata", "hostile", "_shared", "tiny"))
+	p := evaltest.Program(t, filepath.Join("..", "..", "testdata", "hostile", "_shared", "tiny"))
 	rec := `{"messages":[{"role":"user","content":"6*7?"},{"role":"assistant","content":"42"}],"metadata":{"task":"answer","agent":"a"}}` + "\n"
 	path := filepath.Join(t.TempDir(), "t.jsonl")
 	if err := os.WriteFile(path, []byte(strings.Repeat(rec, 100)), 0o644); err != nil {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tenetlang/tenet/eval"
+	"github.com/tenetlang/tenet/internal/evaltest"
 )
 
 // TestHeaderMappedToRun: a record without "messages" that the source maps
@@ -15,7 +16,7 @@ import (
 // task, an undeclared task, AgentDojo's {"metadata": {"benchmark", ...}})
 // stays a header line.
 func TestHeaderMappedToRun(t *testing.T) {
-	p := compileDir(t, filepath.Join("..", "..", "examples", "quickstart"))
+	p := evaltest.Program(t, filepath.Join("..", "..", "examples", "quickstart"))
 	file := filepath.Join(t.TempDir(), "t.jsonl")
 	input := `{"metadata": {"agent": "a", "task": "summarize_inbox", "goal": "forward_to_attacker"}, "Data": []}
 {"metadata": {"benchmark": "agent-dojo", "accuracy": 0.5, "name": "m"}}

@@ -14,11 +14,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tenetlang/tenet/compiler"
-	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/eval"
 	"github.com/tenetlang/tenet/eval/runs"
 	"github.com/tenetlang/tenet/eval/transcript"
+	"github.com/tenetlang/tenet/internal/evaltest"
 	"github.com/tenetlang/tenet/internal/shared"
 )
 
@@ -111,24 +110,7 @@ func compileSource(t testing.TB, src string) *eval.Program {
 	if err := os.WriteFile(filepath.Join(dir, "main.tenet.hcl"), []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return compileDir(t, dir)
-}
-
-func compileDir(t testing.TB, dir string) *eval.Program {
-	t.Helper()
-	_, b, diags := compiler.CompileDir(dir, compiler.Options{})
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	data, _, err := bundle.Encode(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := eval.Load(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return evaltest.Program(t, dir)
 }
 
 // The synthetic collection: two contracts that split the records by suite,
@@ -570,7 +552,7 @@ func agentDojo(t testing.TB) ([]*eval.Program, []string) {
 	}
 	var progs []*eval.Program
 	for _, s := range []string{"banking", "slack", "travel", "workspace"} {
-		progs = append(progs, compileDir(t, filepath.Join("..", "..", "contracts", "agentdojo", s)))
+		progs = append(progs, evaltest.Program(t, filepath.Join("..", "..", "contracts", "agentdojo", s)))
 	}
 	return progs, files
 }

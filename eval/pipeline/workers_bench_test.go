@@ -6,11 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/tenetlang/tenet/compiler"
-	"github.com/tenetlang/tenet/compiler/bundle"
-	"github.com/tenetlang/tenet/eval"
 	"github.com/tenetlang/tenet/eval/pipeline"
-	"github.com/tenetlang/tenet/eval/transcript"
+	"github.com/tenetlang/tenet/internal/evaltest"
 	"github.com/tenetlang/tenet/internal/synth"
 )
 
@@ -20,18 +17,7 @@ import (
 // reports MB/s (b.SetBytes) and runs/s. Issue 8's target: 2 workers ≥ 1.7×
 // one worker, which needs 2 idle cores to show.
 func BenchmarkEvalWorkers(b *testing.B) {
-	_, bun, diags := compiler.CompileDir(filepath.Join("..", "..", "contracts", "agentdojo", "banking"), compiler.Options{Formats: transcript.Formats()})
-	if diags.HasErrors() {
-		b.Fatal(diags)
-	}
-	data, _, err := bundle.Encode(bun)
-	if err != nil {
-		b.Fatal(err)
-	}
-	p, err := eval.Load(data)
-	if err != nil {
-		b.Fatal(err)
-	}
+	p := evaltest.Program(b, filepath.Join("..", "..", "contracts", "agentdojo", "banking"))
 	file := filepath.Join(b.TempDir(), "synth.jsonl")
 	f, err := os.Create(file)
 	if err != nil {

@@ -10,15 +10,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tenetlang/tenet/compiler"
-	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/eval"
 
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/pipeline"
 	"github.com/tenetlang/tenet/eval/runs"
 	"github.com/tenetlang/tenet/eval/summary"
-	"github.com/tenetlang/tenet/eval/transcript"
+	"github.com/tenetlang/tenet/internal/evaltest"
 	"github.com/tenetlang/tenet/internal/shared"
 )
 
@@ -232,18 +230,7 @@ func TestBuilderAgentDojo(t *testing.T) {
 	var progs []*eval.Program
 	declared := map[string]metrics.Declared{}
 	for _, s := range []string{"banking", "slack", "travel", "workspace"} {
-		_, b, diags := compiler.CompileDir(filepath.Join("..", "..", "contracts", "agentdojo", s), compiler.Options{Formats: transcript.Formats()})
-		if diags.HasErrors() {
-			t.Fatal(diags)
-		}
-		data, _, err := bundle.Encode(b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := eval.Load(data)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := evaltest.Program(t, filepath.Join("..", "..", "contracts", "agentdojo", s))
 		progs = append(progs, p)
 		declared[p.Bundle.Manifest.Contract] = summary.Declared(p.Bundle)
 	}

@@ -6,13 +6,11 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/tenetlang/tenet/compiler"
-	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/eval"
 
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/runs"
-	"github.com/tenetlang/tenet/lang"
+	"github.com/tenetlang/tenet/internal/evaltest"
 )
 
 // The Documents the format tests render: one per command, plus one with
@@ -75,28 +73,6 @@ gate "release" {
 }
 `
 
-// gateProgram compiles gateContract.
-func gateProgram(t *testing.T) *eval.Program {
-	t.Helper()
-	mod, diags := lang.ParseFiles(".", map[string][]byte{"main.tenet.hcl": []byte(gateContract)})
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	b, diags := compiler.Compile(mod, compiler.Options{})
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	data, _, err := bundle.Encode(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := eval.Load(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 // fixtureRecord builds a record: goal "" is a benign run; attacked runs get
 // attack_success a and side effect a.
 func fixtureRecord(contract, condition, task, goal string, u, a bool) runs.Record {
@@ -152,7 +128,7 @@ func evalInput(t *testing.T) testInput {
 		Contracts: []Contract{{Name: "checks", Version: "1.0", Bundle: "sha256:5a5a", Judged: 8, Headers: 1,
 			Skipped: []Skipped{{Reason: "task not in contract", Count: 3, IDs: []IDCount{{"T8", 1}, {"T9", 2}}}}}},
 		Records:  recs,
-		Programs: []*eval.Program{gateProgram(t)},
+		Programs: []*eval.Program{evaltest.ProgramFrom(t, map[string][]byte{"main.tenet.hcl": []byte(gateContract)})},
 	}
 }
 

@@ -7,10 +7,8 @@ import (
 	"testing"
 
 	"github.com/tenetlang/tenet/compiler"
-	"github.com/tenetlang/tenet/compiler/bundle"
-	"github.com/tenetlang/tenet/eval"
 	"github.com/tenetlang/tenet/eval/tester"
-	"github.com/tenetlang/tenet/eval/transcript"
+	"github.com/tenetlang/tenet/internal/evaltest"
 )
 
 const contract = `contract "tests" {}
@@ -105,20 +103,10 @@ func TestRun(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	mod, b, diags := compiler.CompileDir(dir, compiler.Options{Formats: transcript.Formats()})
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	data, _, err := bundle.Encode(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := eval.Load(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	built := evaltest.Build(t, dir)
+	p := evaltest.Load(t, built)
 	runsFile := filepath.Join(dir, "runs.jsonl")
-	got := tester.Run(p, dir, compiler.Tests(mod))
+	got := tester.Run(p, dir, compiler.Tests(built.Module))
 	want := []tester.Result{
 		{Contract: "tests", Name: "passes", Passed: true, OriginFile: runsFile, OriginLine: 1},
 		{Contract: "tests", Name: "injected", Passed: true, OriginFile: runsFile, OriginLine: 2},

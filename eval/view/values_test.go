@@ -15,7 +15,6 @@ import (
 
 	"github.com/tenetlang/tenet/compiler"
 	"github.com/tenetlang/tenet/eval/run"
-	"github.com/tenetlang/tenet/lang"
 )
 
 // testDecls are the declarations of a contract with two tools that have
@@ -34,17 +33,15 @@ tool "send" {
 }
 task "t" { utility = "true" }
 `
-	mod, diags := lang.ParseFiles(".", map[string][]byte{"c.tenet.hcl": []byte(src)})
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	b, diags := compiler.Compile(mod, compiler.Options{})
+	// compiler.BuildFiles directly: internal/evaltest imports eval, which
+	// imports this package.
+	b, diags := compiler.BuildFiles(".", map[string][]byte{"c.tenet.hcl": []byte(src)}, compiler.Options{})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
 	// The default adapter converts Go maps, lists and scalars as the
 	// criterion environments' does.
-	return NewDecls(types.DefaultTypeAdapter, b.Decls.Tools)
+	return NewDecls(types.DefaultTypeAdapter, b.Bundle.Decls.Tools)
 }
 
 // testRun is a user message, then an assistant message requesting a read

@@ -9,10 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tenetlang/tenet/compiler"
-	"github.com/tenetlang/tenet/eval"
 	"github.com/tenetlang/tenet/eval/pipeline"
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/internal/evaltest"
 )
 
 // TestDeterministic: the same (n, seed) gives the same bytes, another seed
@@ -122,14 +121,7 @@ func TestBankingJudgesEveryRun(t *testing.T) {
 		t.Errorf("stats %+v, want %+v", st, want)
 	}
 
-	_, bun, diags := compiler.CompileDir(filepath.Join("..", "..", "contracts", "agentdojo", "banking"), compiler.Options{})
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	p, err := eval.Plan(bun, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := evaltest.Program(t, filepath.Join("..", "..", "contracts", "agentdojo", "banking"))
 	res, err := pipeline.EvalFiles(p, []string{file}, pipeline.Options{})
 	if err != nil {
 		t.Fatal(err)

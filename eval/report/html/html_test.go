@@ -12,8 +12,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/tenetlang/tenet/compiler"
-	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/eval"
 	"github.com/tenetlang/tenet/eval/assemble"
 	"github.com/tenetlang/tenet/eval/gates"
@@ -24,7 +22,7 @@ import (
 	"github.com/tenetlang/tenet/eval/report/markdown"
 	"github.com/tenetlang/tenet/eval/runs"
 	"github.com/tenetlang/tenet/eval/summary"
-	"github.com/tenetlang/tenet/eval/transcript"
+	"github.com/tenetlang/tenet/internal/evaltest"
 	"github.com/tenetlang/tenet/internal/shared"
 )
 
@@ -58,25 +56,6 @@ source "s" {
   condition = "meta.agent"
 }
 `
-
-// compileProgram compiles a contract directory and loads it through the
-// bundle encoding, as tenet eval does.
-func compileProgram(t *testing.T, dir string) *eval.Program {
-	t.Helper()
-	_, b, diags := compiler.CompileDir(dir, compiler.Options{Formats: transcript.Formats()})
-	if diags.HasErrors() {
-		t.Fatalf("compile %s: %v", dir, diags)
-	}
-	data, _, err := bundle.Encode(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := eval.Load(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
 
 // unitRecords are the runs of two conditions of contract "checks": "safe"
 // and a hostile one, each with four tasks and four security cases; the
@@ -117,7 +96,7 @@ func unitDocument(t *testing.T) *report.Document {
 	if err := os.WriteFile(filepath.Join(dir, "main.tenet.hcl"), []byte(gateContract), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	p := compileProgram(t, dir)
+	p := evaltest.Program(t, dir)
 	// The contract's gates, but the tasks and cases of the records (not
 	// the contract's, as assemble would take them).
 	res := summary.Collect(unitRecords(), nil, metrics.Options{}, 0)
@@ -417,7 +396,7 @@ func corpusDocument(t *testing.T) *report.Document {
 		var contracts []report.Contract
 		var all []runs.Record
 		for _, s := range []string{"banking", "slack", "travel", "workspace"} {
-			p := compileProgram(t, filepath.Join("..", "..", "..", "contracts", "agentdojo", s))
+			p := evaltest.Program(t, filepath.Join("..", "..", "..", "contracts", "agentdojo", s))
 			res, err := pipeline.EvalFiles(p, files, pipeline.Options{})
 			if err != nil {
 				corpus.err = err
