@@ -9,17 +9,17 @@
 //
 // It only wraps the packages that do the work — lang and compiler (sources
 // to bundle), compiler/bundle (the file format, its signatures and trust
-// policy), eval (judging), eval/metrics and eval/report (the document) —
+// policy), eval (judging), eval/assemble (files to judged runs to the
+// document), eval/metrics and eval/report —
 // and holds no state of its own: a Bundle is an immutable value, safe to
 // share between goroutines. Programs that need more (several contracts at
-// once, runs kept on disk, a runs file) use those packages directly, as
-// cmd/tenet does.
+// once, runs kept on disk, a runs file) call eval/assemble.Evaluate, the
+// flow Evaluate runs too, as cmd/tenet does.
 package tenet
 
 import (
 	"context"
 	"crypto/ed25519"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -223,36 +223,30 @@ type Evaluation struct {
 // Evaluate judges every run of the transcript files and builds the report
 // document, as `tenet eval` does with one contract. A record that cannot
 // be read or mapped, or a duplicate run, is an error naming each such
-// record (file:line); so is a file that cannot be read. The runs are held
-// in memory: for corpora larger than memory use pipeline.EvalCollection with
-// Options.SortBytes, as cmd/tenet does.
+// record (file:line): a *assemble.BadRecordsError; so is a file that
+// cannot be read. It is assemble.Evaluate, the flow of `tenet eval`, with
+// the runs held in memory: for corpora larger than memory call
+// assemble.Evaluate with Options.SortBytes and a runs file, as cmd/tenet
+// does.
 func (b *Bundle) Evaluate(files []string, opts EvalOptions) (*Evaluation, error) {
 	p, err := b.Program()
 	if err != nil {
 		return nil, err
 	}
 	p.MaxPatternThreads, p.RunTimeout = opts.MaxPatternThreads, opts.RunTimeout
-	res, err := pipeline.EvalFiles(p, files, pipeline.Options{Source: opts.Source, Format: opts.Format, Grant: opts.Grant,
-		Workers: opts.Workers, Context: opts.Context})
-	if err != nil {
-		return nil, err
-	}
-	if n := res.BadRecords(); n > 0 {
-		noun := "bad records"
-		if n == 1 {
-			noun = "bad record"
-		}
-		return nil, fmt.Errorf("%d %s:\n%w", n, noun, errors.Join(res.Errors...))
-	}
 	unknown := opts.Unknown
 	if unknown == "" {
 		unknown = metrics.UnknownRefuse
 	}
-	doc := assemble.Build(assemble.Input{
-		Command: report.CommandEval, Version: compiler.Version, Inputs: files,
-		Contracts: []report.Contract{assemble.ContractOf(p, res)},
-		Programs:  []*eval.Program{p}, Metrics: metrics.Options{Unknown: unknown},
-		MaxListed: opts.MaxListed,
-	}, res.Records)
-	return &Evaluation{Runs: res.Records, Document: doc}, nil
+	ev, err := assemble.Evaluate(assemble.EvalInput{
+		Input: assemble.Input{Command: report.CommandEval, Version: compiler.Version, Inputs: files,
+			Programs: []*eval.Program{p}, Metrics: metrics.Options{Unknown: unknown}, MaxListed: opts.MaxListed},
+		Files: files, Keep: true,
+		Options: pipeline.Options{Source: opts.Source, Format: opts.Format, Grant: opts.Grant,
+			Workers: opts.Workers, Context: opts.Context},
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Evaluation{Runs: ev.Runs, Document: ev.Document}, nil
 }
