@@ -17,12 +17,12 @@ Exit 2 when any contract has an error.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			bad := false
 			for _, dir := range args {
-				b, ok := compileDir(dir, cmd.ErrOrStderr())
+				built, ok := buildDir(dir, cmd.ErrOrStderr())
 				if !ok {
 					bad = true
 					continue
 				}
-				fmt.Fprintln(cmd.OutOrStdout(), b.Summary())
+				fmt.Fprintln(cmd.OutOrStdout(), built.Bundle.Summary())
 			}
 			if bad {
 				return exitError{exitBad}

@@ -11,6 +11,7 @@ import (
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/report"
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/internal/paths"
 )
 
 func compareCmd() *cobra.Command {
@@ -38,7 +39,7 @@ X.tnb first). --expect-bundle-id refuses every run whose bundle field is
 not one of the ids. See docs/bundle.md, "Signing".`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkInputs(args); err != nil {
+			if err := paths.CheckInputs(args); err != nil {
 				return err
 			}
 			if err := rf.check(args); err != nil {

@@ -7,14 +7,12 @@ import (
 	"os"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/spf13/cobra"
 
 	"github.com/tenetlang/tenet"
 	"github.com/tenetlang/tenet/compiler"
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/eval"
 	"github.com/tenetlang/tenet/eval/transcript"
-	"github.com/tenetlang/tenet/internal/paths"
 	"github.com/tenetlang/tenet/internal/readlimit"
 	"github.com/tenetlang/tenet/lang"
 	"github.com/tenetlang/tenet/lang/diag"
@@ -28,39 +26,8 @@ func buildDir(dir string, w io.Writer) (*compiler.Built, bool) {
 	if built.Module != nil {
 		files = built.Module.FileMap()
 	}
-	writeDiags(w, dir, files, diags)
-	return built, !diags.HasErrors()
-}
-
-// compileDir is buildDir for the bundle alone.
-func compileDir(dir string, w io.Writer) (*bundle.Bundle, bool) {
-	built, ok := buildDir(dir, w)
-	return built.Bundle, ok
-}
-
-// compileModule is buildDir for the parsed module (its test blocks) and
-// the bundle.
-func compileModule(dir string, w io.Writer) (*lang.Module, *bundle.Bundle, bool) {
-	built, ok := buildDir(dir, w)
-	return built.Module, built.Bundle, ok
-}
-
-// writeDiags prints diagnostics as every command shows them (diag.WriteText).
-func writeDiags(w io.Writer, dir string, files map[string]*hcl.File, diags hcl.Diagnostics) {
 	diag.WriteText(w, dir, files, diags)
-}
-
-// addMaxPatternThreads adds --max-pattern-threads to a command that judges
-// runs; checkMaxPatternThreads refuses a value below 1.
-func addMaxPatternThreads(cmd *cobra.Command, n *int) {
-	cmd.Flags().IntVar(n, "max-pattern-threads", eval.MaxThreads, "pattern threads alive at one item of a run before the pattern's result is unknown")
-}
-
-func checkMaxPatternThreads(n int) error {
-	if n < 1 {
-		return fmt.Errorf("--max-pattern-threads %d: want at least 1", n)
-	}
-	return nil
+	return built, !diags.HasErrors()
 }
 
 // loadProgram returns the evaluation program for a contract directory
@@ -76,15 +43,6 @@ func loadProgram(path string, stderr io.Writer, pol bundle.Policy) (*eval.Progra
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return p, nil
-}
-
-// loadVerified is openContract for the decoded bundle and its id.
-func loadVerified(path string, stderr io.Writer, pol bundle.Policy) (*bundle.Bundle, string, error) {
-	b, err := openContract(path, stderr, pol)
-	if err != nil {
-		return nil, "", err
-	}
-	return b.Contract(), b.ID(), nil
 }
 
 // openContract reads a bundle file, or builds a contract directory, and
@@ -117,15 +75,6 @@ func openContract(path string, stderr io.Writer, pol bundle.Policy) (*tenet.Bund
 	return b, nil
 }
 
-// loadBundle plans bundle bytes compiled in this process (tenet test).
-func loadBundle(path string, data []byte) (*eval.Program, error) {
-	p, err := eval.Load(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return p, nil
-}
-
 // loadPrograms is loadProgram for eval and report, which also accept a
 // directory of contract directories (lang.ContractDirs).
 func loadPrograms(path string, stderr io.Writer, pol bundle.Policy) ([]*eval.Program, error) {
@@ -149,10 +98,3 @@ func loadPrograms(path string, stderr io.Writer, pol bundle.Policy) ([]*eval.Pro
 	}
 	return progs, nil
 }
-
-// The commands' checks of their files (internal/paths), and a contract
-// directory's sources (inputs that an output must not overwrite).
-func checkOutput(out string, inputs []string) error { return paths.CheckOutput(out, inputs) }
-func checkInputs(files []string) error              { return paths.CheckInputs(files) }
-func sameFile(a, b string) bool                     { return paths.SameFile(a, b) }
-func contractFiles(dir string) []string             { return lang.SourceFiles(dir) }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -24,9 +23,8 @@ func evalCmd() *cobra.Command {
 	var opt pipeline.Options
 	var out, unknown string
 	var rf reportFlags
-	var maxThreads int
+	var lim limitFlags
 	var trust trustFlags
-	var runTimeout time.Duration
 	sortBytes := defaultSortBytes
 	cmd := &cobra.Command{
 		Use:   "eval (DIR|X.tnb) FILES...",
@@ -56,10 +54,7 @@ stderr and in the report, whatever its format.`,
 			if d := opt.Transcript.MaxDepth; d < 1 || d > transcript.DefaultMaxDepth {
 				return fmt.Errorf("--max-depth %d: want 1 to %d", d, transcript.DefaultMaxDepth)
 			}
-			if err := checkMaxPatternThreads(maxThreads); err != nil {
-				return err
-			}
-			if err := checkRunTimeout(runTimeout); err != nil {
+			if err := lim.check(); err != nil {
 				return err
 			}
 			stderr := cmd.ErrOrStderr()
@@ -88,8 +83,7 @@ stderr and in the report, whatever its format.`,
 				return err
 			}
 			for _, p := range progs {
-				p.MaxPatternThreads = maxThreads // before any run is judged
-				p.RunTimeout = runTimeout
+				lim.apply(p) // before any run is judged
 			}
 			// The judged runs wait in sorters (memory bounded by
 			// --sort-memory, the rest in temporary files next to --out):
@@ -125,8 +119,7 @@ stderr and in the report, whatever its format.`,
 	cmd.Flags().StringVarP(&out, "out", "o", "", "write the labelled runs (JSONL, docs/runs-format.md) to this file, atomically")
 	cmd.Flags().IntVar(&opt.Transcript.MaxRecordBytes, "max-record-bytes", transcript.DefaultMaxRecordBytes, "longest transcript record (line) accepted, in bytes")
 	cmd.Flags().IntVar(&opt.Transcript.MaxDepth, "max-depth", transcript.DefaultMaxDepth, "deepest nesting of arrays and objects accepted in a transcript record (at most the default)")
-	addMaxPatternThreads(cmd, &maxThreads)
-	addRunTimeout(cmd, &runTimeout)
+	lim.add(cmd)
 	cmd.Flags().IntVar(&opt.Workers, "workers", 0, "goroutines that decode and judge records (0: one per CPU); the output does not depend on it")
 	cmd.Flags().IntVar(&sortBytes, "sort-memory", defaultSortBytes, "bytes of judged runs held in memory before they are sorted in temporary files (0: all in memory)")
 	cmd.Flags().MarkHidden("sort-memory")

@@ -2,17 +2,16 @@ package main
 
 import (
 	"errors"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/tenetlang/tenet/eval/explain"
+	"github.com/tenetlang/tenet/internal/paths"
 )
 
 func explainCmd() *cobra.Command {
 	var key, source string
-	var maxThreads int
-	var runTimeout time.Duration
+	var lim limitFlags
 	var trust trustFlags
 	cmd := &cobra.Command{
 		Use:   "explain (DIR|X.tnb) --run KEY FILES...",
@@ -29,21 +28,21 @@ of its transcript record.`,
 			if key == "" {
 				return errors.New("--run KEY is required")
 			}
-			if err := checkMaxPatternThreads(maxThreads); err != nil {
+			if err := lim.check(); err != nil {
 				return err
 			}
-			if err := checkRunTimeout(runTimeout); err != nil {
+			if err := paths.CheckInputs(args[1:]); err != nil {
 				return err
 			}
-			if err := checkInputs(args[1:]); err != nil {
-				return err
-			}
-			p, err := trust.loadProgram(args[0], cmd.ErrOrStderr())
+			pol, err := trust.policy()
 			if err != nil {
 				return err
 			}
-			p.MaxPatternThreads = maxThreads
-			p.RunTimeout = runTimeout
+			p, err := loadProgram(args[0], cmd.ErrOrStderr(), pol)
+			if err != nil {
+				return err
+			}
+			lim.apply(p)
 			src, err := p.Source(source)
 			if err != nil {
 				return err
@@ -58,8 +57,7 @@ of its transcript record.`,
 	}
 	cmd.Flags().StringVar(&key, "run", "", "the run to explain: condition/task[/goal] or FILE:LINE")
 	cmd.Flags().StringVar(&source, "source", "", "source block (default: the contract's only source)")
-	addMaxPatternThreads(cmd, &maxThreads)
-	addRunTimeout(cmd, &runTimeout)
+	lim.add(cmd)
 	trust.add(cmd)
 	return cmd
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tenetlang/tenet/compiler"
+	"github.com/tenetlang/tenet/lang/diag"
 	"github.com/tenetlang/tenet/lang/format"
 )
 
@@ -68,7 +69,7 @@ func runFmt(paths []string, check bool, stdout, stderr io.Writer) error {
 	res, err := format.Run(paths, !check)
 	for _, f := range res.Failed {
 		compiler.SortDiagnostics(f.Diags)
-		writeDiags(stderr, "", map[string]*hcl.File{f.Name: f.File}, f.Diags)
+		diag.WriteText(stderr, "", map[string]*hcl.File{f.Name: f.File}, f.Diags)
 	}
 	if err != nil {
 		return err

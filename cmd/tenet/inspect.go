@@ -10,7 +10,6 @@ import (
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/eval"
 	"github.com/tenetlang/tenet/eval/consistency"
-	"github.com/tenetlang/tenet/internal/readlimit"
 )
 
 func inspectCmd() *cobra.Command {
@@ -38,10 +37,11 @@ inspect then exits 2.`,
 			if err != nil {
 				return err
 			}
-			b, id, signers, err := loadInspected(args[0], cmd.ErrOrStderr(), pol)
+			tb, err := openContract(args[0], cmd.ErrOrStderr(), pol)
 			if err != nil {
 				return err
 			}
+			b, id := tb.Contract(), tb.ID()
 			issues, err := consistency.CheckTexts(b, verify)
 			if err != nil {
 				return fmt.Errorf("%s: %w", args[0], err)
@@ -56,7 +56,7 @@ inspect then exits 2.`,
 			if st, err := os.Stat(args[0]); err == nil && !st.IsDir() {
 				size = int(st.Size())
 			}
-			writeInspect(cmd.OutOrStdout(), b, id, size, signers, issues)
+			writeInspect(cmd.OutOrStdout(), b, id, size, tb.Signers(), issues)
 			if issues.Len() > 0 {
 				fmt.Fprintf(cmd.ErrOrStderr(), "%s: %s: %d of %d expressions and %d of %d patterns do not run what their text says (marked MISMATCH above): the bundle was altered after it was compiled, and eval refuses it\n",
 					cmd.CommandPath(), args[0], len(issues.Exprs), len(b.Exprs), len(issues.Patterns), len(b.Plan.Patterns))
@@ -70,30 +70,6 @@ inspect then exits 2.`,
 	return cmd
 }
 
-// loadInspected is loadVerified that also returns the bundle's signers.
-func loadInspected(path string, stderr io.Writer, pol bundle.Policy) (*bundle.Bundle, string, []bundle.Signer, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, "", nil, err
-	}
-	if st.IsDir() {
-		b, id, err := loadVerified(path, stderr, pol)
-		return b, id, nil, err
-	}
-	data, err := readlimit.ReadFile(path, bundle.MaxFileBytes)
-	if err != nil {
-		return nil, "", nil, err
-	}
-	b, id, signers, err := bundle.DecodeSigned(data)
-	if err != nil {
-		return nil, "", nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if err := pol.Check(id, signers); err != nil {
-		return nil, "", nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return b, id, signers, nil
-}
-
 // writeInspect renders a bundle with bundle.Disassemble, marking what
 // eval's text check found.
 func writeInspect(w io.Writer, b *bundle.Bundle, id string, size int, signers []bundle.Signer, issues consistency.TextIssues) {
@@ -102,13 +78,4 @@ func writeInspect(w io.Writer, b *bundle.Bundle, id string, size int, signers []
 		a.Exprs[i] = bundle.ExprMismatch{Err: err, Runs: consistency.Unparse(&b.Exprs[i])}
 	}
 	bundle.Disassemble(w, b, id, a)
-}
-
-// scopedName names a predicate or param of a scope as criteria write it
-// (explain's too).
-func scopedName(path, name string) string {
-	if path == "" {
-		return name
-	}
-	return path + "." + name
 }

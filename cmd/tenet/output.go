@@ -11,6 +11,7 @@ import (
 	"github.com/tenetlang/tenet/eval/report"
 	"github.com/tenetlang/tenet/eval/report/formats"
 	"github.com/tenetlang/tenet/internal/atomicfile"
+	"github.com/tenetlang/tenet/internal/paths"
 )
 
 // reportFlags are --format and --report-out, shared by eval, report,
@@ -46,7 +47,7 @@ func (f *reportFlags) check(inputs []string) error {
 		return fmt.Errorf("--report-max-items %d: want 0 (no limit) or more", f.maxItems)
 	}
 	if f.out != "" {
-		return checkOutput(f.out, inputs)
+		return paths.CheckOutput(f.out, inputs)
 	}
 	return nil
 }

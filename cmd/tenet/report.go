@@ -12,6 +12,8 @@ import (
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/report"
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/internal/paths"
+	"github.com/tenetlang/tenet/lang"
 )
 
 func reportCmd() *cobra.Command {
@@ -50,12 +52,12 @@ See docs/metrics.md.`,
 			if err := checkUnknownFlag(unknown); err != nil {
 				return err
 			}
-			if err := checkInputs(args); err != nil {
+			if err := paths.CheckInputs(args); err != nil {
 				return err
 			}
 			inputs := args
 			if contract != "" {
-				inputs = append(append([]string{contract}, args...), contractFiles(contract)...)
+				inputs = append(append([]string{contract}, args...), lang.SourceFiles(contract)...)
 			}
 			if err := rf.check(inputs); err != nil {
 				return err

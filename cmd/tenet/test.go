@@ -2,20 +2,19 @@ package main
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/tenetlang/tenet/compiler"
-	"github.com/tenetlang/tenet/compiler/bundle"
+	"github.com/tenetlang/tenet/eval"
 	"github.com/tenetlang/tenet/eval/report"
 	"github.com/tenetlang/tenet/eval/tester"
+	"github.com/tenetlang/tenet/lang"
 )
 
 func testCmd() *cobra.Command {
 	var rf reportFlags
-	var maxThreads int
-	var runTimeout time.Duration
+	var lim limitFlags
 	cmd := &cobra.Command{
 		Use:   "test DIR",
 		Short: "Run a contract's test blocks: judge each test transcript and compare labels",
@@ -26,30 +25,22 @@ Exit 1 when a test fails, 2 when the contract or a test's input is bad.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := args[0]
-			if err := checkMaxPatternThreads(maxThreads); err != nil {
+			if err := lim.check(); err != nil {
 				return err
 			}
-			if err := checkRunTimeout(runTimeout); err != nil {
+			if err := rf.check(append([]string{dir}, lang.SourceFiles(dir)...)); err != nil {
 				return err
 			}
-			if err := rf.check(append([]string{dir}, contractFiles(dir)...)); err != nil {
-				return err
-			}
-			mod, b, ok := compileModule(dir, cmd.ErrOrStderr())
+			built, ok := buildDir(dir, cmd.ErrOrStderr())
 			if !ok {
 				return exitError{exitBad}
 			}
-			data, _, err := bundle.Encode(b)
+			p, err := eval.Load(built.Data)
 			if err != nil {
-				return err
+				return fmt.Errorf("%s: %w", dir, err)
 			}
-			p, err := loadBundle(dir, data)
-			if err != nil {
-				return err
-			}
-			p.MaxPatternThreads = maxThreads
-			p.RunTimeout = runTimeout
-			specs := compiler.Tests(mod)
+			lim.apply(p)
+			specs := compiler.Tests(built.Module)
 			if len(specs) == 0 && rf.format == "table" && rf.out == "" {
 				fmt.Fprintf(cmd.OutOrStdout(), "no tests in %s\n", dir)
 				return nil
@@ -64,7 +55,6 @@ Exit 1 when a test fails, 2 when the contract or a test's input is bad.`,
 		},
 	}
 	rf.add(cmd)
-	addMaxPatternThreads(cmd, &maxThreads)
-	addRunTimeout(cmd, &runTimeout)
+	lim.add(cmd)
 	return cmd
 }
