@@ -10,10 +10,8 @@ func checkCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "check DIR...",
 		Short: "Type-check contracts and print every diagnostic",
-		Long: `Type-check each contract directory and print every diagnostic, each with its
-code (docs/diagnostics.md). Prints one summary line per clean contract.
-Exit 2 when any contract has an error.`,
-		Args: cobra.MinimumNArgs(1),
+		Long:  help("check"),
+		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			bad := false
 			for _, dir := range args {

@@ -22,22 +22,8 @@ func compareCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "compare --reference C1 --defended C2 RUNS.jsonl...",
 		Short: "Paired comparison of two conditions: transitions per task and case, McNemar p-values",
-		Long: `Compare two conditions of one contract on the same tasks and cases (docs/metrics.md),
-from runs files: benign utility paired on tasks; utility under attack,
-attack success, side effect and secure utility paired on cases. Per
-property: kept_success, lost, gained, kept_failure, both rates, gain and
-loss rates, net effect, the exact McNemar p-value, and the lost and gained
-ids. A condition is named condition, or contract:condition.
-
-Refused (exit 2) when the task or case ids differ, the runs name different
-bundles or attempt budgets, a condition has unknown labels or any other
-metric error, or more than one repetition. See docs/metrics.md.
-
-compare reads no bundle, so it cannot check a signature: --verify-key or
-TENET_VERIFY_KEY is an error (check the runs with tenet report --contract
-X.tnb first). --expect-bundle-id refuses every run whose bundle field is
-not one of the ids. See docs/bundle.md, "Signing".`,
-		Args: cobra.MinimumNArgs(1),
+		Long:  help("compare"),
+		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := paths.CheckInputs(args); err != nil {
 				return err

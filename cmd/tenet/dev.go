@@ -33,15 +33,8 @@ func devSynthCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "synth --runs N [--seed S] -o FILE",
 		Short: "Write a synthetic AgentDojo banking corpus (JSONL) for benchmarks",
-		Long: `Write N synthetic AgentDojo banking runs (openai-messages JSONL, a header line
-first) to FILE, atomically. The runs have the AgentDojo records' shape and
-size (about 4 KB each) and the banking contract (contracts/agentdojo/banking)
-judges every one of them; the given labels (metadata success and security)
-are the labels it computes. Runs come in blocks of 32 (one condition each):
-give N as a multiple of 32, or the last condition is incomplete and its
-metrics refuse. The same N and seed always give the same bytes.
-See the package doc of internal/synth.`,
-		Args: cobra.NoArgs,
+		Long:  help("dev-synth"),
+		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runs < 0 {
 				return errors.New("--runs must be 0 or more")

@@ -29,16 +29,8 @@ func evalCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "eval (DIR|X.tnb) FILES...",
 		Short: "Judge transcripts with a contract and report metrics",
-		Long: `Judge transcripts with a contract (a directory, compiled in memory, or a
-bundle built by 'tenet build') and report the metrics of docs/metrics.md per
-condition, and agreement with labels the transcripts carry.
-
-Bad input (a malformed record, a record the source cannot map, a duplicate
-run) is reported as file:line and nothing else is written: exit 2.
-Unknown labels make the metrics of their condition refuse: exit 2.
-A violated invariant or a failed gate requirement exits 1, each named on
-stderr and in the report, whatever its format.`,
-		Args: cobra.MinimumNArgs(2),
+		Long:  help("eval"),
+		Args:  cobra.MinimumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkUnknownFlag(unknown); err != nil {
 				return err

@@ -16,14 +16,8 @@ func explainCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "explain (DIR|X.tnb) --run KEY FILES...",
 		Short: "Show how one run's labels came about",
-		Long: `Judge one run and show every predicate's value, every label with the
-criterion that produced it (source location and text) and its value, and
-for trace patterns the items bound to each step (the witness).
-
-KEY names the run as reports do, condition/task[/goal] with or without the
-contract prefix (e.g. gpt-4o/user_task_0/injection_task_3), or as FILE:LINE
-of its transcript record.`,
-		Args: cobra.MinimumNArgs(2),
+		Long:  help("explain"),
+		Args:  cobra.MinimumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if key == "" {
 				return errors.New("--run KEY is required")

@@ -18,20 +18,8 @@ func inspectCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "inspect (X.tnb|DIR)",
 		Short: "Print a bundle's manifest, declarations, expressions and pattern programs",
-		Long: `Print what a bundle holds (docs/bundle.md): its id, signatures and header,
-the manifest (contract, source files with their sha256, threat model), the
-declarations (operations, tools, grants, scopes with params and predicates),
-the plan (tasks, goals, side effects, cases, sources, invariants, failures,
-gates), every checked expression with its source location, result type and
-static cost, and a disassembly of each trace pattern's program. A directory
-is compiled in memory first.
-
-Each expression's text is checked against its compiled form (the check
-eval makes; with --verify, the full check: the text is compiled again and
-the result compared byte for byte). An expression whose compiled form is
-not its text is marked MISMATCH, with a rendering of what actually runs;
-inspect then exits 2.`,
-		Args: cobra.ExactArgs(1),
+		Long:  help("inspect"),
+		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			pol, err := trust.policy()
 			if err != nil {

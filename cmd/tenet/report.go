@@ -24,30 +24,8 @@ func reportCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "report [--contract DIR|X.tnb] RUNS.jsonl...",
 		Short: "Recompute metrics from runs files (labels from tenet or any harness)",
-		Long: `Recompute the metrics of docs/metrics.md from runs files (docs/runs-format.md):
-labels written by 'tenet eval --out' or by any other harness. Invalid files
-are refused with file:line and the run named: exit 2.
-
-Without --contract the task and case sets are those present in the files.
-With --contract (a contract directory, a directory of contracts, or a
-bundle) they are the contract's, so a missing run is an error, and the
-contract's gates are evaluated: a failed requirement exits 1. Runs of
-another contract, and runs judged by another bundle than the contract's,
-are refused, and a gate that lists a condition with no runs is an error:
-exit 2. A run without a bundle field (labels from another harness) is
-refused under --verify-key, TENET_VERIFY_KEY or --expect-bundle-id, and
-otherwise counted in a warning.
-
---verify-key (or TENET_VERIFY_KEY) needs --contract with a signed bundle:
-a runs file carries no signature, so without --contract it is an error.
---expect-bundle-id without --contract refuses every run whose bundle
-field is not one of the ids. See docs/bundle.md, "Signing".
-
-Unknown labels make the metrics of their condition refuse (exit 2), unless
---unknown=bounds: then every rate is reported as the interval over all
-assignments of the unknown labels, with the number of unknowns it reads.
-See docs/metrics.md.`,
-		Args: cobra.MinimumNArgs(1),
+		Long:  help("report"),
+		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkUnknownFlag(unknown); err != nil {
 				return err

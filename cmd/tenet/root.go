@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"embed"
 	"errors"
 	"fmt"
 	"io"
@@ -81,4 +82,17 @@ func isUsageError(err error) bool {
 		}
 	}
 	return false
+}
+
+// helpTexts are the commands' long help, one file per command
+// (help/NAME.txt): the CLI's prose, apart from the code that runs it.
+//
+//go:embed help/*.txt
+var helpTexts embed.FS
+
+// help is the long help of the command name: help/name.txt without its
+// final newline ("" for a missing file, which TestHelpTexts refuses).
+func help(name string) string {
+	b, _ := helpTexts.ReadFile("help/" + name + ".txt")
+	return strings.TrimSuffix(string(b), "\n")
 }

@@ -18,11 +18,8 @@ func testCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "test DIR",
 		Short: "Run a contract's test blocks: judge each test transcript and compare labels",
-		Long: `Run the contract's test blocks. Each test judges one run of a transcript
-file (path relative to the contract directory) and compares the labels it
-expects. Prints ok or FAIL per test with expected and actual values.
-Exit 1 when a test fails, 2 when the contract or a test's input is bad.`,
-		Args: cobra.ExactArgs(1),
+		Long:  help("test"),
+		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := args[0]
 			if err := lim.check(); err != nil {
