@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/tenetlang/tenet/internal/errwriter"
 )
 
 // Exit codes (DESIGN §9).
@@ -34,8 +36,20 @@ func Main(args []string, stdout, stderr io.Writer) int {
 // can, its error is not printed (the caller says it was interrupted) and
 // the exit code is exitInterrupted.
 func MainContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	out := &checkedWriter{w: stdout}
+	out := errwriter.New(stdout) // checked once, after the command
 	return stdoutFailed(mainContext(ctx, args, out, stderr), out, stderr)
+}
+
+// stdoutFailed is the exit code and message after the command when
+// standard output could not be written: exitBad, unless the command has
+// already exited with exitBad (eval and report check their own writes and
+// name the error) or was interrupted.
+func stdoutFailed(code int, out *errwriter.Writer, stderr io.Writer) int {
+	if out.Err() == nil || code == exitBad || code == exitInterrupted {
+		return code
+	}
+	fmt.Fprintf(stderr, "tenet: cannot write standard output: %v\n", out.Err())
+	return exitBad
 }
 
 // mainContext is MainContext with stdout checked by the caller.
