@@ -44,8 +44,7 @@ func compareCmd() *cobra.Command {
 				return readRunsFailed(cmd, err)
 			}
 			if err := assemble.CheckIDs(recs, at, args, pol.IDs); err != nil {
-				fmt.Fprintf(stderr, "%v\n", err)
-				return exitError{exitBad}
+				return refused(stderr, err)
 			}
 			c, err := metrics.Compare(recs, reference, defended, metrics.Options{})
 			if err != nil {

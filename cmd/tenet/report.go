@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/spf13/cobra"
 
@@ -61,31 +62,21 @@ func reportCmd() *cobra.Command {
 				return readRunsFailed(cmd, err)
 			}
 			var progs []*eval.Program
-			if contract == "" {
-				if err := assemble.CheckIDs(recs, at, args, pol.IDs); err != nil {
-					fmt.Fprintf(stderr, "%v\n", err)
-					return exitError{exitBad}
-				}
-				if err := assemble.MixedBundles(recs); err != nil {
-					fmt.Fprintf(stderr, "%v\n", err)
-					return exitError{exitBad}
-				}
-			} else {
+			if contract != "" {
 				if progs, err = loadPrograms(contract, stderr, pol); err != nil {
 					return err
 				}
-				// Under a trust flag the runs must prove which bundle judged
-				// them; otherwise a run without a bundle field (labels from
-				// another harness, or a field stripped) passes, counted.
-				unnamed, err := assemble.CheckContractRuns(recs, at, args, progs, trust.inForce(pol))
-				if err != nil {
-					fmt.Fprintf(stderr, "%v\n", err)
-					return exitError{exitBad}
-				}
-				if unnamed > 0 {
-					fmt.Fprintf(stderr, "%s: warning: %d of %d runs carry no bundle id (labels from another harness, or the field removed): nothing shows they were judged by the contract's bundle; --verify-key, %s or --expect-bundle-id refuses them\n",
-						cmd.CommandPath(), unnamed, len(recs), verifyKeyEnv)
-				}
+			}
+			// Under a trust flag the runs must prove which bundle judged
+			// them; otherwise a run without a bundle field (labels from
+			// another harness, or a field stripped) passes, counted.
+			unnamed, err := assemble.CheckRuns(recs, at, args, progs, pol.IDs, trust.inForce(pol))
+			if err != nil {
+				return refused(stderr, err)
+			}
+			if unnamed > 0 {
+				fmt.Fprintf(stderr, "%s: warning: %d of %d runs carry no bundle id (labels from another harness, or the field removed): nothing shows they were judged by the contract's bundle; --verify-key, %s or --expect-bundle-id refuses them\n",
+					cmd.CommandPath(), unnamed, len(recs), verifyKeyEnv)
 			}
 			d := assemble.Build(assemble.Input{
 				Command: report.CommandReport, Version: compiler.Version, Inputs: args,
@@ -109,4 +100,11 @@ func checkUnknownFlag(v string) error {
 		return fmt.Errorf("unknown --unknown %q: want %s or %s", v, metrics.UnknownRefuse, metrics.UnknownBounds)
 	}
 	return nil
+}
+
+// refused prints err, the runs a command refuses each at its file:line,
+// and returns exit 2.
+func refused(stderr io.Writer, err error) error {
+	fmt.Fprintln(stderr, err)
+	return exitError{exitBad}
 }
