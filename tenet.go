@@ -87,17 +87,22 @@ func (e *BuildError) Error() string {
 // Build parses and compiles the contract in dir (its *.tenet.hcl files and
 // their imports) and encodes its bundle, as `tenet build` does: the bundle
 // has the id `tenet build` gives the same sources. A contract with errors
-// gives a *BuildError; warnings come with the bundle (Warnings).
-func Build(dir string) (*Bundle, error) {
+// gives a *BuildError; warnings come with the bundle (Warnings). opts
+// apply as to LoadBundle (WithDiagnostics sees every diagnostic first).
+func Build(dir string, opts ...LoadOption) (*Bundle, error) {
+	c := configOf(opts)
 	built, diags := compiler.BuildDir(dir, compiler.Options{Formats: transcript.Formats()})
-	if diags.HasErrors() {
-		e := &BuildError{Dir: dir, Diagnostics: diags}
-		if built.Module != nil {
-			e.Files = built.Module.FileMap()
-		}
-		return nil, e
+	var files map[string]*hcl.File
+	if built.Module != nil {
+		files = built.Module.FileMap()
 	}
-	b, err := LoadBundle(built.Data)
+	if c.diags != nil {
+		c.diags(dir, files, diags)
+	}
+	if diags.HasErrors() {
+		return nil, &BuildError{Dir: dir, Files: files, Diagnostics: diags}
+	}
+	b, err := LoadBundle(built.Data, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
@@ -105,38 +110,58 @@ func Build(dir string) (*Bundle, error) {
 	return b, nil
 }
 
-// A LoadOption adds to the trust policy LoadBundle and OpenBundle apply.
-// With none, every bundle that decodes is accepted.
-type LoadOption func(*bundle.Policy)
+// A LoadOption adds to the trust policy LoadBundle and OpenBundle apply
+// (with none, every bundle that decodes is accepted), or asks Build and
+// Open for the compiler's diagnostics.
+type LoadOption func(*loadConfig)
+
+// loadConfig is what the LoadOptions of one call set.
+type loadConfig struct {
+	pol   bundle.Policy
+	diags func(dir string, files map[string]*hcl.File, diags hcl.Diagnostics)
+}
+
+func configOf(opts []LoadOption) loadConfig {
+	var c loadConfig
+	for _, o := range opts {
+		o(&c)
+	}
+	return c
+}
 
 // TrustKeys accepts only bundles signed (tenet build --sign) by at least
 // one of keys.
 func TrustKeys(keys ...ed25519.PublicKey) LoadOption {
-	return func(p *bundle.Policy) { p.Keys = append(p.Keys, keys...) }
+	return func(c *loadConfig) { c.pol.Keys = append(c.pol.Keys, keys...) }
 }
 
 // ExpectIDs accepts only the bundles with one of ids ("sha256:<hex>").
 func ExpectIDs(ids ...string) LoadOption {
-	return func(p *bundle.Policy) { p.IDs = append(p.IDs, ids...) }
+	return func(c *loadConfig) { c.pol.IDs = append(c.pol.IDs, ids...) }
 }
 
 // WithPolicy applies pol as a whole (what cmd/tenet builds from
 // --verify-key and --expect-bundle-id).
 func WithPolicy(pol bundle.Policy) LoadOption {
-	return func(p *bundle.Policy) {
-		p.Keys = append(p.Keys, pol.Keys...)
-		p.IDs = append(p.IDs, pol.IDs...)
+	return func(c *loadConfig) {
+		c.pol.Keys = append(c.pol.Keys, pol.Keys...)
+		c.pol.IDs = append(c.pol.IDs, pol.IDs...)
 	}
+}
+
+// WithDiagnostics has Build (and Open, for a directory) hand fn every
+// diagnostic of the contract, warnings included, with the parsed files
+// they point into (what diag.WriteText takes), as soon as it is compiled:
+// before a *BuildError, and before the bundle is held to the trust policy.
+func WithDiagnostics(fn func(dir string, files map[string]*hcl.File, diags hcl.Diagnostics)) LoadOption {
+	return func(c *loadConfig) { c.diags = fn }
 }
 
 // LoadBundle verifies and decodes bundle file bytes (bundle.DecodeSigned)
 // and applies the trust policy of opts. Each failure is an error saying
 // which check refused the bundle.
 func LoadBundle(data []byte, opts ...LoadOption) (*Bundle, error) {
-	var pol bundle.Policy
-	for _, o := range opts {
-		o(&pol)
-	}
+	pol := configOf(opts).pol
 	b, id, signers, err := bundle.DecodeSigned(data)
 	if err != nil {
 		return nil, err

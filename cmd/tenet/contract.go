@@ -45,34 +45,22 @@ func loadProgram(path string, stderr io.Writer, pol bundle.Policy) (*eval.Progra
 	return p, nil
 }
 
-// openContract reads a bundle file, or builds a contract directory, and
-// verifies it under pol. The bytes of a directory's bundle are verified
-// like a file's, so its id is the id `tenet build` would give; a directory
-// carries no signature, so it is refused when pol requires one.
+// openContract opens a bundle file or a contract directory under pol
+// (tenet.Open), the directory's diagnostics on stderr.
 func openContract(path string, stderr io.Writer, pol bundle.Policy) (*tenet.Bundle, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, err
+	b, err := tenet.Open(path, tenet.WithPolicy(pol), tenet.WithDiagnostics(func(dir string, files map[string]*hcl.File, diags hcl.Diagnostics) {
+		diag.WriteText(stderr, dir, files, diags)
+	}))
+	te, ude, be := (*readlimit.FileTypeError)(nil), (*tenet.UnsignedDirError)(nil), (*tenet.BuildError)(nil)
+	switch {
+	case errors.As(err, &te):
+		return nil, fmt.Errorf("%w: want a contract directory or a bundle file", err)
+	case errors.As(err, &ude):
+		return nil, fmt.Errorf("%s is a contract directory, compiled here, and carries no signature: --verify-key (or %s) accepts only bundles signed with tenet build --sign KEY", ude.Dir, verifyKeyEnv)
+	case errors.As(err, &be):
+		return nil, exitError{exitBad} // its diagnostics are printed
 	}
-	if !st.IsDir() {
-		b, err := tenet.OpenBundle(path, tenet.WithPolicy(pol))
-		if te := (*readlimit.FileTypeError)(nil); errors.As(err, &te) {
-			return nil, fmt.Errorf("%w: want a contract directory or a bundle file", err)
-		}
-		return b, err
-	}
-	if len(pol.Keys) > 0 {
-		return nil, fmt.Errorf("%s is a contract directory, compiled here, and carries no signature: --verify-key (or %s) accepts only bundles signed with tenet build --sign KEY", path, verifyKeyEnv)
-	}
-	built, ok := buildDir(path, stderr)
-	if !ok {
-		return nil, exitError{exitBad}
-	}
-	b, err := tenet.LoadBundle(built.Data, tenet.WithPolicy(pol))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return b, nil
+	return b, err
 }
 
 // loadPrograms is loadProgram for eval and report, which also accept a
