@@ -2,14 +2,9 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/spf13/cobra"
-
-	"github.com/tenetlang/tenet/compiler/bundle"
-	"github.com/tenetlang/tenet/eval"
-	"github.com/tenetlang/tenet/eval/consistency"
 )
 
 func inspectCmd() *cobra.Command {
@@ -29,22 +24,15 @@ func inspectCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			b, id := tb.Contract(), tb.ID()
-			issues, err := consistency.CheckTexts(b, verify)
-			if err != nil {
-				return fmt.Errorf("%s: %w", args[0], err)
-			}
-			if issues.Len() == 0 {
-				// What eval would refuse, inspect refuses too.
-				if _, err := eval.Plan(b, id); err != nil {
-					return fmt.Errorf("%s: %w", args[0], err)
-				}
-			}
 			size := 0
 			if st, err := os.Stat(args[0]); err == nil && !st.IsDir() {
 				size = int(st.Size())
 			}
-			writeInspect(cmd.OutOrStdout(), b, id, size, tb.Signers(), issues)
+			issues, err := tb.Inspect(cmd.OutOrStdout(), size, verify)
+			if err != nil {
+				return fmt.Errorf("%s: %w", args[0], err)
+			}
+			b := tb.Contract()
 			if issues.Len() > 0 {
 				fmt.Fprintf(cmd.ErrOrStderr(), "%s: %s: %d of %d expressions and %d of %d patterns do not run what their text says (marked MISMATCH above): the bundle was altered after it was compiled, and eval refuses it\n",
 					cmd.CommandPath(), args[0], len(issues.Exprs), len(b.Exprs), len(issues.Patterns), len(b.Plan.Patterns))
@@ -56,14 +44,4 @@ func inspectCmd() *cobra.Command {
 	cmd.Flags().BoolVar(&verify, "verify", false, "compile every expression's text again and compare it with the compiled form byte for byte (slower than the check eval makes; docs/bundle.md)")
 	trust.add(cmd)
 	return cmd
-}
-
-// writeInspect renders a bundle with bundle.Disassemble, marking what
-// eval's text check found.
-func writeInspect(w io.Writer, b *bundle.Bundle, id string, size int, signers []bundle.Signer, issues consistency.TextIssues) {
-	a := bundle.Annotations{Size: size, Signers: signers, Exprs: map[int]bundle.ExprMismatch{}, Patterns: issues.Patterns}
-	for i, err := range issues.Exprs {
-		a.Exprs[i] = bundle.ExprMismatch{Err: err, Runs: consistency.Unparse(&b.Exprs[i])}
-	}
-	bundle.Disassemble(w, b, id, a)
 }
