@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tenetlang/tenet/compiler/bundle"
+	"github.com/tenetlang/tenet/compiler/bundle/trust"
 	"github.com/tenetlang/tenet/internal/atomicfile"
 	"github.com/tenetlang/tenet/internal/paths"
 	"github.com/tenetlang/tenet/lang"
@@ -22,7 +23,7 @@ func buildCmd() *cobra.Command {
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := args[0]
-			keys, err := readSigningKeys(signKeys)
+			keys, err := trust.ReadPrivateKeys(trust.KeyFiles("--sign", signKeys...))
 			if err != nil {
 				return err
 			}

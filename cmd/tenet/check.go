@@ -29,11 +29,3 @@ func checkCmd() *cobra.Command {
 		},
 	}
 }
-
-// count renders "1 task", "2 tasks".
-func count(n int, noun string) string {
-	if n == 1 {
-		return fmt.Sprintf("1 %s", noun)
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}

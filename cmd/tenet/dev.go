@@ -7,7 +7,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tenetlang/tenet/internal/atomicfile"
 	"github.com/tenetlang/tenet/internal/paths"
 	"github.com/tenetlang/tenet/internal/synth"
 )
@@ -42,17 +41,9 @@ func devSynthCmd() *cobra.Command {
 			if err := paths.CheckOutput(out, nil); err != nil {
 				return err
 			}
-			f, err := atomicfile.Create(out, 0o644)
-			if err != nil {
-				return err
-			}
-			defer f.Abort()
 			start := time.Now()
-			st, err := synth.Write(f, runs, seed)
+			st, err := synth.WriteFile(out, runs, seed)
 			if err != nil {
-				return err
-			}
-			if err := f.Commit(); err != nil {
 				return err
 			}
 			secs := time.Since(start).Seconds()

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"crypto/ed25519"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -28,9 +27,4 @@ func keygenCmd() *cobra.Command {
 	}
 	cmd.Flags().StringVarP(&out, "out", "o", "tenet-signing.key", "private key file to write; the public key goes to this name + .pub")
 	return cmd
-}
-
-// readSigningKeys reads private key files for build --sign.
-func readSigningKeys(paths []string) ([]ed25519.PrivateKey, error) {
-	return trust.ReadPrivateKeys(trust.KeyFiles("--sign", paths...))
 }

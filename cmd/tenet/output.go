@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -36,11 +37,7 @@ func (f *reportFlags) addMaxItems(cmd *cobra.Command) {
 // check validates the flags before any work: a known format, and a
 // --report-out that is not one of the inputs.
 func (f *reportFlags) check(inputs []string) error {
-	known := false
-	for _, k := range formats.Names() {
-		known = known || f.format == k
-	}
-	if !known {
+	if !slices.Contains(formats.Names(), f.format) {
 		return fmt.Errorf("unknown --format %q: want %s", f.format, strings.Join(formats.Names(), ", "))
 	}
 	if f.maxItems < 0 {
