@@ -49,6 +49,8 @@ type Bundle struct {
 	id       string
 	signers  []bundle.Signer
 	warnings hcl.Diagnostics
+	dir      string              // the contract directory (Build only)
+	tests    []compiler.TestSpec // its test blocks (Build only)
 }
 
 // BuildError is Build's error when the contract has errors. It holds every
@@ -106,7 +108,7 @@ func Build(dir string, opts ...LoadOption) (*Bundle, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
-	b.warnings = diags
+	b.warnings, b.dir, b.tests = diags, dir, compiler.Tests(built.Module)
 	return b, nil
 }
 

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
+
+	"github.com/tenetlang/tenet"
 )
 
 func checkCmd() *cobra.Command {
@@ -15,12 +18,15 @@ func checkCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			bad := false
 			for _, dir := range args {
-				built, ok := buildDir(dir, cmd.ErrOrStderr())
-				if !ok {
+				b, err := tenet.Build(dir, diagsTo(cmd.ErrOrStderr()))
+				if err != nil {
 					bad = true
+					if !errors.As(err, new(*tenet.BuildError)) { // else printed as diagnostics
+						fmt.Fprintln(cmd.ErrOrStderr(), err)
+					}
 					continue
 				}
-				fmt.Fprintln(cmd.OutOrStdout(), built.Bundle.Summary())
+				fmt.Fprintln(cmd.OutOrStdout(), b.Contract().Summary())
 			}
 			if bad {
 				return exitError{exitBad}

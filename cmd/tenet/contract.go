@@ -9,25 +9,28 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tenetlang/tenet"
-	"github.com/tenetlang/tenet/compiler"
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/eval"
-	"github.com/tenetlang/tenet/eval/transcript"
 	"github.com/tenetlang/tenet/internal/readlimit"
 	"github.com/tenetlang/tenet/lang"
 	"github.com/tenetlang/tenet/lang/diag"
 )
 
-// buildDir builds a contract directory (compiler.BuildDir: parse, compile,
-// encode), printing every diagnostic to w; ok is false when one is an error.
-func buildDir(dir string, w io.Writer) (*compiler.Built, bool) {
-	built, diags := compiler.BuildDir(dir, compiler.Options{Formats: transcript.Formats()})
-	var files map[string]*hcl.File
-	if built.Module != nil {
-		files = built.Module.FileMap()
+// diagsTo has tenet.Build and tenet.Open print a contract directory's
+// diagnostics to w as every command shows them (diag.WriteText).
+func diagsTo(w io.Writer) tenet.LoadOption {
+	return tenet.WithDiagnostics(func(dir string, files map[string]*hcl.File, diags hcl.Diagnostics) {
+		diag.WriteText(w, dir, files, diags)
+	})
+}
+
+// buildFailed is exit 2 for a *tenet.BuildError, whose diagnostics diagsTo
+// has printed, and err itself otherwise.
+func buildFailed(err error) error {
+	if be := (*tenet.BuildError)(nil); errors.As(err, &be) {
+		return exitError{exitBad}
 	}
-	diag.WriteText(w, dir, files, diags)
-	return built, !diags.HasErrors()
+	return err
 }
 
 // loadProgram returns the evaluation program for a contract directory
@@ -48,19 +51,17 @@ func loadProgram(path string, stderr io.Writer, pol bundle.Policy) (*eval.Progra
 // openContract opens a bundle file or a contract directory under pol
 // (tenet.Open), the directory's diagnostics on stderr.
 func openContract(path string, stderr io.Writer, pol bundle.Policy) (*tenet.Bundle, error) {
-	b, err := tenet.Open(path, tenet.WithPolicy(pol), tenet.WithDiagnostics(func(dir string, files map[string]*hcl.File, diags hcl.Diagnostics) {
-		diag.WriteText(stderr, dir, files, diags)
-	}))
-	te, ude, be := (*readlimit.FileTypeError)(nil), (*tenet.UnsignedDirError)(nil), (*tenet.BuildError)(nil)
+	b, err := tenet.Open(path, tenet.WithPolicy(pol), diagsTo(stderr))
+	te, ude := (*readlimit.FileTypeError)(nil), (*tenet.UnsignedDirError)(nil)
 	switch {
 	case errors.As(err, &te):
 		return nil, fmt.Errorf("%w: want a contract directory or a bundle file", err)
 	case errors.As(err, &ude):
 		return nil, fmt.Errorf("%s is a contract directory, compiled here, and carries no signature: --verify-key (or %s) accepts only bundles signed with tenet build --sign KEY", ude.Dir, verifyKeyEnv)
-	case errors.As(err, &be):
-		return nil, exitError{exitBad} // its diagnostics are printed
+	case err != nil:
+		return nil, buildFailed(err)
 	}
-	return b, err
+	return b, nil
 }
 
 // loadPrograms is loadProgram for eval and report, which also accept a

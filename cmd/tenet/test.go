@@ -5,10 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tenetlang/tenet/compiler"
-	"github.com/tenetlang/tenet/eval"
-	"github.com/tenetlang/tenet/eval/report"
-	"github.com/tenetlang/tenet/eval/tester"
+	"github.com/tenetlang/tenet"
 	"github.com/tenetlang/tenet/lang"
 )
 
@@ -28,27 +25,19 @@ func testCmd() *cobra.Command {
 			if err := rf.check(append([]string{dir}, lang.SourceFiles(dir)...)); err != nil {
 				return err
 			}
-			built, ok := buildDir(dir, cmd.ErrOrStderr())
-			if !ok {
-				return exitError{exitBad}
-			}
-			p, err := eval.Load(built.Data)
+			b, err := tenet.Build(dir, diagsTo(cmd.ErrOrStderr()))
 			if err != nil {
-				return fmt.Errorf("%s: %w", dir, err)
+				return buildFailed(err)
 			}
-			lim.apply(p)
-			specs := compiler.Tests(built.Module)
-			if len(specs) == 0 && rf.format == "table" && rf.out == "" {
+			if len(b.Tests()) == 0 && rf.format == "table" && rf.out == "" {
 				fmt.Fprintf(cmd.OutOrStdout(), "no tests in %s\n", dir)
 				return nil
 			}
-			var results []report.TestResult
-			for _, r := range tester.Run(p, dir, specs) {
-				results = append(results, report.TestResult(r))
+			d, err := b.Test(tenet.TestOptions{MaxPatternThreads: lim.threads, RunTimeout: lim.timeout})
+			if err != nil {
+				return fmt.Errorf("%s: %w", dir, err)
 			}
-			m := p.Bundle.Manifest
-			c := report.Contract{Name: m.Contract, Version: m.Version, Bundle: p.ID}
-			return rf.write(cmd, report.BuildTests(compiler.Version, c, results))
+			return rf.write(cmd, d)
 		},
 	}
 	rf.add(cmd)
