@@ -53,7 +53,7 @@ func compareCmd() *cobra.Command {
 				}
 				return exitError{exitBad}
 			}
-			return rf.write(cmd, report.BuildComparison(compiler.Version, args, len(recs), &c, rf.maxItems))
+			return rf.write(cmd, report.BuildComparison(compiler.Version, args, len(recs), &c, rf.maxItems), nil)
 		},
 	}
 	cmd.Flags().IntVar(&maxRecord, "max-record-bytes", runs.DefaultMaxRecordBytes, "longest runs-file record (line) accepted, in bytes")

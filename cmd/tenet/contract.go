@@ -33,21 +33,6 @@ func buildFailed(err error) error {
 	return err
 }
 
-// loadProgram returns the evaluation program for a contract directory
-// (compiled in memory) or a bundle file (verified, checked against pol,
-// then planned).
-func loadProgram(path string, stderr io.Writer, pol bundle.Policy) (*eval.Program, error) {
-	b, err := openContract(path, stderr, pol)
-	if err != nil {
-		return nil, err
-	}
-	p, err := b.Program()
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return p, nil
-}
-
 // openContract opens a bundle file or a contract directory under pol
 // (tenet.Open), the directory's diagnostics on stderr.
 func openContract(path string, stderr io.Writer, pol bundle.Policy) (*tenet.Bundle, error) {
@@ -64,24 +49,25 @@ func openContract(path string, stderr io.Writer, pol bundle.Policy) (*tenet.Bund
 	return b, nil
 }
 
-// loadPrograms is loadProgram for eval and report, which also accept a
-// directory of contract directories (lang.ContractDirs).
-func loadPrograms(path string, stderr io.Writer, pol bundle.Policy) ([]*eval.Program, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
+// loadPrograms opens the contract at path (openContract) and plans it
+// for judging; with dirs (eval and report) path may also be a directory of
+// contract directories (lang.ContractDirs), each opened and planned.
+func loadPrograms(path string, stderr io.Writer, pol bundle.Policy, dirs bool) ([]*eval.Program, error) {
 	paths := []string{path}
-	if st.IsDir() {
+	if st, err := os.Stat(path); err == nil && st.IsDir() && dirs {
 		if paths, err = lang.ContractDirs(path); err != nil {
 			return nil, err
 		}
 	}
 	var progs []*eval.Program
 	for _, dir := range paths {
-		p, err := loadProgram(dir, stderr, pol)
+		b, err := openContract(dir, stderr, pol)
 		if err != nil {
 			return nil, err
+		}
+		p, err := b.Program()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", dir, err)
 		}
 		progs = append(progs, p)
 	}

@@ -70,7 +70,7 @@ func evalCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			progs, err := loadPrograms(args[0], stderr, pol)
+			progs, err := loadPrograms(args[0], stderr, pol, true)
 			if err != nil {
 				return err
 			}
@@ -102,7 +102,7 @@ func evalCmd() *cobra.Command {
 			} else if err != nil {
 				return err
 			}
-			return rf.writeWith(cmd, ev.Document, &outputs)
+			return rf.write(cmd, ev.Document, &outputs)
 		},
 	}
 	cmd.Flags().StringVar(&opt.Source, "source", "", "source block to map records with (default: the contract's only source)")

@@ -32,10 +32,11 @@ func explainCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			p, err := loadProgram(args[0], cmd.ErrOrStderr(), pol)
+			progs, err := loadPrograms(args[0], cmd.ErrOrStderr(), pol, false)
 			if err != nil {
 				return err
 			}
+			p := progs[0]
 			lim.apply(p)
 			src, err := p.Source(source)
 			if err != nil {

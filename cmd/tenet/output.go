@@ -50,18 +50,17 @@ func (f *reportFlags) check(inputs []string) error {
 }
 
 // write renders d to stdout or --report-out, names every failure and
-// error on stderr, and returns the error that gives d's exit code.
-// The report is rendered in full before anything is written, so a
-// rendering error leaves no partial file.
-func (f *reportFlags) write(cmd *cobra.Command, d *report.Document) error {
-	return f.writeWith(cmd, d, &atomicfile.Set{})
-}
-
-// writeWith is write for a command with other outputs, already written
-// to set (eval's runs file): the report joins them (atomicfile's Publish),
-// so that either every output is replaced or, when anything fails (a full
-// disk), none is; the error says which, also when a rename fails midway.
-func (f *reportFlags) writeWith(cmd *cobra.Command, d *report.Document, set *atomicfile.Set) error {
+// error on stderr, and returns the error that gives d's exit code. The
+// report is rendered in full before anything is written, so a rendering
+// error leaves no partial file. A command with other outputs, already
+// written to set (eval's runs file), passes the set: the report joins them
+// (atomicfile's Publish), so that either every output is replaced or, when
+// anything fails (a full disk), none is; the error says which, also when a
+// rename fails midway.
+func (f *reportFlags) write(cmd *cobra.Command, d *report.Document, set *atomicfile.Set) error {
+	if set == nil {
+		set = &atomicfile.Set{}
+	}
 	var buf bytes.Buffer
 	if err := formats.Write(&buf, d, f.format); err != nil {
 		return set.Cancel(err)

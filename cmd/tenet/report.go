@@ -63,7 +63,7 @@ func reportCmd() *cobra.Command {
 			}
 			var progs []*eval.Program
 			if contract != "" {
-				if progs, err = loadPrograms(contract, stderr, pol); err != nil {
+				if progs, err = loadPrograms(contract, stderr, pol, true); err != nil {
 					return err
 				}
 			}
@@ -82,7 +82,7 @@ func reportCmd() *cobra.Command {
 				Command: report.CommandReport, Version: compiler.Version, Inputs: args,
 				Programs: progs, Metrics: metrics.Options{Unknown: unknown}, MaxListed: rf.maxItems,
 			}, recs)
-			return rf.write(cmd, d)
+			return rf.write(cmd, d, nil)
 		},
 	}
 	cmd.Flags().IntVar(&maxRecord, "max-record-bytes", runs.DefaultMaxRecordBytes, "longest runs-file record (line) accepted, in bytes")

@@ -37,7 +37,7 @@ func testCmd() *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("%s: %w", dir, err)
 			}
-			return rf.write(cmd, d)
+			return rf.write(cmd, d, nil)
 		},
 	}
 	rf.add(cmd)
