@@ -10,7 +10,8 @@
 // It only wraps the packages that do the work — lang and compiler (sources
 // to bundle), compiler/bundle (the file format, its signatures and trust
 // policy), eval (judging), eval/assemble (files to judged runs to the
-// document), eval/metrics and eval/report —
+// document), eval/metrics and eval/report, eval/consistency (Inspect) and
+// eval/tester (Test) —
 // and holds no state of its own: a Bundle is an immutable value, safe to
 // share between goroutines. Programs that need more (several contracts at
 // once, runs kept on disk, a runs file) call eval/assemble.Evaluate, the
