@@ -9,17 +9,18 @@
 //
 // It only wraps the packages that do the work — lang and compiler (sources
 // to bundle), compiler/bundle (the file format, its signatures and trust
-// policy), eval (judging), eval/metrics and eval/report (the document) —
+// policy), eval (judging), eval/assemble (files to judged runs to the
+// document), eval/metrics and eval/report, eval/consistency (Inspect) and
+// eval/tester (Test) —
 // and holds no state of its own: a Bundle is an immutable value, safe to
 // share between goroutines. Programs that need more (several contracts at
-// once, runs kept on disk, a runs file) use those packages directly, as
-// cmd/tenet does.
+// once, runs kept on disk, a runs file) call eval/assemble.Evaluate, the
+// flow Evaluate runs too, as cmd/tenet does.
 package tenet
 
 import (
 	"context"
 	"crypto/ed25519"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -49,6 +50,8 @@ type Bundle struct {
 	id       string
 	signers  []bundle.Signer
 	warnings hcl.Diagnostics
+	dir      string              // the contract directory (Build only)
+	tests    []compiler.TestSpec // its test blocks (Build only)
 }
 
 // BuildError is Build's error when the contract has errors. It holds every
@@ -87,56 +90,81 @@ func (e *BuildError) Error() string {
 // Build parses and compiles the contract in dir (its *.tenet.hcl files and
 // their imports) and encodes its bundle, as `tenet build` does: the bundle
 // has the id `tenet build` gives the same sources. A contract with errors
-// gives a *BuildError; warnings come with the bundle (Warnings).
-func Build(dir string) (*Bundle, error) {
+// gives a *BuildError; warnings come with the bundle (Warnings). opts
+// apply as to LoadBundle (WithDiagnostics sees every diagnostic first).
+func Build(dir string, opts ...LoadOption) (*Bundle, error) {
+	c := configOf(opts)
 	built, diags := compiler.BuildDir(dir, compiler.Options{Formats: transcript.Formats()})
-	if diags.HasErrors() {
-		e := &BuildError{Dir: dir, Diagnostics: diags}
-		if built.Module != nil {
-			e.Files = built.Module.FileMap()
-		}
-		return nil, e
+	var files map[string]*hcl.File
+	if built.Module != nil {
+		files = built.Module.FileMap()
 	}
-	b, err := LoadBundle(built.Data)
+	if c.diags != nil {
+		c.diags(dir, files, diags)
+	}
+	if diags.HasErrors() {
+		return nil, &BuildError{Dir: dir, Files: files, Diagnostics: diags}
+	}
+	b, err := LoadBundle(built.Data, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
-	b.warnings = diags
+	b.warnings, b.dir, b.tests = diags, dir, compiler.Tests(built.Module)
 	return b, nil
 }
 
-// A LoadOption adds to the trust policy LoadBundle and OpenBundle apply.
-// With none, every bundle that decodes is accepted.
-type LoadOption func(*bundle.Policy)
+// A LoadOption adds to the trust policy LoadBundle and OpenBundle apply
+// (with none, every bundle that decodes is accepted), or asks Build and
+// Open for the compiler's diagnostics.
+type LoadOption func(*loadConfig)
+
+// loadConfig is what the LoadOptions of one call set.
+type loadConfig struct {
+	pol   bundle.Policy
+	diags func(dir string, files map[string]*hcl.File, diags hcl.Diagnostics)
+}
+
+func configOf(opts []LoadOption) loadConfig {
+	var c loadConfig
+	for _, o := range opts {
+		o(&c)
+	}
+	return c
+}
 
 // TrustKeys accepts only bundles signed (tenet build --sign) by at least
 // one of keys.
 func TrustKeys(keys ...ed25519.PublicKey) LoadOption {
-	return func(p *bundle.Policy) { p.Keys = append(p.Keys, keys...) }
+	return func(c *loadConfig) { c.pol.Keys = append(c.pol.Keys, keys...) }
 }
 
 // ExpectIDs accepts only the bundles with one of ids ("sha256:<hex>").
 func ExpectIDs(ids ...string) LoadOption {
-	return func(p *bundle.Policy) { p.IDs = append(p.IDs, ids...) }
+	return func(c *loadConfig) { c.pol.IDs = append(c.pol.IDs, ids...) }
 }
 
 // WithPolicy applies pol as a whole (what cmd/tenet builds from
 // --verify-key and --expect-bundle-id).
 func WithPolicy(pol bundle.Policy) LoadOption {
-	return func(p *bundle.Policy) {
-		p.Keys = append(p.Keys, pol.Keys...)
-		p.IDs = append(p.IDs, pol.IDs...)
+	return func(c *loadConfig) {
+		c.pol.Keys = append(c.pol.Keys, pol.Keys...)
+		c.pol.IDs = append(c.pol.IDs, pol.IDs...)
 	}
+}
+
+// WithDiagnostics has Build (and Open, for a directory) hand fn every
+// diagnostic of the contract, warnings included, with the parsed files
+// they point into (what diag.WriteText takes), as soon as it is compiled:
+// before a *BuildError, and before the bundle is held to the trust policy.
+func WithDiagnostics(fn func(dir string, files map[string]*hcl.File, diags hcl.Diagnostics)) LoadOption {
+	return func(c *loadConfig) { c.diags = fn }
 }
 
 // LoadBundle verifies and decodes bundle file bytes (bundle.DecodeSigned)
 // and applies the trust policy of opts. Each failure is an error saying
 // which check refused the bundle.
 func LoadBundle(data []byte, opts ...LoadOption) (*Bundle, error) {
-	var pol bundle.Policy
-	for _, o := range opts {
-		o(&pol)
-	}
+	pol := configOf(opts).pol
 	b, id, signers, err := bundle.DecodeSigned(data)
 	if err != nil {
 		return nil, err
@@ -223,36 +251,30 @@ type Evaluation struct {
 // Evaluate judges every run of the transcript files and builds the report
 // document, as `tenet eval` does with one contract. A record that cannot
 // be read or mapped, or a duplicate run, is an error naming each such
-// record (file:line); so is a file that cannot be read. The runs are held
-// in memory: for corpora larger than memory use pipeline.EvalCollection with
-// Options.SortBytes, as cmd/tenet does.
+// record (file:line): a *assemble.BadRecordsError; so is a file that
+// cannot be read. It is assemble.Evaluate, the flow of `tenet eval`, with
+// the runs held in memory: for corpora larger than memory call
+// assemble.Evaluate with Options.SortBytes and a runs file, as cmd/tenet
+// does.
 func (b *Bundle) Evaluate(files []string, opts EvalOptions) (*Evaluation, error) {
 	p, err := b.Program()
 	if err != nil {
 		return nil, err
 	}
 	p.MaxPatternThreads, p.RunTimeout = opts.MaxPatternThreads, opts.RunTimeout
-	res, err := pipeline.EvalFiles(p, files, pipeline.Options{Source: opts.Source, Format: opts.Format, Grant: opts.Grant,
-		Workers: opts.Workers, Context: opts.Context})
-	if err != nil {
-		return nil, err
-	}
-	if n := res.BadRecords(); n > 0 {
-		noun := "bad records"
-		if n == 1 {
-			noun = "bad record"
-		}
-		return nil, fmt.Errorf("%d %s:\n%w", n, noun, errors.Join(res.Errors...))
-	}
 	unknown := opts.Unknown
 	if unknown == "" {
 		unknown = metrics.UnknownRefuse
 	}
-	doc := assemble.Build(assemble.Input{
-		Command: report.CommandEval, Version: compiler.Version, Inputs: files,
-		Contracts: []report.Contract{assemble.ContractOf(p, res)},
-		Programs:  []*eval.Program{p}, Metrics: metrics.Options{Unknown: unknown},
-		MaxListed: opts.MaxListed,
-	}, res.Records)
-	return &Evaluation{Runs: res.Records, Document: doc}, nil
+	ev, err := assemble.Evaluate(assemble.EvalInput{
+		Input: assemble.Input{Command: report.CommandEval, Version: compiler.Version, Inputs: files,
+			Programs: []*eval.Program{p}, Metrics: metrics.Options{Unknown: unknown}, MaxListed: opts.MaxListed},
+		Files: files, Keep: true,
+		Options: pipeline.Options{Source: opts.Source, Format: opts.Format, Grant: opts.Grant,
+			Workers: opts.Workers, Context: opts.Context},
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Evaluation{Runs: ev.Runs, Document: ev.Document}, nil
 }

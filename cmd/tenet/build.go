@@ -7,7 +7,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tenetlang/tenet"
 	"github.com/tenetlang/tenet/compiler/bundle"
+	"github.com/tenetlang/tenet/compiler/bundle/trust"
 	"github.com/tenetlang/tenet/internal/atomicfile"
 	"github.com/tenetlang/tenet/internal/paths"
 	"github.com/tenetlang/tenet/lang"
@@ -22,15 +24,15 @@ func buildCmd() *cobra.Command {
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := args[0]
-			keys, err := readSigningKeys(signKeys)
+			keys, err := trust.ReadPrivateKeys(trust.KeyFiles("--sign", signKeys...))
 			if err != nil {
 				return err
 			}
-			built, ok := buildDir(dir, cmd.ErrOrStderr())
-			if !ok {
-				return exitError{exitBad}
+			b, err := tenet.Build(dir, diagsTo(cmd.ErrOrStderr()))
+			if err != nil {
+				return buildFailed(err)
 			}
-			data := built.Data
+			data := b.Bytes()
 			for _, k := range keys {
 				if data, err = bundle.Sign(data, k); err != nil {
 					return err
@@ -49,7 +51,7 @@ func buildCmd() *cobra.Command {
 			if err := atomicfile.Write(out, data, 0o644); err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "%s\n%s %s (%d bytes)\n", built.Bundle.Summary(), built.ID, out, len(data))
+			fmt.Fprintf(cmd.OutOrStdout(), "%s\n%s %s (%d bytes)\n", b.Contract().Summary(), b.ID(), out, len(data))
 			for _, k := range keys {
 				fmt.Fprintf(cmd.OutOrStdout(), "signed by %s\n", bundle.Fingerprint(k.Public().(ed25519.PublicKey)))
 			}

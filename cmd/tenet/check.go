@@ -1,28 +1,32 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
+
+	"github.com/tenetlang/tenet"
 )
 
 func checkCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "check DIR...",
 		Short: "Type-check contracts and print every diagnostic",
-		Long: `Type-check each contract directory and print every diagnostic, each with its
-code (docs/diagnostics.md). Prints one summary line per clean contract.
-Exit 2 when any contract has an error.`,
-		Args: cobra.MinimumNArgs(1),
+		Long:  help("check"),
+		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			bad := false
 			for _, dir := range args {
-				b, ok := compileDir(dir, cmd.ErrOrStderr())
-				if !ok {
+				b, err := tenet.Build(dir, diagsTo(cmd.ErrOrStderr()))
+				if err != nil {
 					bad = true
+					if !errors.As(err, new(*tenet.BuildError)) { // else printed as diagnostics
+						fmt.Fprintln(cmd.ErrOrStderr(), err)
+					}
 					continue
 				}
-				fmt.Fprintln(cmd.OutOrStdout(), b.Summary())
+				fmt.Fprintln(cmd.OutOrStdout(), b.Contract().Summary())
 			}
 			if bad {
 				return exitError{exitBad}
@@ -30,12 +34,4 @@ Exit 2 when any contract has an error.`,
 			return nil
 		},
 	}
-}
-
-// count renders "1 task", "2 tasks".
-func count(n int, noun string) string {
-	if n == 1 {
-		return fmt.Sprintf("1 %s", noun)
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/report"
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/internal/paths"
 )
 
 func compareCmd() *cobra.Command {
@@ -21,24 +22,10 @@ func compareCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "compare --reference C1 --defended C2 RUNS.jsonl...",
 		Short: "Paired comparison of two conditions: transitions per task and case, McNemar p-values",
-		Long: `Compare two conditions of one contract on the same tasks and cases (docs/metrics.md),
-from runs files: benign utility paired on tasks; utility under attack,
-attack success, side effect and secure utility paired on cases. Per
-property: kept_success, lost, gained, kept_failure, both rates, gain and
-loss rates, net effect, the exact McNemar p-value, and the lost and gained
-ids. A condition is named condition, or contract:condition.
-
-Refused (exit 2) when the task or case ids differ, the runs name different
-bundles or attempt budgets, a condition has unknown labels or any other
-metric error, or more than one repetition. See docs/metrics.md.
-
-compare reads no bundle, so it cannot check a signature: --verify-key or
-TENET_VERIFY_KEY is an error (check the runs with tenet report --contract
-X.tnb first). --expect-bundle-id refuses every run whose bundle field is
-not one of the ids. See docs/bundle.md, "Signing".`,
-		Args: cobra.MinimumNArgs(1),
+		Long:  help("compare"),
+		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkInputs(args); err != nil {
+			if err := paths.CheckInputs(args); err != nil {
 				return err
 			}
 			if err := rf.check(args); err != nil {
@@ -57,8 +44,7 @@ not one of the ids. See docs/bundle.md, "Signing".`,
 				return readRunsFailed(cmd, err)
 			}
 			if err := assemble.CheckIDs(recs, at, args, pol.IDs); err != nil {
-				fmt.Fprintf(stderr, "%v\n", err)
-				return exitError{exitBad}
+				return refused(stderr, err)
 			}
 			c, err := metrics.Compare(recs, reference, defended, metrics.Options{})
 			if err != nil {
@@ -67,7 +53,7 @@ not one of the ids. See docs/bundle.md, "Signing".`,
 				}
 				return exitError{exitBad}
 			}
-			return rf.write(cmd, report.BuildComparison(compiler.Version, args, len(recs), &c, rf.maxItems))
+			return rf.write(cmd, report.BuildComparison(compiler.Version, args, len(recs), &c, rf.maxItems), nil)
 		},
 	}
 	cmd.Flags().IntVar(&maxRecord, "max-record-bytes", runs.DefaultMaxRecordBytes, "longest runs-file record (line) accepted, in bytes")

@@ -7,7 +7,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tenetlang/tenet/internal/atomicfile"
 	"github.com/tenetlang/tenet/internal/paths"
 	"github.com/tenetlang/tenet/internal/synth"
 )
@@ -33,15 +32,8 @@ func devSynthCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "synth --runs N [--seed S] -o FILE",
 		Short: "Write a synthetic AgentDojo banking corpus (JSONL) for benchmarks",
-		Long: `Write N synthetic AgentDojo banking runs (openai-messages JSONL, a header line
-first) to FILE, atomically. The runs have the AgentDojo records' shape and
-size (about 4 KB each) and the banking contract (contracts/agentdojo/banking)
-judges every one of them; the given labels (metadata success and security)
-are the labels it computes. Runs come in blocks of 32 (one condition each):
-give N as a multiple of 32, or the last condition is incomplete and its
-metrics refuse. The same N and seed always give the same bytes.
-See the package doc of internal/synth.`,
-		Args: cobra.NoArgs,
+		Long:  help("dev-synth"),
+		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runs < 0 {
 				return errors.New("--runs must be 0 or more")
@@ -49,17 +41,9 @@ See the package doc of internal/synth.`,
 			if err := paths.CheckOutput(out, nil); err != nil {
 				return err
 			}
-			f, err := atomicfile.Create(out, 0o644)
-			if err != nil {
-				return err
-			}
-			defer f.Abort()
 			start := time.Now()
-			st, err := synth.Write(f, runs, seed)
+			st, err := synth.WriteFile(out, runs, seed)
 			if err != nil {
-				return err
-			}
-			if err := f.Commit(); err != nil {
 				return err
 			}
 			secs := time.Since(start).Seconds()

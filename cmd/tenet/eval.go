@@ -1,47 +1,36 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"time"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/tenetlang/tenet/compiler"
-	"github.com/tenetlang/tenet/eval"
 	"github.com/tenetlang/tenet/eval/assemble"
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/pipeline"
 	"github.com/tenetlang/tenet/eval/report"
-	"github.com/tenetlang/tenet/eval/runs"
 	"github.com/tenetlang/tenet/eval/transcript"
 	"github.com/tenetlang/tenet/internal/atomicfile"
-	"github.com/tenetlang/tenet/internal/progress"
+	"github.com/tenetlang/tenet/internal/paths"
+	"github.com/tenetlang/tenet/lang"
 )
 
 func evalCmd() *cobra.Command {
 	var opt pipeline.Options
 	var out, unknown string
 	var rf reportFlags
-	var maxThreads int
+	var lim limitFlags
 	var trust trustFlags
-	var runTimeout time.Duration
 	sortBytes := defaultSortBytes
 	cmd := &cobra.Command{
 		Use:   "eval (DIR|X.tnb) FILES...",
 		Short: "Judge transcripts with a contract and report metrics",
-		Long: `Judge transcripts with a contract (a directory, compiled in memory, or a
-bundle built by 'tenet build') and report the metrics of docs/metrics.md per
-condition, and agreement with labels the transcripts carry.
-
-Bad input (a malformed record, a record the source cannot map, a duplicate
-run) is reported as file:line and nothing else is written: exit 2.
-Unknown labels make the metrics of their condition refuse: exit 2.
-A violated invariant or a failed gate requirement exits 1, each named on
-stderr and in the report, whatever its format.`,
-		Args: cobra.MinimumNArgs(2),
+		Long:  help("eval"),
+		Args:  cobra.MinimumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkUnknownFlag(unknown); err != nil {
 				return err
@@ -57,118 +46,63 @@ stderr and in the report, whatever its format.`,
 			if d := opt.Transcript.MaxDepth; d < 1 || d > transcript.DefaultMaxDepth {
 				return fmt.Errorf("--max-depth %d: want 1 to %d", d, transcript.DefaultMaxDepth)
 			}
-			if err := checkMaxPatternThreads(maxThreads); err != nil {
-				return err
-			}
-			if err := checkRunTimeout(runTimeout); err != nil {
+			if err := lim.check(); err != nil {
 				return err
 			}
 			stderr := cmd.ErrOrStderr()
 			files := args[1:]
-			if err := checkInputs(files); err != nil {
+			if err := paths.CheckInputs(files); err != nil {
 				return err
 			}
-			inputs := append(append([]string{args[0]}, files...), contractFiles(args[0])...)
+			inputs := append(append([]string{args[0]}, files...), lang.SourceFiles(args[0])...)
 			if err := rf.check(inputs); err != nil {
 				return err
 			}
 			if out != "" {
-				if err := checkOutput(out, inputs); err != nil {
+				if err := paths.CheckOutput(out, inputs); err != nil {
 					return err
 				}
-				if rf.out != "" && sameFile(out, rf.out) {
+				if rf.out != "" && paths.SameFile(out, rf.out) {
 					return fmt.Errorf("--out and --report-out name the same file %s", out)
 				}
 			}
-			progs, err := trust.loadPrograms(args[0], stderr)
+			pol, err := trust.policy()
+			if err != nil {
+				return err
+			}
+			progs, err := loadPrograms(args[0], stderr, pol, true)
 			if err != nil {
 				return err
 			}
 			for _, p := range progs {
-				p.MaxPatternThreads = maxThreads // before any run is judged
-				p.RunTimeout = runTimeout
+				lim.apply(p) // before any run is judged
 			}
-			prog := progress.New(stderr, files, passes(progs, opt))
-			opt.Progress = prog.Update
-			opt.Context = cmd.Context()
 			// The judged runs wait in sorters (memory bounded by
 			// --sort-memory, the rest in temporary files next to --out):
 			// they are streamed in key order to the runs file and, one
 			// condition at a time, to the report.
-			opt.SortBytes = sortBytes
-			opt.MaxErrors = maxBadRecords
-			if out != "" {
-				// Unless --out's directory is missing: then the runs file
-				// fails as it did, once the evaluation is done.
-				// Nor next to a device (--out /dev/null): the temporary
-				// directory then.
-				if fi, err := os.Stat(out); err == nil && !fi.Mode().IsRegular() {
-				} else if st, err := os.Stat(filepath.Dir(out)); err == nil && st.IsDir() {
-					opt.SortDir = filepath.Dir(out)
-				}
-			}
-			// One pass per transcript format reads every file; each
-			// contract's source selects its records.
-			results, err := pipeline.EvalCollection(progs, files, opt)
-			prog.Done()
-			if err != nil {
-				return err
-			}
-			defer func() {
-				for _, r := range results {
-					r.Close()
-				}
-			}()
-			if badRecords(results) > 0 {
-				// Sorting finds the duplicate keys, reported with the rest.
-				if err := pipeline.SortResults(results, nil); err != nil {
-					return err
-				}
-				return reportBad(stderr, results)
-			}
-			var contracts []report.Contract
-			for i, p := range progs {
-				contracts = append(contracts, assemble.ContractOf(p, results[i]))
-			}
-			b := assemble.New(assemble.Input{
-				Command: report.CommandEval, Version: compiler.Version, Inputs: files,
-				Contracts: contracts, Programs: progs,
-				Metrics: metrics.Options{Unknown: unknown}, MaxListed: rf.maxItems,
-			})
+			opt.SortBytes, opt.MaxErrors, opt.Context = sortBytes, maxBadRecords, cmd.Context()
 			// The runs file and --report-out are one set: neither is
 			// replaced unless both are written (a full disk while the
 			// report is written must not leave a new runs file next to
 			// an old report).
 			var outputs atomicfile.Set
 			defer outputs.Abort() // after Commit, a no-op
-			var w *runs.Writer
+			in := assemble.EvalInput{Input: assemble.Input{Command: report.CommandEval, Version: compiler.Version,
+				Inputs: files, Programs: progs, Metrics: metrics.Options{Unknown: unknown}, MaxListed: rf.maxItems},
+				Files: files, Options: opt, Progress: stderr}
 			if out != "" {
-				f, err := outputs.Create(out, 0o644)
-				if err != nil {
-					return err
-				}
-				w = runs.NewWriter(f)
+				in.Options.SortDir = assemble.SortDirNear(out)
+				in.Runs = func() (io.Writer, error) { return outputs.Create(out, 0o644) }
 			}
-			err = pipeline.SortResults(results, func(rec runs.Record, line []byte) error {
-				if w != nil {
-					if err := w.Write(rec, line); err != nil {
-						return err
-					}
-				}
-				return b.Add(rec)
-			})
-			if err != nil {
+			ev, err := assemble.Evaluate(in)
+			if bad := (*assemble.BadRecordsError)(nil); errors.As(err, &bad) {
+				fmt.Fprintln(stderr, strings.Join(bad.Lines, "\n"))
+				return fmt.Errorf("%s; nothing written", assemble.Count(bad.N, "bad record"))
+			} else if err != nil {
 				return err
 			}
-			if badRecords(results) > 0 {
-				return reportBad(stderr, results)
-			}
-			if w != nil {
-				if err := w.Close(); err != nil {
-					return err
-				}
-			}
-			return rf.writeWith(cmd, b.Document(), &outputs)
+			return rf.write(cmd, ev.Document, &outputs)
 		},
 	}
 	cmd.Flags().StringVar(&opt.Source, "source", "", "source block to map records with (default: the contract's only source)")
@@ -177,8 +111,7 @@ stderr and in the report, whatever its format.`,
 	cmd.Flags().StringVarP(&out, "out", "o", "", "write the labelled runs (JSONL, docs/runs-format.md) to this file, atomically")
 	cmd.Flags().IntVar(&opt.Transcript.MaxRecordBytes, "max-record-bytes", transcript.DefaultMaxRecordBytes, "longest transcript record (line) accepted, in bytes")
 	cmd.Flags().IntVar(&opt.Transcript.MaxDepth, "max-depth", transcript.DefaultMaxDepth, "deepest nesting of arrays and objects accepted in a transcript record (at most the default)")
-	addMaxPatternThreads(cmd, &maxThreads)
-	addRunTimeout(cmd, &runTimeout)
+	lim.add(cmd)
 	cmd.Flags().IntVar(&opt.Workers, "workers", 0, "goroutines that decode and judge records (0: one per CPU); the output does not depend on it")
 	cmd.Flags().IntVar(&sortBytes, "sort-memory", defaultSortBytes, "bytes of judged runs held in memory before they are sorted in temporary files (0: all in memory)")
 	cmd.Flags().MarkHidden("sort-memory")
@@ -197,49 +130,6 @@ const defaultSortBytes = 32 << 20
 // first in input order); it counts the others, so that memory and stderr
 // stay bounded however many there are.
 const maxBadRecords = 100
-
-// badRecords counts the results' bad records.
-func badRecords(results []*pipeline.Result) int {
-	n := 0
-	for _, r := range results {
-		n += r.BadRecords()
-	}
-	return n
-}
-
-// reportBad names the bad records on stderr, contract by contract in input
-// order (the first maxBadRecords of each, then how many more), and returns
-// the error that says nothing was written.
-func reportBad(stderr io.Writer, results []*pipeline.Result) error {
-	for _, r := range results {
-		for _, e := range r.Errors {
-			fmt.Fprintln(stderr, e)
-		}
-		if r.MoreErrors > 0 {
-			fmt.Fprintf(stderr, "... %s not shown\n", count(r.MoreErrors, "more bad record"))
-		}
-	}
-	return fmt.Errorf("%s; nothing written", count(badRecords(results), "bad record"))
-}
-
-// passes is how many times the files are read: once per transcript format
-// of the contracts (a contract whose source is in error counts for nothing:
-// the evaluation fails before reading).
-func passes(progs []*eval.Program, opt pipeline.Options) int {
-	formats := map[string]bool{}
-	for _, p := range progs {
-		src, err := p.Source(opt.Source)
-		if err != nil {
-			continue
-		}
-		f := opt.Format
-		if f == "" {
-			f = src.Format
-		}
-		formats[f] = true
-	}
-	return max(len(formats), 1)
-}
 
 // maxWorkers bounds --workers: at most 4 records per worker are in flight,
 // each up to --max-record-bytes.

@@ -2,48 +2,42 @@ package main
 
 import (
 	"errors"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/tenetlang/tenet/eval/explain"
+	"github.com/tenetlang/tenet/internal/paths"
 )
 
 func explainCmd() *cobra.Command {
 	var key, source string
-	var maxThreads int
-	var runTimeout time.Duration
+	var lim limitFlags
 	var trust trustFlags
 	cmd := &cobra.Command{
 		Use:   "explain (DIR|X.tnb) --run KEY FILES...",
 		Short: "Show how one run's labels came about",
-		Long: `Judge one run and show every predicate's value, every label with the
-criterion that produced it (source location and text) and its value, and
-for trace patterns the items bound to each step (the witness).
-
-KEY names the run as reports do, condition/task[/goal] with or without the
-contract prefix (e.g. gpt-4o/user_task_0/injection_task_3), or as FILE:LINE
-of its transcript record.`,
-		Args: cobra.MinimumNArgs(2),
+		Long:  help("explain"),
+		Args:  cobra.MinimumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if key == "" {
 				return errors.New("--run KEY is required")
 			}
-			if err := checkMaxPatternThreads(maxThreads); err != nil {
+			if err := lim.check(); err != nil {
 				return err
 			}
-			if err := checkRunTimeout(runTimeout); err != nil {
+			if err := paths.CheckInputs(args[1:]); err != nil {
 				return err
 			}
-			if err := checkInputs(args[1:]); err != nil {
-				return err
-			}
-			p, err := trust.loadProgram(args[0], cmd.ErrOrStderr())
+			pol, err := trust.policy()
 			if err != nil {
 				return err
 			}
-			p.MaxPatternThreads = maxThreads
-			p.RunTimeout = runTimeout
+			progs, err := loadPrograms(args[0], cmd.ErrOrStderr(), pol, false)
+			if err != nil {
+				return err
+			}
+			p := progs[0]
+			lim.apply(p)
 			src, err := p.Source(source)
 			if err != nil {
 				return err
@@ -58,8 +52,7 @@ of its transcript record.`,
 	}
 	cmd.Flags().StringVar(&key, "run", "", "the run to explain: condition/task[/goal] or FILE:LINE")
 	cmd.Flags().StringVar(&source, "source", "", "source block (default: the contract's only source)")
-	addMaxPatternThreads(cmd, &maxThreads)
-	addRunTimeout(cmd, &runTimeout)
+	lim.add(cmd)
 	trust.add(cmd)
 	return cmd
 }

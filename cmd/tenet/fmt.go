@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tenetlang/tenet/compiler"
+	"github.com/tenetlang/tenet/lang/diag"
 	"github.com/tenetlang/tenet/lang/format"
 )
 
@@ -18,16 +19,7 @@ func fmtCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "fmt [-check] [DIR|FILE]...",
 		Short: "Rewrite contract files in canonical layout",
-		Long: `fmt rewrites the *.tenet.hcl files of each DIR (not its subdirectories) and each
-named FILE in canonical layout, and prints the name of every file it changed.
-The default is the current directory. Only whitespace between tokens changes;
-strings, heredocs and comments are kept byte for byte.
-
-With -check (or --check), fmt writes nothing: it prints the names of the files
-that are not formatted and exits 1 if there are any.
-
-A file that does not parse is left alone and its errors are printed; fmt then
-exits 2.`,
+		Long:  help("fmt"),
 		// -check is written with one dash, as in gofmt and terraform fmt,
 		// which pflag would read as -c -h -e -c -k: arguments are parsed here.
 		DisableFlagParsing:    true,
@@ -68,7 +60,7 @@ func runFmt(paths []string, check bool, stdout, stderr io.Writer) error {
 	res, err := format.Run(paths, !check)
 	for _, f := range res.Failed {
 		compiler.SortDiagnostics(f.Diags)
-		writeDiags(stderr, "", map[string]*hcl.File{f.Name: f.File}, f.Diags)
+		diag.WriteText(stderr, "", map[string]*hcl.File{f.Name: f.File}, f.Diags)
 	}
 	if err != nil {
 		return err

@@ -2,15 +2,9 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/spf13/cobra"
-
-	"github.com/tenetlang/tenet/compiler/bundle"
-	"github.com/tenetlang/tenet/eval"
-	"github.com/tenetlang/tenet/eval/consistency"
-	"github.com/tenetlang/tenet/internal/readlimit"
 )
 
 func inspectCmd() *cobra.Command {
@@ -19,44 +13,26 @@ func inspectCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "inspect (X.tnb|DIR)",
 		Short: "Print a bundle's manifest, declarations, expressions and pattern programs",
-		Long: `Print what a bundle holds (docs/bundle.md): its id, signatures and header,
-the manifest (contract, source files with their sha256, threat model), the
-declarations (operations, tools, grants, scopes with params and predicates),
-the plan (tasks, goals, side effects, cases, sources, invariants, failures,
-gates), every checked expression with its source location, result type and
-static cost, and a disassembly of each trace pattern's program. A directory
-is compiled in memory first.
-
-Each expression's text is checked against its compiled form (the check
-eval makes; with --verify, the full check: the text is compiled again and
-the result compared byte for byte). An expression whose compiled form is
-not its text is marked MISMATCH, with a rendering of what actually runs;
-inspect then exits 2.`,
-		Args: cobra.ExactArgs(1),
+		Long:  help("inspect"),
+		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			pol, err := trust.policy()
 			if err != nil {
 				return err
 			}
-			b, id, signers, err := loadInspected(args[0], cmd.ErrOrStderr(), pol)
+			tb, err := openContract(args[0], cmd.ErrOrStderr(), pol)
 			if err != nil {
 				return err
-			}
-			issues, err := consistency.CheckTexts(b, verify)
-			if err != nil {
-				return fmt.Errorf("%s: %w", args[0], err)
-			}
-			if issues.Len() == 0 {
-				// What eval would refuse, inspect refuses too.
-				if _, err := eval.Plan(b, id); err != nil {
-					return fmt.Errorf("%s: %w", args[0], err)
-				}
 			}
 			size := 0
 			if st, err := os.Stat(args[0]); err == nil && !st.IsDir() {
 				size = int(st.Size())
 			}
-			writeInspect(cmd.OutOrStdout(), b, id, size, signers, issues)
+			issues, err := tb.Inspect(cmd.OutOrStdout(), size, verify)
+			if err != nil {
+				return fmt.Errorf("%s: %w", args[0], err)
+			}
+			b := tb.Contract()
 			if issues.Len() > 0 {
 				fmt.Fprintf(cmd.ErrOrStderr(), "%s: %s: %d of %d expressions and %d of %d patterns do not run what their text says (marked MISMATCH above): the bundle was altered after it was compiled, and eval refuses it\n",
 					cmd.CommandPath(), args[0], len(issues.Exprs), len(b.Exprs), len(issues.Patterns), len(b.Plan.Patterns))
@@ -68,47 +44,4 @@ inspect then exits 2.`,
 	cmd.Flags().BoolVar(&verify, "verify", false, "compile every expression's text again and compare it with the compiled form byte for byte (slower than the check eval makes; docs/bundle.md)")
 	trust.add(cmd)
 	return cmd
-}
-
-// loadInspected is loadVerified that also returns the bundle's signers.
-func loadInspected(path string, stderr io.Writer, pol bundle.Policy) (*bundle.Bundle, string, []bundle.Signer, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, "", nil, err
-	}
-	if st.IsDir() {
-		b, id, err := loadVerified(path, stderr, pol)
-		return b, id, nil, err
-	}
-	data, err := readlimit.ReadFile(path, bundle.MaxFileBytes)
-	if err != nil {
-		return nil, "", nil, err
-	}
-	b, id, signers, err := bundle.DecodeSigned(data)
-	if err != nil {
-		return nil, "", nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if err := pol.Check(id, signers); err != nil {
-		return nil, "", nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return b, id, signers, nil
-}
-
-// writeInspect renders a bundle with bundle.Disassemble, marking what
-// eval's text check found.
-func writeInspect(w io.Writer, b *bundle.Bundle, id string, size int, signers []bundle.Signer, issues consistency.TextIssues) {
-	a := bundle.Annotations{Size: size, Signers: signers, Exprs: map[int]bundle.ExprMismatch{}, Patterns: issues.Patterns}
-	for i, err := range issues.Exprs {
-		a.Exprs[i] = bundle.ExprMismatch{Err: err, Runs: consistency.Unparse(&b.Exprs[i])}
-	}
-	bundle.Disassemble(w, b, id, a)
-}
-
-// scopedName names a predicate or param of a scope as criteria write it
-// (explain's too).
-func scopedName(path, name string) string {
-	if path == "" {
-		return name
-	}
-	return path + "." + name
 }

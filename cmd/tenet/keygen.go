@@ -1,7 +1,6 @@
 package main
 
 import (
-	"crypto/ed25519"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -15,11 +14,8 @@ func keygenCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "keygen [-o NAME]",
 		Short: "Make an ed25519 key pair for signing bundles (tenet build --sign, --verify-key)",
-		Long: `Make an ed25519 key pair: the private key in NAME (mode 0600; give it to
-tenet build --sign) and the public key in NAME.pub (give it to --verify-key
-or TENET_VERIFY_KEY). Both are one-line text files (docs/bundle.md).
-keygen never replaces an existing file.`,
-		Args: cobra.NoArgs,
+		Long:  help("keygen"),
+		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			pubPath, pub, err := trust.WriteKeyPair(out)
 			if err != nil {
@@ -31,9 +27,4 @@ keygen never replaces an existing file.`,
 	}
 	cmd.Flags().StringVarP(&out, "out", "o", "tenet-signing.key", "private key file to write; the public key goes to this name + .pub")
 	return cmd
-}
-
-// readSigningKeys reads private key files for build --sign.
-func readSigningKeys(paths []string) ([]ed25519.PrivateKey, error) {
-	return trust.ReadPrivateKeys(trust.KeyFiles("--sign", paths...))
 }

@@ -9,12 +9,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
-	"github.com/tenetlang/tenet/internal/atomicfile"
+	"github.com/tenetlang/tenet/internal/interrupt"
 )
 
 func main() { os.Exit(runMain(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -27,27 +25,16 @@ const exitInterrupted = 130
 // its own (it sees its context cancelled) before tenet exits anyway.
 const interruptGrace = time.Second
 
-// runMain is main without the exit: it runs the command with a context that
-// SIGINT and SIGTERM cancel. On a signal nothing more is written
-// (atomicfile.Stop removes the temporary files of writes in progress and
-// refuses later ones), the command gets interruptGrace to return, and runMain
-// says what happened and returns exitInterrupted; a second signal kills
-// tenet at once.
+// runMain is main without the exit: it runs the command under
+// interrupt.Run (SIGINT and SIGTERM cancel its context, stop every write,
+// and give it interruptGrace to return), then says what an interruption
+// left written and returns exitInterrupted.
 func runMain(args []string, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	result := make(chan int, 1)
-	go func() { result <- MainContext(ctx, args, stdout, stderr) }()
-	select {
-	case code := <-result:
+	code, interrupted, written := interrupt.Run(func(ctx context.Context) int {
+		return MainContext(ctx, args, stdout, stderr)
+	}, interruptGrace)
+	if !interrupted {
 		return code
-	case <-ctx.Done():
-	}
-	written := atomicfile.Stop()
-	stop() // a second signal now kills the process
-	select {
-	case <-result:
-	case <-time.After(interruptGrace):
 	}
 	fmt.Fprintln(stderr, interruptedMessage(written))
 	return exitInterrupted

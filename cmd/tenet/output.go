@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -11,6 +12,7 @@ import (
 	"github.com/tenetlang/tenet/eval/report"
 	"github.com/tenetlang/tenet/eval/report/formats"
 	"github.com/tenetlang/tenet/internal/atomicfile"
+	"github.com/tenetlang/tenet/internal/paths"
 )
 
 // reportFlags are --format and --report-out, shared by eval, report,
@@ -35,35 +37,30 @@ func (f *reportFlags) addMaxItems(cmd *cobra.Command) {
 // check validates the flags before any work: a known format, and a
 // --report-out that is not one of the inputs.
 func (f *reportFlags) check(inputs []string) error {
-	known := false
-	for _, k := range formats.Names() {
-		known = known || f.format == k
-	}
-	if !known {
+	if !slices.Contains(formats.Names(), f.format) {
 		return fmt.Errorf("unknown --format %q: want %s", f.format, strings.Join(formats.Names(), ", "))
 	}
 	if f.maxItems < 0 {
 		return fmt.Errorf("--report-max-items %d: want 0 (no limit) or more", f.maxItems)
 	}
 	if f.out != "" {
-		return checkOutput(f.out, inputs)
+		return paths.CheckOutput(f.out, inputs)
 	}
 	return nil
 }
 
 // write renders d to stdout or --report-out, names every failure and
-// error on stderr, and returns the error that gives d's exit code.
-// The report is rendered in full before anything is written, so a
-// rendering error leaves no partial file.
-func (f *reportFlags) write(cmd *cobra.Command, d *report.Document) error {
-	return f.writeWith(cmd, d, &atomicfile.Set{})
-}
-
-// writeWith is write for a command with other outputs, already written
-// to set (eval's runs file): the report joins them (atomicfile's Publish),
-// so that either every output is replaced or, when anything fails (a full
-// disk), none is; the error says which, also when a rename fails midway.
-func (f *reportFlags) writeWith(cmd *cobra.Command, d *report.Document, set *atomicfile.Set) error {
+// error on stderr, and returns the error that gives d's exit code. The
+// report is rendered in full before anything is written, so a rendering
+// error leaves no partial file. A command with other outputs, already
+// written to set (eval's runs file), passes the set: the report joins them
+// (atomicfile's Publish), so that either every output is replaced or, when
+// anything fails (a full disk), none is; the error says which, also when a
+// rename fails midway.
+func (f *reportFlags) write(cmd *cobra.Command, d *report.Document, set *atomicfile.Set) error {
+	if set == nil {
+		set = &atomicfile.Set{}
+	}
 	var buf bytes.Buffer
 	if err := formats.Write(&buf, d, f.format); err != nil {
 		return set.Cancel(err)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/spf13/cobra"
 
@@ -12,6 +13,8 @@ import (
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/report"
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/internal/paths"
+	"github.com/tenetlang/tenet/lang"
 )
 
 func reportCmd() *cobra.Command {
@@ -22,40 +25,18 @@ func reportCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "report [--contract DIR|X.tnb] RUNS.jsonl...",
 		Short: "Recompute metrics from runs files (labels from tenet or any harness)",
-		Long: `Recompute the metrics of docs/metrics.md from runs files (docs/runs-format.md):
-labels written by 'tenet eval --out' or by any other harness. Invalid files
-are refused with file:line and the run named: exit 2.
-
-Without --contract the task and case sets are those present in the files.
-With --contract (a contract directory, a directory of contracts, or a
-bundle) they are the contract's, so a missing run is an error, and the
-contract's gates are evaluated: a failed requirement exits 1. Runs of
-another contract, and runs judged by another bundle than the contract's,
-are refused, and a gate that lists a condition with no runs is an error:
-exit 2. A run without a bundle field (labels from another harness) is
-refused under --verify-key, TENET_VERIFY_KEY or --expect-bundle-id, and
-otherwise counted in a warning.
-
---verify-key (or TENET_VERIFY_KEY) needs --contract with a signed bundle:
-a runs file carries no signature, so without --contract it is an error.
---expect-bundle-id without --contract refuses every run whose bundle
-field is not one of the ids. See docs/bundle.md, "Signing".
-
-Unknown labels make the metrics of their condition refuse (exit 2), unless
---unknown=bounds: then every rate is reported as the interval over all
-assignments of the unknown labels, with the number of unknowns it reads.
-See docs/metrics.md.`,
-		Args: cobra.MinimumNArgs(1),
+		Long:  help("report"),
+		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkUnknownFlag(unknown); err != nil {
 				return err
 			}
-			if err := checkInputs(args); err != nil {
+			if err := paths.CheckInputs(args); err != nil {
 				return err
 			}
 			inputs := args
 			if contract != "" {
-				inputs = append(append([]string{contract}, args...), contractFiles(contract)...)
+				inputs = append(append([]string{contract}, args...), lang.SourceFiles(contract)...)
 			}
 			if err := rf.check(inputs); err != nil {
 				return err
@@ -81,37 +62,27 @@ See docs/metrics.md.`,
 				return readRunsFailed(cmd, err)
 			}
 			var progs []*eval.Program
-			if contract == "" {
-				if err := assemble.CheckIDs(recs, at, args, pol.IDs); err != nil {
-					fmt.Fprintf(stderr, "%v\n", err)
-					return exitError{exitBad}
-				}
-				if err := assemble.MixedBundles(recs); err != nil {
-					fmt.Fprintf(stderr, "%v\n", err)
-					return exitError{exitBad}
-				}
-			} else {
-				if progs, err = loadPrograms(contract, stderr, pol); err != nil {
+			if contract != "" {
+				if progs, err = loadPrograms(contract, stderr, pol, true); err != nil {
 					return err
 				}
-				// Under a trust flag the runs must prove which bundle judged
-				// them; otherwise a run without a bundle field (labels from
-				// another harness, or a field stripped) passes, counted.
-				unnamed, err := assemble.CheckContractRuns(recs, at, args, progs, trust.inForce(pol))
-				if err != nil {
-					fmt.Fprintf(stderr, "%v\n", err)
-					return exitError{exitBad}
-				}
-				if unnamed > 0 {
-					fmt.Fprintf(stderr, "%s: warning: %d of %d runs carry no bundle id (labels from another harness, or the field removed): nothing shows they were judged by the contract's bundle; --verify-key, %s or --expect-bundle-id refuses them\n",
-						cmd.CommandPath(), unnamed, len(recs), verifyKeyEnv)
-				}
+			}
+			// Under a trust flag the runs must prove which bundle judged
+			// them; otherwise a run without a bundle field (labels from
+			// another harness, or a field stripped) passes, counted.
+			unnamed, err := assemble.CheckRuns(recs, at, args, progs, pol.IDs, trust.inForce(pol))
+			if err != nil {
+				return refused(stderr, err)
+			}
+			if unnamed > 0 {
+				fmt.Fprintf(stderr, "%s: warning: %d of %d runs carry no bundle id (labels from another harness, or the field removed): nothing shows they were judged by the contract's bundle; --verify-key, %s or --expect-bundle-id refuses them\n",
+					cmd.CommandPath(), unnamed, len(recs), verifyKeyEnv)
 			}
 			d := assemble.Build(assemble.Input{
 				Command: report.CommandReport, Version: compiler.Version, Inputs: args,
 				Programs: progs, Metrics: metrics.Options{Unknown: unknown}, MaxListed: rf.maxItems,
 			}, recs)
-			return rf.write(cmd, d)
+			return rf.write(cmd, d, nil)
 		},
 	}
 	cmd.Flags().IntVar(&maxRecord, "max-record-bytes", runs.DefaultMaxRecordBytes, "longest runs-file record (line) accepted, in bytes")
@@ -129,4 +100,11 @@ func checkUnknownFlag(v string) error {
 		return fmt.Errorf("unknown --unknown %q: want %s or %s", v, metrics.UnknownRefuse, metrics.UnknownBounds)
 	}
 	return nil
+}
+
+// refused prints err, the runs a command refuses each at its file:line,
+// and returns exit 2.
+func refused(stderr io.Writer, err error) error {
+	fmt.Fprintln(stderr, err)
+	return exitError{exitBad}
 }

@@ -2,12 +2,15 @@ package main
 
 import (
 	"context"
+	"embed"
 	"errors"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/tenetlang/tenet/internal/errwriter"
 )
 
 // Exit codes (DESIGN §9).
@@ -33,8 +36,20 @@ func Main(args []string, stdout, stderr io.Writer) int {
 // can, its error is not printed (the caller says it was interrupted) and
 // the exit code is exitInterrupted.
 func MainContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	out := &checkedWriter{w: stdout}
+	out := errwriter.New(stdout) // checked once, after the command
 	return stdoutFailed(mainContext(ctx, args, out, stderr), out, stderr)
+}
+
+// stdoutFailed is the exit code and message after the command when
+// standard output could not be written: exitBad, unless the command has
+// already exited with exitBad (eval and report check their own writes and
+// name the error) or was interrupted.
+func stdoutFailed(code int, out *errwriter.Writer, stderr io.Writer) int {
+	if out.Err() == nil || code == exitBad || code == exitInterrupted {
+		return code
+	}
+	fmt.Fprintf(stderr, "tenet: cannot write standard output: %v\n", out.Err())
+	return exitBad
 }
 
 // mainContext is MainContext with stdout checked by the caller.
@@ -81,4 +96,17 @@ func isUsageError(err error) bool {
 		}
 	}
 	return false
+}
+
+// helpTexts are the commands' long help, one file per command
+// (help/NAME.txt): the CLI's prose, apart from the code that runs it.
+//
+//go:embed help/*.txt
+var helpTexts embed.FS
+
+// help is the long help of the command name: help/name.txt without its
+// final newline ("" for a missing file, which TestHelpTexts refuses).
+func help(name string) string {
+	b, _ := helpTexts.ReadFile("help/" + name + ".txt")
+	return strings.TrimSuffix(string(b), "\n")
 }

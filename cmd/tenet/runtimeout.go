@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/tenetlang/tenet/eval"
 )
 
 // defaultRunTimeout is tenet eval's run time limit: a backstop for
@@ -19,15 +21,31 @@ import (
 // eval.Program.RunTimeout and docs/robustness.md.
 const defaultRunTimeout = 20 * time.Second
 
-// addRunTimeout adds --run-timeout to a command that judges runs;
-// checkRunTimeout refuses a negative value.
-func addRunTimeout(cmd *cobra.Command, d *time.Duration) {
-	cmd.Flags().DurationVar(d, "run-timeout", defaultRunTimeout, "wall-clock time one run may take to judge before its remaining labels are unknown (0: no limit)")
+// limitFlags are the limits of a command that judges runs:
+// --max-pattern-threads (eval.Program.MaxPatternThreads) and --run-timeout
+// (eval.Program.RunTimeout).
+type limitFlags struct {
+	threads int
+	timeout time.Duration
 }
 
-func checkRunTimeout(d time.Duration) error {
-	if d < 0 {
-		return fmt.Errorf("--run-timeout %s: want 0 (no limit) or more", d)
+func (l *limitFlags) add(cmd *cobra.Command) {
+	cmd.Flags().IntVar(&l.threads, "max-pattern-threads", eval.MaxThreads, "pattern threads alive at one item of a run before the pattern's result is unknown")
+	cmd.Flags().DurationVar(&l.timeout, "run-timeout", defaultRunTimeout, "wall-clock time one run may take to judge before its remaining labels are unknown (0: no limit)")
+}
+
+// check refuses a thread budget below 1 and a negative time limit.
+func (l *limitFlags) check() error {
+	if l.threads < 1 {
+		return fmt.Errorf("--max-pattern-threads %d: want at least 1", l.threads)
+	}
+	if l.timeout < 0 {
+		return fmt.Errorf("--run-timeout %s: want 0 (no limit) or more", l.timeout)
 	}
 	return nil
+}
+
+// apply sets the limits of p, before any of its runs is judged.
+func (l *limitFlags) apply(p *eval.Program) {
+	p.MaxPatternThreads, p.RunTimeout = l.threads, l.timeout
 }

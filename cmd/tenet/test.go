@@ -2,69 +2,45 @@ package main
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/tenetlang/tenet/compiler"
-	"github.com/tenetlang/tenet/compiler/bundle"
-	"github.com/tenetlang/tenet/eval/report"
-	"github.com/tenetlang/tenet/eval/tester"
+	"github.com/tenetlang/tenet"
+	"github.com/tenetlang/tenet/lang"
 )
 
 func testCmd() *cobra.Command {
 	var rf reportFlags
-	var maxThreads int
-	var runTimeout time.Duration
+	var lim limitFlags
 	cmd := &cobra.Command{
 		Use:   "test DIR",
 		Short: "Run a contract's test blocks: judge each test transcript and compare labels",
-		Long: `Run the contract's test blocks. Each test judges one run of a transcript
-file (path relative to the contract directory) and compares the labels it
-expects. Prints ok or FAIL per test with expected and actual values.
-Exit 1 when a test fails, 2 when the contract or a test's input is bad.`,
-		Args: cobra.ExactArgs(1),
+		Long:  help("test"),
+		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := args[0]
-			if err := checkMaxPatternThreads(maxThreads); err != nil {
+			if err := lim.check(); err != nil {
 				return err
 			}
-			if err := checkRunTimeout(runTimeout); err != nil {
+			if err := rf.check(append([]string{dir}, lang.SourceFiles(dir)...)); err != nil {
 				return err
 			}
-			if err := rf.check(append([]string{dir}, contractFiles(dir)...)); err != nil {
-				return err
-			}
-			mod, b, ok := compileModule(dir, cmd.ErrOrStderr())
-			if !ok {
-				return exitError{exitBad}
-			}
-			data, _, err := bundle.Encode(b)
+			b, err := tenet.Build(dir, diagsTo(cmd.ErrOrStderr()))
 			if err != nil {
-				return err
+				return buildFailed(err)
 			}
-			p, err := loadBundle(dir, data)
-			if err != nil {
-				return err
-			}
-			p.MaxPatternThreads = maxThreads
-			p.RunTimeout = runTimeout
-			specs := compiler.Tests(mod)
-			if len(specs) == 0 && rf.format == "table" && rf.out == "" {
+			if len(b.Tests()) == 0 && rf.format == "table" && rf.out == "" {
 				fmt.Fprintf(cmd.OutOrStdout(), "no tests in %s\n", dir)
 				return nil
 			}
-			var results []report.TestResult
-			for _, r := range tester.Run(p, dir, specs) {
-				results = append(results, report.TestResult(r))
+			d, err := b.Test(tenet.TestOptions{MaxPatternThreads: lim.threads, RunTimeout: lim.timeout})
+			if err != nil {
+				return fmt.Errorf("%s: %w", dir, err)
 			}
-			m := p.Bundle.Manifest
-			c := report.Contract{Name: m.Contract, Version: m.Version, Bundle: p.ID}
-			return rf.write(cmd, report.BuildTests(compiler.Version, c, results))
+			return rf.write(cmd, d, nil)
 		},
 	}
 	rf.add(cmd)
-	addMaxPatternThreads(cmd, &maxThreads)
-	addRunTimeout(cmd, &runTimeout)
+	lim.add(cmd)
 	return cmd
 }

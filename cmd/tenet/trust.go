@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"strings"
 
@@ -10,7 +9,6 @@ import (
 
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/compiler/bundle/trust"
-	"github.com/tenetlang/tenet/eval"
 )
 
 // verifyKeyEnv names the environment variable that lists trusted public
@@ -98,22 +96,4 @@ func (t *trustFlags) runsPolicy(how string) (bundle.Policy, error) {
 		return pol, fmt.Errorf("a bundle signature is required (%s), but runs files carry none: their bundle field is an unsigned claim. %s", t.keySources(), how)
 	}
 	return pol, nil
-}
-
-// loadProgram is loadProgram under the flags' policy.
-func (t *trustFlags) loadProgram(path string, stderr io.Writer) (*eval.Program, error) {
-	pol, err := t.policy()
-	if err != nil {
-		return nil, err
-	}
-	return loadProgram(path, stderr, pol)
-}
-
-// loadPrograms is loadPrograms under the flags' policy.
-func (t *trustFlags) loadPrograms(path string, stderr io.Writer) ([]*eval.Program, error) {
-	pol, err := t.policy()
-	if err != nil {
-		return nil, err
-	}
-	return loadPrograms(path, stderr, pol)
 }

@@ -7,11 +7,15 @@
 // refuses runs the contracts cannot report (another contract's, another
 // bundle's, or runs lacking labels the contract judges on every run), and
 // MixedBundles, without contracts, runs of one contract judged by
-// several bundles.
+// several bundles. Evaluate is the whole flow of tenet eval, shared with
+// the root package's Evaluate: transcript files judged by the contracts
+// (eval/pipeline), the judged runs streamed in key order to the runs file
+// and to an Assembler.
 //
 // It imports eval (the loaded contracts and what happened to the records
-// they read), eval/gates, eval/metrics, eval/report and eval/runs; nothing
-// below it imports it.
+// they read), eval/pipeline, eval/gates, eval/metrics, eval/report,
+// eval/runs, eval/summary and internal/progress; nothing below it imports
+// it.
 package assemble
 
 import (

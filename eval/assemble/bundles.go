@@ -8,6 +8,20 @@ import (
 	"github.com/tenetlang/tenet/eval/runs"
 )
 
+// CheckRuns refuses the runs that tenet report cannot report: against
+// progs (--contract), CheckContractRuns; without them, runs whose bundle
+// field is not one of ids (CheckIDs; no ids: any) and runs of one contract
+// judged by several bundles (MixedBundles).
+func CheckRuns(recs []runs.Record, at []runs.Pos, files []string, progs []*eval.Program, ids []string, strict string) (unnamed int, err error) {
+	if len(progs) > 0 {
+		return CheckContractRuns(recs, at, files, progs, strict)
+	}
+	if err := CheckIDs(recs, at, files, ids); err != nil {
+		return 0, err
+	}
+	return 0, MixedBundles(recs)
+}
+
 // CheckContractRuns refuses the runs that tenet report --contract cannot
 // report against progs (the contracts loaded from --contract), each at its
 // file and line (at[i] is where recs[i] was read; files are the runs files

@@ -1,0 +1,198 @@
+package assemble
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/tenetlang/tenet/eval"
+	"github.com/tenetlang/tenet/eval/pipeline"
+	"github.com/tenetlang/tenet/eval/report"
+	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/internal/progress"
+)
+
+// EvalInput is what Evaluate judges and how. Input.Programs are the
+// contracts (each with its limits set) and Input.Inputs the names the
+// Document lists; Input.Contracts is filled by Evaluate.
+type EvalInput struct {
+	Input
+	Files   []string         // the transcript files, read in this order
+	Options pipeline.Options // Source, Format, Grant, limits, SortBytes, workers
+	// Progress, when set, gets the progress line while the files are read
+	// (progress.New: silent unless it is a terminal).
+	Progress io.Writer
+	// Runs, when set, is called once, after every record was judged and
+	// none was bad, for the writer of the runs file (docs/runs-format.md):
+	// the runs are written to it in key order. Opening it late keeps its
+	// errors behind those of the evaluation, and an output set (the runs
+	// file and the report replaced together) to the caller.
+	Runs func() (io.Writer, error)
+	// Keep returns the judged runs in Evaluation.Runs (held in memory).
+	Keep bool
+}
+
+// Evaluation is what Evaluate gives: the report Document and, with
+// EvalInput.Keep, the judged runs in key order.
+type Evaluation struct {
+	Runs     []runs.Record
+	Document *report.Document
+}
+
+// BadRecordsError is Evaluate's error when records could not be read or
+// mapped to a run, or are duplicates: nothing was written.
+type BadRecordsError struct {
+	N     int      // bad records in all
+	Lines []string // each named (file:line: reason), then "... N more bad records not shown" per contract when Options.MaxErrors cut them
+	errs  []error
+}
+
+// Error is the count, then the lines.
+func (e *BadRecordsError) Error() string {
+	return Count(e.N, "bad record") + ":\n" + strings.Join(e.Lines, "\n")
+}
+
+// Unwrap gives the bad records' errors.
+func (e *BadRecordsError) Unwrap() []error { return e.errs }
+
+// Count renders "1 bad record", "2 bad records".
+func Count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// Evaluate judges every record of in.Files with every program (one pass
+// per transcript format: pipeline.EvalCollection), then streams the
+// judged runs in key order (pipeline.SortResults) to the runs file, when
+// in.Runs asks for one, and to an Assembler: this is `tenet eval`, and the
+// root package's Evaluate with one contract and the runs in memory. Bad
+// records (duplicates found while sorting included) give a
+// *BadRecordsError; a file that cannot be read, the error reading it.
+func Evaluate(in EvalInput) (*Evaluation, error) {
+	opt := in.Options
+	var line *progress.Line
+	if in.Progress != nil {
+		line = progress.New(in.Progress, in.Files, passes(in.Programs, opt))
+		opt.Progress = line.Update
+	}
+	results, err := pipeline.EvalCollection(in.Programs, in.Files, opt)
+	if line != nil {
+		line.Done()
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		for _, r := range results {
+			r.Close()
+		}
+	}()
+	if badRecords(results) > 0 {
+		// Sorting finds the duplicate keys, reported with the rest.
+		if err := pipeline.SortResults(results, nil); err != nil {
+			return nil, err
+		}
+		return nil, badError(results)
+	}
+	in.Contracts = nil
+	for i, p := range in.Programs {
+		in.Contracts = append(in.Contracts, ContractOf(p, results[i]))
+	}
+	a := New(in.Input)
+	var w *runs.Writer
+	if in.Runs != nil {
+		f, err := in.Runs()
+		if err != nil {
+			return nil, err
+		}
+		w = runs.NewWriter(f)
+	}
+	ev := &Evaluation{}
+	err = pipeline.SortResults(results, func(rec runs.Record, line []byte) error {
+		if w != nil {
+			if err := w.Write(rec, line); err != nil {
+				return err
+			}
+		}
+		if in.Keep {
+			ev.Runs = append(ev.Runs, rec)
+		}
+		return a.Add(rec)
+	})
+	if err != nil {
+		return nil, err
+	}
+	if badRecords(results) > 0 {
+		return nil, badError(results)
+	}
+	if w != nil {
+		if err := w.Close(); err != nil {
+			return nil, err
+		}
+	}
+	ev.Document = a.Document()
+	return ev, nil
+}
+
+// SortDirNear is where Evaluate's sorters should spill for a runs file at
+// out (pipeline.Options.SortDir): out's directory, so the temporary files
+// are on the disk the runs go to — unless that directory is missing (the
+// runs file then fails as it would, once the evaluation is done) or out is
+// not a regular file (--out /dev/null): then "", the temporary directory.
+func SortDirNear(out string) string {
+	if fi, err := os.Stat(out); err == nil && !fi.Mode().IsRegular() {
+		return ""
+	}
+	if st, err := os.Stat(filepath.Dir(out)); err == nil && st.IsDir() {
+		return filepath.Dir(out)
+	}
+	return ""
+}
+
+// badRecords counts the results' bad records.
+func badRecords(results []*pipeline.Result) int {
+	n := 0
+	for _, r := range results {
+		n += r.BadRecords()
+	}
+	return n
+}
+
+// badError names the bad records contract by contract in input order (the
+// first Options.MaxErrors of each, then how many more).
+func badError(results []*pipeline.Result) *BadRecordsError {
+	e := &BadRecordsError{N: badRecords(results)}
+	for _, r := range results {
+		for _, err := range r.Errors {
+			e.Lines = append(e.Lines, err.Error())
+			e.errs = append(e.errs, err)
+		}
+		if r.MoreErrors > 0 {
+			e.Lines = append(e.Lines, "... "+Count(r.MoreErrors, "more bad record")+" not shown")
+		}
+	}
+	return e
+}
+
+// passes is how many times the files are read: once per transcript format
+// of the contracts (a contract whose source is in error counts for nothing:
+// the evaluation fails before reading).
+func passes(progs []*eval.Program, opt pipeline.Options) int {
+	formats := map[string]bool{}
+	for _, p := range progs {
+		src, err := p.Source(opt.Source)
+		if err != nil {
+			continue
+		}
+		f := opt.Format
+		if f == "" {
+			f = src.Format
+		}
+		formats[f] = true
+	}
+	return max(len(formats), 1)
+}

@@ -1,0 +1,43 @@
+// Package interrupt runs a command so that SIGINT and SIGTERM stop it
+// cleanly: the command sees its context cancelled, nothing more is written
+// (atomicfile.Stop removes the temporary files of writes in progress and
+// refuses later ones), and a second signal kills the process at once.
+//
+// It takes the command as a function of a context and gives its result,
+// or, after a signal, the outputs written whole before it. It imports
+// internal/atomicfile and no other tenet package.
+package interrupt
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/tenetlang/tenet/internal/atomicfile"
+)
+
+// Run runs fn with a context that SIGINT and SIGTERM cancel. When fn
+// returns first, Run returns its code. On a signal, atomicfile.Stop ends
+// every write, fn gets grace to return on its own, and Run returns
+// interrupted with the outputs atomicfile had committed before the signal
+// (whatever fn returns is then dropped).
+func Run(fn func(context.Context) int, grace time.Duration) (code int, interrupted bool, written []string) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	result := make(chan int, 1)
+	go func() { result <- fn(ctx) }()
+	select {
+	case code := <-result:
+		return code, false, nil
+	case <-ctx.Done():
+	}
+	written = atomicfile.Stop()
+	stop() // a second signal now kills the process
+	select {
+	case <-result:
+	case <-time.After(grace):
+	}
+	return 0, true, written
+}

@@ -1,0 +1,38 @@
+package interrupt
+
+import (
+	"context"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestRunReturnsCode: without a signal, Run is fn.
+func TestRunReturnsCode(t *testing.T) {
+	code, interrupted, written := Run(func(context.Context) int { return 7 }, time.Second)
+	if code != 7 || interrupted || written != nil {
+		t.Errorf("Run = %d, %v, %q; want 7, false, nil", code, interrupted, written)
+	}
+}
+
+// TestRunInterrupted: a SIGTERM cancels fn's context and Run says so,
+// whatever fn returns. (atomicfile.Stop is process-wide: this test runs
+// last in the package and writes no file.)
+func TestRunInterrupted(t *testing.T) {
+	cancelled := make(chan bool, 1)
+	code, interrupted, written := Run(func(ctx context.Context) int {
+		if err := syscall.Kill(syscall.Getpid(), syscall.SIGTERM); err != nil {
+			t.Error(err)
+		}
+		select {
+		case <-ctx.Done():
+			cancelled <- true
+		case <-time.After(10 * time.Second):
+			cancelled <- false
+		}
+		return 3
+	}, 10*time.Second)
+	if !<-cancelled || code != 0 || !interrupted || len(written) != 0 {
+		t.Errorf("Run = %d, %v, %q; want the context cancelled, then 0, true, none written", code, interrupted, written)
+	}
+}

@@ -1,0 +1,33 @@
+package tenet
+
+import (
+	"fmt"
+	"os"
+)
+
+// UnsignedDirError is Open's error for a contract directory when the trust
+// policy requires a signature: the bundle compiled from a directory
+// carries none. The directory is refused before it is compiled.
+type UnsignedDirError struct{ Dir string }
+
+func (e *UnsignedDirError) Error() string {
+	return fmt.Sprintf("%s is a contract directory, compiled here, and carries no signature: the trust policy accepts only signed bundles", e.Dir)
+}
+
+// Open opens a contract given as a path, as every tenet command that takes
+// (DIR|X.tnb) does: a bundle file with OpenBundle, a contract directory
+// with Build, its bundle then held to the trust policy like a file's (so
+// its id is the one `tenet build` gives).
+func Open(path string, opts ...LoadOption) (*Bundle, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !st.IsDir() {
+		return OpenBundle(path, opts...)
+	}
+	if len(configOf(opts).pol.Keys) > 0 {
+		return nil, &UnsignedDirError{Dir: path}
+	}
+	return Build(path, opts...)
+}
