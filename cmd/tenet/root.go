@@ -13,7 +13,7 @@ import (
 	"github.com/tenetlang/tenet/internal/errwriter"
 )
 
-// Exit codes (DESIGN §9).
+// Exit codes (docs/cli.md).
 const (
 	exitOK      = 0
 	exitFailure = 1 // a gate, test or invariant failed
