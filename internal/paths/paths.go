@@ -6,18 +6,23 @@
 package paths
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
 
 // CheckOutput refuses to write out over one of the command's inputs (a
 // transcript, a bundle, a contract file) or over a directory. An output
-// that does not exist yet is always accepted: there is nothing to lose.
+// that does not exist yet is accepted when its directory exists (there is
+// nothing to lose); a missing directory, or a parent that is not a
+// directory, is refused now, so that a command does not do all its work
+// (tenet eval judging a whole corpus) only to fail when it writes.
 func CheckOutput(out string, inputs []string) error {
 	st, err := os.Stat(out)
 	if err != nil {
-		return nil
+		return checkParent(out)
 	}
 	if st.IsDir() {
 		return fmt.Errorf("output %s is a directory; name a file", out)
@@ -26,6 +31,22 @@ func CheckOutput(out string, inputs []string) error {
 		if ist, err := os.Stat(in); err == nil && os.SameFile(st, ist) {
 			return fmt.Errorf("output %s is also an input (%s); choose another file", out, in)
 		}
+	}
+	return nil
+}
+
+// checkParent refuses an output whose directory is missing or is not a
+// directory (the output itself does not exist yet).
+func checkParent(out string) error {
+	dir := filepath.Dir(out)
+	st, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("output %s: directory %s does not exist; create it first", out, dir)
+	case err != nil:
+		return fmt.Errorf("output %s: %w", out, err)
+	case !st.IsDir():
+		return fmt.Errorf("output %s: %s is not a directory", out, dir)
 	}
 	return nil
 }
