@@ -37,8 +37,8 @@ func evalCmd() *cobra.Command {
 			}
 			// Each worker holds up to a few records in flight: a bound keeps
 			// a typo (--workers 99999999) from exhausting memory.
-			if opt.Workers < 0 || opt.Workers > maxWorkers {
-				return fmt.Errorf("--workers %d: want 0 (one per CPU) to %d", opt.Workers, maxWorkers)
+			if opt.Workers < 0 || opt.Workers > assemble.MaxWorkers {
+				return fmt.Errorf("--workers %d: want 0 (one per CPU) to %d", opt.Workers, assemble.MaxWorkers)
 			}
 			if opt.Transcript.MaxRecordBytes < 1 {
 				return fmt.Errorf("--max-record-bytes %d: want at least 1", opt.Transcript.MaxRecordBytes)
@@ -130,7 +130,3 @@ const defaultSortBytes = 32 << 20
 // first in input order); it counts the others, so that memory and stderr
 // stay bounded however many there are.
 const maxBadRecords = 100
-
-// maxWorkers bounds --workers: at most 4 records per worker are in flight,
-// each up to --max-record-bytes.
-const maxWorkers = 1024

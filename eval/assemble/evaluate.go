@@ -1,6 +1,7 @@
 package assemble
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"github.com/tenetlang/tenet/eval/pipeline"
 	"github.com/tenetlang/tenet/eval/report"
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/internal/paths"
 	"github.com/tenetlang/tenet/internal/progress"
 )
 
@@ -69,11 +71,29 @@ func Count(n int, noun string) string {
 // per transcript format: pipeline.EvalCollection), then streams the
 // judged runs in key order (pipeline.SortResults) to the runs file, when
 // in.Runs asks for one, and to an Assembler: this is `tenet eval`, and the
-// root package's Evaluate with one contract and the runs in memory. Bad
-// records (duplicates found while sorting included) give a
-// *BadRecordsError; a file that cannot be read, the error reading it.
+// root package's Evaluate with one contract and the runs in memory.
+//
+// Before anything is read, the files are checked (paths.CheckInputs), so
+// that the CLI and the Go API refuse the same inputs with the same words:
+// no files at all is an error; a missing file is os.Stat's *fs.PathError;
+// a directory is "DIR is a directory; give the files in it"; a file given
+// twice (also through a link) is "B is given twice (also as A)" — its runs
+// would otherwise be reported as duplicates of themselves. Options.Workers
+// outside 0..MaxWorkers is an error too. Then bad records (duplicates
+// found while sorting included) give a *BadRecordsError; a file that
+// cannot be read, the error reading it. Files that hold no runs are no
+// error: the Document says so (Errors, ExitCode 2), as tenet eval does.
 func Evaluate(in EvalInput) (*Evaluation, error) {
+	if len(in.Files) == 0 {
+		return nil, errors.New("no transcript files to evaluate")
+	}
+	if err := paths.CheckInputs(in.Files); err != nil {
+		return nil, err
+	}
 	opt := in.Options
+	if opt.Workers < 0 || opt.Workers > MaxWorkers {
+		return nil, fmt.Errorf("Options.Workers %d: want 0 (one per CPU) to %d", opt.Workers, MaxWorkers)
+	}
 	var line *progress.Line
 	if in.Progress != nil {
 		line = progress.New(in.Progress, in.Files, passes(in.Programs, opt))
@@ -137,6 +157,11 @@ func Evaluate(in EvalInput) (*Evaluation, error) {
 	ev.Document = a.Document()
 	return ev, nil
 }
+
+// MaxWorkers bounds pipeline.Options.Workers (tenet eval's --workers): at
+// most 4 records per worker are in flight, each up to the record size
+// limit, so a typo (99999999) must not exhaust memory.
+const MaxWorkers = 1024
 
 // SortDirNear is where Evaluate's sorters should spill for a runs file at
 // out (pipeline.Options.SortDir): out's directory, so the temporary files

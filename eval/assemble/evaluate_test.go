@@ -2,8 +2,12 @@ package assemble
 
 import (
 	"errors"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/tenetlang/tenet/eval/pipeline"
 )
 
 // TestSortDirNear: the sorters spill next to the runs file, unless its
@@ -34,5 +38,38 @@ func TestBadRecordsError(t *testing.T) {
 	}
 	if Count(1, "bad record") != "1 bad record" || Count(0, "run") != "0 runs" {
 		t.Errorf("Count: %q, %q", Count(1, "bad record"), Count(0, "run"))
+	}
+}
+
+// TestEvaluateChecksInputs: the inputs tenet eval refuses are refused by
+// Evaluate itself, before anything is read and with the CLI's words, so
+// the Go API cannot judge a directory as a file or a file twice.
+func TestEvaluateChecksInputs(t *testing.T) {
+	dir := t.TempDir()
+	a := filepath.Join(dir, "a.jsonl")
+	if err := os.WriteFile(a, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(dir, "missing.jsonl")
+	for _, c := range []struct {
+		name  string
+		files []string
+		opt   pipeline.Options
+		want  string
+	}{
+		{"no files", nil, pipeline.Options{}, "no transcript files to evaluate"},
+		{"directory", []string{a, dir}, pipeline.Options{}, dir + " is a directory; give the files in it"},
+		{"twice", []string{a, filepath.Join(dir, ".", "a.jsonl")}, pipeline.Options{}, filepath.Join(dir, ".", "a.jsonl") + " is given twice (also as " + a + ")"},
+		{"missing", []string{missing}, pipeline.Options{}, "stat " + missing + ": no such file or directory"},
+		{"workers", []string{a}, pipeline.Options{Workers: MaxWorkers + 1}, "Options.Workers 1025: want 0 (one per CPU) to 1024"},
+		{"negative workers", []string{a}, pipeline.Options{Workers: -1}, "Options.Workers -1: want 0 (one per CPU) to 1024"},
+	} {
+		ev, err := Evaluate(EvalInput{Files: c.files, Options: c.opt})
+		if ev != nil || err == nil || err.Error() != c.want {
+			t.Errorf("%s: Evaluate = %v, %v; want the error %q", c.name, ev, err, c.want)
+		}
+		if c.name == "missing" && !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("missing: errors.Is(%v, fs.ErrNotExist) = false", err)
+		}
 	}
 }
