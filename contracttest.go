@@ -1,6 +1,8 @@
 package tenet
 
 import (
+	"errors"
+	"fmt"
 	"time"
 
 	"github.com/tenetlang/tenet/compiler"
@@ -23,9 +25,21 @@ type TestOptions struct {
 // of its transcript, a path relative to the contract directory, and
 // compares the labels it expects) and builds the document `tenet test`
 // renders, whose ExitCode is 1 when a test failed. A test that cannot be
-// run fails with the reason; the error is only the bundle's planning
-// error (eval.Plan).
+// run fails with the reason. The errors: a bundle from LoadBundle or
+// OpenBundle (a bundle file carries no test blocks, so there is nothing
+// to run: that must not read as "every test passed"; Build the contract
+// directory); a negative limit; the bundle's planning error (eval.Plan).
+// A contract directory with no test blocks gives a Document with none.
 func (b *Bundle) Test(opts TestOptions) (*report.Document, error) {
+	if b.dir == "" {
+		return nil, errors.New("the bundle was loaded from bundle bytes, which carry no test blocks: Build (or Open) the contract directory to run its tests")
+	}
+	if opts.MaxPatternThreads < 0 {
+		return nil, fmt.Errorf("TestOptions.MaxPatternThreads %d: want 0 (eval.MaxThreads) or more", opts.MaxPatternThreads)
+	}
+	if opts.RunTimeout < 0 {
+		return nil, fmt.Errorf("TestOptions.RunTimeout %s: want 0 (no limit) or more", opts.RunTimeout)
+	}
 	p, err := b.Program()
 	if err != nil {
 		return nil, err

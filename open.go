@@ -17,8 +17,14 @@ func (e *UnsignedDirError) Error() string {
 // Open opens a contract given as a path, as every tenet command that takes
 // (DIR|X.tnb) does: a bundle file with OpenBundle, a contract directory
 // with Build, its bundle then held to the trust policy like a file's (so
-// its id is the one `tenet build` gives).
+// its id is the one `tenet build` gives). Its errors are those of
+// OpenBundle and Build, a malformed option's first, an *fs.PathError when
+// path does not exist, and an *UnsignedDirError for a directory when
+// TrustKeys (or a WithPolicy with keys) requires a signature.
 func Open(path string, opts ...LoadOption) (*Bundle, error) {
+	if c := configOf(opts); c.err != nil {
+		return nil, c.err
+	}
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, err

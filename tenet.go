@@ -3,15 +3,26 @@
 // transcript files with it, and get the report document `tenet eval`
 // renders.
 //
-//	b, err := tenet.Build("contracts/agentdojo/banking")
-//	ev, err := b.Evaluate([]string{"runs.jsonl"}, tenet.EvalOptions{})
-//	fmt.Println(ev.Document.Conditions[0].TargetedASR)
+//	b, err := tenet.Build("examples/quickstart")
+//	if err != nil {
+//		log.Fatal(err) // a *tenet.BuildError: each error at file:line:col
+//	}
+//	ev, err := b.Evaluate([]string{"examples/quickstart/transcripts.jsonl"}, tenet.EvalOptions{})
+//	if err != nil {
+//		log.Fatal(err) // bad options, a missing file, bad records
+//	}
+//	for _, c := range ev.Document.Conditions { // none when no file held a run
+//		fmt.Println(c.Condition, c.TargetedASR)
+//	}
+//	fmt.Println(ev.Document.Errors, ev.Document.ExitCode) // 2: the report is in error
 //
-// It only wraps the packages that do the work — lang and compiler (sources
-// to bundle), compiler/bundle (the file format, its signatures and trust
-// policy), eval (judging), eval/assemble (files to judged runs to the
-// document), eval/metrics and eval/report, eval/consistency (Inspect) and
-// eval/tester (Test) —
+// Evaluate takes transcript files (what the agent did), not a runs file
+// (what tenet eval --out writes). It only wraps the packages that do the
+// work — lang and compiler (sources to bundle), compiler/bundle and
+// compiler/bundle/trust (the file format, its signatures and trust
+// policy), eval (judging), eval/assemble and eval/pipeline (files to
+// judged runs to the document), eval/metrics and eval/report,
+// eval/consistency (Inspect) and eval/tester (Test) —
 // and holds no state of its own: a Bundle is an immutable value, safe to
 // share between goroutines. Programs that need more (several contracts at
 // once, runs kept on disk, a runs file) call eval/assemble.Evaluate, the
@@ -23,6 +34,7 @@ import (
 	"crypto/ed25519"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -30,6 +42,7 @@ import (
 
 	"github.com/tenetlang/tenet/compiler"
 	"github.com/tenetlang/tenet/compiler/bundle"
+	"github.com/tenetlang/tenet/compiler/bundle/trust"
 	"github.com/tenetlang/tenet/eval"
 	"github.com/tenetlang/tenet/eval/assemble"
 	"github.com/tenetlang/tenet/eval/metrics"
@@ -94,6 +107,9 @@ func (e *BuildError) Error() string {
 // apply as to LoadBundle (WithDiagnostics sees every diagnostic first).
 func Build(dir string, opts ...LoadOption) (*Bundle, error) {
 	c := configOf(opts)
+	if c.err != nil {
+		return nil, c.err
+	}
 	built, diags := compiler.BuildDir(dir, compiler.Options{Formats: transcript.Formats()})
 	var files map[string]*hcl.File
 	if built.Module != nil {
@@ -120,8 +136,44 @@ type LoadOption func(*loadConfig)
 
 // loadConfig is what the LoadOptions of one call set.
 type loadConfig struct {
-	pol   bundle.Policy
-	diags func(dir string, files map[string]*hcl.File, diags hcl.Diagnostics)
+	pol bundle.Policy
+	// fromFlags: WithPolicy set the policy, from the CLI's flags, so its
+	// refusals name the flags (bundle.Policy.Check's words); else they
+	// name the options (TrustKeys, ExpectIDs).
+	fromFlags bool
+	err       error // the first malformed option: every call refuses it
+	diags     func(dir string, files map[string]*hcl.File, diags hcl.Diagnostics)
+}
+
+// checkIDs records in c an error for the first id that is not a bundle id
+// (trust.NewPolicy's check, worded for the option): such an id can match
+// no bundle, so a typo would refuse every bundle with a misleading reason.
+func (c *loadConfig) checkIDs(option string, ids []string) {
+	for _, id := range ids {
+		if _, err := trust.NewPolicy(nil, []string{id}); err != nil && c.err == nil {
+			c.err = fmt.Errorf("%s %q: a bundle id is sha256: and 64 lowercase hex digits, as Bundle.ID gives it", option, id)
+		}
+	}
+}
+
+// policyError is why pol refused the bundle id with signers, worded for
+// the options TrustKeys and ExpectIDs (the checks are pol.Check's).
+func policyError(pol bundle.Policy, id string, signers []bundle.Signer) error {
+	if len(pol.IDs) > 0 && !slices.Contains(pol.IDs, id) {
+		return fmt.Errorf("bundle %s is not the expected bundle %s (ExpectIDs)", id, strings.Join(pol.IDs, " or "))
+	}
+	trusted := make([]string, len(pol.Keys))
+	for i, k := range pol.Keys {
+		trusted[i] = bundle.Fingerprint(k)
+	}
+	if len(signers) == 0 {
+		return fmt.Errorf("bundle %s is not signed, and a signature by %s is required (TrustKeys): sign it with tenet build --sign KEY", id, strings.Join(trusted, ", "))
+	}
+	by := make([]string, len(signers))
+	for i, s := range signers {
+		by[i] = s.Fingerprint()
+	}
+	return fmt.Errorf("bundle %s is signed only by %s, not by a trusted key (TrustKeys: %s)", id, strings.Join(by, ", "), strings.Join(trusted, ", "))
 }
 
 func configOf(opts []LoadOption) loadConfig {
@@ -138,17 +190,25 @@ func TrustKeys(keys ...ed25519.PublicKey) LoadOption {
 	return func(c *loadConfig) { c.pol.Keys = append(c.pol.Keys, keys...) }
 }
 
-// ExpectIDs accepts only the bundles with one of ids ("sha256:<hex>").
+// ExpectIDs accepts only the bundles with one of ids ("sha256:" and 64
+// lowercase hex digits, as ID gives it). An id of any other form is an
+// error of the call the option is given to.
 func ExpectIDs(ids ...string) LoadOption {
-	return func(c *loadConfig) { c.pol.IDs = append(c.pol.IDs, ids...) }
+	return func(c *loadConfig) {
+		c.checkIDs("ExpectIDs", ids)
+		c.pol.IDs = append(c.pol.IDs, ids...)
+	}
 }
 
 // WithPolicy applies pol as a whole (what cmd/tenet builds from
-// --verify-key and --expect-bundle-id).
+// --verify-key and --expect-bundle-id with trust.NewPolicy); its
+// refusals name those flags. Its ids are checked as ExpectIDs's.
 func WithPolicy(pol bundle.Policy) LoadOption {
 	return func(c *loadConfig) {
+		c.checkIDs("WithPolicy: bundle id", pol.IDs)
 		c.pol.Keys = append(c.pol.Keys, pol.Keys...)
 		c.pol.IDs = append(c.pol.IDs, pol.IDs...)
+		c.fromFlags = true
 	}
 }
 
@@ -162,14 +222,22 @@ func WithDiagnostics(fn func(dir string, files map[string]*hcl.File, diags hcl.D
 
 // LoadBundle verifies and decodes bundle file bytes (bundle.DecodeSigned)
 // and applies the trust policy of opts. Each failure is an error saying
-// which check refused the bundle.
+// which check refused the bundle: a malformed id given to ExpectIDs, a
+// bundle that does not decode or verify (bundle.DecodeSigned's error), an
+// id not among ExpectIDs's, or no signature by a key of TrustKeys.
 func LoadBundle(data []byte, opts ...LoadOption) (*Bundle, error) {
-	pol := configOf(opts).pol
+	c := configOf(opts)
+	if c.err != nil {
+		return nil, c.err
+	}
 	b, id, signers, err := bundle.DecodeSigned(data)
 	if err != nil {
 		return nil, err
 	}
-	if err := pol.Check(id, signers); err != nil {
+	if err := c.pol.Check(id, signers); err != nil {
+		if !c.fromFlags {
+			err = policyError(c.pol, id, signers)
+		}
 		return nil, err
 	}
 	return &Bundle{contract: b, data: data, id: id, signers: signers}, nil
@@ -178,8 +246,12 @@ func LoadBundle(data []byte, opts ...LoadOption) (*Bundle, error) {
 // OpenBundle is LoadBundle for a bundle file. The file must be a regular
 // file of at most bundle.MaxFileBytes (a named pipe or a device is refused
 // before it is opened: it could block or never end; the error is then a
-// *readlimit.FileTypeError). Errors about the bundle name the file.
+// *readlimit.FileTypeError; a missing file is an *fs.PathError). Errors
+// about the bundle name the file.
 func OpenBundle(path string, opts ...LoadOption) (*Bundle, error) {
+	if c := configOf(opts); c.err != nil {
+		return nil, c.err
+	}
 	data, err := readlimit.ReadFile(path, bundle.MaxFileBytes)
 	if err != nil {
 		return nil, err
@@ -248,15 +320,50 @@ type Evaluation struct {
 	Document *report.Document
 }
 
-// Evaluate judges every run of the transcript files and builds the report
-// document, as `tenet eval` does with one contract. A record that cannot
-// be read or mapped, or a duplicate run, is an error naming each such
-// record (file:line): a *assemble.BadRecordsError; so is a file that
-// cannot be read. It is assemble.Evaluate, the flow of `tenet eval`, with
-// the runs held in memory: for corpora larger than memory call
-// assemble.Evaluate with Options.SortBytes and a runs file, as cmd/tenet
-// does.
+// check refuses the options tenet eval refuses as flags, naming the
+// field, before anything is read.
+func (o EvalOptions) check() error {
+	switch o.Unknown {
+	case "", metrics.UnknownRefuse, metrics.UnknownBounds:
+	default:
+		return fmt.Errorf("EvalOptions.Unknown %q: want %q (or \"\") or %q", o.Unknown, metrics.UnknownRefuse, metrics.UnknownBounds)
+	}
+	if o.Workers < 0 || o.Workers > assemble.MaxWorkers {
+		return fmt.Errorf("EvalOptions.Workers %d: want 0 (one per CPU) to %d", o.Workers, assemble.MaxWorkers)
+	}
+	if o.MaxPatternThreads < 0 {
+		return fmt.Errorf("EvalOptions.MaxPatternThreads %d: want 0 (eval.MaxThreads) or more", o.MaxPatternThreads)
+	}
+	if o.RunTimeout < 0 {
+		return fmt.Errorf("EvalOptions.RunTimeout %s: want 0 (no limit) or more", o.RunTimeout)
+	}
+	if o.MaxListed < 0 {
+		return fmt.Errorf("EvalOptions.MaxListed %d: want 0 (no bound) or more", o.MaxListed)
+	}
+	return nil
+}
+
+// Evaluate judges every run of the transcript files (not a runs file) and
+// builds the report document, as `tenet eval` does with one contract. It
+// is assemble.Evaluate, the flow of `tenet eval`, with the runs held in
+// memory: for corpora larger than memory call assemble.Evaluate with
+// Options.SortBytes and a runs file, as cmd/tenet does.
+//
+// Errors, each before anything is read unless said: an option out of
+// range (naming the EvalOptions field); the bundle's planning error
+// (Program); no files; a missing file (os.Stat's *fs.PathError); a
+// directory, or a file given twice (the messages of tenet eval); a source,
+// format or grant the contract does not have; then, once every file was
+// read, a *assemble.BadRecordsError naming each record that cannot be read
+// or mapped to a run, and each duplicate run (file:line); or the error
+// reading a file. Files that hold no run are not an error: the Document
+// has no Conditions, Errors ["metrics: no runs"] and ExitCode 2, as tenet
+// eval prints it. So read Document.ExitCode (0 passed, 1 a gate failed,
+// 2 the report is in error: Errors says why) before the numbers.
 func (b *Bundle) Evaluate(files []string, opts EvalOptions) (*Evaluation, error) {
+	if err := opts.check(); err != nil {
+		return nil, err
+	}
 	p, err := b.Program()
 	if err != nil {
 		return nil, err
