@@ -165,9 +165,10 @@ const MaxWorkers = 1024
 
 // SortDirNear is where Evaluate's sorters should spill for a runs file at
 // out (pipeline.Options.SortDir): out's directory, so the temporary files
-// are on the disk the runs go to — unless that directory is missing (the
-// runs file then fails as it would, once the evaluation is done) or out is
-// not a regular file (--out /dev/null): then "", the temporary directory.
+// are on the disk the runs go to — unless that directory is missing
+// (tenet eval refuses that up front, paths.CheckOutput; another caller's
+// runs file then fails when it is created) or out is not a regular file
+// (--out /dev/null): then "", the temporary directory.
 func SortDirNear(out string) string {
 	if fi, err := os.Stat(out); err == nil && !fi.Mode().IsRegular() {
 		return ""
