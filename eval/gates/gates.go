@@ -5,10 +5,11 @@
 // requirement, gate and condition, plus the gates that could not be
 // evaluated for lack of runs. It computes no metric and renders nothing.
 //
-// It imports eval (for the planned gate programs), eval/metrics and
-// eval/report (for the GateResult shape the Document holds); eval/report
-// must never import it, so that the report and its non-HTML renderers do
-// not depend on CEL (docs/report-formats.md).
+// It imports compiler/bundle (the gate plans), eval (for the planned gate
+// programs), eval/metrics, eval/runs (names made safe to print) and
+// eval/summary (for the GateResult shape the Document holds); neither
+// eval/summary nor eval/report may import it, so that the report and its
+// non-HTML renderers do not depend on CEL (docs/report-formats.md).
 package gates
 
 import (
