@@ -75,10 +75,6 @@ func (in Input) declared() map[string]metrics.Declared {
 // Add adds one record; records come in key order (summary.Collector.Add).
 func (a *Assembler) Add(r runs.Record) error { return a.c.Add(r) }
 
-// AddCondition adds the records of one (contract, condition), in any
-// order (summary.Collector.AddCondition).
-func (a *Assembler) AddCondition(recs []runs.Record) error { return a.c.AddCondition(recs) }
-
 // Document returns the report of the records added. The Assembler must
 // not be used after it.
 func (a *Assembler) Document() *report.Document { return document(a.in, a.c.Results()) }
