@@ -18,7 +18,6 @@ import (
 	"strings"
 
 	"cel.dev/cel-go/common/types"
-	"cel.dev/cel-go/common/types/ref"
 	"cel.dev/cel-go/interpreter"
 
 	"github.com/tenetlang/tenet/compiler/bundle"
@@ -85,7 +84,7 @@ func evaluate(p *eval.Program, cs []metrics.Condition, checks []metrics.Checks) 
 				case err != nil:
 					res.Reason = "cannot be evaluated: " + err.Error()
 				case !ok:
-					res.Reason = fmt.Sprintf("gave %s, want bool", typeName(v))
+					res.Reason = fmt.Sprintf("gave %s, want bool", eval.TypeName(v))
 				case bool(b):
 					res.Passed = true
 				default:
@@ -101,13 +100,6 @@ func evaluate(p *eval.Program, cs []metrics.Condition, checks []metrics.Checks) 
 		}
 	}
 	return out
-}
-
-func typeName(v ref.Val) string {
-	if v == nil {
-		return "nothing"
-	}
-	return v.Type().TypeName()
 }
 
 // ofContract keeps the conditions of one contract.
