@@ -102,7 +102,7 @@ func (p *Program) JudgeAs(src *bundle.SourcePlan, r *run.Run, o *Override) (Judg
 		}
 		b, ok := v.(types.Bool)
 		if !ok {
-			return fail("select gave %s, want bool", typeName(v))
+			return fail("select gave %s, want bool", TypeName(v))
 		}
 		if !b {
 			return Judgement{Skip: NotSelected}, nil
@@ -441,7 +441,7 @@ func (p *Program) expr(i int, ctx *runCtx) runs.Label {
 	if err != nil {
 		return runs.Unknown(fmt.Sprintf("%s: %v", where, err))
 	}
-	return runs.Unknown(fmt.Sprintf("%s: gave %s, want bool", where, typeName(v)))
+	return runs.Unknown(fmt.Sprintf("%s: gave %s, want bool", where, TypeName(v)))
 }
 
 // evalMetered evaluates expression i, charging its cost to the run. Once the
@@ -539,7 +539,7 @@ func (p *Program) sourceString(i int, act interpreter.Activation, nullable bool)
 	if nullable {
 		want = "string or null"
 	}
-	return "", fmt.Errorf("gave %s, want %s", typeName(v), want)
+	return "", fmt.Errorf("gave %s, want %s", TypeName(v), want)
 }
 
 // sourceCount evaluates an attempt or repetition number (default 1), from
@@ -568,7 +568,7 @@ func (p *Program) sourceCount(i int, act interpreter.Activation, max int64) (int
 		}
 		n = int64(v)
 	default:
-		return 0, fmt.Errorf("gave %s, want int", typeName(v))
+		return 0, fmt.Errorf("gave %s, want int", TypeName(v))
 	}
 	if n < 1 || n > max {
 		return 0, fmt.Errorf("gave %d, want a number from 1 to %d", n, max)
@@ -592,10 +592,12 @@ func (p *Program) sourceBool(i int, act interpreter.Activation) (*bool, error) {
 	case types.Null:
 		return nil, nil
 	}
-	return nil, fmt.Errorf("gave %s, want bool or null", typeName(v))
+	return nil, fmt.Errorf("gave %s, want bool or null", TypeName(v))
 }
 
-func typeName(v ref.Val) string {
+// TypeName names the CEL type of a value an expression gave, for an error
+// saying what it gave instead of what was wanted ("nothing" for none).
+func TypeName(v ref.Val) string {
 	if v == nil {
 		return "nothing"
 	}

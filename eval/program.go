@@ -149,7 +149,7 @@ func plan(b *bundle.Bundle, id string, metered bool) (*Program, error) {
 			continue
 		}
 		// Each program may spend at most the run's whole budget; label
-		// accounts for what the run has spent so far (runCost).
+		// accounts for what the run has spent so far (evalMetered).
 		checked := cel.CheckedExprToAst(&ce)
 		asts[i] = checked
 		p.folds[i] = hasComprehension(checked)

@@ -3,7 +3,6 @@ package lang
 import (
 	"path"
 	"path/filepath"
-	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -21,7 +20,7 @@ func (u *Use) Namespace() string {
 	if u.As != nil {
 		return u.As.Value
 	}
-	return path.Base(slashPath(u.Path.Value))
+	return path.Base(load.SlashPath(u.Path.Value))
 }
 
 // namespaceRange is where the namespace is written: as, or the path.
@@ -32,11 +31,6 @@ func (u *Use) namespaceRange() hcl.Range {
 	return u.Path.Range
 }
 
-// slashPath makes a use path slash-separated.
-func slashPath(p string) string {
-	return strings.ReplaceAll(p, `\`, "/")
-}
-
 func (d *decoder) use(b *hcl.Block) *Use {
 	c := d.content(b.Body, useSchema)
 	u := &Use{
@@ -44,7 +38,7 @@ func (d *decoder) use(b *hcl.Block) *Use {
 		As:    d.str(c.Attributes["as"]),
 		Range: b.DefRange,
 	}
-	p := slashPath(u.Path.Value)
+	p := load.SlashPath(u.Path.Value)
 	valid := p != ""
 	if valid && (path.IsAbs(p) || filepath.IsAbs(u.Path.Value) || filepath.VolumeName(u.Path.Value) != "") {
 		d.errorf(diag.InvalidValue, u.Path.Range, "Absolute use path",

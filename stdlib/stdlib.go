@@ -39,7 +39,7 @@ import (
 // each library offers in cel.dev/cel-go v0.33.2. They are pinned so that a
 // bundle checked today means the same tomorrow: upgrading cel-go does not
 // silently add functions, change macro expansions or change cost estimates.
-// Raising one is a deliberate change to the language (and to TestPinnedVersions).
+// Raising one is a deliberate change to the language (and to TestPinnedVersionsAreLatest).
 const (
 	// StringsVersion pins ext.Strings: charAt, indexOf, lastIndexOf,
 	// lowerAscii, upperAscii, replace, split, substring, trim (v0), format and

@@ -11,7 +11,7 @@ import (
 	"github.com/tenetlang/tenet/eval/runs"
 )
 
-// readRunsFailed prints the error of runs.ReadFilesWith on stderr — its
+// readRunsFailed prints the error of runs.ReadFilesAt on stderr — its
 // lines ("file:line: reason") as they are, then a closing line with the
 // command's prefix and the count, as tenet eval closes its bad records
 // ("tenet eval: 7 bad records; nothing written") — and returns exit 2.

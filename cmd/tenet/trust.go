@@ -86,7 +86,7 @@ func (t *trustFlags) addRunsOnly(cmd *cobra.Command) {
 // is a claim anyone can write, with no signature to check, so a required
 // signature (--verify-key or TENET_VERIFY_KEY) cannot be met: it is an
 // error, not a check silently skipped. The expected ids are returned, to
-// be checked against the runs with checkRunIDs.
+// be checked against the runs with assemble.CheckIDs.
 func (t *trustFlags) runsPolicy(how string) (bundle.Policy, error) {
 	pol, err := t.policy()
 	if err != nil {

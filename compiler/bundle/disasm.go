@@ -170,7 +170,7 @@ func (l *listing) plan(b *Bundle) {
 	pl := b.Plan
 	l.pf("\npredicate order:")
 	for _, r := range pl.Predicates {
-		l.pf(" %s", scopedName(b.Decls.Scopes[r.Scope].Path, b.Decls.Scopes[r.Scope].Predicates[r.Pred].Name))
+		l.pf(" %s", ScopedName(b.Decls.Scopes[r.Scope].Path, b.Decls.Scopes[r.Scope].Predicates[r.Pred].Name))
 	}
 	l.pf("\ntasks\n")
 	for _, t := range pl.Tasks {
@@ -299,7 +299,9 @@ func list(xs []string) string {
 	return strings.Join(xs, ", ")
 }
 
-func scopedName(path, name string) string {
+// ScopedName is a predicate's name as contracts write it: prefixed with
+// the path of the library that declares it (use), if any.
+func ScopedName(path, name string) string {
 	if path == "" {
 		return name
 	}

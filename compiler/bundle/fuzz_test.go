@@ -36,7 +36,7 @@ func seedBundles(f *testing.F) [][]byte {
 	return out
 }
 
-// envelopeOf splits a bundle file into its envelope fields.
+// envelope is a bundle file split into its envelope fields.
 type envelope struct {
 	Format  int    `cbor:"1,keyasint"`
 	SHA256  []byte `cbor:"2,keyasint"`

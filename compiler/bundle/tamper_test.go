@@ -11,11 +11,13 @@ import (
 	"github.com/tenetlang/tenet/internal/testtier"
 )
 
-// TestEveryByteFlipIsDetected: changing any single byte of a real bundle
+// TestEveryByteFlipIsDetected: changing a single byte of a real bundle
 // (the shipped banking contract) makes Decode refuse it, so a bundle
-// damaged or edited in transit is never evaluated. Envelope bytes are
-// flipped to three other values each; a payload byte once, since the
-// payload's sha256 refuses any change to it alike.
+// damaged or edited in transit is never evaluated. The default tier flips
+// the first and last 4 KiB and every 61st byte between, the heavy tier
+// (TENET_HEAVY=1) every byte. Envelope bytes are flipped to three other
+// values each; a payload byte once, since the payload's sha256 refuses any
+// change to it alike.
 func TestEveryByteFlipIsDetected(t *testing.T) {
 	built, diags := compiler.BuildDir(filepath.Join("..", "..", "contracts", "agentdojo", "banking"), compiler.Options{})
 	if diags.HasErrors() {

@@ -3,19 +3,21 @@
 // evaluates the contracts' gates on the metrics (eval/gates) and hands
 // both to report.Build, which computes nothing. tenet eval and tenet
 // report build their Documents here, so the two agree byte for byte on
-// the same runs. Before a report against contracts, CheckContractRuns
-// refuses runs the contracts cannot report (another contract's, another
-// bundle's, or runs lacking labels the contract judges on every run), and
-// MixedBundles, without contracts, runs of one contract judged by
-// several bundles. Evaluate is the whole flow of tenet eval, shared with
+// the same runs. Before a report, CheckRuns refuses the runs it cannot
+// report: against contracts (CheckContractRuns) another contract's,
+// another bundle's, or runs lacking labels the contract judges on every
+// run; without them, runs of a bundle not expected (CheckIDs,
+// --expect-bundle-id) and runs of one contract judged by several bundles
+// (MixedBundles). Evaluate is the whole flow of tenet eval, shared with
 // the root package's Evaluate: transcript files judged by the contracts
-// (eval/pipeline), the judged runs streamed in key order to the runs file
-// and to an Assembler.
+// (eval/pipeline, its sorters spilling near the runs file: SortDirNear),
+// the judged runs streamed in key order to the runs file and to an
+// Assembler, or the bad records as a *BadRecordsError.
 //
-// It imports eval (the loaded contracts and what happened to the records
-// they read), eval/pipeline, eval/gates, eval/metrics, eval/report,
-// eval/runs, eval/summary and internal/progress; nothing below it imports
-// it.
+// It imports compiler/bundle (the labels a contract judges on every run),
+// eval (the loaded contracts and what happened to the records they read),
+// eval/pipeline, eval/gates, eval/metrics, eval/report, eval/runs,
+// eval/summary and internal/progress; nothing below it imports it.
 package assemble
 
 import (
@@ -72,10 +74,6 @@ func (in Input) declared() map[string]metrics.Declared {
 
 // Add adds one record; records come in key order (summary.Collector.Add).
 func (a *Assembler) Add(r runs.Record) error { return a.c.Add(r) }
-
-// AddCondition adds the records of one (contract, condition), in any
-// order (summary.Collector.AddCondition).
-func (a *Assembler) AddCondition(recs []runs.Record) error { return a.c.AddCondition(recs) }
 
 // Document returns the report of the records added. The Assembler must
 // not be used after it.

@@ -62,8 +62,8 @@ func runLabelGaps(r runs.Record, b *bundle.Bundle) string {
 	}
 	contract := runs.Safe(b.Manifest.Contract)
 	var why []string
-	why = append(why, nameGaps("invariant", r.Invariants, invs, contract)...)
-	why = append(why, nameGaps("failure class", r.Failures, fails, contract)...)
+	why = append(why, nameGaps("invariant", "invariants", r.Invariants, invs, contract)...)
+	why = append(why, nameGaps("failure class", "failure classes", r.Failures, fails, contract)...)
 	if r.Key.Attacked() {
 		declared := b.Manifest.ThreatModel.Exposure != bundle.NoExpr
 		switch {
@@ -77,9 +77,10 @@ func runLabelGaps(r runs.Record, b *bundle.Bundle) string {
 }
 
 // nameGaps compares the names a run carries in one field (invariants or
-// failures) with those the contract declares: the missing ones, then the
-// undeclared ones, each list sorted and cut to a few names.
-func nameGaps(what string, got map[string]runs.Label, want []string, contract string) []string {
+// failures; what and whats name one and several) with those the contract
+// declares: the missing ones, then the undeclared ones, each list sorted
+// and cut to a few names.
+func nameGaps(what, whats string, got map[string]runs.Label, want []string, contract string) []string {
 	declared := map[string]bool{}
 	var missing, extra []string
 	for _, n := range want {
@@ -95,22 +96,12 @@ func nameGaps(what string, got map[string]runs.Label, want []string, contract st
 	}
 	var out []string
 	if len(missing) > 0 {
-		out = append(out, fmt.Sprintf("carries no %s %s, which contract %s declares", plural(what, len(missing)), nameList(missing), contract))
+		out = append(out, fmt.Sprintf("carries no %s %s, which contract %s declares", runs.Plural(len(missing), what, whats), nameList(missing), contract))
 	}
 	if len(extra) > 0 {
-		out = append(out, fmt.Sprintf("carries %s %s, which contract %s does not declare", plural(what, len(extra)), nameList(extra), contract))
+		out = append(out, fmt.Sprintf("carries %s %s, which contract %s does not declare", runs.Plural(len(extra), what, whats), nameList(extra), contract))
 	}
 	return out
-}
-
-func plural(what string, n int) string {
-	if n == 1 {
-		return what
-	}
-	if strings.HasSuffix(what, "s") {
-		return what + "es"
-	}
-	return what + "s"
 }
 
 // nameList renders names sorted, safe for a terminal, at most three of

@@ -14,14 +14,14 @@ import (
 	"github.com/tenetlang/tenet/eval/runs"
 )
 
-// maxRefusedRuns bounds the runs CheckBundleIDs names in one refusal: the
+// maxRefusedRuns bounds the runs CheckIDs names in one refusal: the
 // rest are counted.
 const maxRefusedRuns = 10
 
 // fileOrder returns the indexes of recs in the order they were read (the
 // files as given, each line by line), so that refusals are listed as a
 // reader of the files meets them: records are sorted by key, and at[i] is
-// where recs[i] was read (as runs.ReadFilesWith gives them).
+// where recs[i] was read (as runs.ReadFilesAt gives them).
 func fileOrder(at []runs.Pos, files []string) []int {
 	rank := map[string]int{}
 	for i, f := range files {

@@ -8,7 +8,6 @@
 // gives the arguments the typed `tools.<name>` view of a call reads.
 // Neither reads nor changes anything else: the grant is only read.
 //
-// It may import compiler/bundle, eval/run, eval/runs, eval/transcript and
-// cel-go's types (the error values of ConformArgs); nothing of eval above
+// It may import compiler/bundle, eval/run, eval/runs and cel-go's types (the error values of ConformArgs); nothing of eval above
 // it.
 package audit

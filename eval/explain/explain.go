@@ -169,7 +169,7 @@ func Write(w io.Writer, b *bundle.Bundle, ex *eval.Explanation) {
 		} else {
 			where = fmt.Sprintf("  (pattern %d)", pv.Pattern)
 		}
-		pf("  %s = %s%s\n", scopedName(pv.Scope, pv.Name), clip(valueText(pv.Value), 100), where)
+		pf("  %s = %s%s\n", bundle.ScopedName(pv.Scope, pv.Name), clip(valueText(pv.Value), 100), where)
 	}
 	pf("\nlabels\n")
 	for _, part := range ex.Parts {
@@ -272,13 +272,4 @@ func clip(s string, n int) string {
 	}
 	r := []rune(s)
 	return string(r[:n]) + "…"
-}
-
-// scopedName is a predicate's name as contracts write it: prefixed with
-// the path of the library that declares it (use), if any.
-func scopedName(path, name string) string {
-	if path == "" {
-		return name
-	}
-	return path + "." + name
 }

@@ -5,10 +5,11 @@
 // requirement, gate and condition, plus the gates that could not be
 // evaluated for lack of runs. It computes no metric and renders nothing.
 //
-// It imports eval (for the planned gate programs), eval/metrics and
-// eval/report (for the GateResult shape the Document holds); eval/report
-// must never import it, so that the report and its non-HTML renderers do
-// not depend on CEL (docs/report-formats.md).
+// It imports compiler/bundle (the gate plans), eval (for the planned gate
+// programs), eval/metrics, eval/runs (names made safe to print) and
+// eval/summary (for the GateResult shape the Document holds); neither
+// eval/summary nor eval/report may import it, so that the report and its
+// non-HTML renderers do not depend on CEL (docs/report-formats.md).
 package gates
 
 import (
@@ -17,7 +18,6 @@ import (
 	"strings"
 
 	"cel.dev/cel-go/common/types"
-	"cel.dev/cel-go/common/types/ref"
 	"cel.dev/cel-go/interpreter"
 
 	"github.com/tenetlang/tenet/compiler/bundle"
@@ -84,7 +84,7 @@ func evaluate(p *eval.Program, cs []metrics.Condition, checks []metrics.Checks) 
 				case err != nil:
 					res.Reason = "cannot be evaluated: " + err.Error()
 				case !ok:
-					res.Reason = fmt.Sprintf("gave %s, want bool", typeName(v))
+					res.Reason = fmt.Sprintf("gave %s, want bool", eval.TypeName(v))
 				case bool(b):
 					res.Passed = true
 				default:
@@ -100,13 +100,6 @@ func evaluate(p *eval.Program, cs []metrics.Condition, checks []metrics.Checks) 
 		}
 	}
 	return out
-}
-
-func typeName(v ref.Val) string {
-	if v == nil {
-		return "nothing"
-	}
-	return v.Type().TypeName()
 }
 
 // ofContract keeps the conditions of one contract.

@@ -25,7 +25,6 @@ type Group struct {
 	contract, condition string
 	recs                []runs.Record
 	last                runs.Key
-	attacked            bool
 	strs                map[string]string
 	checks              *checksAcc
 	audit               *auditAcc
@@ -45,9 +44,6 @@ func (g *Group) Condition() string { return g.condition }
 
 // Len returns the number of runs added.
 func (g *Group) Len() int { return len(g.recs) }
-
-// Attacked reports whether some run added is attacked.
-func (g *Group) Attacked() bool { return g.attacked }
 
 // Add adds a run. Runs come in key order (runs.Key.Compare; equal keys,
 // duplicates, are allowed and counted as Compute counts them); Add returns
@@ -102,7 +98,6 @@ func (g *Group) add(r runs.Record, list bool) error {
 		return fmt.Errorf("metrics: run %s added after run %s: runs are added in key order", r.Key, g.last)
 	}
 	g.last = r.Key
-	g.attacked = g.attacked || r.Key.Attacked()
 	g.checks.add(r, list)
 	g.audit.add(r, list)
 	g.agree.add(r, list)

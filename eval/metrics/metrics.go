@@ -707,7 +707,7 @@ func checkBudget(valid []runs.Record, decl *Declared) (int, []error) {
 		var parts []string
 		for _, v := range values {
 			keys := byBudget[v]
-			parts = append(parts, fmt.Sprintf("%s on %d %s (e.g. run %s)", budgetName(v), len(keys), plural(len(keys), "run", "runs"), keys[0]))
+			parts = append(parts, fmt.Sprintf("%s on %d %s (e.g. run %s)", budgetName(v), len(keys), runs.Plural(len(keys), "run", "runs"), keys[0]))
 		}
 		errs = append(errs, fmt.Errorf("runs carry different attempt budgets: %s; the runs of a condition are judged under one budget", strings.Join(parts, ", ")))
 	}
@@ -738,13 +738,6 @@ func budgetName(v int) string {
 		return "none"
 	}
 	return strconv.Itoa(v)
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // arrange groups records (sorted by key, unique keys) into tasks and cases

@@ -10,11 +10,11 @@
 // one collector records every outcome in input order, so a Result does not
 // depend on the number of workers. SortResults then yields the judged runs
 // of every Result in key order — as the values judged, or from a
-// runs.Sorter once they outgrow the budget — merged with runs.Merge, the
+// runs.Sorter once they outgrow the budget — merged with kmerge.New, the
 // one k-way merge, and adds the duplicate keys it finds to the Results'
 // errors.
 //
-// It may import eval, eval/run, eval/runs, eval/transcript and
-// compiler/bundle; nothing in eval imports it. The pipeline is described
+// It may import eval, eval/run, eval/runs, eval/transcript,
+// compiler/bundle and internal/kmerge; nothing in eval imports it. The pipeline is described
 // in docs/performance.md, "The evaluation pipeline".
 package pipeline

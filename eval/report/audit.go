@@ -12,7 +12,7 @@ import (
 	"github.com/tenetlang/tenet/eval/runs"
 )
 
-// anyMismatches reports whether any condition has a call whose result
+// AnyMismatches reports whether any condition has a call whose result
 // disagrees with its request: only then do reports show the mismatches
 // column (the runs file holds each call's mismatch).
 func AnyMismatches(as []metrics.AuditCounts) bool {

@@ -24,7 +24,7 @@ const MaxCellWidth = 200
 // of 200,000 entries in any format. Each id is cut to MaxCellWidth.
 const MaxSkippedIDs = 100
 
-// cutCell cuts s to MaxCellWidth characters, marking the cut (runs.Cut).
+// CutCell cuts s to MaxCellWidth characters, marking the cut (runs.Cut).
 // A cell of up to cellSlack more characters is left whole: a name that
 // runs.Printable already cut to runs.MaxNameWidth, with its quotes and
 // its cut mark, is not cut again.
@@ -38,12 +38,12 @@ func CutCell(s string) string {
 // cellSlack is room for quotes and a cut mark ("…(+6291256 bytes)…").
 const cellSlack = 32
 
-// shownName is a name (condition, contract, task id) as the formats but
+// ShownName is a name (condition, contract, task id) as the formats but
 // JSON show it: quoted when it could be misread (runs.Printable), then cut
-// (cutCell).
+// (CutCell).
 func ShownName(s string) string { return CutCell(runs.Printable(s)) }
 
-// originText is "file:line", "file" or "".
+// OriginText is "file:line", "file" or "".
 func OriginText(file string, line int) string {
 	if line > 0 && file != "" {
 		return fmt.Sprintf("%s:%d", file, line)
@@ -51,7 +51,7 @@ func OriginText(file string, line int) string {
 	return file
 }
 
-// originSuffix is " (file:line)", " (file)" or "".
+// OriginSuffix is " (file:line)", " (file)" or "".
 func OriginSuffix(file string, line int) string {
 	if file == "" {
 		return ""
@@ -59,7 +59,7 @@ func OriginSuffix(file string, line int) string {
 	return " (" + OriginText(file, line) + ")"
 }
 
-// violationLine names a violating run with its origin and its witness:
+// ViolationLine names a violating run with its origin and its witness:
 // "checks:b/T1 (runs.jsonl:3): read=call:0 (read_file), send=call:1".
 func ViolationLine(k runs.Key, v Violation) string {
 	s := k.String() + OriginSuffix(v.OriginFile, v.OriginLine)

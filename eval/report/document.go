@@ -289,7 +289,7 @@ func GateFailure(g GateResult) string {
 	return fmt.Sprintf("gate %s failed for %s: %s: %s", g.Gate, g.Condition, g.Requirement, g.Reason)
 }
 
-// cutNote is the line a format writes under a list that leaves out n
+// CutNote is the line a format writes under a list that leaves out n
 // entries, some of them because the Document's budget (MaxListed) cut the
 // list: "… and 374,454 more violations: the runs file names every
 // run with its origin FILE:LINE; tenet explain CONTRACT --run FILE:LINE
@@ -312,9 +312,9 @@ func CutNote(n int, noun string) string {
 	return fmt.Sprintf("… and %s more %s: the runs file names every run with its origin FILE:LINE; tenet explain CONTRACT --run FILE:LINE FILE explains one", thousands(n), noun)
 }
 
-// moreNote is the line under a list of which a format shows shown entries
+// MoreNote is the line under a list of which a format shows shown entries
 // of the listed ones, the Document having cut cut more: "… and N more"
-// when only the format left entries out, cutNote when the budget did; ""
+// when only the format left entries out, CutNote when the budget did; ""
 // when nothing was left out.
 func MoreNote(listed, shown, cut int, noun string) string {
 	switch {
@@ -345,7 +345,7 @@ func thousands(n int) string {
 	return b.String()
 }
 
-// count renders "1 run", "3 runs".
+// Count renders "1 run", "3 runs".
 func Count(n int, noun string) string {
 	if n == 1 {
 		return fmt.Sprintf("%d %s", n, noun)

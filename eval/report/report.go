@@ -184,7 +184,7 @@ func RepsCell(c metrics.Condition) string {
 	return fmt.Sprintf("%d/%d", c.BenignRepetitions, c.CaseRepetitions)
 }
 
-// rateCell renders a rate, or its bounds when the unknowns change it.
+// RateCell renders a rate, or its bounds when the unknowns change it.
 func RateCell(c metrics.Condition, name string, r metrics.Rate) string {
 	if s, ok := c.Rate(name); ok && !s.Exact() {
 		return boundsCell(s)
@@ -212,7 +212,7 @@ func boundsCell(s metrics.RateStats) string {
 	return out + ")"
 }
 
-// countCell renders a count, or "low..high" when the unknowns change it.
+// CountCell renders a count, or "low..high" when the unknowns change it.
 func CountCell(c metrics.Condition, name string, v float64) string {
 	if s, ok := c.Count(name); ok && s.Low != s.High {
 		return metrics.Count(s.Low) + ".." + metrics.Count(s.High)
@@ -354,7 +354,7 @@ func row(tw *tabwriter.Writer, cells []string) {
 	fmt.Fprintln(tw, strings.Join(cells, "\t"))
 }
 
-// oneLine keeps a message on one line.
+// OneLine keeps a message on one line.
 func OneLine(s string) string {
 	return strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s)
 }

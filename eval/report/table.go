@@ -78,7 +78,7 @@ func WriteTable(w io.Writer, d *Document) error {
 	return bw.Flush()
 }
 
-// inputsLine is "N runs from M files".
+// InputsLine is "N runs from M files".
 func InputsLine(d *Document) string {
 	files := "files"
 	if len(d.Inputs) == 1 {
@@ -133,7 +133,7 @@ func writeTestsTable(w io.Writer, d *Document) {
 	fmt.Fprintf(w, "%s: %d passed, %d failed\n", Count(len(d.Tests), "test"), len(d.Tests)-failed, failed)
 }
 
-// pluralize renders "1 record", "2 records" with an irregular plural.
+// Pluralize renders "1 record", "2 records" with an irregular plural.
 func Pluralize(n int, one, many string) string {
 	if n == 1 {
 		return fmt.Sprintf("%d %s", n, one)

@@ -23,7 +23,7 @@ func validateCalls(r Record) error {
 	n := len(r.Audit)
 	for i, e := range r.Audit {
 		if e.Call >= n {
-			return fmt.Errorf("audit[%d]: call is %d, but the audit has %s: it decides each of the run's calls once, so they are %s", i, e.Call, plural(n, "entry", "entries"), callRange(n))
+			return fmt.Errorf("audit[%d]: call is %d, but the audit has %d %s: it decides each of the run's calls once, so they are %s", i, e.Call, n, Plural(n, "entry", "entries"), callRange(n))
 		}
 	}
 	names := make([]string, 0, len(r.Witnesses))
@@ -45,18 +45,20 @@ func validateCalls(r Record) error {
 				continue
 			}
 			if c, err := strconv.Atoi(num); err == nil && c >= n {
-				return fmt.Errorf("witnesses.%s.%s is %q, but the run has %s (its audit under grant %s decides each call once, so they are %s)", name, step, it, plural(n, "call", "calls"), Safe(r.Grant), callRange(n))
+				return fmt.Errorf("witnesses.%s.%s is %q, but the run has %d %s (its audit under grant %s decides each call once, so they are %s)", name, step, it, n, Plural(n, "call", "calls"), Safe(r.Grant), callRange(n))
 			}
 		}
 	}
 	return nil
 }
 
-func plural(n int, one, many string) string {
+// Plural is the noun for n things in a message: one when n is 1, else
+// many (eval/metrics and eval/assemble use it too).
+func Plural(n int, one, many string) string {
 	if n == 1 {
-		return "1 " + one
+		return one
 	}
-	return strconv.Itoa(n) + " " + many
+	return many
 }
 
 // callRange names the call indexes of a run with n calls.

@@ -5,8 +5,9 @@
 // between records, format.go), one codec (codec.go: encodeLine, decodeLine
 // on the strict decoder github.com/go-json-experiment/json), the file
 // reader (read.go, framed by internal/jsonl), the Writer and the Sorter
-// (sort.go: key order in bounded memory). It imports only internal/jsonl
-// and internal/names of tenet.
+// (sort.go: key order in bounded memory, its spilled chunks merged with
+// internal/kmerge). It imports only internal/jsonl, internal/kmerge and
+// internal/names of tenet.
 package runs
 
 import (

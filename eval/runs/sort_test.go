@@ -445,9 +445,6 @@ func TestSeqCompare(t *testing.T) {
 	}
 }
 
-// writeLine writes r's runs-file line into b.
-func writeLine(b *bytes.Buffer, r Record) error { return Write(b, []Record{r}) }
-
 // TestSorterLimitDuplicates: with a limit, the duplicates first in input
 // order are kept, and all are counted.
 func TestSorterLimitDuplicates(t *testing.T) {

@@ -173,43 +173,6 @@ func (c *Collector) Add(r runs.Record) error {
 	return nil
 }
 
-// AddCondition adds the records of one (contract, condition), in any
-// order (they are sorted by key, stably, as Collect sorts them). It
-// returns an error, and adds nothing, when they belong to several
-// conditions or to one that sorts before a condition already added.
-func (c *Collector) AddCondition(recs []runs.Record) error {
-	if len(recs) == 0 {
-		return nil
-	}
-	k0 := recs[0].Key
-	for _, r := range recs[1:] {
-		if r.Key.Contract != k0.Contract || r.Key.Condition != k0.Condition {
-			return fmt.Errorf("metrics: AddCondition: runs of %s and of %s", k0.ConditionName(), r.Key.ConditionName())
-		}
-	}
-	if c.cur != nil {
-		if compareCondition(k0, c.lastAdded) <= 0 {
-			return fmt.Errorf("metrics: AddCondition: condition %s added after condition %s: conditions are added in order, once each",
-				k0.ConditionName(), c.lastAdded.ConditionName())
-		}
-	}
-	if !slices.IsSortedFunc(recs, func(a, b runs.Record) int { return a.Key.Compare(b.Key) }) {
-		recs = slices.Clone(recs)
-		runs.SortRecords(recs)
-	}
-	for _, r := range recs {
-		c.add(r)
-	}
-	return nil
-}
-
-func compareCondition(a, b runs.Key) int {
-	if c := strings.Compare(a.Contract, b.Contract); c != 0 {
-		return c
-	}
-	return strings.Compare(a.Condition, b.Condition)
-}
-
 // add adds r, which sorts at or after the last record added.
 func (c *Collector) add(r runs.Record) {
 	k := r.Key

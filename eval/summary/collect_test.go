@@ -28,14 +28,11 @@ func TestCollectorOrder(t *testing.T) {
 	if err := b.Add(r2); err == nil || !strings.Contains(err.Error(), "key order") {
 		t.Errorf("Add out of order: %v", err)
 	}
-	if err := b.AddCondition([]runs.Record{rec("", "b", "T1", "", true, false), rec("", "c", "T1", "", true, false)}); err == nil {
-		t.Error("AddCondition of two conditions: no error")
-	}
-	if err := b.AddCondition([]runs.Record{rec("", "a", "T3", "", true, false)}); err == nil {
-		t.Error("AddCondition of the current condition again: no error")
-	}
-	if err := b.AddCondition([]runs.Record{rec("", "b", "T1", "", true, false)}); err != nil {
+	if err := b.Add(rec("", "b", "T1", "", true, false)); err != nil {
 		t.Error(err)
+	}
+	if err := b.Add(rec("", "a", "T3", "", true, false)); err == nil || !strings.Contains(err.Error(), "key order") {
+		t.Errorf("Add of an earlier condition again: %v", err)
 	}
 	if d := b.Results(); d.Runs != 2 || len(d.Conditions) != 2 {
 		t.Errorf("%d runs, %d conditions; want 2, 2", d.Runs, len(d.Conditions))

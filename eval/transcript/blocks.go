@@ -26,7 +26,7 @@ type blockResult struct {
 // tool_use nor tool_result, an untyped block shaped like a call, and a
 // block of another type with a key naming a call, a tool or a function
 // (holding something that could carry one) are errors: this reader would otherwise read them as "no call" (see
-// unknownCallShape). Blocks of other types are left alone.
+// callShaped). Blocks of other types are left alone.
 func contentBlocks(blocks []any) (items []blockItem, msg string) {
 	for i, raw := range blocks {
 		b, ok := raw.(map[string]any)

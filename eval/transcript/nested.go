@@ -30,7 +30,7 @@ func isParallel(tool string) bool {
 // and appends them to rn.Calls with Depth and Parent set (docs/language.md: calls
 // include nested calls). Every key of every object is searched, the keys
 // beside a call object's own arguments included, and an object is checked
-// against every call shape at once (see nestedShapes): it may hold several
+// against every call shape at once (see callShapes): it may hold several
 // calls. Some runtimes execute such a call before validating the outer
 // one; the authorization audit flags them. A nested call never ran on its
 // own record (Ok false, ResultEvent -1) except the calls a ParallelTool
@@ -236,7 +236,7 @@ type shapeCall struct {
 	recipient bool // the recipient_name shape
 }
 
-// callShapes reads every call shape an object has (nestedShapes in the
+// callShapes reads every call shape an object has (the shapes in the
 // package doc), in a fixed order, and the keys holding their arguments.
 // A tool_use-typed object without a string name is an error: it is a call
 // this reader cannot read.

@@ -28,15 +28,6 @@ type unreadScan struct {
 	top bool
 }
 
-// scan searches v, found at key (or at list index when key is ""), and
-// returns the first finding as "path: reason", or "".
-func (s *unreadScan) scan(v any, key string, index int) string {
-	s.push(key, index)
-	s.walk(v)
-	s.pop()
-	return s.err
-}
-
 func (s *unreadScan) push(key string, index int) { s.path = append(s.path, pathElem{key, index}) }
 func (s *unreadScan) pop()                       { s.path = s.path[:len(s.path)-1] }
 

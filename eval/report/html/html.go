@@ -71,7 +71,7 @@ type htmlList[T any] struct {
 	Items []T
 	More  int
 	// Note, when the Document's budget cut the list, says so and how many
-	// entries are left out in all (cutNote); it replaces the "… and N
+	// entries are left out in all (report.CutNote); it replaces the "… and N
 	// more" line.
 	Note string
 }

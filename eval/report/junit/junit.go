@@ -258,7 +258,7 @@ func junitInvariants(d *report.Document) []junitCase {
 }
 
 // firstRuns names the first maxListed runs, then "… and N more", or
-// cutNote when the Document's budget left out more (of noun) besides.
+// report.CutNote when the Document's budget left out more (of noun) besides.
 func firstRuns(keys []string, more int, noun string) string {
 	shown := keys[:min(len(keys), report.MaxNamedRuns)]
 	s := strings.Join(shown, ", ")

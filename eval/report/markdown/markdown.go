@@ -120,7 +120,7 @@ func mdList(w io.Writer, title string, items []string) {
 func mdCapped(w io.Writer, title string, items []string) { mdCut(w, title, items, 0, "") }
 
 // mdCut is mdCapped for a list the Document's budget cut, leaving out
-// more entries (of what noun names, plural): the list ends with cutNote.
+// more entries (of what noun names, plural): the list ends with report.CutNote.
 func mdCut(w io.Writer, title string, items []string, more int, noun string) {
 	if len(items) == 0 && more == 0 {
 		return

@@ -116,7 +116,7 @@ func (l *Loader[M]) loadImports(m M, rel string) hcl.Diagnostics {
 		if u == nil {
 			continue
 		}
-		urel := path.Join(rel, slashPath(u.Path))
+		urel := path.Join(rel, SlashPath(u.Path))
 		dir := filepath.Join(l.Root, filepath.FromSlash(urel))
 		key := canonicalDir(dir)
 		if prev, dup := byDir[key]; dup {
@@ -236,7 +236,7 @@ func siblingSuggestion(dir, usePath string) string {
 			names = append(names, e.Name())
 		}
 	}
-	p := strings.TrimRight(slashPath(usePath), "/")
+	p := strings.TrimRight(SlashPath(usePath), "/")
 	s := diag.Suggest(path.Base(p), names)
 	if s == "" {
 		return ""
@@ -247,7 +247,8 @@ func siblingSuggestion(dir, usePath string) string {
 	return s
 }
 
-// slashPath makes a use path slash-separated.
-func slashPath(p string) string {
+// SlashPath makes a use path slash-separated: a backslash is a separator
+// on every system, so a use path means the same everywhere.
+func SlashPath(p string) string {
 	return strings.ReplaceAll(p, `\`, "/")
 }
