@@ -98,7 +98,7 @@ func evalCmd() *cobra.Command {
 			ev, err := assemble.Evaluate(in)
 			if bad := (*assemble.BadRecordsError)(nil); errors.As(err, &bad) {
 				fmt.Fprintln(stderr, strings.Join(bad.Lines, "\n"))
-				return fmt.Errorf("%s; nothing written", assemble.Count(bad.N, "bad record"))
+				return fmt.Errorf("%s; nothing written", report.Count(bad.N, "bad record"))
 			} else if err != nil {
 				return err
 			}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tenetlang/tenet/eval/assemble"
+	"github.com/tenetlang/tenet/eval/report"
 	"github.com/tenetlang/tenet/eval/runs"
 )
 
@@ -26,10 +26,10 @@ func readRunsFailed(cmd *cobra.Command, err error) error {
 	fmt.Fprintln(stderr, re.Error())
 	var parts []string
 	if re.Bad > 0 {
-		parts = append(parts, assemble.Count(re.Bad, "bad record"))
+		parts = append(parts, report.Count(re.Bad, "bad record"))
 	}
 	if re.Unreadable > 0 {
-		parts = append(parts, assemble.Count(re.Unreadable, "unreadable file"))
+		parts = append(parts, report.Count(re.Unreadable, "unreadable file"))
 	}
 	what := strings.Join(parts, " and ")
 	if re.Stopped {

@@ -53,19 +53,11 @@ type BadRecordsError struct {
 
 // Error is the count, then the lines.
 func (e *BadRecordsError) Error() string {
-	return Count(e.N, "bad record") + ":\n" + strings.Join(e.Lines, "\n")
+	return report.Count(e.N, "bad record") + ":\n" + strings.Join(e.Lines, "\n")
 }
 
 // Unwrap gives the bad records' errors.
 func (e *BadRecordsError) Unwrap() []error { return e.errs }
-
-// Count renders "1 bad record", "2 bad records".
-func Count(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}
 
 // Evaluate judges every record of in.Files with every program (one pass
 // per transcript format: pipeline.EvalCollection), then streams the
@@ -198,7 +190,7 @@ func badError(results []*pipeline.Result) *BadRecordsError {
 			e.errs = append(e.errs, err)
 		}
 		if r.MoreErrors > 0 {
-			e.Lines = append(e.Lines, "... "+Count(r.MoreErrors, "more bad record")+" not shown")
+			e.Lines = append(e.Lines, "... "+report.Count(r.MoreErrors, "more bad record")+" not shown")
 		}
 	}
 	return e
