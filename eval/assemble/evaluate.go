@@ -103,7 +103,7 @@ func Evaluate(in EvalInput) (*Evaluation, error) {
 			r.Close()
 		}
 	}()
-	if badRecords(results) > 0 {
+	if pipeline.AllBadRecords(results) > 0 {
 		// Sorting finds the duplicate keys, reported with the rest.
 		if err := pipeline.SortResults(results, nil); err != nil {
 			return nil, err
@@ -138,7 +138,7 @@ func Evaluate(in EvalInput) (*Evaluation, error) {
 	if err != nil {
 		return nil, err
 	}
-	if badRecords(results) > 0 {
+	if pipeline.AllBadRecords(results) > 0 {
 		return nil, badError(results)
 	}
 	if w != nil {
@@ -171,27 +171,17 @@ func SortDirNear(out string) string {
 	return ""
 }
 
-// badRecords counts the results' bad records.
-func badRecords(results []*pipeline.Result) int {
-	n := 0
-	for _, r := range results {
-		n += r.BadRecords()
-	}
-	return n
-}
-
-// badError names the bad records contract by contract in input order (the
-// first Options.MaxErrors of each, then how many more).
+// badError names the bad records in input order, contract by contract
+// (a record no contract could read once), the first Options.MaxErrors of
+// each, then how many more.
 func badError(results []*pipeline.Result) *BadRecordsError {
-	e := &BadRecordsError{N: badRecords(results)}
-	for _, r := range results {
-		for _, err := range r.Errors {
-			e.Lines = append(e.Lines, err.Error())
-			e.errs = append(e.errs, err)
-		}
-		if r.MoreErrors > 0 {
-			e.Lines = append(e.Lines, "... "+report.Count(r.MoreErrors, "more bad record")+" not shown")
-		}
+	errs, more := pipeline.AllErrors(results)
+	e := &BadRecordsError{N: len(errs) + more, errs: errs}
+	for _, err := range errs {
+		e.Lines = append(e.Lines, err.Error())
+	}
+	if more > 0 {
+		e.Lines = append(e.Lines, "... "+report.Count(more, "more bad record")+" not shown")
 	}
 	return e
 }

@@ -94,12 +94,13 @@ func EvalTargets(targets []Target, files []string, opt Options) ([]*Result, erro
 		}
 		ps := byFormat[jt.format]
 		if ps == nil {
-			ps = &pass{format: jt.format}
+			ps = &pass{format: jt.format, unread: &unread{}}
 			byFormat[jt.format] = ps
 			passes = append(passes, ps)
 		}
 		ps.targets = append(ps.targets, jt)
 		ps.results = append(ps.results, results[i])
+		results[i].unread = ps.unread
 		ps.seen = append(ps.seen, map[runs.Key]runs.Record{})
 	}
 	workers := opt.Workers
@@ -183,6 +184,7 @@ type pass struct {
 	seen    []map[runs.Key]runs.Record // per target: the runs judged so far (without a store)
 	n       int                        // records collected, for their runs.Seq
 	failed  error                      // a store's temporary file failed
+	unread  *unread                    // the records no target could read, shared by the results
 }
 
 // job is one framed record on its way through the pipeline.
@@ -358,6 +360,10 @@ func (ps *pass) record(o outcome, seq runs.Seq) {
 	for i, res := range ps.results {
 		switch {
 		case o.err != nil:
+			if i == 0 {
+				o.err = &unreadError{o.err}
+				ps.unread.n++
+			}
 			res.addError(o.err, seq)
 		case o.header:
 			res.Headers++

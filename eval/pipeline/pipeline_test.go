@@ -593,3 +593,37 @@ func TestEvalCollectionAgentDojo(t *testing.T) {
 	}
 	runtime.KeepAlive(results)
 }
+
+// TestUnreadableRecordCountedOnce: in a collection, a record no contract
+// can read is a bad record of each contract's Result (as evaluating them
+// one after the other reports it) but one bad record of the evaluation:
+// AllBadRecords counts it once and AllErrors lists it once, past
+// MaxErrors too; an error of one contract alone still counts.
+func TestUnreadableRecordCountedOnce(t *testing.T) {
+	mail, math := compileSource(t, mailContract), compileSource(t, mathContract)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "bad.jsonl")
+	if err := os.WriteFile(file, []byte("{\n[\nnot json\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	results, err := EvalTargets([]Target{{Program: mail, Source: "s"}, {Program: math}}, []string{file}, Options{MaxErrors: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range results {
+		if r.BadRecords() != 3 || len(r.Errors) != 2 || r.MoreErrors != 1 {
+			t.Errorf("result %d: %d bad records (%d listed, %d more), want 3 (2, 1)", i, r.BadRecords(), len(r.Errors), r.MoreErrors)
+		}
+	}
+	if n := AllBadRecords(results); n != 3 {
+		t.Errorf("AllBadRecords = %d, want 3", n)
+	}
+	errs, more := AllErrors(results)
+	if len(errs) != 2 || more != 1 || !strings.HasPrefix(errs[0].Error(), file+":1: ") || !strings.HasPrefix(errs[1].Error(), file+":2: ") {
+		t.Errorf("AllErrors = %v, %d more; want lines 1 and 2, 1 more", errs, more)
+	}
+	var te *transcript.Error
+	if !errors.As(errs[0], &te) || te.Line != 1 {
+		t.Errorf("errors.As(%v, *transcript.Error) fails", errs[0])
+	}
+}

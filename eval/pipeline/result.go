@@ -33,7 +33,8 @@ type Result struct {
 	store     *store
 	errSeqs   []runs.Seq
 	dups      int
-	maxErrors int // Options.MaxErrors
+	maxErrors int     // Options.MaxErrors
+	unread    *unread // the unreadable records of this result's pass
 }
 
 // Options configure EvalFiles and EvalCollection.

@@ -22,6 +22,57 @@ func (r *Result) addError(err error, seq runs.Seq) {
 // BadRecords returns the number of bad records: len(Errors) + MoreErrors.
 func (r *Result) BadRecords() int { return len(r.Errors) + r.MoreErrors }
 
+// unread counts the records of one pass that no target could read (not
+// JSON, too long, a header line a source maps to a run): each is a bad
+// record of every result of the pass, as evaluating the contracts one
+// after the other would report it, but one bad record of the evaluation.
+type unread struct{ n int }
+
+// unreadError marks a bad record of the pass (unread) in the Errors of
+// each of its results, so that AllErrors lists it once.
+type unreadError struct{ error }
+
+func (e *unreadError) Unwrap() error { return e.error }
+
+// AllBadRecords returns the number of bad records of results from one
+// EvalTargets or EvalCollection call: a record no contract could read is
+// one bad record, though each result of its pass counts it.
+func AllBadRecords(results []*Result) int {
+	n := 0
+	counted := map[*unread]bool{}
+	for _, r := range results {
+		n += r.BadRecords()
+		if r.unread != nil {
+			if counted[r.unread] {
+				n -= r.unread.n
+			}
+			counted[r.unread] = true
+		}
+	}
+	return n
+}
+
+// AllErrors returns the errors of results from one EvalTargets or
+// EvalCollection call, result by result in input order, each unreadable
+// record once (with the first result of its pass), and how many more bad
+// records there are than errors listed (AllBadRecords in all).
+func AllErrors(results []*Result) (errs []error, more int) {
+	listed := map[*unread]bool{}
+	for _, r := range results {
+		first := r.unread == nil || !listed[r.unread]
+		for _, err := range r.Errors {
+			if _, shared := err.(*unreadError); shared && !first {
+				continue
+			}
+			errs = append(errs, err)
+		}
+		if r.unread != nil {
+			listed[r.unread] = true
+		}
+	}
+	return errs, AllBadRecords(results) - len(errs)
+}
+
 // Judged returns the number of runs judged and kept: len(Records), or with
 // Options.SortBytes > 0 the runs the Result holds less the duplicates
 // SortResults has found.
