@@ -3,6 +3,8 @@ package transcript
 import (
 	"errors"
 	"io"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -67,5 +69,22 @@ func TestRecordsThenDecode(t *testing.T) {
 	}
 	if err := CheckFormat("openai-messages"); err != nil {
 		t.Error(err)
+	}
+}
+
+func TestFormats(t *testing.T) {
+	if got := Formats(); !slices.Equal(got, []string{"openai-messages"}) {
+		t.Errorf("Formats() = %q, want [openai-messages]", got)
+	}
+	_, err := Open("anthropic", "f", strings.NewReader(""), Options{})
+	if err == nil || err.Error() != `unknown transcript format "anthropic" (known: openai-messages)` {
+		t.Errorf("Open(unknown) error = %v", err)
+	}
+}
+
+func check(t *testing.T, what string, got, want any) {
+	t.Helper()
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("%s:\n got %#v\nwant %#v", what, got, want)
 	}
 }

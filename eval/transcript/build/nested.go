@@ -1,4 +1,4 @@
-package transcript
+package build
 
 import (
 	"fmt"
@@ -194,15 +194,15 @@ func (w *walker) dispatch(args map[string]any) string {
 		if _, present := args["tool_uses"]; !present {
 			return "args.tool_uses: missing (a " + ParallelTool + " call lists the calls it makes in tool_uses)"
 		}
-		return "args.tool_uses: want a list, got " + kind(args["tool_uses"])
+		return "args.tool_uses: want a list, got " + Kind(args["tool_uses"])
 	}
 	for i, u := range uses {
 		obj, ok := u.(map[string]any)
 		if !ok {
-			return fmt.Sprintf("args.tool_uses[%d]: want an object {recipient_name, parameters}, got %s", i, kind(u))
+			return fmt.Sprintf("args.tool_uses[%d]: want an object {recipient_name, parameters}, got %s", i, Kind(u))
 		}
 		if _, ok := obj["recipient_name"].(string); !ok {
-			return fmt.Sprintf("args.tool_uses[%d].recipient_name: want the string name of the tool called, got %s", i, kindOrMissing(obj, "recipient_name"))
+			return fmt.Sprintf("args.tool_uses[%d].recipient_name: want the string name of the tool called, got %s", i, KindOrMissing(obj, "recipient_name"))
 		}
 		if _, present := obj["parameters"]; !present {
 			return fmt.Sprintf("args.tool_uses[%d].parameters: missing (the arguments of the call to %v)", i, obj["recipient_name"])
@@ -223,11 +223,11 @@ func (w *walker) dispatch(args map[string]any) string {
 	return ""
 }
 
-func kindOrMissing(m map[string]any, key string) string {
+func KindOrMissing(m map[string]any, key string) string {
 	if _, present := m[key]; !present {
 		return "nothing (missing)"
 	}
-	return kind(m[key])
+	return Kind(m[key])
 }
 
 // shapeCall is a call read from one shape of an object.
@@ -244,7 +244,7 @@ func callShapes(m map[string]any) (calls []shapeCall, argKeys map[string]bool, e
 	id, _ := m["id"].(string)
 	add := func(tool, argKey string, recipient bool) {
 		c := &run.Call{Tool: tool, ID: id, Parent: -1, ResultEvent: -1}
-		c.Args, c.ArgsError = parseArgs(argKey, m[argKey])
+		c.Args, c.ArgsError = ParseArgs(argKey, m[argKey])
 		calls = append(calls, shapeCall{call: c, recipient: recipient})
 		if argKeys == nil {
 			argKeys = map[string]bool{}
@@ -277,4 +277,16 @@ func callShapes(m map[string]any) (calls []shapeCall, argKeys map[string]bool, e
 		}
 	}
 	return calls, argKeys, ""
+}
+
+// Finish completes a run whose events and calls a Matcher built: it makes
+// unknown the ok of calls of one message sharing an id that results
+// answered only in part (notes.go), then appends the calls nested in calls'
+// arguments (Depth, Parent; a ParallelTool wrapper's dispatched calls share
+// its outcome). It returns a non-empty message, "message N: call M (tool):
+// reason", for a call shape in arguments that cannot be read: the record is
+// then malformed.
+func Finish(rn *run.Run) string {
+	sharedIDs(rn)
+	return addNestedCalls(rn)
 }

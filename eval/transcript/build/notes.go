@@ -1,4 +1,4 @@
-package transcript
+package build
 
 import (
 	"fmt"
@@ -7,7 +7,7 @@ import (
 	"github.com/tenetlang/tenet/eval/run"
 )
 
-// This file holds what the matcher records about a call beside matching
+// This file holds what the Matcher records about a call beside matching
 // it (second fresh-user review, findings 3, 4 and 7): a call whose result
 // came before it, a second result for an answered call, calls of one
 // message sharing an id of which results answered only some, and a tool
@@ -15,16 +15,16 @@ import (
 // silently before — a send that ran counting as not run, or a guess at
 // which of two calls ran.
 
-// namespacePrefix is the namespace OpenAI's models put before a function's
+// NamespacePrefix is the namespace OpenAI's models put before a function's
 // name in some outputs ("functions.send_email"); the tool is send_email.
-const namespacePrefix = "functions."
+const NamespacePrefix = "functions."
 
-// stripNamespace removes namespacePrefix (in any case) from a tool name
+// stripNamespace removes NamespacePrefix (in any case) from a tool name
 // that has more after it, and reports whether it did. The parallel
 // wrapper keeps its name (isParallel knows both).
 func stripNamespace(tool string) (string, bool) {
-	if len(tool) > len(namespacePrefix) && strings.EqualFold(tool[:len(namespacePrefix)], namespacePrefix) && !isParallel(tool) {
-		return tool[len(namespacePrefix):], true
+	if len(tool) > len(NamespacePrefix) && strings.EqualFold(tool[:len(NamespacePrefix)], NamespacePrefix) && !isParallel(tool) {
+		return tool[len(NamespacePrefix):], true
 	}
 	return tool, false
 }
@@ -35,17 +35,17 @@ func stripNamespace(tool string) (string, bool) {
 // the part of it that stays when a result answers the call later (the
 // prefix note; a later result of its own makes the early one another
 // call's).
-func (m *matcher) requestNotes(c *run.Call) string {
+func (m *Matcher) requestNotes(c *run.Call) string {
 	var keep string
 	if tool, ok := stripNamespace(c.Tool); ok {
-		keep = fmt.Sprintf("the call names the tool %q (OpenAI's namespace prefix %q removed)", clip(c.Tool, 100), namespacePrefix)
+		keep = fmt.Sprintf("the call names the tool %q (OpenAI's namespace prefix %q removed)", Clip(c.Tool, 100), NamespacePrefix)
 		c.Tool = tool
 	}
 	c.Mismatch = keep
 	if ev, ok := m.early[c.ID]; ok && c.ID != "" {
 		delete(m.early, c.ID)
 		c.Ok = false
-		c.OkUnknown = fmt.Sprintf("a result with its id %q came at message %d, before the call was requested: whether that result is this call's is unknown", clip(c.ID, 100), ev)
+		c.OkUnknown = fmt.Sprintf("a result with its id %q came at message %d, before the call was requested: whether that result is this call's is unknown", Clip(c.ID, 100), ev)
 		c.Mismatch = joinNotes(keep, fmt.Sprintf("answered before it was requested, at message %d", ev))
 	}
 	return keep
@@ -55,7 +55,7 @@ func (m *matcher) requestNotes(c *run.Call) string {
 // call had: the result became a synthesised call, and a later request with
 // that id gets ok unknown rather than "not run" (it may be the call that
 // result answered, logged out of order).
-func (m *matcher) answeredEarly(id string, event int) {
+func (m *Matcher) answeredEarly(id string, event int) {
 	if m.early == nil {
 		m.early = map[string]int{}
 	}
@@ -74,11 +74,11 @@ func (m *matcher) answeredEarly(id string, event int) {
 // second result. It returns nil when the id is not such an id, or when a
 // later turn than that call's has an unanswered call (the result may be
 // that call's under a wrong id: the matching rules decide, as before).
-func (m *matcher) answeredAgain(rn *run.Run, event int, a answer) *run.Call {
-	if a.callID == "" {
+func (m *Matcher) answeredAgain(rn *run.Run, event int, a Result) *run.Call {
+	if a.CallID == "" {
 		return nil
 	}
-	q := m.byID[a.callID]
+	q := m.byID[a.CallID]
 	if q == nil || q.open != 0 {
 		return nil
 	}
@@ -92,12 +92,12 @@ func (m *matcher) answeredAgain(rn *run.Run, event int, a answer) *run.Call {
 	prevFailed := !c.Ok && c.OkUnknown == ""
 	switch {
 	case c.OkUnknown != "":
-	case a.unknown != "":
-		c.Ok, c.OkUnknown = false, fmt.Sprintf("its second result (message %d) is ambiguous: %s", event, a.unknown)
-	case a.failed != prevFailed:
-		c.Ok, c.OkUnknown = false, fmt.Sprintf("two results answer it: message %d reports %s, message %d %s, so whether it ran is unknown", c.ResultEvent, outcome(prevFailed), event, outcome(a.failed))
+	case a.Unknown != "":
+		c.Ok, c.OkUnknown = false, fmt.Sprintf("its second result (message %d) is ambiguous: %s", event, a.Unknown)
+	case a.Failed != prevFailed:
+		c.Ok, c.OkUnknown = false, fmt.Sprintf("two results answer it: message %d reports %s, message %d %s, so whether it ran is unknown", c.ResultEvent, outcome(prevFailed), event, outcome(a.Failed))
 	}
-	c.Mismatch = joinNotes(c.Mismatch, fmt.Sprintf("a second result for its id %q, at message %d", clip(a.callID, 100), event))
+	c.Mismatch = joinNotes(c.Mismatch, fmt.Sprintf("a second result for its id %q, at message %d", Clip(a.CallID, 100), event))
 	return c
 }
 
@@ -161,7 +161,7 @@ func sharedIDs(rn *run.Run) {
 			if len(g) < 2 || answered == 0 || answered == len(g) {
 				continue
 			}
-			why := fmt.Sprintf("%d calls of message %d share the id %q and results answered %d of them, by tool or position: which of them ran is unknown", len(g), ev.Index, clip(id, 100), answered)
+			why := fmt.Sprintf("%d calls of message %d share the id %q and results answered %d of them, by tool or position: which of them ran is unknown", len(g), ev.Index, Clip(id, 100), answered)
 			for _, i := range g {
 				if c := rn.Calls[i]; c.OkUnknown == "" {
 					c.Ok, c.OkUnknown = false, why
@@ -171,7 +171,7 @@ func sharedIDs(rn *run.Run) {
 	}
 }
 
-// resultOutcome reads whether a tool or function message reports a
+// ResultOutcome reads whether a tool or function message reports a
 // failure: its "error" (resultError), and beside it "is_error" (a boolean,
 // as on an Anthropic tool_result block) and "status" (LangChain's
 // ToolMessage: "success" or "error"). Read as before, only "error" was
@@ -179,7 +179,7 @@ func sharedIDs(rn *run.Run) {
 // counted as run (second review, finding 8). A failure one field reports
 // and another field's explicit success contradicts is unknown, never
 // either. A non-boolean is_error is bad input (errMsg).
-func resultOutcome(msg map[string]any, content string) (failed bool, errText, unknown, errMsg string) {
+func ResultOutcome(msg map[string]any, content string) (failed bool, errText, unknown, errMsg string) {
 	failed, errText, unknown = resultError(msg["error"])
 	var fails, succeeds []string
 	if failed {
@@ -194,7 +194,7 @@ func resultOutcome(msg map[string]any, content string) (failed bool, errText, un
 			succeeds = append(succeeds, "is_error false")
 		}
 	default:
-		return false, "", "", "is_error: want a boolean, got " + kind(v)
+		return false, "", "", "is_error: want a boolean, got " + Kind(v)
 	}
 	if st, ok := msg["status"].(string); ok {
 		switch strings.ToLower(strings.TrimSpace(st)) {

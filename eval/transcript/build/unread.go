@@ -1,4 +1,4 @@
-package transcript
+package build
 
 import (
 	"fmt"
@@ -24,7 +24,7 @@ type unreadScan struct {
 	path []pathElem
 	err  string
 	// top marks a scan of a record's members beside "messages" (see
-	// topLevelProblem): there a message object is also out of place.
+	// TopLevelProblem): there a message object is also out of place.
 	top bool
 }
 
@@ -52,7 +52,7 @@ func (s *unreadScan) walk(v any) {
 		for _, k := range keys {
 			s.push(k, -1)
 			s.walk(v[k])
-			if s.err == "" && namesCall(k) && carries(v[k]) {
+			if s.err == "" && NamesCall(k) && carries(v[k]) {
 				s.fail(fmt.Sprintf("key %q names a call, a tool or a function", k), v)
 			}
 			s.pop()
@@ -121,9 +121,9 @@ func renderPath(path []pathElem) string {
 		case e.index >= 0:
 			fmt.Fprintf(&sb, "[%d]", e.index)
 		case i == 0:
-			sb.WriteString(clip(e.key, 100))
+			sb.WriteString(Clip(e.key, 100))
 		default:
-			sb.WriteString("." + clip(e.key, 100))
+			sb.WriteString("." + Clip(e.key, 100))
 		}
 	}
 	return sb.String()
@@ -168,8 +168,8 @@ func callShaped(m map[string]any) string {
 	if reactAction(m) {
 		return "a ReAct action (a tool call)"
 	}
-	if typ, ok := m["type"].(string); ok && namesCall(typ) && typ != "function" {
-		return fmt.Sprintf("an object of type %q", clip(typ, 100))
+	if typ, ok := m["type"].(string); ok && NamesCall(typ) && typ != "function" {
+		return fmt.Sprintf("an object of type %q", Clip(typ, 100))
 	}
 	return ""
 }
@@ -194,7 +194,7 @@ func isMessageObject(m map[string]any) bool {
 	return false
 }
 
-// topLevelProblem searches the members of an openai-messages record beside
+// TopLevelProblem searches the members of an openai-messages record beside
 // "messages" for a call or a message, which this reader would pass over:
 // a send logged as the model's response ({"response": {...}}, an OpenAI
 // "choices" list, a Responses "output" list, a top-level "tool_calls")
@@ -211,7 +211,7 @@ func isMessageObject(m map[string]any) bool {
 // The request parameters that declare tools (toolDeclarations: an OpenAI
 // request log's or fine-tuning file's "tools") are searched only for what
 // a declaration never is (declarationProblem).
-func topLevelProblem(rec map[string]any) string {
+func TopLevelProblem(rec map[string]any) string {
 	keys := make([]string, 0, len(rec))
 	for k := range rec {
 		if k != "messages" && k != "metadata" {
@@ -229,7 +229,7 @@ func topLevelProblem(rec map[string]any) string {
 		s := unreadScan{top: true}
 		s.push(k, -1)
 		s.walk(rec[k])
-		if s.err == "" && namesCall(k) && carries(rec[k]) {
+		if s.err == "" && NamesCall(k) && carries(rec[k]) {
 			s.fail(fmt.Sprintf("key %q names a call, a tool or a function", k), rec)
 		}
 		if s.err != "" {
@@ -258,7 +258,7 @@ var toolDeclarations = map[string]bool{"tools": true, "functions": true, "tool_c
 
 // declarationProblem searches a tool declaration member for a call with
 // arguments, a Responses item or a list of messages (headerCallShaped,
-// holdsMessages): a declaration has no arguments, so such a thing is a
+// HoldsMessages): a declaration has no arguments, so such a thing is a
 // call or a transcript out of place. It returns "path: reason" or "".
 func declarationProblem(v any, path []pathElem) string {
 	switch v := v.(type) {
@@ -273,7 +273,7 @@ func declarationProblem(v any, path []pathElem) string {
 			}
 		}
 	case []any:
-		if holdsMessages(v) {
+		if HoldsMessages(v) {
 			return fmt.Sprintf("%s: a list of messages in a place this reader does not read (this reader reads messages only under \"messages\")", renderPath(path))
 		}
 		for i, e := range v {

@@ -1,9 +1,10 @@
-package transcript
+package openai
 
 import (
 	"testing"
 
 	"github.com/tenetlang/tenet/eval/run"
+	"github.com/tenetlang/tenet/eval/transcript/build"
 )
 
 // The tests of this file are the call shapes of issue 13 item 1: each was
@@ -88,9 +89,9 @@ func TestParallelWrapper(t *testing.T) {
 	send, read := map[string]any{"to": "attacker"}, map[string]any{}
 	unknown := "the multi_tool_use.parallel call 1 that dispatched it reported an error, so whether this call ran is unknown"
 	checkCalls(t, rn.Calls, []run.Call{
-		{Index: 0, Event: 0, ID: "ok", Tool: ParallelTool, Args: uses, Ok: true, Result: "both done", ResultEvent: 1, Parent: -1},
-		{Index: 1, Event: 2, ID: "bad", Tool: ParallelTool, Args: uses, Error: "one failed", ResultEvent: 3, Parent: -1},
-		{Index: 2, Event: 4, ID: "never", Tool: ParallelTool, Args: uses, ResultEvent: -1, Parent: -1},
+		{Index: 0, Event: 0, ID: "ok", Tool: build.ParallelTool, Args: uses, Ok: true, Result: "both done", ResultEvent: 1, Parent: -1},
+		{Index: 1, Event: 2, ID: "bad", Tool: build.ParallelTool, Args: uses, Error: "one failed", ResultEvent: 3, Parent: -1},
+		{Index: 2, Event: 4, ID: "never", Tool: build.ParallelTool, Args: uses, ResultEvent: -1, Parent: -1},
 		// ran: the wrapper's result is theirs
 		{Index: 3, Event: 0, Tool: "send_money", Args: send, Ok: true, Result: "both done", ResultEvent: 1, Depth: 1, Parent: 0},
 		{Index: 4, Event: 0, Tool: "read", Args: read, Ok: true, Result: "both done", ResultEvent: 1, Depth: 1, Parent: 0},

@@ -1,4 +1,4 @@
-package transcript
+package openai
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tenetlang/tenet/eval/run"
+	"github.com/tenetlang/tenet/eval/transcript/build"
 )
 
 // FuzzOpenAIMessages checks that the openai-messages reader never panics,
@@ -135,7 +136,7 @@ func checkRun(t *testing.T, rn *run.Run) {
 // second result for it.
 func secondResult(rn *run.Run, i int) bool {
 	for _, c := range rn.Calls {
-		if strings.Contains(c.Mismatch, fmt.Sprintf("a second result for its id %q, at message %d", clip(c.ID, 100), i)) {
+		if strings.Contains(c.Mismatch, fmt.Sprintf("a second result for its id %q, at message %d", build.Clip(c.ID, 100), i)) {
 			return true
 		}
 	}

@@ -1,4 +1,4 @@
-package transcript
+package openai
 
 import (
 	"errors"
@@ -83,14 +83,6 @@ func checkCalls(t *testing.T, got []*run.Call, want []run.Call) {
 	}
 	for i := range min(len(got), len(want)) {
 		check(t, fmt.Sprint("call ", i), *got[i], want[i])
-	}
-}
-
-func TestFormats(t *testing.T) {
-	check(t, "Formats()", Formats(), []string{"openai-messages"})
-	_, err := Open("anthropic", "f", strings.NewReader(""), Options{})
-	if err == nil || err.Error() != `unknown transcript format "anthropic" (known: openai-messages)` {
-		t.Errorf("Open(unknown) error = %v", err)
 	}
 }
 
