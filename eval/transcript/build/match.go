@@ -63,9 +63,14 @@ func Clip(s string, n int) string {
 	return s[:n] + "…"
 }
 
-// Matcher builds a run's events and calls, matching results to calls (see
-// "Matching results to calls" in the package doc) in time linear in the
-// number of calls: answered calls are marked and skipped lazily.
+// Matcher builds a run's calls and matches results to them (the rules are
+// "Matching results to calls" in eval/transcript/openai's package doc:
+// by id, else within the latest turn by tool, else in order, else a call
+// synthesised from the result), in time linear in the number of calls:
+// answered calls are marked and skipped lazily. The zero Matcher is ready;
+// use one per run. A reader appends each event to Run.Events itself, then
+// calls Request for each call the event requests and Answer for each
+// result it carries, in transcript order, and Finish once at the end.
 type Matcher struct {
 	answered []bool            // by index in Run.Calls
 	notes    []string          // by index in Run.Calls: what the request itself records (notes.go)
@@ -115,7 +120,7 @@ func enqueue(qs map[string]*queue, key string, call int) {
 	q.open++
 }
 
-// request records an unanswered call of message event, which starts a new
+// Request records an unanswered call of message event, which starts a new
 // turn when it is the first call that message requests.
 func (m *Matcher) Request(rn *run.Run, ev *run.Event, c *run.Call) {
 	c.Index = len(rn.Calls)
@@ -336,9 +341,9 @@ func resultError(v any) (failed bool, err, unknown string) {
 	return false, "", ""
 }
 
-// answer matches a result to a call, synthesising the call when none may
+// Answer matches a result to a call, synthesising the call when none may
 // take it, records on the call what ran and how it disagrees with the
-// request, and returns the call.
+// request, and returns the call: a result always answers one call.
 func (m *Matcher) Answer(rn *run.Run, event int, a Result) *run.Call {
 	a.RanTool, a.ranPrefixed = stripNamespace(a.RanTool)
 	if c := m.answeredAgain(rn, event, a); c != nil {
