@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"io"
 	"sort"
 
 	"github.com/tenetlang/tenet/eval"
@@ -73,6 +74,11 @@ type Options struct {
 	// (tenet was interrupted): EvalFiles and EvalCollection then return its
 	// error. It is checked after each record.
 	Context context.Context
+	// Open opens a file for reading (its bytes as stored: gzip and zstd
+	// are decompressed after, by content, with inputs.Decompress, and the
+	// progress counts the stored bytes); nil is os.Open. inputs.List.Open
+	// also opens the copy of standard input.
+	Open func(name string) (io.ReadCloser, error)
 }
 
 // EvalFiles streams each transcript file through the source plan and judges
