@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"github.com/klauspost/compress/zstd"
+	"github.com/rogpeppe/go-internal/testscript"
 )
 
 // generateCompressed writes the parts (as gen text does) to path, gzip
@@ -53,4 +54,42 @@ func generateCompressed(path, kind string, parts []string) error {
 		return fmt.Errorf("zstd-cut %d: the stream has %d bytes", cut, len(data))
 	}
 	return os.WriteFile(path, data[:len(data)-cut], 0o644)
+}
+
+// scriptCmds are the testscript commands of testdata/*.txtar besides the
+// built-in ones:
+//
+//	compress gzip|zstd|gzip-flip SRC DST
+//
+// writes SRC compressed to DST (gzip-flip: gzip with the byte in the
+// middle of the stream xored with 0xff, a corrupt stream).
+var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
+	"compress": func(ts *testscript.TestScript, neg bool, args []string) {
+		if neg || len(args) != 3 {
+			ts.Fatalf("usage: compress gzip|zstd|gzip-flip SRC DST")
+		}
+		data, err := os.ReadFile(ts.MkAbs(args[1]))
+		ts.Check(err)
+		var buf bytes.Buffer
+		switch args[0] {
+		case "gzip", "gzip-flip":
+			zw := gzip.NewWriter(&buf)
+			_, err = zw.Write(data)
+			ts.Check(err)
+			ts.Check(zw.Close())
+		case "zstd":
+			zw, err := zstd.NewWriter(&buf, zstd.WithEncoderConcurrency(1))
+			ts.Check(err)
+			_, err = zw.Write(data)
+			ts.Check(err)
+			ts.Check(zw.Close())
+		default:
+			ts.Fatalf("compress: unknown format %q", args[0])
+		}
+		out := buf.Bytes()
+		if args[0] == "gzip-flip" {
+			out[len(out)/2] ^= 0xff
+		}
+		ts.Check(os.WriteFile(ts.MkAbs(args[2]), out, 0o644))
+	},
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/tenetlang/tenet/eval/report"
 	"github.com/tenetlang/tenet/eval/runs"
 	"github.com/tenetlang/tenet/internal/inputs"
-	"github.com/tenetlang/tenet/internal/paths"
 	"github.com/tenetlang/tenet/internal/progress"
 )
 
@@ -25,7 +24,8 @@ type EvalInput struct {
 	// Files are the transcript files, read in this order: with
 	// Options.Open unset, the arguments inputs.Expand takes (files,
 	// directories walked through Include, "-" for standard input); with
-	// it set (an inputs.List's Open), the files of that List.
+	// it set (an inputs.List's Open), the files of that List, checked
+	// when it was made.
 	Files   []string
 	Include []string         // globs selecting the files of directories (inputs.Options.Include)
 	Options pipeline.Options // Source, Format, Grant, limits, SortBytes, workers
@@ -98,8 +98,6 @@ func Evaluate(in EvalInput) (*Evaluation, error) {
 		if in.Inputs == nil {
 			in.Inputs = l.Files
 		}
-	} else if err := paths.CheckInputs(in.Files); err != nil {
-		return nil, err
 	}
 	if opt.Workers < 0 || opt.Workers > MaxWorkers {
 		return nil, fmt.Errorf("Options.Workers %d: want 0 (one per CPU) to %d", opt.Workers, MaxWorkers)

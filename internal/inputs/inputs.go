@@ -76,12 +76,12 @@ func Expand(args []string, opt Options) (*List, error) {
 	l := &List{}
 	var named []string // the files checked by paths.CheckInputs
 	stdinAt := -1
-	for i, a := range args {
+	for _, a := range args {
 		if a == StdinArg {
 			if stdinAt >= 0 {
-				return nil, fmt.Errorf("- (standard input) is given twice (arguments %d and %d): it can be read once", stdinAt+1, i+1)
+				return nil, errors.New("- (standard input) is given twice: it can be read once")
 			}
-			stdinAt = i
+			stdinAt = len(l.Files)
 			l.Files = append(l.Files, StdinName)
 			continue
 		}
@@ -134,7 +134,7 @@ func (l *List) spool(in *os.File, named []string) error {
 	if st, err := in.Stat(); err == nil && st.Mode().IsRegular() {
 		for _, n := range named {
 			if nst, err := os.Stat(n); err == nil && os.SameFile(st, nst) {
-				return fmt.Errorf("%s is given twice (also as - , standard input)", n)
+				return fmt.Errorf("%s is given twice (also as -, standard input)", n)
 			}
 		}
 	}
