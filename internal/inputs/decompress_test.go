@@ -1,0 +1,113 @@
+package inputs
+
+import (
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+func gz(t *testing.T, s string) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	w := gzip.NewWriter(&b)
+	w.Write([]byte(s))
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func zst(t *testing.T, s string) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	w, err := zstd.NewWriter(&b, zstd.WithEncoderConcurrency(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Write([]byte(s))
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func readAll(r io.Reader) (string, error) {
+	d := Decompress(r)
+	defer d.Close()
+	b, err := io.ReadAll(d)
+	return string(b), err
+}
+
+// TestDecompress: the content decides, not a name; concatenated gzip
+// members and zstd frames are read whole; anything else passes as it is,
+// including inputs shorter than a magic number.
+func TestDecompress(t *testing.T) {
+	const text = "{\"a\":1}\n{\"b\":2}\n"
+	for _, c := range []struct {
+		name string
+		in   []byte
+		want string
+	}{
+		{"plain", []byte(text), text},
+		{"empty", nil, ""},
+		{"one byte", []byte{0x1f}, "\x1f"},
+		{"zstd magic prefix only", []byte{0x28, 0xb5}, "\x28\xb5"},
+		{"gzip", gz(t, text), text},
+		{"gzip members", append(gz(t, "one\n"), gz(t, "two\n")...), "one\ntwo\n"},
+		{"zstd", zst(t, text), text},
+		{"zstd frames", append(zst(t, "one\n"), zst(t, "two\n")...), "one\ntwo\n"},
+	} {
+		got, err := readAll(bytes.NewReader(c.in))
+		if err != nil || got != c.want {
+			t.Errorf("%s: %q, %v; want %q", c.name, got, err, c.want)
+		}
+	}
+}
+
+// TestDecompressErrors: corrupt and truncated streams are *StreamErrors
+// naming the format and the cause.
+func TestDecompressErrors(t *testing.T) {
+	text := strings.Repeat("{\"messages\":[]}\n", 1000)
+	g := gz(t, text)
+	flipped := bytes.Clone(g)
+	flipped[len(flipped)-5] ^= 0xff // in the checksum
+	z := zst(t, text)
+	for _, c := range []struct {
+		name string
+		in   []byte
+		want string
+	}{
+		{"gzip header only", g[:2], "truncated gzip stream (the file ends inside it)"},
+		{"gzip truncated", g[:len(g)-10], "truncated gzip stream (the file ends inside it)"},
+		{"gzip checksum", flipped, "corrupt gzip stream: gzip: invalid checksum"},
+		{"zstd truncated", z[:len(z)-3], "truncated zstd stream (the file ends inside it)"},
+	} {
+		_, err := readAll(bytes.NewReader(c.in))
+		var se *StreamError
+		if !errors.As(err, &se) || err.Error() != c.want {
+			t.Errorf("%s: %v (%T); want the *StreamError %q", c.name, err, err, c.want)
+		}
+	}
+}
+
+// TestZstdWindowBound: a frame asking for a window over MaxZstdWindow is
+// refused, not allocated.
+func TestZstdWindowBound(t *testing.T) {
+	var b bytes.Buffer
+	w, err := zstd.NewWriter(&b, zstd.WithEncoderConcurrency(1), zstd.WithWindowSize(128<<20), zstd.WithSingleSegment(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Write(bytes.Repeat([]byte("x"), 1<<20))
+	w.Close()
+	_, err = readAll(&b)
+	var se *StreamError
+	if !errors.As(err, &se) || !strings.HasPrefix(err.Error(), "corrupt zstd stream: ") || !strings.Contains(err.Error(), "window size") {
+		t.Errorf("got %v; want a corrupt zstd stream about its window size", err)
+	}
+}
