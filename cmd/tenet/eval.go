@@ -52,7 +52,7 @@ func evalCmd() *cobra.Command {
 				return err
 			}
 			stderr := cmd.ErrOrStderr()
-			list, err := inf.Expand(args[1:])
+			list, err := inf.Expand(args[0], args[1:])
 			if err != nil {
 				return err
 			}

@@ -26,7 +26,7 @@ func explainCmd() *cobra.Command {
 			if err := lim.Check(); err != nil {
 				return err
 			}
-			list, err := inf.Expand(args[1:])
+			list, err := inf.Expand(args[0], args[1:])
 			if err != nil {
 				return err
 			}

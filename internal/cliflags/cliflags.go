@@ -25,7 +25,8 @@ func (f *Inputs) Add(cmd *cobra.Command) {
 }
 
 // Expand expands the transcript arguments (files, directories, - for
-// standard input) with inputs.Expand; Close the List when done.
-func (f *Inputs) Expand(args []string) (*inputs.List, error) {
-	return inputs.Expand(args, inputs.Options{Include: f.Include})
+// standard input) that follow contract with inputs.Expand; Close the List
+// when done.
+func (f *Inputs) Expand(contract string, args []string) (*inputs.List, error) {
+	return inputs.Expand(args, inputs.Options{Include: f.Include, Contract: contract})
 }

@@ -75,6 +75,7 @@ func TestExpandErrors(t *testing.T) {
 	}
 	write(t, "twice/t.jsonl", "{}\n")
 	os.MkdirAll("empty/.hidden", 0o755)
+	write(t, "c/main.tenet.hcl", "contract \"c\" {}\n")
 	for _, c := range []struct {
 		args    []string
 		include []string
@@ -91,8 +92,11 @@ func TestExpandErrors(t *testing.T) {
 		{[]string{"twice", "twice/t.jsonl"}, nil, "twice/t.jsonl is given twice (also as twice/t.jsonl)"},
 		{[]string{"missing"}, nil, "stat missing: no such file or directory"},
 		{[]string{"-", StdinName}, nil, "<stdin> names standard input here; write ./<stdin> for the file of that name"},
+		{[]string{"twice", "c"}, nil, "c is the contract; give the transcripts after it"},
+		{[]string{"c/main.tenet.hcl"}, nil, "c/main.tenet.hcl is a contract source, not a transcript"},
+		{[]string{"."}, []string{"*.hcl"}, "c/main.tenet.hcl is a contract source, not a transcript (is c a contract directory? narrow --include)"},
 	} {
-		_, err := Expand(c.args, Options{Include: c.include})
+		_, err := Expand(c.args, Options{Include: c.include, Contract: "./c"})
 		if err == nil || err.Error() != c.want {
 			t.Errorf("%q %q: %v; want %q", c.args, c.include, err, c.want)
 		}

@@ -45,7 +45,15 @@ type Options struct {
 	Include []string
 	// Stdin is what "-" reads; nil is os.Stdin.
 	Stdin *os.File
+	// Contract, when set, is the contract argument (a directory or a
+	// bundle): given again as transcripts, it is refused, not read as
+	// bad records.
+	Contract string
 }
+
+// contractSuffix is the suffix of contract sources (lang.FileSuffix): such
+// a file is never a transcript.
+const contractSuffix = ".tenet.hcl"
 
 // List is the files Expand found. Close it to remove the copy of standard
 // input.
@@ -56,7 +64,9 @@ type List struct {
 }
 
 // Expand checks and expands args (see the package comment) in order. Its
-// errors, all before a transcript byte is read: no arguments; a bad
+// errors, all before a transcript byte is read: no arguments; the
+// contract (Options.Contract) or a contract source (*.tenet.hcl), named or
+// found in a directory, given as transcripts; a bad
 // --include glob; "-" given twice, or while standard input is a terminal
 // (tenet would wait for typing); a directory in which nothing is read
 // (naming it); a symbolic link loop (naming the link); a file in a
@@ -86,6 +96,14 @@ func Expand(args []string, opt Options) (*List, error) {
 			continue
 		}
 		st, err := os.Stat(a)
+		if err == nil && opt.Contract != "" {
+			if cst, cerr := os.Stat(opt.Contract); cerr == nil && os.SameFile(st, cst) {
+				return nil, fmt.Errorf("%s is the contract; give the transcripts after it", a)
+			}
+		}
+		if strings.HasSuffix(a, contractSuffix) {
+			return nil, fmt.Errorf("%s is a contract source, not a transcript", a)
+		}
 		if err != nil || !st.IsDir() {
 			// A missing file is os.Stat's error, from paths.CheckInputs.
 			l.Files, named = append(l.Files, a), append(named, a)
@@ -226,6 +244,9 @@ func walkDir(root string, include []string) ([]string, error) {
 			}
 			if !included(include, r) {
 				continue
+			}
+			if strings.HasSuffix(p, contractSuffix) {
+				return fmt.Errorf("%s is a contract source, not a transcript (is %s a contract directory? narrow --include)", p, dir)
 			}
 			if !st.Mode().IsRegular() {
 				return fmt.Errorf("%s is %s, not a regular file (it may never end); move it out or narrow --include", p, readlimit.Kind(st.Mode().Type()))
