@@ -95,7 +95,7 @@ func evalCmd() *cobra.Command {
 			in := assemble.EvalInput{Input: assemble.Input{Command: report.CommandEval, Version: compiler.Version,
 				Inputs: files, Programs: progs, Metrics: metrics.Options{Unknown: unknown}, MaxListed: rf.maxItems},
 				Files: files, Options: opt, Progress: stderr}
-			in.Options.Open = list.Open
+			in.Options.Open, in.Size = list.Open, list.Size
 			if out != "" {
 				in.Options.SortDir = assemble.SortDirNear(out)
 				in.Runs = func() (io.Writer, error) { return outputs.Create(out, 0o644) }

@@ -32,6 +32,9 @@ type EvalInput struct {
 	// Progress, when set, gets the progress line while the files are read
 	// (progress.New: silent unless it is a terminal).
 	Progress io.Writer
+	// Size gives a file's size for the progress line's total (an
+	// inputs.List's Size, with Options.Open); nil: os.Stat's.
+	Size func(name string) int64
 	// Runs, when set, is called once, after every record was judged and
 	// none was bad, for the writer of the runs file (docs/runs-format.md):
 	// the runs are written to it in key order. Opening it late keeps its
@@ -94,7 +97,7 @@ func Evaluate(in EvalInput) (*Evaluation, error) {
 			return nil, err
 		}
 		defer l.Close()
-		in.Files, opt.Open = l.Files, l.Open
+		in.Files, opt.Open, in.Size = l.Files, l.Open, l.Size
 		if in.Inputs == nil {
 			in.Inputs = l.Files
 		}
@@ -104,7 +107,7 @@ func Evaluate(in EvalInput) (*Evaluation, error) {
 	}
 	var line *progress.Line
 	if in.Progress != nil {
-		line = progress.New(in.Progress, in.Files, passes(in.Programs, opt))
+		line = progress.New(in.Progress, in.Files, passes(in.Programs, opt), in.Size)
 		opt.Progress = line.Update
 	}
 	results, err := pipeline.EvalCollection(in.Programs, in.Files, opt)
