@@ -48,14 +48,29 @@ func (e *StreamError) Unwrap() error { return e.Err }
 // (MaxZstdWindow for zstd, 32 KiB for gzip), whatever the stream expands
 // to: a line limit applies to the decompressed bytes the caller reads.
 func Decompress(r io.Reader) io.ReadCloser {
-	return &decompressor{src: r}
+	return &decompressor{src: srcReader{r: r}}
 }
 
 type decompressor struct {
-	src io.Reader
+	src srcReader
 	r   io.Reader // set at the first Read
 	err error     // the error setting it up, returned by every Read
 	z   *zstd.Decoder
+}
+
+// srcReader keeps the first error reading the compressed bytes, so that a
+// failing disk is not reported as a corrupt stream.
+type srcReader struct {
+	r   io.Reader
+	err error
+}
+
+func (s *srcReader) Read(p []byte) (int, error) {
+	n, err := s.r.Read(p)
+	if err != nil && err != io.EOF && s.err == nil {
+		s.err = err
+	}
+	return n, err
 }
 
 func (d *decompressor) Read(p []byte) (int, error) {
@@ -66,10 +81,12 @@ func (d *decompressor) Read(p []byte) (int, error) {
 		return 0, d.err
 	}
 	n, err := d.r.Read(p)
-	if err != nil && err != io.EOF {
+	if err != nil && err != io.EOF && d.src.err == nil {
 		if _, ok := d.r.(*bufio.Reader); !ok {
 			err = &StreamError{Format: d.format(), Err: err}
 		}
+	} else if err != nil && d.src.err != nil {
+		err = d.src.err
 	}
 	return n, err
 }
@@ -82,14 +99,17 @@ func (d *decompressor) format() string {
 }
 
 func (d *decompressor) open() (io.Reader, error) {
-	br := bufio.NewReader(d.src)
+	br := bufio.NewReader(&d.src)
 	head, err := br.Peek(len(zstdMagic))
-	if err != nil && err != io.EOF && !errors.Is(err, bufio.ErrBufferFull) {
+	if err != nil && err != io.EOF {
 		return nil, err
 	}
 	switch {
 	case bytes.HasPrefix(head, gzipMagic):
 		zr, err := gzip.NewReader(br)
+		if err != nil && d.src.err != nil {
+			return nil, d.src.err
+		}
 		if err != nil {
 			return nil, &StreamError{Format: "gzip", Err: err}
 		}

@@ -111,3 +111,40 @@ func TestZstdWindowBound(t *testing.T) {
 		t.Errorf("got %v; want a corrupt zstd stream about its window size", err)
 	}
 }
+
+// failingReader gives its bytes, then a read error (a failing disk).
+type failingReader struct {
+	data []byte
+	err  error
+}
+
+func (f *failingReader) Read(p []byte) (int, error) {
+	if len(f.data) == 0 {
+		return 0, f.err
+	}
+	n := copy(p, f.data)
+	f.data = f.data[n:]
+	return n, nil
+}
+
+// TestDecompressReadError: an error reading the compressed bytes is that
+// error, not a corrupt stream.
+func TestDecompressReadError(t *testing.T) {
+	eio := errors.New("input/output error")
+	for _, c := range []struct {
+		name string
+		data []byte
+	}{
+		{"plain", []byte("{}\n{")},
+		{"gzip header", []byte{0x1f, 0x8b, 8}},
+		{"gzip body", half(gz(t, strings.Repeat("{}\n", 10000)))},
+		{"zstd body", half(zst(t, strings.Repeat("{}\n", 10000)))},
+	} {
+		_, err := readAll(&failingReader{data: c.data, err: eio})
+		if err != eio {
+			t.Errorf("%s: %v (%T); want the read error", c.name, err, err)
+		}
+	}
+}
+
+func half(b []byte) []byte { return b[:len(b)/2] }
