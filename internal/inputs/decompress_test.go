@@ -11,7 +11,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 )
 
-func gz(t *testing.T, s string) []byte {
+func gz(t testing.TB, s string) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	w := gzip.NewWriter(&b)
@@ -22,7 +22,7 @@ func gz(t *testing.T, s string) []byte {
 	return b.Bytes()
 }
 
-func zst(t *testing.T, s string) []byte {
+func zst(t testing.TB, s string) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	w, err := zstd.NewWriter(&b, zstd.WithEncoderConcurrency(1))
@@ -148,3 +148,19 @@ func TestDecompressReadError(t *testing.T) {
 }
 
 func half(b []byte) []byte { return b[:len(b)/2] }
+
+// FuzzDecompress: any bytes decompress to content or to an error; a
+// plain input (no magic) comes back as it is.
+func FuzzDecompress(f *testing.F) {
+	f.Add([]byte("{}\n"))
+	f.Add(gz(f, "{\"a\":1}\n"))
+	f.Add(zst(f, "{\"a\":1}\n"))
+	f.Add([]byte{0x1f, 0x8b})
+	f.Add([]byte{0x28, 0xb5, 0x2f, 0xfd, 0, 0})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got, err := readAll(bytes.NewReader(data))
+		if !bytes.HasPrefix(data, gzipMagic) && !bytes.HasPrefix(data, zstdMagic) && (err != nil || got != string(data)) {
+			t.Fatalf("plain input: %q, %v", got, err)
+		}
+	})
+}
