@@ -64,7 +64,8 @@ type Options struct {
 	Workers int
 	// Progress, when set, is called after each record (a run or a bad
 	// record; header lines are not counted) with the records and the bytes
-	// of transcript read so far by this call, over all its passes (one per
+	// of transcript read so far (as stored: compressed bytes for gzip and
+	// zstd files) by this call, over all its passes (one per
 	// transcript format). Both counts are monotone; bytes run ahead of
 	// records by at most the records in flight and a read buffer. It is
 	// always called from the goroutine that called EvalFiles or
