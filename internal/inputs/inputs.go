@@ -58,9 +58,10 @@ const contractSuffix = ".tenet.hcl"
 // List is the files Expand found. Close it to remove the copy of standard
 // input.
 type List struct {
-	Files []string // in reading order; standard input is StdinName
-	stdin *os.File // the spooled copy of standard input, or nil
-	size  int64
+	Files    []string // in reading order; standard input is StdinName
+	stdin    *os.File // the spooled copy of standard input, or nil
+	size     int64
+	unlinked bool // the copy's name is already removed
 }
 
 // Expand checks and expands args (see the package comment) in order. Its
@@ -161,6 +162,11 @@ func (l *List) spool(in *os.File, named []string) error {
 		return fmt.Errorf("standard input: a temporary copy: %w", err)
 	}
 	l.stdin = f
+	// Unlinked at once where the system allows it (unix): the open file
+	// stays readable, and a tenet killed before Close leaves nothing.
+	if os.Remove(f.Name()) == nil {
+		l.unlinked = true
+	}
 	n, err := io.Copy(f, in)
 	if err != nil {
 		l.Close()
@@ -200,8 +206,10 @@ func (l *List) Close() error {
 	}
 	name := l.stdin.Name()
 	err := l.stdin.Close()
-	if rerr := os.Remove(name); err == nil {
-		err = rerr
+	if !l.unlinked {
+		if rerr := os.Remove(name); err == nil {
+			err = rerr
+		}
 	}
 	l.stdin = nil
 	return err
