@@ -44,8 +44,9 @@ func TestEvaluateRefusesOptions(t *testing.T) {
 }
 
 // TestEvaluateChecksInputs: Evaluate refuses what tenet eval refuses
-// (paths.CheckInputs, through assemble.Evaluate), with its words, before
-// reading: no files, a missing file, a directory, a file given twice.
+// (internal/inputs, through assemble.Evaluate), with its words, before
+// reading: no files, a missing file, a directory with nothing to read, a
+// file given twice (also through a directory, which is walked).
 func TestEvaluateChecksInputs(t *testing.T) {
 	b, err := tenet.Build("examples/quickstart")
 	if err != nil {
@@ -57,13 +58,18 @@ func TestEvaluateChecksInputs(t *testing.T) {
 		t.Fatal(err)
 	}
 	missing := filepath.Join(dir, "missing.jsonl")
+	empty := filepath.Join(dir, "empty")
+	if err := os.Mkdir(empty, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		files []string
 		want  string
 	}{
 		{nil, "no transcript files to evaluate"},
 		{[]string{}, "no transcript files to evaluate"},
-		{[]string{dir}, dir + " is a directory; give the files in it"},
+		{[]string{empty}, empty + ": no file to read in this directory (hidden files and directories are skipped)"},
+		{[]string{dir, a}, a + " is given twice (also as " + a + ")"},
 		{[]string{a, a}, a + " is given twice (also as " + a + ")"},
 		{[]string{missing}, "stat " + missing + ": no such file or directory"},
 	} {

@@ -295,6 +295,9 @@ type EvalOptions struct {
 	Source string // source block; "" when the contract has exactly one
 	Format string // transcript format; "" means the source's
 	Grant  string // audit against this grant; "" means the source's
+	// Include selects the files read in a directory given as a file
+	// (globs, as tenet eval's --include; none: every non-hidden file).
+	Include []string
 	// Workers decode and judge records; 0: one per CPU. The results do
 	// not depend on it.
 	Workers int
@@ -352,7 +355,10 @@ func (o EvalOptions) check() error {
 // Errors, each before anything is read unless said: an option out of
 // range (naming the EvalOptions field); the bundle's planning error
 // (Program); no files; a missing file (os.Stat's *fs.PathError); a
-// directory, or a file given twice (the messages of tenet eval); a source,
+// directory with nothing to read, "-" twice, or a file given twice (the
+// messages of tenet eval; files are expanded as tenet eval expands them,
+// docs/transcripts.md "Inputs": directories walked, "-" is os.Stdin,
+// gzip and zstd decompressed); a source,
 // format or grant the contract does not have; then, once every file was
 // read, a *assemble.BadRecordsError naming each record that cannot be read
 // or mapped to a run, and each duplicate run (file:line); or the error
@@ -374,9 +380,9 @@ func (b *Bundle) Evaluate(files []string, opts EvalOptions) (*Evaluation, error)
 		unknown = metrics.UnknownRefuse
 	}
 	ev, err := assemble.Evaluate(assemble.EvalInput{
-		Input: assemble.Input{Command: report.CommandEval, Version: compiler.Version, Inputs: files,
+		Input: assemble.Input{Command: report.CommandEval, Version: compiler.Version,
 			Programs: []*eval.Program{p}, Metrics: metrics.Options{Unknown: unknown}, MaxListed: opts.MaxListed},
-		Files: files, Keep: true,
+		Files: files, Include: opts.Include, Keep: true,
 		Options: pipeline.Options{Source: opts.Source, Format: opts.Format, Grant: opts.Grant,
 			Workers: opts.Workers, Context: opts.Context},
 	})

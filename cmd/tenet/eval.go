@@ -15,6 +15,7 @@ import (
 	"github.com/tenetlang/tenet/eval/report"
 	"github.com/tenetlang/tenet/eval/transcript"
 	"github.com/tenetlang/tenet/internal/atomicfile"
+	"github.com/tenetlang/tenet/internal/cliflags"
 	"github.com/tenetlang/tenet/internal/paths"
 	"github.com/tenetlang/tenet/lang"
 )
@@ -23,7 +24,8 @@ func evalCmd() *cobra.Command {
 	var opt pipeline.Options
 	var out, unknown string
 	var rf reportFlags
-	var lim limitFlags
+	var lim cliflags.Limits
+	var inf cliflags.Inputs
 	var trust trustFlags
 	sortBytes := defaultSortBytes
 	cmd := &cobra.Command{
@@ -46,14 +48,16 @@ func evalCmd() *cobra.Command {
 			if d := opt.Transcript.MaxDepth; d < 1 || d > transcript.DefaultMaxDepth {
 				return fmt.Errorf("--max-depth %d: want 1 to %d", d, transcript.DefaultMaxDepth)
 			}
-			if err := lim.check(); err != nil {
+			if err := lim.Check(); err != nil {
 				return err
 			}
 			stderr := cmd.ErrOrStderr()
-			files := args[1:]
-			if err := paths.CheckInputs(files); err != nil {
+			list, err := inf.Expand(args[0], args[1:])
+			if err != nil {
 				return err
 			}
+			defer list.Close()
+			files := list.Files
 			inputs := append(append([]string{args[0]}, files...), lang.SourceFiles(args[0])...)
 			if err := rf.check(inputs); err != nil {
 				return err
@@ -75,7 +79,7 @@ func evalCmd() *cobra.Command {
 				return err
 			}
 			for _, p := range progs {
-				lim.apply(p) // before any run is judged
+				lim.Apply(p) // before any run is judged
 			}
 			// The judged runs wait in sorters (memory bounded by
 			// --sort-memory, the rest in temporary files next to --out):
@@ -91,6 +95,7 @@ func evalCmd() *cobra.Command {
 			in := assemble.EvalInput{Input: assemble.Input{Command: report.CommandEval, Version: compiler.Version,
 				Inputs: files, Programs: progs, Metrics: metrics.Options{Unknown: unknown}, MaxListed: rf.maxItems},
 				Files: files, Options: opt, Progress: stderr}
+			in.Options.Open, in.Size = list.Open, list.Size
 			if out != "" {
 				in.Options.SortDir = assemble.SortDirNear(out)
 				in.Runs = func() (io.Writer, error) { return outputs.Create(out, 0o644) }
@@ -111,7 +116,8 @@ func evalCmd() *cobra.Command {
 	cmd.Flags().StringVarP(&out, "out", "o", "", "write the labelled runs (JSONL, docs/runs-format.md) to this file, atomically")
 	cmd.Flags().IntVar(&opt.Transcript.MaxRecordBytes, "max-record-bytes", transcript.DefaultMaxRecordBytes, "longest transcript record (line) accepted, in bytes")
 	cmd.Flags().IntVar(&opt.Transcript.MaxDepth, "max-depth", transcript.DefaultMaxDepth, "deepest nesting of arrays and objects accepted in a transcript record (at most the default)")
-	lim.add(cmd)
+	lim.Add(cmd)
+	inf.Add(cmd)
 	cmd.Flags().IntVar(&opt.Workers, "workers", 0, "goroutines that decode and judge records (0: one per CPU); the output does not depend on it")
 	cmd.Flags().IntVar(&sortBytes, "sort-memory", defaultSortBytes, "bytes of judged runs held in memory before they are sorted in temporary files (0: all in memory)")
 	cmd.Flags().MarkHidden("sort-memory")

@@ -6,12 +6,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tenetlang/tenet/eval/explain"
-	"github.com/tenetlang/tenet/internal/paths"
+	"github.com/tenetlang/tenet/internal/cliflags"
 )
 
 func explainCmd() *cobra.Command {
 	var key, source string
-	var lim limitFlags
+	var lim cliflags.Limits
+	var inf cliflags.Inputs
 	var trust trustFlags
 	cmd := &cobra.Command{
 		Use:   "explain (DIR|X.tnb) --run KEY FILES...",
@@ -22,12 +23,14 @@ func explainCmd() *cobra.Command {
 			if key == "" {
 				return errors.New("--run KEY is required")
 			}
-			if err := lim.check(); err != nil {
+			if err := lim.Check(); err != nil {
 				return err
 			}
-			if err := paths.CheckInputs(args[1:]); err != nil {
+			list, err := inf.Expand(args[0], args[1:])
+			if err != nil {
 				return err
 			}
+			defer list.Close()
 			pol, err := trust.policy()
 			if err != nil {
 				return err
@@ -37,12 +40,12 @@ func explainCmd() *cobra.Command {
 				return err
 			}
 			p := progs[0]
-			lim.apply(p)
+			lim.Apply(p)
 			src, err := p.Source(source)
 			if err != nil {
 				return err
 			}
-			ex, err := explain.Find(p, src, args[1:], key)
+			ex, err := explain.Find(p, src, list.Files, list.Open, key)
 			if err != nil {
 				return err
 			}
@@ -52,7 +55,8 @@ func explainCmd() *cobra.Command {
 	}
 	cmd.Flags().StringVar(&key, "run", "", "the run to explain: condition/task[/goal] or FILE:LINE")
 	cmd.Flags().StringVar(&source, "source", "", "source block (default: the contract's only source)")
-	lim.add(cmd)
+	lim.Add(cmd)
+	inf.Add(cmd)
 	trust.add(cmd)
 	return cmd
 }

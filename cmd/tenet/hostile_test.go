@@ -81,6 +81,10 @@ const (
 //	                           only an empty run, its text kept; correctly
 //	                           hashed), or signed [flip N] (signed with hostileSigningKey,
 //	                           hostile.pub in _shared; then byte N xored)
+//	gen FILE gzip PART...      FILE is the parts (as for text) gzip compressed;
+//	gen FILE zstd PART...      zstd compressed; zstd-cut N PART...: zstd
+//	                           compressed, the last N bytes dropped
+//	gen FILE symlink TARGET    FILE is a symbolic link to TARGET (as given)
 //	gen FILE fifo              FILE is a named pipe that nothing writes to: an
 //	                           input tenet must refuse without opening it
 //	                           (opening it would wait for ever; the case is
@@ -466,6 +470,13 @@ func generate(work string, g []string) error {
 		return os.WriteFile(path, data, 0o644)
 	case "fifo":
 		return makeFIFO(path)
+	case "gzip", "zstd", "zstd-cut":
+		return generateCompressed(path, g[1], g[2:])
+	case "symlink":
+		if len(g) != 3 {
+			return errors.New("want FILE symlink TARGET")
+		}
+		return os.Symlink(g[2], path)
 	}
 	return fmt.Errorf("unknown generator %q", g[1])
 }

@@ -30,6 +30,7 @@ func TestScripts(t *testing.T) {
 		UpdateScripts:       *updateScripts,
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
+		Cmds:                scriptCmds,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("ROOT", root)
 			return nil

@@ -6,12 +6,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tenetlang/tenet"
+	"github.com/tenetlang/tenet/internal/cliflags"
 	"github.com/tenetlang/tenet/lang"
 )
 
 func testCmd() *cobra.Command {
 	var rf reportFlags
-	var lim limitFlags
+	var lim cliflags.Limits
 	cmd := &cobra.Command{
 		Use:   "test DIR",
 		Short: "Run a contract's test blocks: judge each test transcript and compare labels",
@@ -19,7 +20,7 @@ func testCmd() *cobra.Command {
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := args[0]
-			if err := lim.check(); err != nil {
+			if err := lim.Check(); err != nil {
 				return err
 			}
 			if err := rf.check(append([]string{dir}, lang.SourceFiles(dir)...)); err != nil {
@@ -33,7 +34,7 @@ func testCmd() *cobra.Command {
 				fmt.Fprintf(cmd.OutOrStdout(), "no tests in %s\n", dir)
 				return nil
 			}
-			d, err := b.Test(tenet.TestOptions{MaxPatternThreads: lim.threads, RunTimeout: lim.timeout})
+			d, err := b.Test(tenet.TestOptions{MaxPatternThreads: lim.Threads, RunTimeout: lim.Timeout})
 			if err != nil {
 				return fmt.Errorf("%s: %w", dir, err)
 			}
@@ -41,6 +42,6 @@ func testCmd() *cobra.Command {
 		},
 	}
 	rf.add(cmd)
-	lim.add(cmd)
+	lim.Add(cmd)
 	return cmd
 }

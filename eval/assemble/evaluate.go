@@ -12,7 +12,7 @@ import (
 	"github.com/tenetlang/tenet/eval/pipeline"
 	"github.com/tenetlang/tenet/eval/report"
 	"github.com/tenetlang/tenet/eval/runs"
-	"github.com/tenetlang/tenet/internal/paths"
+	"github.com/tenetlang/tenet/internal/inputs"
 	"github.com/tenetlang/tenet/internal/progress"
 )
 
@@ -21,11 +21,20 @@ import (
 // Document lists; Input.Contracts is filled by Evaluate.
 type EvalInput struct {
 	Input
-	Files   []string         // the transcript files, read in this order
+	// Files are the transcript files, read in this order: with
+	// Options.Open unset, the arguments inputs.Expand takes (files,
+	// directories walked through Include, "-" for standard input); with
+	// it set (an inputs.List's Open), the files of that List, checked
+	// when it was made.
+	Files   []string
+	Include []string         // globs selecting the files of directories (inputs.Options.Include)
 	Options pipeline.Options // Source, Format, Grant, limits, SortBytes, workers
 	// Progress, when set, gets the progress line while the files are read
 	// (progress.New: silent unless it is a terminal).
 	Progress io.Writer
+	// Size gives a file's size for the progress line's total (an
+	// inputs.List's Size, with Options.Open); nil: os.Stat's.
+	Size func(name string) int64
 	// Runs, when set, is called once, after every record was judged and
 	// none was bad, for the writer of the runs file (docs/runs-format.md):
 	// the runs are written to it in key order. Opening it late keeps its
@@ -65,12 +74,14 @@ func (e *BadRecordsError) Unwrap() []error { return e.errs }
 // in.Runs asks for one, and to an Assembler: this is `tenet eval`, and the
 // root package's Evaluate with one contract and the runs in memory.
 //
-// Before anything is read, the files are checked (paths.CheckInputs), so
-// that the CLI and the Go API refuse the same inputs with the same words:
-// no files at all is an error; a missing file is os.Stat's *fs.PathError;
-// a directory is "DIR is a directory; give the files in it"; a file given
-// twice (also through a link) is "B is given twice (also as A)" — its runs
-// would otherwise be reported as duplicates of themselves. Options.Workers
+// Before anything is read, the files are expanded and checked
+// (inputs.Expand, which runs paths.CheckInputs), so that the CLI and the
+// Go API refuse the same inputs with the same words: no files at all is an
+// error; a missing file is os.Stat's *fs.PathError; a directory is walked
+// (nothing to read in it is an error naming it); a file given twice (also
+// through a link or a directory) is "B is given twice (also as A)" — its
+// runs would otherwise be reported as duplicates of themselves. Input.Inputs,
+// when nil, becomes the expanded files. Options.Workers
 // outside 0..MaxWorkers is an error too. Then bad records (duplicates
 // found while sorting included) give a *BadRecordsError; a file that
 // cannot be read, the error reading it. Files that hold no runs are no
@@ -79,16 +90,24 @@ func Evaluate(in EvalInput) (*Evaluation, error) {
 	if len(in.Files) == 0 {
 		return nil, errors.New("no transcript files to evaluate")
 	}
-	if err := paths.CheckInputs(in.Files); err != nil {
-		return nil, err
-	}
 	opt := in.Options
+	if opt.Open == nil {
+		l, err := inputs.Expand(in.Files, inputs.Options{Include: in.Include})
+		if err != nil {
+			return nil, err
+		}
+		defer l.Close()
+		in.Files, opt.Open, in.Size = l.Files, l.Open, l.Size
+		if in.Inputs == nil {
+			in.Inputs = l.Files
+		}
+	}
 	if opt.Workers < 0 || opt.Workers > MaxWorkers {
 		return nil, fmt.Errorf("Options.Workers %d: want 0 (one per CPU) to %d", opt.Workers, MaxWorkers)
 	}
 	var line *progress.Line
 	if in.Progress != nil {
-		line = progress.New(in.Progress, in.Files, passes(in.Programs, opt))
+		line = progress.New(in.Progress, in.Files, passes(in.Programs, opt), in.Size)
 		opt.Progress = line.Update
 	}
 	results, err := pipeline.EvalCollection(in.Programs, in.Files, opt)

@@ -40,7 +40,8 @@ func TestBadRecordsError(t *testing.T) {
 
 // TestEvaluateChecksInputs: the inputs tenet eval refuses are refused by
 // Evaluate itself, before anything is read and with the CLI's words, so
-// the Go API cannot judge a directory as a file or a file twice.
+// the Go API cannot judge a directory as a file or a file twice: it expands
+// its files as tenet eval does.
 func TestEvaluateChecksInputs(t *testing.T) {
 	dir := t.TempDir()
 	a := filepath.Join(dir, "a.jsonl")
@@ -48,6 +49,10 @@ func TestEvaluateChecksInputs(t *testing.T) {
 		t.Fatal(err)
 	}
 	missing := filepath.Join(dir, "missing.jsonl")
+	empty := filepath.Join(t.TempDir(), "empty")
+	if err := os.Mkdir(empty, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		name  string
 		files []string
@@ -55,7 +60,11 @@ func TestEvaluateChecksInputs(t *testing.T) {
 		want  string
 	}{
 		{"no files", nil, pipeline.Options{}, "no transcript files to evaluate"},
-		{"directory", []string{a, dir}, pipeline.Options{}, dir + " is a directory; give the files in it"},
+		// A directory is walked (internal/inputs): a file in it is then
+		// given twice; a directory with nothing to read is an error.
+		{"directory", []string{a, dir}, pipeline.Options{}, a + " is given twice (also as " + a + ")"},
+		{"empty directory", []string{empty}, pipeline.Options{}, empty + ": no file to read in this directory (hidden files and directories are skipped)"},
+		{"stdin twice", []string{"-", a, "-"}, pipeline.Options{}, "- (standard input) is given twice: it can be read once"},
 		{"twice", []string{a, filepath.Join(dir, ".", "a.jsonl")}, pipeline.Options{}, filepath.Join(dir, ".", "a.jsonl") + " is given twice (also as " + a + ")"},
 		{"missing", []string{missing}, pipeline.Options{}, "stat " + missing + ": no such file or directory"},
 		{"workers", []string{a}, pipeline.Options{Workers: MaxWorkers + 1}, "Options.Workers 1025: want 0 (one per CPU) to 1024"},

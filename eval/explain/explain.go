@@ -5,8 +5,8 @@
 //
 // It takes a planned program, its source plan and transcript file names,
 // and gives an *eval.Explanation and its text; it decides no exit code and
-// reads no flags. It imports compiler/bundle, eval, eval/runs and
-// eval/transcript.
+// reads no flags. It imports compiler/bundle, eval, eval/runs,
+// eval/transcript and internal/inputs.
 package explain
 
 import (
@@ -26,6 +26,7 @@ import (
 	"github.com/tenetlang/tenet/eval"
 	"github.com/tenetlang/tenet/eval/runs"
 	"github.com/tenetlang/tenet/eval/transcript"
+	"github.com/tenetlang/tenet/internal/inputs"
 )
 
 // Find streams the files and explains the first run whose key (or
@@ -35,16 +36,24 @@ import (
 // (the first one found), wherever it is, even after the run — eval refuses
 // such a file, and an explanation must not come from one. So every record
 // is judged, as eval judges it, to know its key.
-func Find(p *eval.Program, src *bundle.SourcePlan, files []string, key string) (*eval.Explanation, error) {
+//
+// open opens each file (an inputs.List's Open: standard input's copy too);
+// nil is os.Open. Its bytes are decompressed by content (inputs.Decompress).
+func Find(p *eval.Program, src *bundle.SourcePlan, files []string, open func(string) (io.ReadCloser, error), key string) (*eval.Explanation, error) {
+	if open == nil {
+		open = func(name string) (io.ReadCloser, error) { return os.Open(name) }
+	}
 	var found *eval.Explanation
 	header := false // key is FILE:LINE of a header line
 	seen := map[runs.Key]runs.Pos{}
 	for _, name := range files {
-		f, err := os.Open(name)
+		f, err := open(name)
 		if err != nil {
 			return nil, err
 		}
-		ex, h, err := scanRuns(p, src, name, f, key, found == nil, seen)
+		dr := inputs.Decompress(f)
+		ex, h, err := scanRuns(p, src, name, dr, key, found == nil, seen)
+		dr.Close()
 		f.Close()
 		if err != nil {
 			return nil, err

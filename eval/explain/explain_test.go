@@ -51,7 +51,7 @@ func TestWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, key := range []string{"a/t/leak", "guards:a/t/leak", "runs.jsonl:2"} {
-		ex, err := explain.Find(p, src, []string{"runs.jsonl"}, key)
+		ex, err := explain.Find(p, src, []string{"runs.jsonl"}, nil, key)
 		if err != nil {
 			t.Fatalf("%s: %v", key, err)
 		}
@@ -65,7 +65,7 @@ func TestWrite(t *testing.T) {
 		"a/t/other":    "no judged run a/t/other in runs.jsonl",
 		"runs.jsonl:9": "no judged run runs.jsonl:9 in runs.jsonl",
 	} {
-		if ex, err := explain.Find(p, src, []string{"runs.jsonl"}, key); err == nil || err.Error() != want {
+		if ex, err := explain.Find(p, src, []string{"runs.jsonl"}, nil, key); err == nil || err.Error() != want {
 			t.Errorf("%s: got %v, %v; want the error %q", key, ex, err, want)
 		}
 	}
@@ -89,13 +89,13 @@ func TestFindRefusesDuplicates(t *testing.T) {
 		{"dup.jsonl:1", []string{"dup.jsonl"}, files["want.key.stderr"]},
 		{"a/answer", []string{"one.jsonl", "other.jsonl"}, files["want.files.stderr"]},
 	} {
-		_, err := explain.Find(p, src, c.files, c.key)
+		_, err := explain.Find(p, src, c.files, nil, c.key)
 		want := strings.TrimSuffix(strings.TrimPrefix(c.want, "tenet explain: "), "\n")
 		if err == nil || err.Error() != want {
 			t.Errorf("%s in %v: got %v, want the error %q", c.key, c.files, err, want)
 		}
 	}
-	ex, err := explain.Find(p, src, []string{"one.jsonl"}, "a/answer")
+	ex, err := explain.Find(p, src, []string{"one.jsonl"}, nil, "a/answer")
 	if err != nil || ex.Record.OriginFile != "one.jsonl" || ex.Record.OriginLine != 1 {
 		t.Errorf("one.jsonl: got %+v, %v", ex, err)
 	}

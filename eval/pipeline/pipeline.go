@@ -15,6 +15,7 @@ import (
 	"github.com/tenetlang/tenet/eval/run"
 	"github.com/tenetlang/tenet/eval/runs"
 	"github.com/tenetlang/tenet/eval/transcript"
+	"github.com/tenetlang/tenet/internal/inputs"
 )
 
 // The evaluation pipeline (docs/performance.md, "The evaluation pipeline").
@@ -86,7 +87,7 @@ func EvalTargets(targets []Target, files []string, opt Options) ([]*Result, erro
 			err, isFormat = transcript.CheckFormat(jt.format), true
 		}
 		if err != nil {
-			return fail(sequentialError(files, i, err, isFormat))
+			return fail(sequentialError(files, opt.open, i, err, isFormat))
 		}
 		results[i] = &Result{Skipped: map[eval.Skip]int{}, SkippedIDs: map[eval.Skip]map[string]int{}, maxErrors: opt.MaxErrors}
 		if opt.SortBytes > 0 {
@@ -123,7 +124,7 @@ func EvalTargets(targets []Target, files []string, opt Options) ([]*Result, erro
 // gives when target k fails with err: each earlier target reads every file
 // (and the first that cannot be opened ends it), and a format error of
 // target k comes once its first file is open.
-func sequentialError(files []string, k int, err error, isFormat bool) error {
+func sequentialError(files []string, open func(string) (io.ReadCloser, error), k int, err error, isFormat bool) error {
 	check := files
 	if k == 0 {
 		if !isFormat {
@@ -132,13 +133,21 @@ func sequentialError(files []string, k int, err error, isFormat bool) error {
 		check = files[:1]
 	}
 	for _, name := range check {
-		f, oerr := os.Open(name)
+		f, oerr := open(name)
 		if oerr != nil {
 			return oerr
 		}
 		f.Close()
 	}
 	return err
+}
+
+// open is Options.Open, os.Open when unset.
+func (o Options) open(name string) (io.ReadCloser, error) {
+	if o.Open != nil {
+		return o.Open(name)
+	}
+	return os.Open(name)
 }
 
 // judgeTarget is a Target resolved: its source plan (with the grant
@@ -227,7 +236,7 @@ func (ps *pass) run(files []string, opt Options, workers int, c *counts) error {
 		}()
 	}
 	end := c.bytes // set by the reader before it closes order
-	go ps.read(files, opt.Transcript, c.bytes, &end, order, jobs, stop)
+	go ps.read(files, opt.open, opt.Transcript, c.bytes, &end, order, jobs, stop)
 	defer func() {
 		close(stop) // the collector is gone (also on a panic): stop the reader
 		wg.Wait()
@@ -264,7 +273,7 @@ func (ps *pass) run(files []string, opt Options, workers int, c *counts) error {
 // (jobs). A file that cannot be opened is sent as a fatal job and ends the
 // reading. It closes both channels when done, and stops early when stop is
 // closed. base is the bytes read by earlier passes; *end gets the total.
-func (ps *pass) read(files []string, topt transcript.Options, base int64, end *int64, order, jobs chan<- *job, stop <-chan struct{}) {
+func (ps *pass) read(files []string, open func(string) (io.ReadCloser, error), topt transcript.Options, base int64, end *int64, order, jobs chan<- *job, stop <-chan struct{}) {
 	defer close(order)
 	defer close(jobs)
 	cr := &countingReader{n: base}
@@ -278,7 +287,7 @@ func (ps *pass) read(files []string, topt transcript.Options, base int64, end *i
 		}
 	}
 	for i, name := range files {
-		f, err := os.Open(name)
+		f, err := open(name)
 		if err != nil {
 			send(order, &job{fatal: err})
 			return
@@ -291,11 +300,14 @@ func (ps *pass) read(files []string, topt transcript.Options, base int64, end *i
 	}
 }
 
-// readFile frames one open file; false means the reading ends.
-func (ps *pass) readFile(f *os.File, file int, name string, cr *countingReader, topt transcript.Options,
+// readFile frames one open file, decompressed; false means the reading
+// ends. The bytes counted are those read from f (compressed ones).
+func (ps *pass) readFile(f io.Reader, file int, name string, cr *countingReader, topt transcript.Options,
 	send func(chan<- *job, *job) bool, order, jobs chan<- *job) bool {
 	cr.r = f
-	rr, err := transcript.OpenRecords(ps.format, name, cr, topt)
+	dr := inputs.Decompress(cr)
+	defer dr.Close()
+	rr, err := transcript.OpenRecords(ps.format, name, dr, topt)
 	if err != nil {
 		send(order, &job{fatal: err})
 		return false

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"io"
 	"sort"
 
 	"github.com/tenetlang/tenet/eval"
@@ -63,7 +64,8 @@ type Options struct {
 	Workers int
 	// Progress, when set, is called after each record (a run or a bad
 	// record; header lines are not counted) with the records and the bytes
-	// of transcript read so far by this call, over all its passes (one per
+	// of transcript read so far (as stored: compressed bytes for gzip and
+	// zstd files) by this call, over all its passes (one per
 	// transcript format). Both counts are monotone; bytes run ahead of
 	// records by at most the records in flight and a read buffer. It is
 	// always called from the goroutine that called EvalFiles or
@@ -73,6 +75,11 @@ type Options struct {
 	// (tenet was interrupted): EvalFiles and EvalCollection then return its
 	// error. It is checked after each record.
 	Context context.Context
+	// Open opens a file for reading (its bytes as stored: gzip and zstd
+	// are decompressed after, by content, with inputs.Decompress, and the
+	// progress counts the stored bytes); nil is os.Open. inputs.List.Open
+	// also opens the copy of standard input.
+	Open func(name string) (io.ReadCloser, error)
 }
 
 // EvalFiles streams each transcript file through the source plan and judges

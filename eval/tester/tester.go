@@ -23,6 +23,7 @@ import (
 	"github.com/tenetlang/tenet/eval/run"
 	"github.com/tenetlang/tenet/eval/runs"
 	"github.com/tenetlang/tenet/eval/transcript"
+	"github.com/tenetlang/tenet/internal/inputs"
 	"github.com/tenetlang/tenet/internal/readlimit"
 )
 
@@ -88,7 +89,10 @@ func judgeTestRun(p *eval.Program, dir string, s compiler.TestSpec) (runs.Record
 		return runs.Record{}, err
 	}
 	defer f.Close()
-	rd, err := transcript.Open(src.Format, path, f, transcript.Options{})
+	// A test transcript may be stored gzip or zstd compressed (by content).
+	dr := inputs.Decompress(f)
+	defer dr.Close()
+	rd, err := transcript.Open(src.Format, path, dr, transcript.Options{})
 	if err != nil {
 		return runs.Record{}, err
 	}

@@ -44,15 +44,18 @@ type Line struct {
 }
 
 // New returns a line on stderr when it is a terminal, and a silent one
-// otherwise. files are read passes times.
-func New(stderr io.Writer, files []string, passes int) *Line {
+// otherwise. files are read passes times; sizeOf gives a file's size (nil:
+// os.Stat's; a copy of standard input is not at its name).
+func New(stderr io.Writer, files []string, passes int, sizeOf func(string) int64) *Line {
 	f, ok := stderr.(*os.File)
 	if !ok || !term.IsTerminal(int(f.Fd())) {
 		return &Line{}
 	}
 	var size int64
 	for _, name := range files {
-		if st, err := os.Stat(name); err == nil {
+		if sizeOf != nil {
+			size += sizeOf(name)
+		} else if st, err := os.Stat(name); err == nil {
 			size += st.Size()
 		}
 	}

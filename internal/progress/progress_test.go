@@ -49,7 +49,7 @@ func TestProgressLine(t *testing.T) {
 // not a terminal (a buffer, a pipe, a file).
 func TestProgressSilent(t *testing.T) {
 	var buf bytes.Buffer
-	p := New(&buf, nil, 1)
+	p := New(&buf, nil, 1, nil)
 	p.Update(1, 10)
 	p.Next()
 	p.Done()

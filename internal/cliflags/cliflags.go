@@ -1,0 +1,32 @@
+// Package cliflags declares and checks the flags several tenet commands
+// share, once: the judging limits (--max-pattern-threads, --run-timeout)
+// and the transcript inputs (--include, with the expansion of the
+// arguments). It takes a *cobra.Command to add flags to and the
+// command's arguments; it gives checked values, eval.Program limits and
+// an inputs.List. It decides no exit code. It imports eval and
+// internal/inputs; only cmd/tenet imports it.
+package cliflags
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/tenetlang/tenet/internal/inputs"
+)
+
+// Inputs is --include, the globs selecting the files read in a directory
+// argument (docs/transcripts.md, "Inputs").
+type Inputs struct {
+	Include []string
+}
+
+// Add declares --include on cmd (repeatable).
+func (f *Inputs) Add(cmd *cobra.Command) {
+	cmd.Flags().StringArrayVar(&f.Include, "include", nil, "in a directory argument, read only the files whose name (or, with a /, path under it) matches this glob; repeatable (default: every file not hidden)")
+}
+
+// Expand expands the transcript arguments (files, directories, - for
+// standard input) that follow contract with inputs.Expand; Close the List
+// when done.
+func (f *Inputs) Expand(contract string, args []string) (*inputs.List, error) {
+	return inputs.Expand(args, inputs.Options{Include: f.Include, Contract: contract})
+}
