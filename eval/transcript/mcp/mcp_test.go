@@ -88,6 +88,11 @@ func TestCanonical(t *testing.T) {
 	if n := len(rn.Record["messages"].([]any)); n != 11 {
 		t.Errorf("record.messages has %d", n)
 	}
+	for _, c := range rn.Calls {
+		if c.Mismatch != "" {
+			t.Errorf("call %s: mismatch %q", c.ID, c.Mismatch)
+		}
+	}
 	if rn.Output != "" {
 		t.Errorf("output %q", rn.Output)
 	}
@@ -142,12 +147,32 @@ func TestRefused(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":7}`, `line 1: neither a request, a notification nor a response (no method, result or error)`},
 		{`{"jsonrpc":"2.0","id":9,"method":"sampling/createMessage","params":{"messages":[{"role":"assistant","content":{"type":"tool_use","id":"t","name":"send_money","input":{}}}]}}`, `line 1: params.messages[0].content: a tool call in a place this reader does not read`},
 		{`[]`, `line 1: an empty JSON-RPC batch`},
+		{`{"jsonrpc":"2.0","id":4,"method":"sampling/createMessage","params":{"messages":[],"tools":[{"name":"send_money","inputSchema":{}}]}}`, `line 1: params.tools: key "tools" names a call, a tool or a function`},
+		{`[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"tools/call","params":7}]`, `line 1: batch[1]: params: want an object, got a number`},
 		{`{"jsonrpc":"2.0",`, `line 1: invalid JSON`},
 	} {
 		_, msg := read(t, tc.in)
 		if !strings.HasPrefix(msg, tc.want) {
 			t.Errorf("%s\n got %q\nwant %q", tc.in, msg, tc.want)
 		}
+	}
+}
+
+// A batch's messages are events in order, its tools/call a call; a
+// response with a null id (a parse error) is a protocol event.
+func TestBatch(t *testing.T) {
+	rn, msg := read(t, `[{"jsonrpc":"2.0","id":"x","method":"tools/call","params":{"name":"f","arguments":{"a":1}}},{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}]`+"\r\n"+
+		`[{"jsonrpc":"2.0","id":"x","result":{"content":[{"type":"text","text":"done"}]}}]`+"\n"+
+		`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`)
+	if msg != "" {
+		t.Fatal(msg)
+	}
+	if got := roles(rn); got != "assistant mcp tool mcp" {
+		t.Errorf("roles = %q", got)
+	}
+	want := []callView{{"x", "f", map[string]any{"a": 1.0}, true, "done", "", "", 0, 2}}
+	if got := calls(rn); !reflect.DeepEqual(got, want) {
+		t.Errorf("calls = %+v", got)
 	}
 }
 
