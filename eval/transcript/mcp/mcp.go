@@ -221,7 +221,7 @@ func (d *decoder) request(obj map[string]any, ev *run.Event, method string) stri
 	case "sampling/createMessage":
 		// The server asks the client's model for a message; a tool use in
 		// it (MCP 2025-11-25) would be a call this reader does not read.
-		return build.ScanRest(params, nil, "params")
+		return scanRest(params, nil, "params")
 	}
 	return ""
 }
@@ -255,7 +255,7 @@ func (d *decoder) toolsCall(params map[string]any, ev *run.Event, id string, p *
 	if _, ok := params["task"]; ok {
 		return "params.task: a task-augmented tools/call (MCP 2025-11-25) returns its result through tasks/result, which this reader does not follow"
 	}
-	if msg := build.ScanRest(params, callKeys, "params"); msg != "" {
+	if msg := scanRest(params, callKeys, "params"); msg != "" {
 		return msg
 	}
 	c := &run.Call{ID: id, Tool: name, ResultEvent: -1, Parent: -1}
@@ -325,7 +325,7 @@ func (d *decoder) response(obj map[string]any, ev *run.Event) string {
 	}
 	if p != nil && p.method == "sampling/createMessage" {
 		if r, ok := obj["result"].(map[string]any); ok {
-			if msg := build.ScanRest(r, nil, "result"); msg != "" {
+			if msg := scanRest(r, nil, "result"); msg != "" {
 				return msg
 			}
 		}
@@ -381,7 +381,7 @@ func toolResult(r map[string]any, ev *run.Event, a *build.Result) string {
 	if len(items) > 0 {
 		return "result.content: a tool_use or tool_result block in a tool's result is not an MCP content block"
 	}
-	if msg := build.ScanRest(r, resultKeys, "result"); msg != "" {
+	if msg := scanRest(r, resultKeys, "result"); msg != "" {
 		return msg
 	}
 	ev.Blocks = content
@@ -424,6 +424,20 @@ func rpcError(v any) (text, msg string) {
 		return "", "error.code: want a number, got " + build.KindOrMissing(e, "code")
 	}
 	return fmt.Sprintf("%s (JSON-RPC error %s)", m, strconv.FormatFloat(code, 'f', -1, 64)), ""
+}
+
+// genericHint is the hint build.ScanRest ends a refusal with when it does
+// not know the harness; it speaks of openai-messages' shapes.
+const genericHint = " (convert the transcript to tool_calls and tool messages)"
+
+// scanRest is build.ScanRest with this format's hint in place of the
+// generic one.
+func scanRest(obj map[string]any, read map[string]bool, prefix string) string {
+	msg := build.ScanRest(obj, read, prefix)
+	if strings.HasSuffix(msg, genericHint) {
+		msg = strings.TrimSuffix(msg, genericHint) + " (this reader reads calls only as tools/call requests)"
+	}
+	return msg
 }
 
 // jsonText is v's JSON text (v was decoded from JSON, so it encodes).

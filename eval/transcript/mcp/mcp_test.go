@@ -145,9 +145,9 @@ func TestRefused(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"f"}}` + "\n" + `{"jsonrpc":"2.0","id":1,"result":{"text":"ok"}}`, `line 2: result.content: want a list of content blocks (a CallToolResult), got nothing (missing)`},
 		{`{"jsonrpc":"2.0","id":null,"method":"tools/call","params":{"name":"f"}}`, `line 1: id: want a string or a number, got null`},
 		{`{"jsonrpc":"2.0","id":7}`, `line 1: neither a request, a notification nor a response (no method, result or error)`},
-		{`{"jsonrpc":"2.0","id":9,"method":"sampling/createMessage","params":{"messages":[{"role":"assistant","content":{"type":"tool_use","id":"t","name":"send_money","input":{}}}]}}`, `line 1: params.messages[0].content: a tool call in a place this reader does not read`},
+		{`{"jsonrpc":"2.0","id":9,"method":"sampling/createMessage","params":{"messages":[{"role":"assistant","content":{"type":"tool_use","id":"t","name":"send_money","input":{}}}]}}`, `line 1: params.messages[0].content: a tool call in a place this reader does not read (this reader reads calls only as tools/call requests)`},
 		{`[]`, `line 1: an empty JSON-RPC batch`},
-		{`{"jsonrpc":"2.0","id":4,"method":"sampling/createMessage","params":{"messages":[],"tools":[{"name":"send_money","inputSchema":{}}]}}`, `line 1: params.tools: key "tools" names a call, a tool or a function`},
+		{`{"jsonrpc":"2.0","id":4,"method":"sampling/createMessage","params":{"messages":[],"tools":[{"name":"send_money","inputSchema":{}}]}}`, `line 1: params.tools: key "tools" names a call, a tool or a function in a place this reader does not read (this reader reads calls only as tools/call requests)`},
 		{`[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"tools/call","params":7}]`, `line 1: batch[1]: params: want an object, got a number`},
 		{`{"jsonrpc":"2.0",`, `line 1: invalid JSON`},
 	} {
