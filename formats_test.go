@@ -19,7 +19,9 @@ const formatsDir = "examples/formats"
 
 // partial are the formats that cannot carry the whole conversation, with
 // what they lose: their runs are compared on the calls alone.
-var partial = map[string]string{}
+var partial = map[string]string{
+	"mcp": "an MCP session log holds tool calls and results, no system, user or assistant text",
+}
 
 // TestOneConversationEveryFormat: the same conversation, written in each
 // transcript format, judges to the same run under the same contract —

@@ -26,6 +26,13 @@ import (
 // Members are looked at in sorted order, so the reason given does not
 // depend on the record's member order.
 func recordProblem(rec map[string]any) string {
+	// A JSON-RPC message is a line of an MCP session log, not a header
+	// line: skipped, its tools/call would be no call.
+	if _, ok := rec["jsonrpc"]; ok {
+		if _, ok := rec["messages"]; !ok {
+			return `a JSON-RPC message, not an openai-messages record: an MCP session log? (format "mcp", --transcript-format mcp)`
+		}
+	}
 	names := make([]string, 0, len(rec))
 	for k := range rec {
 		names = append(names, k)

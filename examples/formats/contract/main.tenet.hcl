@@ -61,3 +61,9 @@ source "openai-messages" {
   task      = "'pay_rent'"
   condition = "'demo-agent'"
 }
+
+source "mcp" {
+  format    = "mcp"
+  task      = "'pay_rent'"
+  condition = "'demo-agent'"
+}

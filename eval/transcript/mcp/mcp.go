@@ -1,0 +1,447 @@
+package mcp
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/tenetlang/tenet/eval/run"
+	"github.com/tenetlang/tenet/eval/transcript/build"
+)
+
+// Roles of the events. A tools/call request is the agent's request of a
+// call (an assistant event, as in the other formats), its response a tool
+// event; every other message is a protocol event.
+const (
+	roleRequest  = "assistant"
+	roleResult   = "tool"
+	roleProtocol = "mcp"
+)
+
+// Unknown outcomes of a call whose response the log does not hold.
+const (
+	noResponse = "the session log holds no response to this tools/call request: whether the tool ran is unknown"
+	cancelled  = "the client cancelled this tools/call request (notifications/cancelled) before a response: whether the tool ran is unknown"
+)
+
+// pending is a request awaiting its response.
+type pending struct {
+	method string
+	event  int
+	line   int
+	call   *run.Call // the call of a tools/call request, else nil
+}
+
+// decoder holds one session's state while its messages are read.
+type decoder struct {
+	rn      *run.Run
+	m       build.Matcher
+	msgs    []any
+	pending map[string]*pending // by idKey
+	// idText maps a call id's text to its idKey, to refuse a number id and
+	// a string id with the same text (JSON-RPC's ids 1 and "1" differ, a
+	// run's call ids would not).
+	idText map[string]string
+	used   map[string]bool // tools/call request ids seen (idKey)
+	cancel map[*run.Call]bool
+	meta   map[string]any
+	line   int
+}
+
+// Decode decodes one session (the whole file, as Frame gives it): it is
+// the format's frame.Decoder. msg names the line of the file ("line 3:
+// ..."); the registry adds file:1.
+func Decode(data []byte) (rn *run.Run, skip bool, msg string) {
+	d := &decoder{
+		rn:      &run.Run{Meta: map[string]any{}},
+		pending: map[string]*pending{},
+		idText:  map[string]string{},
+		used:    map[string]bool{},
+		cancel:  map[*run.Call]bool{},
+		meta:    map[string]any{},
+	}
+	for n, line := range bytes.Split(data, []byte("\n")) {
+		line = bytes.TrimSuffix(line, []byte("\r"))
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		d.line = n + 1
+		if msg := d.decodeLine(line); msg != "" {
+			return nil, false, fmt.Sprintf("line %d: %s", d.line, msg)
+		}
+	}
+	if len(d.msgs) == 0 {
+		return nil, false, "no JSON-RPC message"
+	}
+	d.rn.Record = map[string]any{"messages": d.msgs}
+	d.rn.Meta = d.meta
+	if msg := build.Finish(d.rn); msg != "" {
+		return nil, false, msg
+	}
+	// A request without a response may have run: unknown, never "did not
+	// run" (a send whose response the log lost would escape).
+	for _, c := range d.rn.Calls {
+		if c.ResultEvent == -1 && c.Parent == -1 && c.OkUnknown == "" {
+			c.Ok, c.OkUnknown = false, noResponse
+			if d.cancel[c] {
+				c.OkUnknown = cancelled
+			}
+		}
+	}
+	return d.rn, false, ""
+}
+
+// decodeLine reads one line: a JSON-RPC message, or a batch of them (a
+// JSON array, allowed by MCP 2025-03-26 and removed in 2025-06-18).
+func (d *decoder) decodeLine(line []byte) string {
+	v, msg := build.DecodeJSON(line, true)
+	if msg != "" {
+		return msg
+	}
+	if batch, ok := v.([]any); ok {
+		if len(batch) == 0 {
+			return "an empty JSON-RPC batch"
+		}
+		for i, m := range batch {
+			if msg := d.message(m); msg != "" {
+				return fmt.Sprintf("batch[%d]: %s", i, msg)
+			}
+		}
+		return ""
+	}
+	return d.message(v)
+}
+
+// message adds one JSON-RPC message as one event.
+func (d *decoder) message(v any) string {
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return "is " + build.Kind(v) + ", want a JSON-RPC message (an object)"
+	}
+	if msg := notJSONRPC(obj); msg != "" {
+		return msg
+	}
+	ev := &run.Event{Index: len(d.rn.Events), Role: roleProtocol}
+	d.rn.Events = append(d.rn.Events, ev)
+	d.msgs = append(d.msgs, obj)
+	method, hasMethod := obj["method"]
+	_, hasResult := obj["result"]
+	_, hasError := obj["error"]
+	switch {
+	case hasMethod:
+		name, ok := method.(string)
+		if !ok {
+			return "method: want a string, got " + build.Kind(method)
+		}
+		if hasResult || hasError {
+			return "a message with a method and a result or an error: neither a request nor a response"
+		}
+		if _, ok := obj["id"]; ok {
+			return d.request(obj, ev, name)
+		}
+		return d.notification(obj, name)
+	case hasResult && hasError:
+		return "a response with both a result and an error"
+	case hasResult || hasError:
+		return d.response(obj, ev)
+	}
+	return "neither a request, a notification nor a response (no method, result or error)"
+}
+
+// notJSONRPC says why obj is not a JSON-RPC 2.0 message, naming the likely
+// format when it is another's, or returns "".
+func notJSONRPC(obj map[string]any) string {
+	if v, ok := obj["jsonrpc"]; ok {
+		if v != "2.0" {
+			return fmt.Sprintf("jsonrpc: want \"2.0\", got %s", jsonText(v))
+		}
+		return ""
+	}
+	if inner, ok := obj["message"].(map[string]any); ok && inner["jsonrpc"] != nil {
+		return `a JSON-RPC message wrapped by a logging tool (under "message"): this reader reads the bare messages, one a line (unwrap them, e.g. jq -c .message)`
+	}
+	if _, ok := obj["messages"]; ok {
+		return `not a JSON-RPC 2.0 message (no "jsonrpc": "2.0") but a record with "messages": an openai-messages or anthropic-messages transcript? (--transcript-format)`
+	}
+	if _, ok := obj["resourceSpans"]; ok {
+		return `not a JSON-RPC 2.0 message (no "jsonrpc": "2.0") but OTLP spans: an otel-genai trace? (--transcript-format)`
+	}
+	return `not a JSON-RPC 2.0 message (no "jsonrpc": "2.0"): an MCP session log holds one JSON-RPC message a line`
+}
+
+// idKey is a request id as JSON-RPC compares it: a string or a number,
+// never equal to each other; its text is the call's id in the run.
+func idKey(v any) (key, text, msg string) {
+	switch id := v.(type) {
+	case string:
+		return "s" + id, id, ""
+	case float64:
+		t := strconv.FormatFloat(id, 'f', -1, 64)
+		return "n" + t, t, ""
+	}
+	return "", "", "id: want a string or a number, got " + build.Kind(v)
+}
+
+// request reads a request: tools/call is a call; any other method is a
+// protocol event, awaiting its response.
+func (d *decoder) request(obj map[string]any, ev *run.Event, method string) string {
+	key, text, msg := idKey(obj["id"])
+	if msg != "" {
+		return msg
+	}
+	if other, ok := d.idText[text]; ok && other != key {
+		return fmt.Sprintf("id %s: JSON-RPC tells the ids 1 and \"1\" apart, but both forms of %q are in this session, so the run's call ids would be the same", jsonText(obj["id"]), build.Clip(text, 100))
+	}
+	d.idText[text] = key
+	if p, ok := d.pending[key]; ok {
+		return fmt.Sprintf("id %s: the %s request of line %d with this id has no response yet, so which request a response answers is unclear", jsonText(obj["id"]), build.Clip(p.method, 100), p.line)
+	}
+	p := &pending{method: method, event: ev.Index, line: d.line}
+	d.pending[key] = p
+	params, err := paramsOf(obj)
+	if err != "" {
+		return err
+	}
+	switch method {
+	case "tools/call":
+		if d.used[key] {
+			return fmt.Sprintf("id %s: a tools/call request id used again in the session (MCP forbids it), so which call a response answers is unclear", jsonText(obj["id"]))
+		}
+		d.used[key] = true
+		return d.toolsCall(params, ev, text, p)
+	case "initialize":
+		if v, ok := params["protocolVersion"]; ok {
+			d.meta["protocolVersion"] = v
+		}
+		if v, ok := params["clientInfo"]; ok {
+			d.meta["clientInfo"] = v
+		}
+	case "sampling/createMessage":
+		// The server asks the client's model for a message; a tool use in
+		// it (MCP 2025-11-25) would be a call this reader does not read.
+		return scanRest(params, nil, "params")
+	}
+	return ""
+}
+
+// paramsOf returns the message's params object (empty when absent).
+func paramsOf(obj map[string]any) (map[string]any, string) {
+	switch p := obj["params"].(type) {
+	case nil:
+		return map[string]any{}, ""
+	case map[string]any:
+		return p, ""
+	default:
+		return nil, "params: want an object, got " + build.Kind(p)
+	}
+}
+
+// Keys of tools/call params and of its result that the reader reads;
+// build.ScanRest searches the others for a call.
+var (
+	callKeys   = map[string]bool{"name": true, "arguments": true, "_meta": true}
+	resultKeys = map[string]bool{"content": true, "structuredContent": true, "isError": true, "_meta": true}
+)
+
+// toolsCall reads a tools/call request's params as a call.
+func (d *decoder) toolsCall(params map[string]any, ev *run.Event, id string, p *pending) string {
+	ev.Role = roleRequest
+	name, ok := params["name"].(string)
+	if !ok {
+		return "params.name: want a string, got " + build.KindOrMissing(params, "name")
+	}
+	if _, ok := params["task"]; ok {
+		return "params.task: a task-augmented tools/call (MCP 2025-11-25) returns its result through tasks/result, which this reader does not follow"
+	}
+	if msg := scanRest(params, callKeys, "params"); msg != "" {
+		return msg
+	}
+	c := &run.Call{ID: id, Tool: name, ResultEvent: -1, Parent: -1}
+	c.Args, c.ArgsError = build.ParseArgs("params.arguments", params["arguments"])
+	d.m.Request(d.rn, ev, c)
+	p.call = c
+	return ""
+}
+
+// notification reads a notification: a protocol event. A cancellation of
+// a pending tools/call is noted on the call.
+func (d *decoder) notification(obj map[string]any, method string) string {
+	params, err := paramsOf(obj)
+	if err != "" {
+		return err
+	}
+	if method == "notifications/cancelled" {
+		if rid, ok := params["requestId"]; ok {
+			key, _, msg := idKey(rid)
+			if msg != "" {
+				return "params.requestId: " + strings.TrimPrefix(msg, "id: ")
+			}
+			if p, ok := d.pending[key]; ok && p.call != nil {
+				d.cancel[p.call] = true
+			}
+		}
+	}
+	return ""
+}
+
+// response reads a response. One to a tools/call is its call's result; a
+// result shaped as a tool result that answers no request is a result
+// without its request (the call is made from it, with no tool name).
+func (d *decoder) response(obj map[string]any, ev *run.Event) string {
+	idv, hasID := obj["id"]
+	var p *pending
+	var key, text string
+	if hasID && idv != nil {
+		var msg string
+		if key, text, msg = idKey(idv); msg != "" {
+			return msg
+		}
+		p = d.pending[key]
+		delete(d.pending, key)
+		if other, ok := d.idText[text]; p == nil && ok && other != key {
+			return fmt.Sprintf("id %s answers no request, but a request has the id %q in its other form: JSON-RPC tells the ids 1 and \"1\" apart", jsonText(idv), build.Clip(text, 100))
+		}
+	}
+	isTool := p != nil && p.call != nil
+	if p == nil {
+		// No request: a tool result only when it says so by its shape.
+		if r, ok := obj["result"].(map[string]any); ok {
+			_, hasContent := r["content"].([]any)
+			_, hasIsError := r["isError"]
+			isTool = hasContent && (hasIsError || r["structuredContent"] != nil || r["role"] == nil)
+		}
+	}
+	if p != nil && p.method == "initialize" {
+		if r, ok := obj["result"].(map[string]any); ok {
+			if v, ok := r["serverInfo"]; ok {
+				d.meta["serverInfo"] = v
+			}
+			if v, ok := r["protocolVersion"]; ok {
+				d.meta["protocolVersion"] = v
+			}
+		}
+	}
+	if p != nil && p.method == "sampling/createMessage" {
+		if r, ok := obj["result"].(map[string]any); ok {
+			if msg := scanRest(r, nil, "result"); msg != "" {
+				return msg
+			}
+		}
+	}
+	if !isTool {
+		if e, ok := obj["error"]; ok {
+			if _, msg := rpcError(e); msg != "" {
+				return msg
+			}
+		}
+		return ""
+	}
+	ev.Role = roleResult
+	a := build.Result{CallID: text}
+	if e, ok := obj["error"]; ok {
+		text, msg := rpcError(e)
+		if msg != "" {
+			return msg
+		}
+		a.Content, a.Failed, a.Err = text, true, text
+	} else {
+		r, ok := obj["result"].(map[string]any)
+		if !ok {
+			return "result: want an object (a CallToolResult), got " + build.Kind(obj["result"])
+		}
+		if msg := toolResult(r, ev, &a); msg != "" {
+			return msg
+		}
+	}
+	c := d.m.Answer(d.rn, ev.Index, a)
+	ev.CallID, ev.Tool, ev.Failed, ev.Error = a.CallID, c.Tool, a.Failed, a.Err
+	return ""
+}
+
+// toolResult reads a CallToolResult into a and the event's content.
+func toolResult(r map[string]any, ev *run.Event, a *build.Result) string {
+	content, ok := r["content"].([]any)
+	if !ok {
+		if _, ok := r["task"]; ok {
+			return "result.task: a task-augmented tools/call (MCP 2025-11-25) returns its result through tasks/result, which this reader does not follow"
+		}
+		for _, k := range []string{"inputRequests", "requestState"} {
+			if _, ok := r[k]; ok {
+				return "result." + k + ": a tools/call that asks the client for input before it completes is not read by this reader"
+			}
+		}
+		return "result.content: want a list of content blocks (a CallToolResult), got " + build.KindOrMissing(r, "content")
+	}
+	items, msg := build.ContentBlocks(content)
+	if msg != "" {
+		return "result." + msg
+	}
+	if len(items) > 0 {
+		return "result.content: a tool_use or tool_result block in a tool's result is not an MCP content block"
+	}
+	if msg := scanRest(r, resultKeys, "result"); msg != "" {
+		return msg
+	}
+	ev.Blocks = content
+	ev.Content = build.BlockText(content)
+	if ev.Content == "" && r["structuredContent"] != nil {
+		// The spec asks a server to repeat structured content as text; when
+		// it did not, its JSON is the text criteria read.
+		ev.Content = jsonText(r["structuredContent"])
+	}
+	switch e := r["isError"].(type) {
+	case nil:
+	case bool:
+		a.Failed = e
+	default:
+		return "result.isError: want a boolean, got " + build.Kind(e)
+	}
+	a.Content = ev.Content
+	if a.Failed {
+		a.Err = ev.Content
+		if a.Err == "" {
+			a.Err = "true"
+		}
+	}
+	return ""
+}
+
+// rpcError reads a JSON-RPC error object; text is its message, with its
+// code.
+func rpcError(v any) (text, msg string) {
+	e, ok := v.(map[string]any)
+	if !ok {
+		return "", "error: want an object {code, message}, got " + build.Kind(v)
+	}
+	m, ok := e["message"].(string)
+	if !ok {
+		return "", "error.message: want a string, got " + build.KindOrMissing(e, "message")
+	}
+	code, ok := e["code"].(float64)
+	if !ok {
+		return "", "error.code: want a number, got " + build.KindOrMissing(e, "code")
+	}
+	return fmt.Sprintf("%s (JSON-RPC error %s)", m, strconv.FormatFloat(code, 'f', -1, 64)), ""
+}
+
+// genericHint is the hint build.ScanRest ends a refusal with when it does
+// not know the harness; it speaks of openai-messages' shapes.
+const genericHint = " (convert the transcript to tool_calls and tool messages)"
+
+// scanRest is build.ScanRest with this format's hint in place of the
+// generic one.
+func scanRest(obj map[string]any, read map[string]bool, prefix string) string {
+	msg := build.ScanRest(obj, read, prefix)
+	if strings.HasSuffix(msg, genericHint) {
+		msg = strings.TrimSuffix(msg, genericHint) + " (this reader reads calls only as tools/call requests)"
+	}
+	return msg
+}
+
+// jsonText is v's JSON text (v was decoded from JSON, so it encodes).
+func jsonText(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
