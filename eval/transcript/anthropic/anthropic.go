@@ -74,14 +74,14 @@ func record(rec map[string]any) (*run.Run, bool, string) {
 				meta = m
 			}
 		}
-		if msg := build.ScanRest(rec, map[string]bool{"request": true, "response": true, "metadata": true}, ""); msg != "" {
+		if msg := scanRest(rec, map[string]bool{"request": true, "response": true, "metadata": true}, ""); msg != "" {
 			return nil, false, "record member " + msg
 		}
 		msgs, msg := requestMessages(req, "request.")
 		if msg != "" {
 			return nil, false, msg
 		}
-		if msg := build.ScanRest(req, requestKeys, "request"); msg != "" {
+		if msg := scanRest(req, requestKeys, "request"); msg != "" {
 			return nil, false, msg
 		}
 		return conversation(rec, msgs, req["system"], rec["response"], meta)
@@ -95,7 +95,7 @@ func record(rec map[string]any) (*run.Run, bool, string) {
 		for k := range requestKeys {
 			read[k] = true
 		}
-		if msg := build.ScanRest(rec, read, ""); msg != "" {
+		if msg := scanRest(rec, read, ""); msg != "" {
 			return nil, false, "record member " + msg
 		}
 		return conversation(rec, msgs, rec["system"], rec["response"], meta)
@@ -148,6 +148,9 @@ func conversation(rec map[string]any, msgs []any, system, response any, meta map
 		}
 	}
 	if response != nil {
+		if r, ok := response.(map[string]any); ok && r["type"] == "error" {
+			return nil, false, `response: an API error (type "error"), not a Message: the request got no answer, so there is no final turn to judge`
+		}
 		if msg := message(&m, rn, response, true); msg != "" {
 			return nil, false, "response: " + msg
 		}
@@ -184,7 +187,7 @@ func systemEvent(rn *run.Run, system any) string {
 			if _, ok := b["text"].(string); !ok {
 				return fmt.Sprintf("system[%d]: text: want a string, got %s", i, build.KindOrMissing(b, "text"))
 			}
-			if msg := build.ScanRest(b, textKeys, fmt.Sprintf("system[%d]", i)); msg != "" {
+			if msg := scanRest(b, textKeys, fmt.Sprintf("system[%d]", i)); msg != "" {
 				return msg
 			}
 		}
@@ -252,10 +255,10 @@ func message(m *build.Matcher, rn *run.Run, raw any, isResponse bool) string {
 		if t, ok := msg["type"]; ok && t != "message" {
 			return fmt.Sprintf("type: want \"message\", got %s", build.Clip(fmt.Sprint(t), 100))
 		}
-		if msg := build.ScanRest(msg, responseKeys, ""); msg != "" {
+		if msg := scanRest(msg, responseKeys, ""); msg != "" {
 			return msg
 		}
-	} else if msg := build.ScanRest(msg, map[string]bool{"role": true, "content": true}, ""); msg != "" {
+	} else if msg := scanRest(msg, map[string]bool{"role": true, "content": true}, ""); msg != "" {
 		return msg
 	}
 	ev := &run.Event{Index: len(rn.Events), Role: role}
@@ -301,8 +304,34 @@ func message(m *build.Matcher, rn *run.Run, raw any, isResponse bool) string {
 	// text either: the cautious reading.
 	if clientResults > 0 {
 		ev.Role = "tool"
+		ev.Content = toolText(ev.Blocks, items)
 	}
 	return ""
+}
+
+// toolText is the content of a message carrying tool results: the text
+// of its blocks in order, each tool_result's content in its place, joined
+// with "\n". The results' text must be the event's content, as a tool
+// message's is in openai-messages: criteria that look for an injection in
+// the results (results.exists(r, r.content.contains(...))) would
+// otherwise find "" and say the agent was never exposed.
+func toolText(list []any, items []item) string {
+	var parts []string
+	next := 0 // items are list's tool_result and call blocks, in order
+	for _, raw := range list {
+		b := raw.(map[string]any) // blocks checked every element
+		switch t, _ := b["type"].(string); {
+		case t == "text":
+			parts = append(parts, b["text"].(string))
+		case t == "tool_result":
+			for items[next].result == nil || !items[next].client {
+				next++
+			}
+			parts = append(parts, items[next].result.Content)
+			next++
+		}
+	}
+	return strings.Join(parts, "\n")
 }
 
 // item is a call or a result block, in content order.
@@ -338,7 +367,7 @@ func blocks(list []any, role string) ([]item, string) {
 		}
 		only := func(want string) string {
 			if role != want {
-				return fmt.Sprintf("%s: a %q block in a %s message: only the %s's messages hold it", at, typ, role, want)
+				return fmt.Sprintf("%s: a %q block in a message of role %q: only %s messages hold it", at, typ, role, want)
 			}
 			return ""
 		}
@@ -355,7 +384,7 @@ func blocks(list []any, role string) ([]item, string) {
 			if typ == "mcp_tool_use" {
 				read = map[string]bool{"type": true, "id": true, "name": true, "input": true, "server_name": true}
 			}
-			if msg := build.ScanRest(b, read, at); msg != "" {
+			if msg := scanRest(b, read, at); msg != "" {
 				return nil, msg
 			}
 			items = append(items, item{call: c})
@@ -367,7 +396,7 @@ func blocks(list []any, role string) ([]item, string) {
 			if msg != "" {
 				return nil, fmt.Sprintf("%s (%s): %s", at, typ, msg)
 			}
-			if msg := build.ScanRest(b, resultKeys, at); msg != "" {
+			if msg := scanRest(b, resultKeys, at); msg != "" {
 				return nil, msg
 			}
 			items = append(items, item{result: &r, client: true})
@@ -379,7 +408,7 @@ func blocks(list []any, role string) ([]item, string) {
 			if msg != "" {
 				return nil, fmt.Sprintf("%s (%s): %s", at, typ, msg)
 			}
-			if msg := build.ScanRest(b, resultKeys, at); msg != "" {
+			if msg := scanRest(b, resultKeys, at); msg != "" {
 				return nil, msg
 			}
 			items = append(items, item{result: &r})
@@ -387,11 +416,11 @@ func blocks(list []any, role string) ([]item, string) {
 			if _, ok := b["text"].(string); !ok {
 				return nil, fmt.Sprintf("%s (text): text: want a string, got %s", at, build.KindOrMissing(b, "text"))
 			}
-			if msg := build.ScanRest(b, textKeys, at); msg != "" {
+			if msg := scanRest(b, textKeys, at); msg != "" {
 				return nil, msg
 			}
 		case typ == "thinking" || typ == "redacted_thinking":
-			if msg := build.ScanRest(b, thinkingKeys, at); msg != "" {
+			if msg := scanRest(b, thinkingKeys, at); msg != "" {
 				return nil, msg
 			}
 		case build.NamesCall(typ):
@@ -399,7 +428,7 @@ func blocks(list []any, role string) ([]item, string) {
 		default:
 			// image, document, search_result, container_upload, ...:
 			// kept; nothing of them is read, so a call in them is refused.
-			if msg := build.ScanRest(b, map[string]bool{"type": true}, at); msg != "" {
+			if msg := scanRest(b, map[string]bool{"type": true}, at); msg != "" {
 				return nil, msg
 			}
 		}
@@ -476,6 +505,25 @@ func resultBlock(b map[string]any) (build.Result, string) {
 		return r, "is_error: want a boolean, got " + build.Kind(e)
 	}
 	return r, ""
+}
+
+// scanRest is build.ScanRest with this format's hint: build's hints name
+// openai-messages' shapes (tool_calls and tool messages), which would
+// mislead the reader of an Anthropic transcript.
+func scanRest(obj map[string]any, read map[string]bool, prefix string) string {
+	return anthropicHint(build.ScanRest(obj, read, prefix))
+}
+
+// anthropicHint rewrites the openai-messages hints of build's messages.
+func anthropicHint(msg string) string {
+	for _, h := range [...][2]string{
+		{"this reader wants OpenAI tool_calls and tool messages", "this reader wants Anthropic tool_use and tool_result blocks"},
+		{"(convert the transcript to tool_calls and tool messages)", "(this reader reads calls as tool_use blocks and results as tool_result blocks)"},
+		{"(a model response logged beside the request? append its message to \"messages\")", "(a model response? log it as \"response\")"},
+	} {
+		msg = strings.Replace(msg, h[0], h[1], 1)
+	}
+	return msg
 }
 
 // jsonText is v's compact JSON text (object members sorted: the same text
