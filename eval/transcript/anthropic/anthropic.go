@@ -227,7 +227,7 @@ func message(m *build.Matcher, rn *run.Run, raw any, isResponse bool) string {
 	if !ok {
 		if _, present := msg["role"]; !present {
 			if t, ok := msg["type"].(string); ok {
-				return fmt.Sprintf("role: missing, and type %q: an OpenAI Responses API item? this reader wants Messages API messages {role, content}", build.Clip(t, 100))
+				return fmt.Sprintf("role: missing, and type %q: an OpenAI Responses API item? read it with the format \"openai-responses\" (this reader wants Messages API messages {role, content})", build.Clip(t, 100))
 			}
 			return "role: missing"
 		}

@@ -14,7 +14,7 @@ func TestRefusals(t *testing.T) {
 		{`{"messages":[{"role":"user","content":"hi"},{"role":"tool","content":"ok"}]}`,
 			`message 1: role "tool": Messages API roles are "user" and "assistant" (an OpenAI chat transcript? read it with the format "openai-messages")`},
 		{`{"messages":[{"type":"function_call","call_id":"c1","name":"send","arguments":"{}"}]}`,
-			`message 0: role: missing, and type "function_call": an OpenAI Responses API item? this reader wants Messages API messages {role, content}`},
+			`message 0: role: missing, and type "function_call": an OpenAI Responses API item? read it with the format "openai-responses" (this reader wants Messages API messages {role, content})`},
 		{`{"request":{"messages":[{"role":"user","content":[{"type":"tool_use","id":"t","name":"send","input":{}}]}]}}`,
 			`message 0: content[0]: a "tool_use" block in a message of role "user": only assistant messages hold it`},
 		{`{"request":{"messages":[{"role":"assistant","content":[{"type":"tool_result","tool_use_id":"t","content":"x"}]}]}}`,
