@@ -52,6 +52,9 @@ var responseKeys = map[string]bool{
 // record reads an object record: a logged call {request, response}, a
 // request body {messages, ...}, or a header line.
 func record(rec map[string]any) (*run.Run, bool, string) {
+	if msg := misspelt(rec, ""); msg != "" {
+		return nil, false, msg
+	}
 	meta := map[string]any{}
 	switch m := rec["metadata"].(type) {
 	case nil:
@@ -67,6 +70,9 @@ func record(rec map[string]any) (*run.Run, bool, string) {
 		req, ok := reqV.(map[string]any)
 		if !ok {
 			return nil, false, "request: want an object (a Messages API request), got " + build.Kind(reqV)
+		}
+		if msg := misspelt(req, "request: "); msg != "" {
+			return nil, false, msg
 		}
 		if _, ok := rec["metadata"]; !ok {
 			// The request's own metadata ({"user_id"}) when the record has none.
@@ -110,15 +116,35 @@ func record(rec map[string]any) (*run.Run, bool, string) {
 		names = append(names, k)
 	}
 	sort.Strings(names)
-	for _, k := range names {
-		if strings.EqualFold(strings.TrimSpace(k), "messages") || strings.EqualFold(strings.TrimSpace(k), "request") {
-			return nil, false, fmt.Sprintf(`no "messages" or "request" member, but %s: member names are case-sensitive`, build.Clip(fmt.Sprintf("%q", k), 100))
-		}
-	}
 	if msg := build.FindTranscript(rec, names); msg != "" {
 		return nil, false, `no "messages" or "request" member, but ` + msg
 	}
 	return nil, true, ""
+}
+
+// misspelt says why obj spells a member this reader reads in another case
+// or with white space around it ("Messages", "system "), with the exact
+// name absent, or returns "": JSON names are case-sensitive, so the
+// member would be passed over — a run read as a header line, without its
+// system prompt, response or metadata. Names are looked at in sorted
+// order, so the reason does not depend on member order.
+func misspelt(obj map[string]any, at string) string {
+	names := make([]string, 0, len(obj))
+	for k := range obj {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, known := range []string{"messages", "metadata", "request", "response", "system"} {
+		if _, ok := obj[known]; ok {
+			continue
+		}
+		for _, k := range names {
+			if strings.EqualFold(strings.TrimSpace(k), known) {
+				return fmt.Sprintf(`%sno %q member, but %s: member names are case-sensitive (a misspelt %q?)`, at, known, build.Clip(fmt.Sprintf("%q", k), 100), known)
+			}
+		}
+	}
+	return ""
 }
 
 // requestMessages returns the request's messages list.

@@ -40,7 +40,7 @@ func TestRefusals(t *testing.T) {
 		{`{"data":{"messages":[{"role":"user","content":"hi"}]}}`,
 			`no "messages" or "request" member, but data.messages: a transcript nested under "data": this reader wants "messages" at the top level`},
 		{`{"Messages":[{"role":"user","content":"hi"}]}`,
-			`no "messages" or "request" member, but "Messages": member names are case-sensitive`},
+			`no "messages" member, but "Messages": member names are case-sensitive (a misspelt "messages"?)`},
 		{`{"request":{"messages":[]},"messages":[]}`,
 			`both "request" and "messages": which is the conversation is unclear`},
 		{`{"request":"x"}`,
@@ -61,6 +61,12 @@ func TestRefusals(t *testing.T) {
 			`record member tool_calls[0]: a tool call in a place this reader does not read (this reader reads calls as tool_use blocks and results as tool_result blocks)`},
 		{`5`,
 			`record is a number, want an object or a list of messages`},
+		{`{"System":"s","messages":[]}`,
+			`no "system" member, but "System": member names are case-sensitive (a misspelt "system"?)`},
+		{`{"messages":[],"metadata ":{"task":"t"}}`,
+			`no "metadata" member, but "metadata ": member names are case-sensitive (a misspelt "metadata"?)`},
+		{`{"request":{"messages":[],"System":"s"}}`,
+			`request: no "system" member, but "System": member names are case-sensitive (a misspelt "system"?)`},
 	} {
 		rn, skip, msg := Decode([]byte(tc.in))
 		if rn != nil || skip || msg != tc.want {
