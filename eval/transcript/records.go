@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tenetlang/tenet/eval/run"
+	"github.com/tenetlang/tenet/eval/transcript/anthropic"
 	"github.com/tenetlang/tenet/eval/transcript/frame"
 	"github.com/tenetlang/tenet/eval/transcript/mcp"
 	"github.com/tenetlang/tenet/eval/transcript/openai"
@@ -31,8 +32,9 @@ type format struct {
 // formats is the one table of transcript formats: a new format is a
 // package under eval/transcript and one row here.
 var formats = map[string]format{
-	"openai-messages": {frame: frame.JSONL, decode: openai.Decode},
-	"mcp":             {frame: mcp.Frame, decode: mcp.Decode},
+	"anthropic-messages": {frame: frame.JSONL, decode: anthropic.Decode},
+	"mcp":                {frame: mcp.Frame, decode: mcp.Decode},
+	"openai-messages":    {frame: frame.JSONL, decode: openai.Decode},
 }
 
 // CheckFormat returns nil when format names a known transcript format, else

@@ -73,11 +73,17 @@ func TestRecordsThenDecode(t *testing.T) {
 }
 
 func TestFormats(t *testing.T) {
-	if got := Formats(); !slices.Equal(got, []string{"mcp", "openai-messages"}) {
-		t.Errorf("Formats() = %q, want [mcp openai-messages]", got)
+	// One name per line: each reader adds its own.
+	want := slices.Sorted(slices.Values([]string{
+		"anthropic-messages",
+		"mcp",
+		"openai-messages",
+	}))
+	if got := Formats(); !slices.Equal(got, want) {
+		t.Errorf("Formats() = %q, want %q", got, want)
 	}
 	_, err := Open("anthropic", "f", strings.NewReader(""), Options{})
-	if err == nil || err.Error() != `unknown transcript format "anthropic" (known: mcp, openai-messages)` {
+	if err == nil || err.Error() != `unknown transcript format "anthropic" (known: `+strings.Join(want, ", ")+`)` {
 		t.Errorf("Open(unknown) error = %v", err)
 	}
 }

@@ -61,3 +61,45 @@ func recordProblem(rec map[string]any) string {
 	}
 	return ""
 }
+
+// anthropicProblem says why rec, read as openai-messages, is an Anthropic
+// Messages API record that this reader would misread, or returns "". Such
+// a record's tool_use and tool_result blocks are read, but its system
+// prompt is the top-level "system" (which this reader would keep in
+// Run.Record only: a run without its system prompt) and a logged call
+// keeps the model's answer apart from the request ({"request",
+// "response"}, or "response" beside "messages": a Message, type
+// "message"). The anthropic-messages reader reads all three.
+func anthropicProblem(rec map[string]any) string {
+	const hint = `: an Anthropic Messages API record? read it with the format "anthropic-messages"`
+	if _, ok := rec["messages"]; ok {
+		switch s := rec["system"].(type) {
+		case string:
+			if s != "" {
+				return `record member "system": a system prompt beside "messages", which this reader does not read (it reads system messages)` + hint
+			}
+		case []any:
+			if len(s) > 0 {
+				return `record member "system": system prompt blocks beside "messages", which this reader does not read (it reads system messages)` + hint
+			}
+		}
+	}
+	if req, ok := rec["request"].(map[string]any); ok {
+		if _, ok := req["messages"]; ok && rec["messages"] == nil {
+			if isAnthropicMessage(rec["response"]) || req["system"] != nil {
+				return `no "messages" member, but "request" holds a Messages API request (with its "response" or "system")` + hint
+			}
+		}
+	}
+	if isAnthropicMessage(rec["response"]) {
+		return `record member "response": a Messages API response (type "message") beside the request, which this reader does not read` + hint
+	}
+	return ""
+}
+
+// isAnthropicMessage reports whether v is a Messages API response: an
+// object with "type": "message" and "role": "assistant".
+func isAnthropicMessage(v any) bool {
+	m, ok := v.(map[string]any)
+	return ok && m["type"] == "message" && m["role"] == "assistant"
+}

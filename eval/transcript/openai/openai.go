@@ -21,6 +21,9 @@ func Decode(line []byte) (rn *run.Run, skip bool, msg string) {
 	if !ok {
 		return nil, false, "record is " + build.Kind(v) + ", want an object"
 	}
+	if msg := anthropicProblem(rec); msg != "" {
+		return nil, false, msg
+	}
 	if msg := recordProblem(rec); msg != "" {
 		return nil, false, msg
 	}

@@ -67,3 +67,9 @@ source "mcp" {
   task      = "'pay_rent'"
   condition = "'demo-agent'"
 }
+
+source "anthropic-messages" {
+  format    = "anthropic-messages"
+  task      = "'pay_rent'"
+  condition = "'demo-agent'"
+}
