@@ -320,7 +320,7 @@ func tau2Message(m *build.Matcher, rn *run.Run, raw any) string {
 				req = "assistant" // tau2's default
 			}
 			if req != role {
-				return fmt.Sprintf("%s.requestor: %q in a %s message: who requested the call is unclear", at, build.Clip(req, 100), role)
+				return fmt.Sprintf("%s.requestor: %q in a message of role %q: who requested the call is unclear", at, build.Clip(req, 100), role)
 			}
 			if err := build.ScanRest(tc, tau2CallKeys, at); err != "" {
 				return err

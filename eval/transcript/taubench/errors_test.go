@@ -45,7 +45,7 @@ func TestErrors(t *testing.T) {
 		{"openai result in tau2", sim(`{"role": "tool", "tool_call_id": "a", "content": "x"}`), 0,
 			[]string{`f.json:1: message 0: tool_call_id: an OpenAI chat tool message (openai-messages format?); a tau2 tool message names its call by "id"`}},
 		{"requestor mismatch", sim(`{"role": "assistant", "tool_calls": [{"id": "a", "name": "f", "arguments": {}, "requestor": "user"}]}`), 0,
-			[]string{`f.json:1: message 0: tool_calls[0].requestor: "user" in a assistant message: who requested the call is unclear`}},
+			[]string{`f.json:1: message 0: tool_calls[0].requestor: "user" in a message of role "assistant": who requested the call is unclear`}},
 		{"result requestor mismatch", sim(`{"role": "user", "tool_calls": [{"id": "a", "name": "f", "arguments": {}, "requestor": "user"}]}, {"role": "tool", "id": "a", "content": "x", "requestor": "assistant"}`), 0,
 			[]string{`f.json:1: message 1: requestor "assistant", but call "a" was requested by the user`}},
 		{"error not bool", sim(`{"role": "tool", "id": "a", "content": "x", "error": "yes"}`), 0,
