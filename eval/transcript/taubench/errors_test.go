@@ -108,9 +108,21 @@ func TestLimits(t *testing.T) {
 	}
 	// tau2: info is bounded too.
 	_, errs = readAll(t, "f.json", `{"info": {"x": "`+strings.Repeat("y", 300)+`"}, "simulations": []}`, frame.Options{MaxRecordBytes: 100})
-	want = []string{"f.json:1: results file: longer than the limit of 100 bytes (raise it with --max-record-bytes); the rest of the file is not read"}
+	want = []string{"f.json:1: results file: a value (or white space) longer than the limit of 100 bytes (raise it with --max-record-bytes); the rest of the file is not read"}
 	if !slices.Equal(errs, want) {
 		t.Errorf("info: errors %q, want %q", errs, want)
+	}
+	// tasks is skipped token by token: far longer than the limit in all,
+	// it is no error; one string in it over the limit is.
+	tasks := `["` + strings.Repeat(`t", "`, 2000) + `"]`
+	sim := `{"id": "s", "task_id": "t", "messages": []}`
+	runs, errs = readAll(t, "f.json", `{"info": {}, "tasks": `+tasks+`, "simulations": [`+sim+`]}`, frame.Options{MaxRecordBytes: 100})
+	if len(runs) != 1 || len(errs) != 0 {
+		t.Errorf("long tasks: runs %d, errors %q; want 1 run", len(runs), errs)
+	}
+	_, errs = readAll(t, "f.json", `{"tasks": ["`+strings.Repeat("y", 1<<20)+`"], "simulations": [`+sim+`]}`, frame.Options{MaxRecordBytes: 100})
+	if !slices.Equal(errs, want) {
+		t.Errorf("long task string: errors %q, want %q", errs, want)
 	}
 }
 

@@ -88,6 +88,9 @@ func (r *records) errAt(line int, err error, format string, args ...any) (frame.
 	msg := fmt.Sprintf(format, args...)
 	if errors.Is(err, errTooLong) {
 		msg = fmt.Sprintf("%s: longer than the limit of %d bytes (raise it with --max-record-bytes); the rest of the file is not read", where(line), r.max)
+		if line == 0 {
+			msg = fmt.Sprintf("results file: a value (or white space) longer than the limit of %d bytes (raise it with --max-record-bytes); the rest of the file is not read", r.max)
+		}
 		err = nil
 	} else if err != nil {
 		msg += ": " + err.Error()
@@ -105,16 +108,54 @@ func where(line int) string {
 	return fmt.Sprintf("element %d (index %d)", line, line-1)
 }
 
-// readBounded reads the next value with at most max bytes read past its
-// start.
-func (r *records) readBounded() (jsontext.Value, error) {
+// bound lets the decoder read at most max bytes (and the slack) past
+// what it has read so far: every decoder call is made under it, so no
+// value, token or run of white space is buffered beyond the limit.
+func (r *records) bound() {
 	r.g.limit = r.dec.InputOffset() + int64(len(r.dec.UnreadBuffer())) + int64(r.max) + readSlack
+}
+
+// readBounded reads the next value, at most max bytes long.
+func (r *records) readBounded() (jsontext.Value, error) {
+	r.bound()
 	v, err := r.dec.ReadValue()
-	r.g.limit = -1
 	if err == nil && len(v) > r.max {
 		return nil, errTooLong
 	}
 	return v, err
+}
+
+// token reads the next token under the bound.
+func (r *records) token() (jsontext.Token, error) {
+	r.bound()
+	return r.dec.ReadToken()
+}
+
+// peek is PeekKind under the bound.
+func (r *records) peek() jsontext.Kind {
+	r.bound()
+	return r.dec.PeekKind()
+}
+
+// skip skips the next value token by token (jsontext's SkipValue does
+// too, but a single token would be read unbounded), so that a huge
+// "tasks" is never held.
+func (r *records) skip() error {
+	switch r.peek() {
+	case '{', '[':
+		depth := r.dec.StackDepth()
+		for {
+			if _, err := r.token(); err != nil {
+				return err
+			}
+			if r.dec.StackDepth() <= depth {
+				return nil
+			}
+		}
+	default:
+		_, err := r.readBounded()
+		return err
+	}
 }
 
 func (r *records) Next() (frame.RawRecord, error) {
@@ -127,8 +168,8 @@ func (r *records) Next() (frame.RawRecord, error) {
 			return rec, err
 		}
 	}
-	if r.dec.PeekKind() == ']' {
-		if _, err := r.dec.ReadToken(); err != nil {
+	if r.peek() == ']' {
+		if _, err := r.token(); err != nil {
 			return r.errAt(r.index, err, "after %s", where(r.index))
 		}
 		return r.finish()
@@ -167,16 +208,16 @@ func (r *records) record(v jsontext.Value) (frame.RawRecord, error) {
 // start reads the document's opening up to the first element. ok false:
 // it returns the stream's first result (an *Error).
 func (r *records) start() (frame.RawRecord, error, bool) {
-	switch k := r.dec.PeekKind(); k {
+	switch k := r.peek(); k {
 	case '[':
-		if _, err := r.dec.ReadToken(); err != nil {
+		if _, err := r.token(); err != nil {
 			rec, err := r.errAt(0, err, "invalid JSON")
 			return rec, err, false
 		}
 		return frame.RawRecord{}, nil, true
 	case '{':
 	case 0:
-		_, err := r.dec.ReadToken()
+		_, err := r.token()
 		if err == io.EOF {
 			rec, err := r.errAt(0, nil, "empty file: want a tau-bench results array or a tau2-bench results object")
 			return rec, err, false
@@ -189,17 +230,17 @@ func (r *records) start() (frame.RawRecord, error, bool) {
 	}
 	// An object: a tau2 results file, read member by member so that only
 	// the elements of "simulations" are held whole.
-	if _, err := r.dec.ReadToken(); err != nil {
+	if _, err := r.token(); err != nil {
 		rec, err := r.errAt(0, err, "invalid JSON")
 		return rec, err, false
 	}
 	header := map[string]jsontext.Value{}
 	var members []string
 	for {
-		if r.dec.PeekKind() == '}' {
+		if r.peek() == '}' {
 			break
 		}
-		nameTok, err := r.dec.ReadToken()
+		nameTok, err := r.token()
 		if err != nil {
 			rec, err := r.errAt(0, err, "invalid JSON")
 			return rec, err, false
@@ -208,11 +249,11 @@ func (r *records) start() (frame.RawRecord, error, bool) {
 		members = append(members, name)
 		switch name {
 		case "simulations":
-			if r.dec.PeekKind() != '[' {
-				rec, err := r.errAt(0, nil, "simulations: want a list of simulations, got a JSON %s", kindName(r.dec.PeekKind()))
+			if r.peek() != '[' {
+				rec, err := r.errAt(0, nil, "simulations: want a list of simulations, got a JSON %s", kindName(r.peek()))
 				return rec, err, false
 			}
-			if _, err := r.dec.ReadToken(); err != nil {
+			if _, err := r.token(); err != nil {
 				rec, err := r.errAt(0, err, "invalid JSON")
 				return rec, err, false
 			}
@@ -232,7 +273,7 @@ func (r *records) start() (frame.RawRecord, error, bool) {
 			rec, err := r.errAt(0, nil, "a JSON object with %q before any \"simulations\": one simulation, or another format's record (openai-messages?); this reader reads a tau2-bench results object {\"info\", \"tasks\", \"simulations\"} or a tau-bench results array", name)
 			return rec, err, false
 		default:
-			if err := r.dec.SkipValue(); err != nil {
+			if err := r.skip(); err != nil {
 				rec, err := r.errAt(0, err, "%s: invalid JSON", name)
 				return rec, err, false
 			}
@@ -249,23 +290,23 @@ func (r *records) start() (frame.RawRecord, error, bool) {
 // finish checks what follows the simulations (tau2) or the array.
 func (r *records) finish() (frame.RawRecord, error) {
 	if r.tau2 {
-		for r.dec.PeekKind() != '}' {
-			nameTok, err := r.dec.ReadToken()
+		for r.peek() != '}' {
+			nameTok, err := r.token()
 			if err != nil {
 				return r.errAt(0, err, "after the simulations: invalid JSON")
 			}
-			if nameTok.String() == "simulation_index" && r.dec.PeekKind() == '[' {
+			if nameTok.String() == "simulation_index" && r.peek() == '[' {
 				r.simIndex = true
 			}
-			if err := r.dec.SkipValue(); err != nil {
+			if err := r.skip(); err != nil {
 				return r.errAt(0, err, "after the simulations: invalid JSON")
 			}
 		}
-		if _, err := r.dec.ReadToken(); err != nil {
+		if _, err := r.token(); err != nil {
 			return r.errAt(0, err, "after the simulations: invalid JSON")
 		}
 	}
-	if _, err := r.dec.ReadToken(); err != io.EOF {
+	if _, err := r.token(); err != io.EOF {
 		if err == nil {
 			return r.errAt(0, nil, "data after the results document (one file holds one JSON document)")
 		}
