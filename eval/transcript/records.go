@@ -10,6 +10,7 @@ import (
 	"github.com/tenetlang/tenet/eval/transcript/frame"
 	"github.com/tenetlang/tenet/eval/transcript/mcp"
 	"github.com/tenetlang/tenet/eval/transcript/openai"
+	"github.com/tenetlang/tenet/eval/transcript/taubench"
 )
 
 // RawRecord is one framed, undecoded record of a transcript file
@@ -35,6 +36,7 @@ var formats = map[string]format{
 	"anthropic-messages": {frame: frame.JSONL, decode: anthropic.Decode},
 	"mcp":                {frame: mcp.Frame, decode: mcp.Decode},
 	"openai-messages":    {frame: frame.JSONL, decode: openai.Decode},
+	"tau-bench":          {frame: taubench.Frame, decode: taubench.Decode},
 }
 
 // CheckFormat returns nil when format names a known transcript format, else

@@ -78,6 +78,7 @@ func TestFormats(t *testing.T) {
 		"anthropic-messages",
 		"mcp",
 		"openai-messages",
+		"tau-bench",
 	}))
 	if got := Formats(); !slices.Equal(got, want) {
 		t.Errorf("Formats() = %q, want %q", got, want)

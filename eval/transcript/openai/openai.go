@@ -15,10 +15,19 @@ import (
 func Decode(line []byte) (rn *run.Run, skip bool, msg string) {
 	v, msg := build.DecodeJSON(line, true)
 	if msg != "" {
+		if t := strings.TrimSpace(string(line)); t == "[" || t == "{" {
+			// The first line of a pretty-printed JSON document.
+			msg += ` (one JSON document over many lines is not JSONL: a tau-bench or tau2-bench results file? its format is "tau-bench")`
+		}
 		return nil, false, msg
 	}
 	rec, ok := v.(map[string]any)
 	if !ok {
+		if l, ok := v.([]any); ok && len(l) > 0 {
+			if e, ok := l[0].(map[string]any); ok && e["traj"] != nil {
+				return nil, false, `record is a list of objects with "traj", want an object: a tau-bench results file? its format is "tau-bench"`
+			}
+		}
 		return nil, false, "record is " + build.Kind(v) + ", want an object"
 	}
 	if msg := anthropicProblem(rec); msg != "" {
@@ -325,6 +334,9 @@ func requestedCall(raw any) (*run.Call, string) {
 	}
 	fn, ok := tc["function"].(map[string]any)
 	if !ok {
+		if _, present := tc["function"]; !present && tc["requestor"] != nil && tc["name"] != nil {
+			return nil, `function: missing, but "name" and "requestor": a tau2-bench tool call {id, name, arguments, requestor}? its format is "tau-bench" (on the results file)`
+		}
 		if _, present := tc["function"]; !present {
 			return nil, "function: missing"
 		}

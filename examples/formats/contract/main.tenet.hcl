@@ -73,3 +73,9 @@ source "anthropic-messages" {
   task      = "'pay_rent'"
   condition = "'demo-agent'"
 }
+
+source "tau-bench" {
+  format    = "tau-bench"
+  task      = "'pay_rent'"
+  condition = "'demo-agent'"
+}

@@ -1,0 +1,408 @@
+package taubench
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/tenetlang/tenet/eval/run"
+	"github.com/tenetlang/tenet/eval/transcript/frame"
+)
+
+// readSlack is how far past MaxRecordBytes the guard lets the JSON decoder
+// read ahead before it stops the read: the decoder fills its buffer in
+// chunks, so a record within the limit may have been read past its end.
+const readSlack = 64 << 10
+
+// guard is the io.Reader under the JSON decoder: it fails the read once
+// the decoder has read more than the limit past the start of the current
+// record, so that one huge element cannot be buffered whole.
+type guard struct {
+	r     io.Reader
+	n     int64 // bytes read so far
+	limit int64 // no read past this offset; <0: none
+}
+
+var errTooLong = errors.New("record too long")
+
+func (g *guard) Read(p []byte) (int, error) {
+	if g.limit >= 0 {
+		if g.n >= g.limit {
+			return 0, errTooLong
+		}
+		if room := g.limit - g.n; int64(len(p)) > room {
+			p = p[:room]
+		}
+	}
+	n, err := g.r.Read(p)
+	g.n += int64(n)
+	return n, err
+}
+
+// records frames a tau-bench or tau2-bench results file (Frame).
+type records struct {
+	file     string
+	g        *guard
+	dec      *jsontext.Decoder
+	max      int
+	maxDepth int // 0: the decoder's limit, not scanned for
+	started  bool
+	done     bool
+	tau2     bool           // the file is a tau2 results object
+	header   jsontext.Value // tau2: {"timestamp", "info"} of the results file, as read before simulations
+	index    int            // the next element's index, from 0
+	simIndex bool           // tau2: a non-empty simulation_index was seen
+}
+
+// Frame is the tau-bench format's frame.Framer. A file is one JSON
+// document: a tau-bench results array (each element one trajectory
+// {"task_id", "reward", "info", "traj", "trial"}) or a tau2-bench results
+// object ({"timestamp", "info", "tasks", "simulations": [...]}: each
+// element of simulations is a record). The records are the elements; a
+// record's Origin.Line is its element number, from 1 (not a line of the
+// file), so "results.json:3: ..." names the third element.
+//
+// Memory is bounded: an element longer than Options.MaxRecordBytes is an
+// *Error naming it, and it ends the stream (a whole-file document cannot
+// be resynchronised past an element it did not read), as does invalid
+// JSON between elements. For a tau2 file, the results' "timestamp" and
+// "info" are kept (each bounded by MaxRecordBytes) and given to every
+// record; "tasks" is skipped.
+func Frame(file string, r io.Reader, opt frame.Options) frame.RecordReader {
+	g := &guard{r: r, limit: -1}
+	rr := &records{file: file, g: g, max: opt.RecordBytes()}
+	if opt.MaxDepth > 0 && opt.MaxDepth < frame.DefaultMaxDepth {
+		rr.maxDepth = opt.MaxDepth
+	}
+	rr.dec = jsontext.NewDecoder(g)
+	return rr
+}
+
+// errAt ends the stream with an error at element line (0: the file).
+func (r *records) errAt(line int, err error, format string, args ...any) (frame.RawRecord, error) {
+	r.done = true
+	msg := fmt.Sprintf(format, args...)
+	if errors.Is(err, errTooLong) {
+		msg = fmt.Sprintf("%s: longer than the limit of %d bytes (raise it with --max-record-bytes); the rest of the file is not read", where(line), r.max)
+		if line == 0 {
+			msg = fmt.Sprintf("results file: a value (or white space) longer than the limit of %d bytes (raise it with --max-record-bytes); the rest of the file is not read", r.max)
+		}
+		err = nil
+	} else if err != nil {
+		msg += ": " + err.Error()
+	}
+	if line == 0 {
+		line = 1
+	}
+	return frame.RawRecord{}, &frame.Error{File: r.file, Line: line, Msg: msg}
+}
+
+func where(line int) string {
+	if line == 0 {
+		return "results file"
+	}
+	return fmt.Sprintf("element %d (index %d)", line, line-1)
+}
+
+// bound lets the decoder read at most max bytes (and the slack) past
+// what it has read so far: every decoder call is made under it, so no
+// value, token or run of white space is buffered beyond the limit.
+func (r *records) bound() {
+	r.g.limit = r.dec.InputOffset() + int64(len(r.dec.UnreadBuffer())) + int64(r.max) + readSlack
+}
+
+// readBounded reads the next value, at most max bytes long.
+func (r *records) readBounded() (jsontext.Value, error) {
+	r.bound()
+	v, err := r.dec.ReadValue()
+	if err == nil && len(v) > r.max {
+		return nil, errTooLong
+	}
+	return v, err
+}
+
+// token reads the next token under the bound.
+func (r *records) token() (jsontext.Token, error) {
+	r.bound()
+	return r.dec.ReadToken()
+}
+
+// peek is PeekKind under the bound.
+func (r *records) peek() jsontext.Kind {
+	r.bound()
+	return r.dec.PeekKind()
+}
+
+// skip skips the next value token by token (jsontext's SkipValue does
+// too, but a single token would be read unbounded), so that a huge
+// "tasks" is never held.
+func (r *records) skip() error {
+	switch r.peek() {
+	case '{', '[':
+		depth := r.dec.StackDepth()
+		for {
+			if _, err := r.token(); err != nil {
+				return err
+			}
+			if r.dec.StackDepth() <= depth {
+				return nil
+			}
+		}
+	default:
+		_, err := r.readBounded()
+		return err
+	}
+}
+
+func (r *records) Next() (frame.RawRecord, error) {
+	if r.done {
+		return frame.RawRecord{}, io.EOF
+	}
+	if !r.started {
+		r.started = true
+		if rec, err, ok := r.start(); !ok {
+			return rec, err
+		}
+	}
+	if r.peek() == ']' {
+		if _, err := r.token(); err != nil {
+			return r.errAt(r.index, err, "after %s", where(r.index))
+		}
+		return r.finish()
+	}
+	r.index++
+	v, err := r.readBounded()
+	if err != nil {
+		return r.errAt(r.index, err, "%s: invalid JSON", where(r.index))
+	}
+	return r.record(v)
+}
+
+// record makes element v (index r.index-1) a record.
+func (r *records) record(v jsontext.Value) (frame.RawRecord, error) {
+	if r.maxDepth > 0 && deeperThan(v, r.maxDepth) {
+		return r.errAt(r.index, nil, "%s: nested deeper than the limit of %d levels (raise it with --max-depth)", where(r.index), r.maxDepth)
+	}
+	data := []byte(v)
+	if r.tau2 {
+		// The simulation with the file's header: {"results": {...}, "simulation": {...}}.
+		var b bytes.Buffer
+		b.WriteString(`{"results":`)
+		if r.header == nil {
+			b.WriteString("{}")
+		} else {
+			b.Write(r.header)
+		}
+		b.WriteString(`,"simulation":`)
+		b.Write(v)
+		b.WriteString("}")
+		data = b.Bytes()
+	}
+	return frame.RawRecord{Origin: run.Origin{File: r.file, Line: r.index}, Data: data}, nil
+}
+
+// start reads the document's opening up to the first element. ok false:
+// it returns the stream's first result (an *Error).
+func (r *records) start() (frame.RawRecord, error, bool) {
+	switch k := r.peek(); k {
+	case '[':
+		if _, err := r.token(); err != nil {
+			rec, err := r.errAt(0, err, "invalid JSON")
+			return rec, err, false
+		}
+		return frame.RawRecord{}, nil, true
+	case '{':
+	case 0:
+		_, err := r.token()
+		if err == io.EOF {
+			rec, err := r.errAt(0, nil, "empty file: want a tau-bench results array or a tau2-bench results object")
+			return rec, err, false
+		}
+		rec, err := r.errAt(0, err, "invalid JSON")
+		return rec, err, false
+	default:
+		rec, err := r.errAt(0, nil, "the file is a JSON %s, want a tau-bench results array or a tau2-bench results object", kindName(k))
+		return rec, err, false
+	}
+	// An object: a tau2 results file, read member by member so that only
+	// the elements of "simulations" are held whole.
+	if _, err := r.token(); err != nil {
+		rec, err := r.errAt(0, err, "invalid JSON")
+		return rec, err, false
+	}
+	header := map[string]jsontext.Value{}
+	var members []string
+	for {
+		if r.peek() == '}' {
+			break
+		}
+		nameTok, err := r.token()
+		if err != nil {
+			rec, err := r.errAt(0, err, "invalid JSON")
+			return rec, err, false
+		}
+		name := nameTok.String()
+		members = append(members, name)
+		switch name {
+		case "simulations":
+			if r.peek() != '[' {
+				rec, err := r.errAt(0, nil, "simulations: want a list of simulations, got a JSON %s", kindName(r.peek()))
+				return rec, err, false
+			}
+			if _, err := r.token(); err != nil {
+				rec, err := r.errAt(0, err, "invalid JSON")
+				return rec, err, false
+			}
+			r.tau2 = true
+			r.header = tau2Header(header)
+			return frame.RawRecord{}, nil, true
+		case "timestamp", "info":
+			v, err := r.readBounded()
+			if err != nil {
+				rec, err := r.errAt(0, err, "%s: invalid JSON", name)
+				return rec, err, false
+			}
+			header[name] = v.Clone()
+		case "messages", "task_id":
+			// One simulation (a file of tau2's directory format) or
+			// another format's record: never read as results.
+			rec, err := r.errAt(0, nil, "a JSON object with %q before any \"simulations\": one simulation, or another format's record (openai-messages?); this reader reads a tau2-bench results object {\"info\", \"tasks\", \"simulations\"} or a tau-bench results array", name)
+			return rec, err, false
+		default:
+			if err := r.skip(); err != nil {
+				rec, err := r.errAt(0, err, "%s: invalid JSON", name)
+				return rec, err, false
+			}
+		}
+	}
+	if _, ok := header["info"]; ok && slices.Contains(members, "tasks") {
+		rec, err := r.errAt(0, nil, "a tau2-bench results object without \"simulations\": tau2's directory format keeps each simulation in a file of simulations/, which this reader does not read (save the results as one JSON file)")
+		return rec, err, false
+	}
+	rec, err := r.errAt(0, nil, "a JSON object without \"simulations\" (members: %s): not a tau2-bench results file (tau-bench results are a JSON array)", clipNames(members))
+	return rec, err, false
+}
+
+// finish checks what follows the simulations (tau2) or the array.
+func (r *records) finish() (frame.RawRecord, error) {
+	if r.tau2 {
+		for r.peek() != '}' {
+			nameTok, err := r.token()
+			if err != nil {
+				return r.errAt(0, err, "after the simulations: invalid JSON")
+			}
+			if nameTok.String() == "simulation_index" && r.peek() == '[' {
+				r.simIndex = true
+			}
+			if err := r.skip(); err != nil {
+				return r.errAt(0, err, "after the simulations: invalid JSON")
+			}
+		}
+		if _, err := r.token(); err != nil {
+			return r.errAt(0, err, "after the simulations: invalid JSON")
+		}
+	}
+	if _, err := r.token(); err != io.EOF {
+		if err == nil {
+			return r.errAt(0, nil, "data after the results document (one file holds one JSON document)")
+		}
+		return r.errAt(0, err, "after the results document: invalid JSON")
+	}
+	r.done = true
+	if r.tau2 && r.index == 0 && r.simIndex {
+		return r.errAt(0, nil, "no simulations but a simulation_index: the simulations of tau2's directory format are in separate files, which this reader does not read")
+	}
+	return frame.RawRecord{}, io.EOF
+}
+
+// tau2Header is the results' {"timestamp", "info"}, or nil when it has
+// neither.
+func tau2Header(h map[string]jsontext.Value) jsontext.Value {
+	if len(h) == 0 {
+		return nil
+	}
+	var b bytes.Buffer
+	b.WriteString("{")
+	first := true
+	for _, k := range []string{"timestamp", "info"} {
+		v, ok := h[k]
+		if !ok {
+			continue
+		}
+		if !first {
+			b.WriteString(",")
+		}
+		first = false
+		fmt.Fprintf(&b, "%q:", k)
+		b.Write(v)
+	}
+	b.WriteString("}")
+	return b.Bytes()
+}
+
+func kindName(k jsontext.Kind) string {
+	switch k {
+	case '{':
+		return "object"
+	case '[':
+		return "list"
+	case '"':
+		return "string"
+	case '0':
+		return "number"
+	case 't', 'f':
+		return "boolean"
+	case 'n':
+		return "null"
+	}
+	return "value"
+}
+
+func clipNames(names []string) string {
+	if len(names) > 8 {
+		names = append(names[:8:8], "…")
+	}
+	var b bytes.Buffer
+	for i, n := range names {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if len(n) > 40 {
+			n = n[:40] + "…"
+		}
+		fmt.Fprintf(&b, "%q", n)
+	}
+	return b.String()
+}
+
+// deeperThan reports whether JSON text v nests arrays and objects deeper
+// than max.
+func deeperThan(v []byte, max int) bool {
+	depth, inStr, esc := 0, false, false
+	for _, c := range v {
+		switch {
+		case inStr:
+			if esc {
+				esc = false
+			} else if c == '\\' {
+				esc = true
+			} else if c == '"' {
+				inStr = false
+			}
+		case c == '"':
+			inStr = true
+		case c == '[' || c == '{':
+			depth++
+			if depth > max {
+				return true
+			}
+		case c == ']' || c == '}':
+			depth--
+		}
+	}
+	return false
+}

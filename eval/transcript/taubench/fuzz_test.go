@@ -1,0 +1,85 @@
+package taubench
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"testing"
+
+	"github.com/tenetlang/tenet/eval/transcript/frame"
+)
+
+// FuzzTauBench checks that the tau-bench reader never panics, always
+// terminates, reports every error as an *Error at element 1 or later (the
+// stream ending after a framing error), and returns well-formed runs.
+func FuzzTauBench(f *testing.F) {
+	for _, p := range []string{"testdata/retail.json", "testdata/telecom.json", "../../../examples/formats/tau-bench/transcript.json"} {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b, uint8(0))
+		f.Add(b, uint8(200))
+	}
+	for _, seed := range []string{
+		`[{"traj": [{"role": "assistant", "tool_calls": [{"id": "a", "function": {"name": "f", "arguments": "{}"}}]}, {"role": "tool", "tool_call_id": "a", "content": "Error: x"}]}]`,
+		`{"info": {}, "tasks": [], "simulations": [{"messages": [{"role": "tool", "tool_messages": [{"role": "tool", "id": "q", "error": true}]}, {"role": "user", "tool_calls": [{"id": "q", "name": "f", "arguments": {}, "requestor": "user"}]}]}], "simulation_index": []}`,
+		`[] x`, `{"simulations": [1, [2]]}`, `{"info": 1, "simulations": {}}`,
+	} {
+		f.Add([]byte(seed), uint8(0))
+		f.Add([]byte(seed), uint8(30))
+	}
+	f.Fuzz(func(t *testing.T, data []byte, max uint8) {
+		rr := Frame("f.json", bytes.NewReader(data), frame.Options{MaxRecordBytes: int(max)})
+		last := 0
+		for n := 0; ; n++ {
+			if n > len(data)+2 {
+				t.Fatalf("more records than bytes")
+			}
+			rec, err := rr.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				var fe *frame.Error
+				if !errors.As(err, &fe) || fe.File != "f.json" || fe.Line < 1 {
+					t.Fatalf("error %v: not an *Error at f.json:N", err)
+				}
+				if _, err := rr.Next(); err != io.EOF {
+					t.Fatalf("after a framing error, Next = %v, want io.EOF", err)
+				}
+				break
+			}
+			if rec.Origin.Line != last+1 {
+				t.Fatalf("element %d after %d", rec.Origin.Line, last)
+			}
+			last = rec.Origin.Line
+			rn, skip, msg := Decode(bytes.Clone(rec.Data))
+			if skip {
+				t.Fatal("skip")
+			}
+			if msg != "" {
+				continue
+			}
+			for i, ev := range rn.Events {
+				if ev.Index != i {
+					t.Fatalf("event %d has index %d", i, ev.Index)
+				}
+				for _, c := range ev.Calls {
+					if c < 0 || c >= len(rn.Calls) || rn.Calls[c].Event != i {
+						t.Fatalf("event %d lists call %d", i, c)
+					}
+				}
+			}
+			for i, c := range rn.Calls {
+				if c.Index != i || c.Event < 0 || c.Event >= len(rn.Events) {
+					t.Fatalf("call %d: index %d event %d", i, c.Index, c.Event)
+				}
+				if c.ResultEvent >= len(rn.Events) || (c.ResultEvent >= 0 && rn.Events[c.ResultEvent].Role != "tool") {
+					t.Fatalf("call %d: result event %d", i, c.ResultEvent)
+				}
+			}
+		}
+	})
+}
