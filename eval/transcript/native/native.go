@@ -3,6 +3,7 @@ package native
 import (
 	"fmt"
 	"maps"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -31,6 +32,9 @@ var (
 	// others may request calls.
 	Roles = []string{"system", "user", "assistant", "tool"}
 )
+
+// finishPrefix is the place build.Finish names, "message N:".
+var finishPrefix = regexp.MustCompile(`^message (\d+):`)
 
 // resultFields are the fields only a tool event has.
 var resultFields = map[string]bool{"call_id": true, "error": true, "failed_unknown": true, "ran": true}
@@ -89,7 +93,8 @@ func Decode(data []byte) (rn *run.Run, skip bool, msg string) {
 		}
 	}
 	if msg := build.Finish(rn); msg != "" {
-		return nil, false, msg
+		// Finish names the event as "message N", as chat formats do.
+		return nil, false, finishPrefix.ReplaceAllString(msg, "events[$1]:")
 	}
 	if n := len(rn.Events); n > 0 {
 		if last := rn.Events[n-1]; last.Role == "assistant" {
@@ -385,8 +390,8 @@ func suggest(s string, candidates []string) string {
 }
 
 // near reports whether s is a likely misspelling of c: equal but for case
-// and white space, or within an edit distance of a third of c's length
-// (at least 1).
+// and white space, or within an edit distance of 1 for a short c, else of
+// 2 or a third of c's length.
 func near(s, c string) bool {
 	if len(s) > 4*len(c)+8 {
 		return false // a long key is no misspelling, and distance is quadratic
@@ -395,5 +400,9 @@ func near(s, c string) bool {
 	if ls == lc {
 		return true
 	}
-	return levenshtein.Distance(ls, lc, nil) <= max(1, len(c)/3)
+	limit := 1
+	if len(c) >= 4 {
+		limit = max(2, len(c)/3) // "agrs" is "args"
+	}
+	return levenshtein.Distance(ls, lc, nil) <= limit
 }
