@@ -128,6 +128,8 @@ func notATenetRun(rec map[string]any) string {
 		return want + `: this record has "samples" or "eval", an Inspect AI log (format "inspect"?)`
 	case rec["traj"] != nil || rec["trajectory"] != nil || rec["simulations"] != nil:
 		return want + `: this record is a tau-bench trajectory (format "tau-bench"?)`
+	case rec["type"] == "function_call" || rec["type"] == "function_call_output" || rec["type"] == "message" || rec["type"] == "reasoning":
+		return want + `: this record is an OpenAI Responses API item (format "openai-responses"?)`
 	case rec["events"] != nil:
 		return want + `: this record has "events" but no version; add "tenet_run": 1`
 	}
@@ -371,9 +373,23 @@ func unknownFields(obj map[string]any, known []string, what, at string) string {
 	return ""
 }
 
+// otherNames are other formats' names for the fields of this one: a
+// harness converting its own shape writes them by habit.
+var otherNames = map[string]string{
+	"arguments": "args", "input": "args", "parameters": "args",
+	"name": "tool", "function": "tool",
+	"tool_call_id": "call_id", "tool_use_id": "call_id",
+	"messages": "events", "meta": "metadata", "tool_calls": "calls",
+	"is_error": "error",
+}
+
 // suggest returns ` (did you mean "x"?)` for the candidate nearest to s,
-// when one is near enough, else "".
+// or another format's name for it (otherNames), when one is near enough,
+// else "".
 func suggest(s string, candidates []string) string {
+	if o, ok := otherNames[s]; ok && slices.Contains(candidates, o) {
+		return fmt.Sprintf(" (did you mean %q?)", o)
+	}
 	best, bestD := "", -1
 	for _, c := range candidates {
 		if !near(s, c) {
