@@ -9,6 +9,7 @@ import (
 	"github.com/tenetlang/tenet/eval/transcript/anthropic"
 	"github.com/tenetlang/tenet/eval/transcript/frame"
 	"github.com/tenetlang/tenet/eval/transcript/mcp"
+	"github.com/tenetlang/tenet/eval/transcript/native"
 	"github.com/tenetlang/tenet/eval/transcript/openai"
 	"github.com/tenetlang/tenet/eval/transcript/taubench"
 )
@@ -37,6 +38,7 @@ var formats = map[string]format{
 	"mcp":                {frame: mcp.Frame, decode: mcp.Decode},
 	"openai-messages":    {frame: frame.JSONL, decode: openai.Decode},
 	"tau-bench":          {frame: taubench.Frame, decode: taubench.Decode},
+	"tenet":              {frame: frame.JSONL, decode: native.Decode},
 }
 
 // CheckFormat returns nil when format names a known transcript format, else

@@ -78,6 +78,7 @@ func TestFormats(t *testing.T) {
 		"anthropic-messages",
 		"mcp",
 		"openai-messages",
+		"tenet",
 		"tau-bench",
 	}))
 	if got := Formats(); !slices.Equal(got, want) {

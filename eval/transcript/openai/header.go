@@ -51,6 +51,11 @@ func recordProblem(rec map[string]any) string {
 	if _, ok := rec["messages"]; ok {
 		return ""
 	}
+	if _, ok := rec["tenet_run"]; ok {
+		// tenet's own run format: its events would read as messages
+		// under another name, or the record as a header line.
+		return `no "messages" member, but "tenet_run": a run in tenet's own format (format "tenet")`
+	}
 	for _, k := range names {
 		if build.HoldsMessages(rec[k]) {
 			return fmt.Sprintf(`no "messages" member, but %s holds a list of messages (objects with a role): a transcript must be under "messages"; a header line has no messages`, build.Clip(fmt.Sprintf("%q", k), 100))

@@ -79,3 +79,9 @@ source "tau-bench" {
   task      = "'pay_rent'"
   condition = "'demo-agent'"
 }
+
+source "tenet" {
+  format    = "tenet"
+  task      = "'pay_rent'"
+  condition = "'demo-agent'"
+}
