@@ -8,6 +8,7 @@ import (
 	"github.com/tenetlang/tenet/eval/run"
 	"github.com/tenetlang/tenet/eval/transcript/frame"
 	"github.com/tenetlang/tenet/eval/transcript/openai"
+	"github.com/tenetlang/tenet/eval/transcript/otelgenai"
 )
 
 // RawRecord is one framed, undecoded record of a transcript file
@@ -31,6 +32,7 @@ type format struct {
 // package under eval/transcript and one row here.
 var formats = map[string]format{
 	"openai-messages": {frame: frame.JSONL, decode: openai.Decode},
+	"otel-genai":      {frame: otelgenai.Frame, decode: otelgenai.Decode},
 }
 
 // CheckFormat returns nil when format names a known transcript format, else
