@@ -286,6 +286,9 @@ func (b *builder) parts(ev *run.Event, parts []any, calls bool) (string, string)
 				continue // the execute_tool span is this call's result
 			}
 			content := valueText(resp)
+			// The result's text is the message's content, as a tool
+			// message's is.
+			text = append(text, content)
 			c := b.m.Answer(b.rn, ev.Index, build.Result{CallID: id, Content: content})
 			results++
 			if results == 1 {

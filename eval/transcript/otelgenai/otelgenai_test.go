@@ -89,3 +89,55 @@ output "Done: sent 1100 to the landlord."
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
+
+func readSample(t *testing.T, name string) string {
+	t.Helper()
+	data, err := os.ReadFile("testdata/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return readAll(t, name, string(data), frame.Options{})
+}
+
+// TestNoContent: instrumentation with content capture off (the
+// conventions' default): execute_tool spans alone give the calls, and two
+// traces interleaved over three lines are two runs, each at its first line.
+func TestNoContent(t *testing.T) {
+	got := readSample(t, "no_content.jsonl")
+	want := `run at line 1
+meta {"agent_name":"planner","model":"gpt-4o","provider":"openai","resource":{"service.name":"travel-agent","telemetry.sdk.language":"python"},"service_name":"travel-agent","trace_ids":["0af7651916cd43dd8448eb211c80319c"]}
+event 0 tool "" calls=[] result(id=call_a1 tool=search_flights failed=false err="")
+call 0 ev=0 id=call_a1 search_flights {} ok=true result="" err="" resultEvent=0
+output ""
+run at line 1
+meta {"agent_name":"planner","model":"gpt-4o","provider":"openai","resource":{"service.name":"travel-agent","telemetry.sdk.language":"python"},"service_name":"travel-agent","trace_ids":["b7ad6b7169203331a1c3e7f3b1a0f6d2"]}
+event 0 tool "" calls=[] result(id=call_b1 tool=book_flight failed=true err="payment declined")
+call 0 ev=0 id=call_b1 book_flight {} ok=false result="" err="payment declined" resultEvent=0
+output ""
+`
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestConversation: one gen_ai.conversation.id over two traces is one run;
+// each chat span's input repeats the conversation so far, which is read
+// once; tool results come back in the input only.
+func TestConversation(t *testing.T) {
+	got := readSample(t, "conversation.jsonl")
+	want := `run at line 1
+meta {"conversation_id":"thread_42","model":"claude-sonnet-4","provider":"anthropic","resource":{"service.name":"weather-bot"},"service_name":"weather-bot","trace_ids":["5b8efff798038103d269b633813fc60c","6e0c63257de34c92bf9efcd03927272e"]}
+event 0 user "What's the weather in Paris?" calls=[]
+event 1 assistant "" calls=[0]
+event 2 tool "{\"sky\":\"cloudy\",\"temp_c\":18}" calls=[] result(id=toolu_01 tool=get_weather failed=false err="")
+event 3 assistant "18°C and cloudy." calls=[]
+event 4 user "Email that to Ana." calls=[]
+event 5 assistant "" calls=[1]
+call 0 ev=1 id=toolu_01 get_weather {"city":"Paris"} ok=true result="{\"sky\":\"cloudy\",\"temp_c\":18}" err="" resultEvent=2
+call 1 ev=5 id=toolu_02 send_email {"body":"18°C and cloudy.","to":"ana@example.com"} ok=false result="" err="" resultEvent=-1
+output ""
+`
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
