@@ -113,9 +113,9 @@ func otherFormat(rec map[string]any) string {
 	case rec["resourceLogs"] != nil || rec["resourceMetrics"] != nil:
 		return "an OTLP logs or metrics export, not traces: otel-genai reads spans (resourceSpans)"
 	case rec["messages"] != nil:
-		return "no resourceSpans: this record has \"messages\", likely a chat transcript (try --transcript-format openai-messages or anthropic-messages), not an OTLP trace export"
+		return "no resourceSpans: this record has \"messages\", likely a chat transcript (format openai-messages or anthropic-messages), not an OTLP trace export"
 	case rec["jsonrpc"] != nil:
-		return "no resourceSpans: this looks like a JSON-RPC (MCP) message (try --transcript-format mcp), not an OTLP trace export"
+		return "no resourceSpans: this looks like a JSON-RPC (MCP) message (format mcp), not an OTLP trace export"
 	case rec["traceId"] != nil && rec["spanId"] != nil:
 		return "a bare span: otel-genai reads OTLP/JSON export lines {\"resourceSpans\": [{\"scopeSpans\": [{\"spans\": [...]}]}]}"
 	}

@@ -2,6 +2,7 @@ package otelgenai
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 
@@ -127,6 +128,11 @@ func (r *records) Next() (frame.RawRecord, error) {
 func (r *records) add(rec frame.RawRecord) string {
 	var ln exportLine
 	if err := jsonv2.Unmarshal(rec.Data, &ln, jsonv2.RejectUnknownMembers(true)); err != nil {
+		// Name the likely format of a line of another one.
+		var other map[string]any
+		if json.Unmarshal(rec.Data, &other) == nil && other["resourceSpans"] == nil {
+			return otherFormat(other)
+		}
 		return "not an OTLP/JSON trace export line {\"resourceSpans\": [...]}: " + err.Error()
 	}
 	line := rec.Origin.Line
