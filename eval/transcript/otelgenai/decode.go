@@ -369,11 +369,17 @@ func attributes(v any) (map[string]any, string) {
 	return out, ""
 }
 
+// maxValueDepth bounds how deeply an attribute's arrayValue and
+// kvlistValue nest (the JSON decoder's own bound is far deeper).
+const maxValueDepth = 64
+
+var tooDeep = fmt.Sprintf("arrayValue or kvlistValue nested deeper than %d levels", maxValueDepth)
+
 // anyValue reads an OTLP AnyValue: {stringValue|boolValue|intValue|
 // doubleValue|arrayValue|kvlistValue|bytesValue}, or {} for no value.
 func anyValue(v any, depth int) (any, string) {
-	if depth > 64 {
-		return nil, "values nested too deep"
+	if depth > maxValueDepth {
+		return nil, tooDeep
 	}
 	obj, ok := v.(map[string]any)
 	if !ok {
@@ -427,6 +433,9 @@ func anyValue(v any, depth int) (any, string) {
 				out := make([]any, 0, len(vals))
 				for i, e := range vals {
 					ev, msg := anyValue(e, depth+1)
+					if msg == tooDeep {
+						return nil, msg
+					}
 					if msg != "" {
 						return nil, fmt.Sprintf("arrayValue.values[%d]: %s", i, msg)
 					}
@@ -442,6 +451,9 @@ func anyValue(v any, depth int) (any, string) {
 					return nil, fmt.Sprintf("kvlistValue.values[%d].key: want a string", i)
 				}
 				ev, msg := anyValue(kv["value"], depth+1)
+				if msg == tooDeep {
+					return nil, msg
+				}
 				if msg != "" {
 					return nil, fmt.Sprintf("kvlistValue.values[%d]: %s", i, msg)
 				}

@@ -10,6 +10,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/tenetlang/tenet/eval/run"
+	"github.com/tenetlang/tenet/eval/transcript/build"
 	"github.com/tenetlang/tenet/eval/transcript/frame"
 )
 
@@ -129,9 +130,15 @@ func (r *records) add(rec frame.RawRecord) string {
 	var ln exportLine
 	if err := jsonv2.Unmarshal(rec.Data, &ln, jsonv2.RejectUnknownMembers(true)); err != nil {
 		// Name the likely format of a line of another one.
-		var other map[string]any
-		if json.Unmarshal(rec.Data, &other) == nil && other["resourceSpans"] == nil {
-			return otherFormat(other)
+		var v any
+		if json.Unmarshal(rec.Data, &v) == nil {
+			other, ok := v.(map[string]any)
+			if !ok {
+				return "want an OTLP/JSON trace export object {\"resourceSpans\": [...]}, got " + build.Kind(v)
+			}
+			if other["resourceSpans"] == nil {
+				return otherFormat(other)
+			}
 		}
 		return "not an OTLP/JSON trace export line {\"resourceSpans\": [...]}: " + err.Error()
 	}
