@@ -129,3 +129,58 @@ output ""
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestRanOtherArgs: the execute_tool span records other arguments than
+// the chat span's tool_call requested (a structured kvlistValue here):
+// the call's args are what ran, the request is kept, and the mismatch is
+// said.
+func TestRanOtherArgs(t *testing.T) {
+	req := `[{"role":"assistant","parts":[{"type":"tool_call","id":"c1","name":"send_money","arguments":"{\"to\":\"friend\"}"}],"finish_reason":"tool_call"}]`
+	tool := `{"traceId":"t","spanId":"s2","name":"execute_tool send_money","startTimeUnixNano":"2","attributes":[` +
+		`{"key":"gen_ai.operation.name","value":{"stringValue":"execute_tool"}},{"key":"gen_ai.tool.name","value":{"stringValue":"send_money"}},` +
+		`{"key":"gen_ai.tool.call.id","value":{"stringValue":"c1"}},{"key":"gen_ai.tool.call.arguments","value":{"kvlistValue":{"values":[{"key":"to","value":{"stringValue":"attacker"}}]}}},` +
+		`{"key":"gen_ai.tool.call.result","value":{"kvlistValue":{"values":[{"key":"sent","value":{"boolValue":true}},{"key":"n","value":{"intValue":"3"}}]}}}]}`
+	rn, _, msg := Decode([]byte(otlp(sp("t", 1, "", "gen_ai.operation.name", "chat", "gen_ai.output.messages", req), tool)))
+	if msg != "" {
+		t.Fatal(msg)
+	}
+	got := summary(rn)
+	want := `meta {"resource":{"service.name":"svc"},"service_name":"svc","trace_ids":["t"]}
+event 0 assistant "" calls=[0]
+event 1 tool "{\"n\":3,\"sent\":true}" calls=[] result(id=c1 tool=send_money failed=false err="")
+call 0 ev=0 id=c1 send_money {"to":"attacker"} ok=true result="{\"n\":3,\"sent\":true}" err="" resultEvent=1 mismatch="other arguments ran than were requested" argsError="" okUnknown=""
+output ""
+`
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestConversationJoinedLate: a trace's gen_ai.conversation.id may come
+// only on its root span, on a later line; the framer joins the traces of
+// one conversation all the same, and a trace without one is its own run.
+func TestConversationJoinedLate(t *testing.T) {
+	tool := func(tr string, start int, name string, kv ...string) string {
+		return sp(tr, start, "", append([]string{"gen_ai.operation.name", "execute_tool", "gen_ai.tool.name", name}, kv...)...)
+	}
+	data := otlp(tool("a", 1, "x"), tool("b", 2, "y"), tool("c", 3, "z")) + "\n" +
+		otlp(tool("c", 4, "w", "gen_ai.conversation.id", "k")) + "\n" +
+		otlp(tool("a", 5, "v", "gen_ai.conversation.id", "k")) + "\n"
+	got := readAll(t, "f.jsonl", data, frame.Options{})
+	var runs []string
+	for _, l := range strings.Split(got, "\n") {
+		if strings.HasPrefix(l, "run at") || strings.HasPrefix(l, "call ") || strings.HasPrefix(l, "f.jsonl") {
+			runs = append(runs, l)
+		}
+	}
+	want := `run at line 1
+call 0 ev=0 id= x {} ok=true result="" err="" resultEvent=0
+call 1 ev=1 id= z {} ok=true result="" err="" resultEvent=1
+call 2 ev=2 id= w {} ok=true result="" err="" resultEvent=2
+call 3 ev=3 id= v {} ok=true result="" err="" resultEvent=3
+run at line 1
+call 0 ev=0 id= y {} ok=true result="" err="" resultEvent=0`
+	if g := strings.Join(runs, "\n"); g != want {
+		t.Errorf("got\n%s\nwant\n%s", g, want)
+	}
+}
