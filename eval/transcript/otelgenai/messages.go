@@ -345,5 +345,11 @@ func (b *builder) tool(s *span) string {
 	}
 	c := b.m.Answer(b.rn, ev.Index, a)
 	ev.CallID, ev.Tool, ev.Failed, ev.Error = id, c.Tool, s.failed, s.errText
+	if id == "" && c.ID != "" {
+		// gen_ai.tool.call.id is only recommended: a span without it
+		// answered the requested call of its tool, whose id the later
+		// tool_call_response part then carries back; not a second result.
+		b.ranBySpan[c.ID] = true
+	}
 	return ""
 }

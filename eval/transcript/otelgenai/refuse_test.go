@@ -184,3 +184,30 @@ call 0 ev=0 id= y {} ok=true result="" err="" resultEvent=0`
 		t.Errorf("got\n%s\nwant\n%s", g, want)
 	}
 }
+
+// TestEchoSpanWithoutID: an execute_tool span without gen_ai.tool.call.id
+// answers the requested call of its tool; the response part with that
+// call's id in the next input is the same result, not a second one (which
+// the matcher would note as a disagreement).
+func TestEchoSpanWithoutID(t *testing.T) {
+	req := `[{"role":"assistant","parts":[{"type":"tool_call","id":"c9","name":"x","arguments":{}}],"finish_reason":"tool_call"}]`
+	in := `[{"role":"assistant","parts":[{"type":"tool_call","id":"c9","name":"x","arguments":{}}]},{"role":"tool","parts":[{"type":"tool_call_response","id":"c9","response":"r"}]}]`
+	rn, _, msg := Decode([]byte(otlp(
+		sp("t", 1, "", "gen_ai.operation.name", "chat", "gen_ai.output.messages", req),
+		sp("t", 2, "", "gen_ai.operation.name", "execute_tool", "gen_ai.tool.name", "x", "gen_ai.tool.call.result", "r"),
+		sp("t", 3, "", "gen_ai.operation.name", "chat", "gen_ai.input.messages", in),
+	)))
+	if msg != "" {
+		t.Fatal(msg)
+	}
+	got := summary(rn)
+	want := `meta {"resource":{"service.name":"svc"},"service_name":"svc","trace_ids":["t"]}
+event 0 assistant "" calls=[0]
+event 1 tool "r" calls=[] result(id= tool=x failed=false err="")
+call 0 ev=0 id=c9 x {} ok=true result="r" err="" resultEvent=1
+output ""
+`
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
