@@ -11,6 +11,7 @@ import (
 	"github.com/tenetlang/tenet/eval/transcript/mcp"
 	"github.com/tenetlang/tenet/eval/transcript/native"
 	"github.com/tenetlang/tenet/eval/transcript/openai"
+	"github.com/tenetlang/tenet/eval/transcript/otelgenai"
 	"github.com/tenetlang/tenet/eval/transcript/taubench"
 )
 
@@ -39,6 +40,7 @@ var formats = map[string]format{
 	"openai-messages":    {frame: frame.JSONL, decode: openai.Decode},
 	"tau-bench":          {frame: taubench.Frame, decode: taubench.Decode},
 	"tenet":              {frame: frame.JSONL, decode: native.Decode},
+	"otel-genai":         {frame: otelgenai.Frame, decode: otelgenai.Decode},
 }
 
 // CheckFormat returns nil when format names a known transcript format, else

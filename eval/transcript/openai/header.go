@@ -61,6 +61,11 @@ func recordProblem(rec map[string]any) string {
 			return fmt.Sprintf(`no "messages" member, but %s holds a list of messages (objects with a role): a transcript must be under "messages"; a header line has no messages`, build.Clip(fmt.Sprintf("%q", k), 100))
 		}
 	}
+	if _, ok := rec["resourceSpans"]; ok {
+		// Not a header: a line of OpenTelemetry spans, whose calls would
+		// otherwise be skipped unread.
+		return `no "messages" member, but "resourceSpans": an OpenTelemetry trace export (OTLP/JSON), likely format otel-genai`
+	}
 	if msg := build.FindTranscript(rec, names); msg != "" {
 		return `no "messages" member, but ` + msg
 	}

@@ -85,3 +85,9 @@ source "tenet" {
   task      = "'pay_rent'"
   condition = "'demo-agent'"
 }
+
+source "otel-genai" {
+  format    = "otel-genai"
+  task      = "'pay_rent'"
+  condition = "'demo-agent'"
+}

@@ -1,0 +1,61 @@
+package otelgenai
+
+import (
+	"io"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/tenetlang/tenet/eval/transcript/frame"
+)
+
+// FuzzOtelGenAI frames and decodes arbitrary files: no panic, no hang, and
+// a run's calls and events agree (every call's event and result event
+// exist).
+func FuzzOtelGenAI(f *testing.F) {
+	// The samples' lines: kilobytes each. Minimising an interesting
+	// mutation of a whole sample file takes the fuzzer a minute (the
+	// default -fuzzminimizetime) in which it reports no progress; lines are
+	// enough to reach every path.
+	for _, name := range []string{"../../../examples/formats/otel-genai/transcript.jsonl", "testdata/no_content.jsonl", "testdata/conversation.jsonl"} {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+			if len(line) < 2500 {
+				f.Add([]byte(line))
+			}
+		}
+	}
+	f.Add([]byte(otlp(sp("t", 1, `"status":{"code":2}`, "gen_ai.operation.name", "execute_tool", "gen_ai.tool.name", "x", "error.type", "E"))))
+	f.Add([]byte(otlp(
+		sp("t", 1, "", "gen_ai.operation.name", "chat", "gen_ai.output.messages", `[{"role":"assistant","parts":[{"type":"tool_call","id":"c","name":"x","arguments":{"a":1}}],"finish_reason":"tool_call"}]`),
+		sp("t", 2, "", "gen_ai.operation.name", "execute_tool", "gen_ai.tool.name", "x", "gen_ai.tool.call.id", "c", "gen_ai.tool.call.arguments", `{"a":2}`),
+		sp("t", 3, "", "gen_ai.operation.name", "chat", "gen_ai.input.messages", `[{"role":"assistant","parts":[{"type":"tool_call","id":"c","name":"x","arguments":{"a":1}}]},{"role":"tool","parts":[{"type":"tool_call_response","id":"c","response":"r"}]}]`),
+	) + "\n" + otlp(sp("u", 1, "", "gen_ai.operation.name", "execute_tool", "gen_ai.tool.name", "y", "gen_ai.conversation.id", "k"))))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		rr := Frame("f", strings.NewReader(string(data)), frame.Options{MaxRecordBytes: 1 << 16})
+		for i := 0; ; i++ {
+			if i > 10000 {
+				t.Fatal("framer does not end")
+			}
+			rec, err := rr.Next()
+			if err == io.EOF {
+				return
+			}
+			if err != nil {
+				continue
+			}
+			rn, _, msg := Decode(rec.Data)
+			if msg != "" {
+				continue
+			}
+			for _, c := range rn.Calls {
+				if c.Event < 0 || c.Event >= len(rn.Events) || c.ResultEvent >= len(rn.Events) {
+					t.Fatalf("call %d: event %d, result event %d of %d events", c.Index, c.Event, c.ResultEvent, len(rn.Events))
+				}
+			}
+		}
+	})
+}
