@@ -8,6 +8,7 @@ import (
 	"github.com/tenetlang/tenet/eval/run"
 	"github.com/tenetlang/tenet/eval/transcript/frame"
 	"github.com/tenetlang/tenet/eval/transcript/openai"
+	"github.com/tenetlang/tenet/eval/transcript/responses"
 )
 
 // RawRecord is one framed, undecoded record of a transcript file
@@ -30,7 +31,8 @@ type format struct {
 // formats is the one table of transcript formats: a new format is a
 // package under eval/transcript and one row here.
 var formats = map[string]format{
-	"openai-messages": {frame: frame.JSONL, decode: openai.Decode},
+	"openai-messages":  {frame: frame.JSONL, decode: openai.Decode},
+	"openai-responses": {frame: frame.JSONL, decode: responses.Decode},
 }
 
 // CheckFormat returns nil when format names a known transcript format, else
