@@ -103,7 +103,7 @@ func object(rec map[string]any) (items []located, meta map[string]any, skip bool
 		}
 		sort.Strings(keys)
 		if msg := build.FindTranscript(rec, keys); msg != "" {
-			return nil, nil, false, msg
+			return nil, nil, false, ownHint(msg)
 		}
 		return nil, nil, true, ""
 	}
@@ -160,6 +160,8 @@ func object(rec map[string]any) (items []located, meta map[string]any, skip bool
 // ownHint rewrites build's hint for openai-messages, which names
 // "messages", into this format's terms.
 func ownHint(msg string) string {
+	msg = strings.ReplaceAll(msg, `a transcript must be under "messages" at the top level; a header line has no messages and no calls`,
+		`this reader wants the items in the record's own "input" and "output" (or a list of items); a header line has no items and no calls`)
 	msg = strings.ReplaceAll(msg, `only under "messages"`, `only under "input" and "output"`)
 	return strings.ReplaceAll(msg, `append its message to "messages"`, `append its items to "output"`)
 }
