@@ -15,7 +15,7 @@ func TestResponsesItemsNamed(t *testing.T) {
 			`record is a list, want an object (a list of OpenAI Responses API items? use --transcript-format openai-responses)`},
 		{`[1, 2]`, `record is a list, want an object`},
 		{`{"id": "resp_1", "object": "response", "output": [{"id": "ws_1", "type": "web_search_call", "status": "completed", "action": {"type": "search", "query": "q"}}]}`,
-			`output[0] is an item of type "web_search_call" (an OpenAI Responses API item? use --transcript-format openai-responses): a transcript must be under "messages" at the top level; a header line has no messages and no calls`},
+			`no "messages" member, but output[0] is an item of type "web_search_call" (an OpenAI Responses API item? use --transcript-format openai-responses): a transcript must be under "messages" at the top level; a header line has no messages and no calls`},
 	} {
 		rn, skip, msg := Decode([]byte(tc.rec))
 		if msg != tc.want || rn != nil || skip {
