@@ -149,6 +149,12 @@ func message(rn *run.Run, ev *run.Event, it map[string]any) string {
 		return "role: want a string, got " + build.KindOrMissing(it, "role")
 	}
 	ev.Role = strings.ToLower(role)
+	for _, k := range []string{"tool_calls", "tool_call_id", "function_call"} {
+		if it[k] != nil {
+			// Chat Completions' shape: its calls would be passed over.
+			return fmt.Sprintf("%s: a Chat Completions message (openai-messages?) among Responses API items; here a call is a function_call item and its result a function_call_output item", k)
+		}
+	}
 	switch c := it["content"].(type) {
 	case nil:
 	case string:
