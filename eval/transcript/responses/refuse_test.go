@@ -71,3 +71,16 @@ func TestOutcome(t *testing.T) {
 		check(t, tc.out, calls, []string{tc.want})
 	}
 }
+
+// TestSharedCallID: two call items sharing a call_id, one output: which
+// ran is unknown for both (before, the output went to the latest call and
+// the send to the attacker counted as run, the friend's as not).
+func TestSharedCallID(t *testing.T) {
+	rn := decodeOK(t, `[{"type": "function_call", "call_id": "c1", "name": "send", "arguments": "{\"to\": \"friend\"}"}, {"type": "function_call", "call_id": "c1", "name": "send", "arguments": "{\"to\": \"attacker\"}"}, {"type": "function_call_output", "call_id": "c1", "output": "sent"}]`)
+	_, calls := summary(rn)
+	why := `2 calls share the call_id "c1" and outputs answered 1 of them: which of them ran is unknown`
+	check(t, "calls", calls, []string{
+		"c1|send|map[to:friend]|false|" + why + "|||-1|0|0|",
+		"c1|send|map[to:attacker]|false|" + why + "|sent||2|1|0|",
+	})
+}

@@ -46,6 +46,7 @@ func Decode(line []byte) (rn *run.Run, skip bool, msg string) {
 	if err := build.Finish(rn); err != "" {
 		return nil, false, err
 	}
+	sharedCallIDs(rn)
 	if n := len(rn.Events); n > 0 {
 		if last := rn.Events[n-1]; last.Role == "assistant" {
 			rn.Output = last.Content
@@ -166,4 +167,44 @@ func ownHint(msg string) string {
 	msg = strings.ReplaceAll(msg, `(an OpenAI Responses API item? this reader wants Chat Completions messages)`, `(a Responses API item out of place? this reader reads items only in "input" and "output", or a list of items)`)
 	msg = strings.ReplaceAll(msg, `(convert the transcript to tool_calls and tool messages)`, `(in the Responses API a call is a function_call item and its result a function_call_output item)`)
 	return strings.ReplaceAll(msg, `append its message to "messages"`, `append its items to "output"`)
+}
+
+// sharedCallIDs makes unknown the ok of every call of a group of calls
+// sharing a non-empty call_id when outputs answered some of the group but
+// not all. Each call item is its own event here, so build's rule for calls
+// of one message sharing an id does not see them: the output would go to
+// the latest of them (build's matching by the latest turn), and whether
+// the send to the friend or to the attacker ran would be a guess by
+// position. The API gives each call a distinct call_id, so such a group
+// is the record's fault.
+func sharedCallIDs(rn *run.Run) {
+	groups := map[string][]*run.Call{}
+	var order []string
+	for _, c := range rn.Calls {
+		if c.Depth != 0 || c.ID == "" {
+			continue
+		}
+		if _, ok := groups[c.ID]; !ok {
+			order = append(order, c.ID)
+		}
+		groups[c.ID] = append(groups[c.ID], c)
+	}
+	for _, id := range order {
+		g := groups[id]
+		answered := 0
+		for _, c := range g {
+			if c.ResultEvent >= 0 {
+				answered++
+			}
+		}
+		if len(g) < 2 || answered == 0 || answered == len(g) {
+			continue
+		}
+		why := fmt.Sprintf("%d calls share the call_id %q and outputs answered %d of them: which of them ran is unknown", len(g), build.Clip(id, 100), answered)
+		for _, c := range g {
+			if c.OkUnknown == "" {
+				c.Ok, c.OkUnknown = false, why
+			}
+		}
+	}
 }
