@@ -273,7 +273,7 @@ func output(m *build.Matcher, rn *run.Run, ev *run.Event, typ string, it map[str
 	}
 	ev.Content = content
 	a := build.Result{CallID: id, Content: content}
-	if a.Failed, a.Err, a.Unknown, err = outcome(it, content); err != "" {
+	if a.Failed, a.Err, a.Unknown, err = outcome(typ, it, content); err != "" {
 		return err
 	}
 	rn.Events = append(rn.Events, ev)
@@ -318,23 +318,49 @@ func outputText(v any) (string, string) {
 // "status" "error" (build.ResultOutcome), or status "failed" (what
 // apply_patch_call_output reports). A failure one field reports and
 // another's explicit success contradicts is unknown, never either.
-func outcome(it map[string]any, content string) (failed bool, errText, unknown, errMsg string) {
+func outcome(typ string, it map[string]any, content string) (failed bool, errText, unknown, errMsg string) {
 	failed, errText, unknown, errMsg = build.ResultOutcome(it, content)
-	if errMsg != "" || unknown != "" {
+	if errMsg != "" || unknown != "" || failed {
 		return
 	}
-	st, _ := it["status"].(string)
-	if !strings.EqualFold(strings.TrimSpace(st), "failed") || failed {
+	what, short := "", ""
+	if st, _ := it["status"].(string); strings.EqualFold(strings.TrimSpace(st), "failed") {
+		what, short = fmt.Sprintf("status %q", st), "failed"
+	} else if typ == "shell_call_output" {
+		what = shellFailure(it["output"])
+		short = what
+	}
+	if what == "" {
 		return
 	}
 	if ie, ok := it["is_error"].(bool); ok && !ie {
-		return false, content, fmt.Sprintf("the output reports status %q but is_error false: whether the call failed is unknown", st), ""
+		return false, content, fmt.Sprintf("the output reports %s but is_error false: whether the call failed is unknown", what), ""
 	}
 	errText = content
 	if errText == "" {
-		errText = "failed"
+		errText = short
 	}
 	return true, errText, "", ""
+}
+
+// shellFailure says how a shell_call_output's chunks report a failure —
+// an outcome {"type": "timeout"} or {"type": "exit", "exit_code": N} with
+// N not 0 — or returns "".
+func shellFailure(v any) string {
+	list, _ := v.([]any)
+	for _, raw := range list {
+		chunk, _ := raw.(map[string]any)
+		o, _ := chunk["outcome"].(map[string]any)
+		switch t, _ := o["type"].(string); t {
+		case "timeout":
+			return "a timeout"
+		case "exit":
+			if code, ok := o["exit_code"].(float64); ok && code != 0 {
+				return fmt.Sprintf("exit code %v", code)
+			}
+		}
+	}
+	return ""
 }
 
 // serverCall reads a call the platform ran itself (web_search_call,

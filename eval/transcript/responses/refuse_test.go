@@ -65,6 +65,10 @@ func TestOutcome(t *testing.T) {
 		{`{"type": "function_call_output", "call_id": "c", "output": "x", "status": "failed", "is_error": false}`, "c|send|map[]|false|the output reports status \"failed\" but is_error false: whether the call failed is unknown|x|x|1|0|0|"},
 		{`{"type": "apply_patch_call_output", "call_id": "c", "status": "failed"}`, "c|send|map[]|false|||failed|1|0|0|"},
 		{`{"type": "function_call_output", "call_id": "c", "output": "x", "status": "incomplete"}`, "c|send|map[]|true||x||1|0|0|"},
+		{`{"type": "shell_call_output", "call_id": "c", "output": [{"stdout": "a", "stderr": "", "outcome": {"type": "exit", "exit_code": 0}}]}`, "c|send|map[]|true||a||1|0|0|"},
+		{`{"type": "shell_call_output", "call_id": "c", "output": [{"stdout": "", "stderr": "denied", "outcome": {"type": "exit", "exit_code": 1}}]}`, "c|send|map[]|false||denied|denied|1|0|0|"},
+		{`{"type": "shell_call_output", "call_id": "c", "output": [{"stdout": "", "stderr": "", "outcome": {"type": "timeout"}}]}`, "c|send|map[]|false|||a timeout|1|0|0|"},
+		{`{"type": "shell_call_output", "call_id": "c", "is_error": false, "output": [{"stdout": "", "stderr": "", "outcome": {"type": "exit", "exit_code": 2}}]}`, "c|send|map[]|false|the output reports exit code 2 but is_error false: whether the call failed is unknown|||1|0|0|"},
 	} {
 		rn := decodeOK(t, "["+call+tc.out+"]")
 		_, calls := summary(rn)
