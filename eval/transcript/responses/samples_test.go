@@ -111,3 +111,21 @@ func TestSamples(t *testing.T) {
 	})
 	check(t, "mcp output", rn.Output, "I can't show that image.")
 }
+
+// TestInstructionsItemsAndNested: instructions given as items (a prompt
+// template's, as a Response object echoes them), OpenAI's "functions."
+// prefix, and a call nested in a function_call's arguments.
+func TestInstructionsItemsAndNested(t *testing.T) {
+	rn := decodeOK(t, `{"instructions": [{"type": "message", "role": "developer", "content": [{"type": "input_text", "text": "Be careful."}]}], "output": [{"type": "function_call", "call_id": "c1", "name": "functions.run_plan", "arguments": "{\"steps\": [{\"function\": \"send_money\", \"args\": {\"to\": \"attacker\"}}]}"}, {"type": "function_call_output", "call_id": "c1", "output": "done"}]}`)
+	events, calls := summary(rn)
+	check(t, "events", events, []string{
+		"developer|Be careful.|||false||",
+		"assistant||||false||",
+		"tool|done|c1|run_plan|false||",
+	})
+	check(t, "calls", calls, []string{
+		`c1|run_plan|map[steps:[map[args:map[to:attacker] function:send_money]]]|true||done||2|1|0|the call names the tool "functions.run_plan" (OpenAI's namespace prefix "functions." removed)`,
+		"|send_money|map[to:attacker]|false||||-1|1|1|",
+	})
+	check(t, "parent", rn.Calls[1].Parent, 0)
+}
