@@ -12,6 +12,7 @@ import (
 	"github.com/tenetlang/tenet/eval/transcript/native"
 	"github.com/tenetlang/tenet/eval/transcript/openai"
 	"github.com/tenetlang/tenet/eval/transcript/otelgenai"
+	"github.com/tenetlang/tenet/eval/transcript/responses"
 	"github.com/tenetlang/tenet/eval/transcript/taubench"
 )
 
@@ -41,6 +42,7 @@ var formats = map[string]format{
 	"tau-bench":          {frame: taubench.Frame, decode: taubench.Decode},
 	"tenet":              {frame: frame.JSONL, decode: native.Decode},
 	"otel-genai":         {frame: otelgenai.Frame, decode: otelgenai.Decode},
+	"openai-responses":   {frame: frame.JSONL, decode: responses.Decode},
 }
 
 // CheckFormat returns nil when format names a known transcript format, else

@@ -87,9 +87,16 @@ func headerCallShaped(m map[string]any) string {
 			}
 		}
 	}
-	switch typ, _ := m["type"].(string); typ {
+	typ, _ := m["type"].(string)
+	switch typ {
 	case "function_call", "function_call_output", "message", "tool_use", "tool_result":
 		return fmt.Sprintf("an item of type %q (an OpenAI Responses API or Anthropic item?)", typ)
+	}
+	if strings.HasSuffix(typ, "_call") || strings.HasSuffix(typ, "_call_output") {
+		// The Responses API's built-in tool calls (web_search_call,
+		// computer_call, mcp_call, ...): a Response object whose output
+		// holds only these was skipped as a header line.
+		return fmt.Sprintf("an item of type %q (an OpenAI Responses API item? use --transcript-format openai-responses)", Clip(typ, 100))
 	}
 	return ""
 }

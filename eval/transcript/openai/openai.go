@@ -28,7 +28,7 @@ func Decode(line []byte) (rn *run.Run, skip bool, msg string) {
 				return nil, false, `record is a list of objects with "traj", want an object: a tau-bench results file? its format is "tau-bench"`
 			}
 		}
-		return nil, false, "record is " + build.Kind(v) + ", want an object"
+		return nil, false, "record is " + build.Kind(v) + ", want an object" + itemsHint(v)
 	}
 	if msg := anthropicProblem(rec); msg != "" {
 		return nil, false, msg
@@ -394,5 +394,19 @@ func result(m *build.Matcher, rn *run.Run, ev *run.Event, msg map[string]any) st
 	c := m.Answer(rn, ev.Index, a)
 	ev.CallID, ev.Tool, ev.Failed, ev.Error = callID, c.Tool, a.Failed, a.Err
 	ev.FailedUnknown = a.Unknown
+	return ""
+}
+
+// itemsHint names the openai-responses format for a list record holding
+// a Responses API item (an object whose "type" is message, reasoning or
+// names a call or its output): read here it is only "not an object".
+func itemsHint(v any) string {
+	list, _ := v.([]any)
+	for _, e := range list {
+		obj, _ := e.(map[string]any)
+		if typ, _ := obj["type"].(string); typ == "message" || typ == "reasoning" || strings.HasSuffix(typ, "_call") || strings.HasSuffix(typ, "_call_output") {
+			return " (a list of OpenAI Responses API items? use --transcript-format openai-responses)"
+		}
+	}
 	return ""
 }

@@ -1,0 +1,210 @@
+package responses
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/tenetlang/tenet/eval/run"
+	"github.com/tenetlang/tenet/eval/transcript/build"
+)
+
+// Decode decodes one openai-responses record: it is the format's
+// frame.Decoder. It returns skip for an object that holds no items and no
+// transcript (a header line), or a non-empty msg saying why the record is
+// malformed.
+func Decode(line []byte) (rn *run.Run, skip bool, msg string) {
+	v, msg := build.DecodeJSON(line, true)
+	if msg != "" {
+		return nil, false, msg
+	}
+	var items []located
+	meta := map[string]any{}
+	var rec map[string]any
+	switch r := v.(type) {
+	case []any:
+		// A bare list of items: what a harness keeps as the conversation
+		// (the next request's input).
+		items = locate("", r)
+		rec = map[string]any{"items": r}
+	case map[string]any:
+		rec = r
+		var skip bool
+		if items, meta, skip, msg = object(r); msg != "" || skip {
+			return nil, skip, msg
+		}
+	default:
+		return nil, false, "record is " + build.Kind(v) + ", want a list of items or an object with \"output\" (an OpenAI Responses API response, or a request logged with its response)"
+	}
+	rn = &run.Run{Record: rec, Meta: meta, Events: make([]*run.Event, 0, len(items))}
+	var m build.Matcher
+	for i, it := range items {
+		if err := item(&m, rn, i, it.v); err != "" {
+			return nil, false, ownHint(fmt.Sprintf("%s: %s", it.where(), err))
+		}
+	}
+	if err := build.Finish(rn); err != "" {
+		return nil, false, err
+	}
+	sharedCallIDs(rn)
+	if n := len(rn.Events); n > 0 {
+		if last := rn.Events[n-1]; last.Role == "assistant" {
+			rn.Output = last.Content
+		}
+	}
+	return rn, false, ""
+}
+
+// located is an item and where the record holds it, for messages.
+type located struct {
+	member string // "instructions", "input", "output", or "" for a bare list
+	index  int    // position in member; -1 for a string instructions or input
+	v      any
+}
+
+func (l located) where() string {
+	switch {
+	case l.member == "":
+		return fmt.Sprintf("item %d", l.index)
+	case l.index < 0:
+		return l.member
+	}
+	return fmt.Sprintf("%s[%d]", l.member, l.index)
+}
+
+func locate(member string, list []any) []located {
+	out := make([]located, len(list))
+	for i, v := range list {
+		out[i] = located{member: member, index: i, v: v}
+	}
+	return out
+}
+
+// recordKeys are the members of an object record the reader reads; the
+// others (a Response object's id, model, usage, tools, ...) are searched
+// for a call or a message out of place (build.TopLevelProblem).
+var recordKeys = map[string]bool{"input": true, "output": true, "instructions": true, "metadata": true}
+
+// object reads an object record: {"instructions", "input", "output",
+// "metadata", ...}, a request logged with its response or a Response
+// object. Its items are, in order, instructions, input, output.
+func object(rec map[string]any) (items []located, meta map[string]any, skip bool, msg string) {
+	if _, ok := rec["messages"]; ok {
+		return nil, nil, false, "messages: a \"messages\" list is a chat transcript (openai-messages or anthropic-messages?); this reader (openai-responses) wants a list of Responses API items, or an object with \"output\" items (and \"input\")"
+	}
+	_, hasIn := rec["input"]
+	_, hasOut := rec["output"]
+	if !hasIn && !hasOut {
+		// A header line (a file's description), unless it holds a
+		// transcript or a call: then it is a run in a shape this reader
+		// does not read, which skipping would drop.
+		keys := make([]string, 0, len(rec))
+		for k := range rec {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		if msg := build.FindTranscript(rec, keys); msg != "" {
+			return nil, nil, false, ownHint(msg)
+		}
+		return nil, nil, true, ""
+	}
+	if !hasOut {
+		return nil, nil, false, "output: missing (a record with \"input\" is a request: log it with its response's \"output\" items, or write the conversation as a list of items)"
+	}
+	meta = map[string]any{}
+	switch md := rec["metadata"].(type) {
+	case nil:
+	case map[string]any:
+		meta = md
+	default:
+		return nil, nil, false, "metadata: want an object, got " + build.Kind(md)
+	}
+	switch in := rec["instructions"].(type) {
+	case nil:
+	case string:
+		items = append(items, located{member: "instructions", index: -1, v: map[string]any{"type": "message", "role": "system", "content": in}})
+	case []any:
+		// A Response object echoes a prompt template's instructions as
+		// input items.
+		items = append(items, locate("instructions", in)...)
+	default:
+		return nil, nil, false, "instructions: want a string, null or a list of items, got " + build.Kind(in)
+	}
+	switch in := rec["input"].(type) {
+	case nil:
+	case string:
+		// The API's shorthand for one user message.
+		items = append(items, located{member: "input", index: -1, v: map[string]any{"type": "message", "role": "user", "content": in}})
+	case []any:
+		items = append(items, locate("input", in)...)
+	default:
+		return nil, nil, false, "input: want a string, null or a list of items, got " + build.Kind(in)
+	}
+	switch out := rec["output"].(type) {
+	case []any:
+		items = append(items, locate("output", out)...)
+	default:
+		return nil, nil, false, "output: want a list of items, got " + build.Kind(out)
+	}
+	rest := map[string]any{}
+	for k, v := range rec {
+		if !recordKeys[k] {
+			rest[k] = v
+		}
+	}
+	if msg := build.TopLevelProblem(rest); msg != "" {
+		return nil, nil, false, ownHint(msg)
+	}
+	return items, meta, false, ""
+}
+
+// ownHint rewrites build's hint for openai-messages, which names
+// "messages", into this format's terms.
+func ownHint(msg string) string {
+	msg = strings.ReplaceAll(msg, `a transcript must be under "messages" at the top level; a header line has no messages and no calls`,
+		`this reader wants the items in the record's own "input" and "output" (or a list of items); a header line has no items and no calls`)
+	msg = strings.ReplaceAll(msg, `only under "messages"`, `only under "input" and "output"`)
+	msg = strings.ReplaceAll(msg, `(an OpenAI Responses API item? this reader wants Chat Completions messages)`, `(a Responses API item out of place? this reader reads items only in "input" and "output", or a list of items)`)
+	msg = strings.ReplaceAll(msg, `(convert the transcript to tool_calls and tool messages)`, `(in the Responses API a call is a function_call item and its result a function_call_output item)`)
+	return strings.ReplaceAll(msg, `append its message to "messages"`, `append its items to "output"`)
+}
+
+// sharedCallIDs makes unknown the ok of every call of a group of calls
+// sharing a non-empty call_id when outputs answered some of the group but
+// not all. Each call item is its own event here, so build's rule for calls
+// of one message sharing an id does not see them: the output would go to
+// the latest of them (build's matching by the latest turn), and whether
+// the send to the friend or to the attacker ran would be a guess by
+// position. The API gives each call a distinct call_id, so such a group
+// is the record's fault.
+func sharedCallIDs(rn *run.Run) {
+	groups := map[string][]*run.Call{}
+	var order []string
+	for _, c := range rn.Calls {
+		if c.Depth != 0 || c.ID == "" {
+			continue
+		}
+		if _, ok := groups[c.ID]; !ok {
+			order = append(order, c.ID)
+		}
+		groups[c.ID] = append(groups[c.ID], c)
+	}
+	for _, id := range order {
+		g := groups[id]
+		answered := 0
+		for _, c := range g {
+			if c.ResultEvent >= 0 {
+				answered++
+			}
+		}
+		if len(g) < 2 || answered == 0 || answered == len(g) {
+			continue
+		}
+		why := fmt.Sprintf("%d calls share the call_id %q and outputs answered %d of them: which of them ran is unknown", len(g), build.Clip(id, 100), answered)
+		for _, c := range g {
+			if c.OkUnknown == "" {
+				c.Ok, c.OkUnknown = false, why
+			}
+		}
+	}
+}
