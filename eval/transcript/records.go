@@ -7,6 +7,7 @@ import (
 
 	"github.com/tenetlang/tenet/eval/run"
 	"github.com/tenetlang/tenet/eval/transcript/frame"
+	"github.com/tenetlang/tenet/eval/transcript/inspect"
 	"github.com/tenetlang/tenet/eval/transcript/openai"
 )
 
@@ -31,6 +32,7 @@ type format struct {
 // package under eval/transcript and one row here.
 var formats = map[string]format{
 	"openai-messages": {frame: frame.JSONL, decode: openai.Decode},
+	"inspect":         {frame: inspect.Frame, decode: inspect.Decode},
 }
 
 // CheckFormat returns nil when format names a known transcript format, else

@@ -73,11 +73,11 @@ func TestRecordsThenDecode(t *testing.T) {
 }
 
 func TestFormats(t *testing.T) {
-	if got := Formats(); !slices.Equal(got, []string{"openai-messages"}) {
-		t.Errorf("Formats() = %q, want [openai-messages]", got)
+	if got := Formats(); !slices.Equal(got, []string{"inspect", "openai-messages"}) {
+		t.Errorf("Formats() = %q, want [inspect openai-messages]", got)
 	}
 	_, err := Open("anthropic", "f", strings.NewReader(""), Options{})
-	if err == nil || err.Error() != `unknown transcript format "anthropic" (known: openai-messages)` {
+	if err == nil || err.Error() != `unknown transcript format "anthropic" (known: inspect, openai-messages)` {
 		t.Errorf("Open(unknown) error = %v", err)
 	}
 }
