@@ -21,7 +21,7 @@ require (
 	google.golang.org/protobuf v1.36.12
 )
 
-require github.com/klauspost/compress v1.20.4 // indirect
+require github.com/klauspost/compress v1.20.4
 
 require (
 	cel.dev/expr v0.25.1 // indirect
