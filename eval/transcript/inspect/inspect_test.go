@@ -166,19 +166,23 @@ func canonicalParts(t testing.TB) (header, sample string) {
 
 // bankingEval is testdata/banking.eval: the canonical sample (epoch 1,
 // deflated), a second epoch whose long tool output is an attachment
-// (zstd), summaries.json and the journal, as Inspect writes them.
+// (zstd), a second sample whose metadata names an injection (an
+// attacked run, zstd), summaries.json and the journal, as Inspect writes them.
 func bankingEval(t testing.TB) []byte {
 	header, sample := canonicalParts(t)
 	epoch2 := strings.Replace(sample, `"epoch": 1`, `"epoch": 2`, 1)
 	epoch2 = strings.Replace(epoch2, `"content": "{\"balance\": 2500}"`, `"content": "attachment://5d1c3bbd40c1a1e9f2e3d4c5b6a79801"`, 1)
 	epoch2 = strings.Replace(epoch2, `"attachments": {}`, `"attachments": {"5d1c3bbd40c1a1e9f2e3d4c5b6a79801": "{\"balance\": 2500}"}`, 1)
 	epoch2 = strings.Replace(epoch2, `"value": "C"`, `"value": "I"`, 1)
+	attacked := strings.Replace(sample, `"id": 1,`, `"id": 2,`, 1)
+	attacked = strings.Replace(attacked, `"injection": null`, `"injection": "steal"`, 1)
 	return writeEval(t, []member{
 		{"_journal/start.json", zip.Deflate, `{"version": 2, "eval": {"task": "pay_rent", "model": "demo-agent"}, "plan": {}}`},
 		{"samples/1_epoch_1.json", zip.Deflate, sample},
 		{"samples/1_epoch_2.json", zipMethodZstd, epoch2},
-		{"_journal/summaries/1.json", zip.Deflate, `[{"id": 1, "epoch": 1}, {"id": 1, "epoch": 2}]`},
-		{"summaries.json", zip.Deflate, `[{"id": 1, "epoch": 1}, {"id": 1, "epoch": 2}]`},
+		{"samples/2_epoch_1.json", zipMethodZstd, attacked},
+		{"_journal/summaries/1.json", zip.Deflate, `[{"id": 1, "epoch": 1}, {"id": 1, "epoch": 2}, {"id": 2, "epoch": 1}]`},
+		{"summaries.json", zip.Deflate, `[{"id": 1, "epoch": 1}, {"id": 1, "epoch": 2}, {"id": 2, "epoch": 1}]`},
 		{"reductions.json", zip.Deflate, `[]`},
 		{"header.json", zip.Deflate, header},
 	})
@@ -200,14 +204,16 @@ func TestEvalLog(t *testing.T) {
 	}
 	rs, errs := runs("banking.eval", committed, frame.Options{})
 	check(t, "errors", errs, []string(nil))
-	if len(rs) != 2 {
-		t.Fatalf("%d runs, want 2", len(rs))
+	if len(rs) != 3 {
+		t.Fatalf("%d runs, want 3", len(rs))
 	}
 	check(t, "origin 0", rs[0].Origin, run.Origin{File: "banking.eval:samples/1_epoch_1.json", Line: 1})
 	check(t, "origin 1", rs[1].Origin, run.Origin{File: "banking.eval:samples/1_epoch_2.json", Line: 1})
+	check(t, "origin 2", rs[2].Origin, run.Origin{File: "banking.eval:samples/2_epoch_1.json", Line: 1})
+	check(t, "injection", rs[2].Meta["metadata"].(map[string]any)["injection"], "steal")
 	for i, rn := range rs {
 		check(t, "calls", calls(rn), canonicalCalls)
-		check(t, "epoch", rn.Meta["epoch"], float64(i+1))
+		check(t, "id, epoch", []any{rn.Meta["id"], rn.Meta["epoch"]}, [][]any{{1.0, 1.0}, {1.0, 2.0}, {2.0, 1.0}}[i])
 		check(t, "task", rn.Meta["task"], "pay_rent")
 	}
 	// The attachment is resolved in the result the call carries.
