@@ -15,11 +15,17 @@ import (
 func Decode(line []byte) (rn *run.Run, skip bool, msg string) {
 	v, msg := build.DecodeJSON(line, true)
 	if msg != "" {
+		if strings.HasPrefix(string(line[:min(len(line), 4)]), "PK\x03\x04") {
+			msg += ` (a ZIP archive: an Inspect AI .eval log? read it with format "inspect")`
+		}
 		return nil, false, msg
 	}
 	rec, ok := v.(map[string]any)
 	if !ok {
 		return nil, false, "record is " + build.Kind(v) + ", want an object"
+	}
+	if rec["eval"] != nil && rec["samples"] != nil && rec["messages"] == nil {
+		return nil, false, `an Inspect AI log (members "eval" and "samples"): read it with format "inspect"`
 	}
 	if msg := recordProblem(rec); msg != "" {
 		return nil, false, msg
