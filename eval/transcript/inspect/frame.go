@@ -169,6 +169,19 @@ func isSampleMember(name string) bool {
 	return strings.HasPrefix(name, "samples/") && path.Ext(name) == ".json" && !strings.Contains(name[len("samples/"):], "/")
 }
 
+// methodName names a ZIP compression method for messages.
+func methodName(m uint16) string {
+	switch m {
+	case zip.Store:
+		return "stored"
+	case zip.Deflate:
+		return "deflate"
+	case zipMethodZstd:
+		return "zstd"
+	}
+	return fmt.Sprintf("compression method %d", m)
+}
+
 type errReader struct{ err error }
 
 func (e errReader) Read([]byte) (int, error) { return 0, e.err }
@@ -195,8 +208,15 @@ func (r *records) readMember(f *zip.File) ([]byte, error) {
 		_, err = r.fail(f.Name, 1, fmt.Sprintf("member larger than the limit of %d bytes once decompressed (raise it with --max-record-bytes)", max), nil)
 		return nil, err
 	}
+	if errors.Is(err, zip.ErrFormat) || errors.Is(err, zip.ErrChecksum) {
+		// archive/zip stops at the size the directory states and checks
+		// the CRC: data beyond it, or other data, is a forged or damaged
+		// member.
+		_, err = r.fail(f.Name, 1, "the member's data does not match the size or checksum the archive's directory states (a damaged or altered .eval log): "+err.Error(), err)
+		return nil, err
+	}
 	if err != nil {
-		_, err = r.fail(f.Name, 1, "cannot read the member: "+err.Error(), err)
+		_, err = r.fail(f.Name, 1, fmt.Sprintf("cannot read the member (%s): %v", methodName(f.Method), err), err)
 		return nil, err
 	}
 	if len(b) > max {
