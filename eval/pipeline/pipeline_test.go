@@ -454,7 +454,7 @@ func TestEvalUnopenableFile(t *testing.T) {
 		{[]Target{{Program: math}, {Program: mail, Source: "nope"}}, withMissing, want.Error()},
 		{[]Target{{Program: math}, {Program: mail, Source: "nope"}}, files, `contract mail has no source "nope" (its sources: ["all" "s"])`},
 		{[]Target{{Program: math}, {Program: mail, Source: "s", Grant: "root"}}, files, `contract mail has no grant "root"`},
-		{[]Target{{Program: math, Format: "nope"}}, withMissing, `unknown transcript format "nope" (known: openai-messages)`},
+		{[]Target{{Program: math, Format: "nope"}}, withMissing, `unknown transcript format "nope" (known: ` + strings.Join(transcript.Formats(), ", ") + ")"},
 		{[]Target{{Program: math, Format: "nope"}}, []string{missing}, "open " + missing + ": no such file or directory"},
 		{[]Target{{Program: math, Grant: "x"}}, []string{missing}, `contract math has no grant "x"`},
 	} {
