@@ -19,7 +19,10 @@
 // line 1 for a .eval log, and the line where the sample starts for a .json
 // log. The eval spec is header.json's "eval" (or, for a log still being
 // written, _journal/start.json's); the framer hands Decode
-// {"eval": <eval spec>, "sample": <sample>}.
+// {"eval": <eval spec>, "sample": <sample>}. Every file under samples/
+// is a sample (one not named .json is an error, never skipped); after
+// the last, each sample summaries.json lists must have had its member,
+// else the log is truncated or altered and that is an error.
 //
 // # Decoding (Decode)
 //

@@ -3,6 +3,7 @@ package inspect
 import (
 	"archive/zip"
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +14,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/tenetlang/tenet/eval/run"
+	"github.com/tenetlang/tenet/eval/transcript/build"
 	"github.com/tenetlang/tenet/eval/transcript/frame"
 )
 
@@ -52,8 +54,9 @@ type records struct {
 	done    bool
 	eval    []byte // the raw eval spec ("null" when the log has none)
 	// A .eval log: its sample members, in archive order, from next.
-	zr      *zip.Reader
-	members []*zip.File
+	zr        *zip.Reader
+	members   []*zip.File
+	summaries *zip.File // summaries.json, checked after the last sample
 	// A .json log: the byte ranges of its samples, from next.
 	data          []byte
 	spans         [][2]int
@@ -128,17 +131,22 @@ func (r *records) openZip(data []byte) (frame.RawRecord, error) {
 		return d.IOReadCloser()
 	})
 	r.zr = zr
-	var header, start *zip.File
+	var header, start, summaries *zip.File
 	for _, f := range zr.File {
 		switch {
 		case f.Name == "header.json":
 			header = f
 		case f.Name == "_journal/start.json":
 			start = f
-		case isSampleMember(f.Name):
+		case f.Name == "summaries.json":
+			summaries = f
+		case strings.HasPrefix(f.Name, "samples/") && !strings.HasSuffix(f.Name, "/"):
+			// Every file under samples/ is a sample: one of another
+			// name is refused when its turn comes, never skipped.
 			r.members = append(r.members, f)
 		}
 	}
+	r.summaries = summaries
 	hf := header
 	if hf == nil {
 		// A log still being written has no header yet; its journal's
@@ -163,10 +171,35 @@ func (r *records) openZip(data []byte) (frame.RawRecord, error) {
 	return frame.RawRecord{}, nil
 }
 
-// isSampleMember reports whether a ZIP member is a sample:
-// samples/<name>.json, directly under samples/.
-func isSampleMember(name string) bool {
-	return strings.HasPrefix(name, "samples/") && path.Ext(name) == ".json" && !strings.Contains(name[len("samples/"):], "/")
+// listed checks, after the last sample, that every sample summaries.json
+// lists (a finished log's index of its samples) has its member
+// samples/<id>_epoch_<epoch>.json: a log whose member is missing would
+// otherwise lose a run without a word. It returns io.EOF when all are
+// there.
+func (r *records) listed() (frame.RawRecord, error) {
+	f := r.summaries
+	r.summaries = nil
+	raw, err := r.readMember(f)
+	if err != nil {
+		return frame.RawRecord{}, err
+	}
+	var list []struct {
+		ID    any `json:"id"`
+		Epoch any `json:"epoch"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber() // ids as written: 123456789, not 1.23456789e+08
+	if err := dec.Decode(&list); err != nil {
+		return r.fail(f.Name, 1, "not a list of sample summaries {id, epoch}: "+err.Error(), nil)
+	}
+	for i, s := range list {
+		name := fmt.Sprintf("samples/%v_epoch_%v.json", s.ID, s.Epoch)
+		if !r.seen[name] {
+			r.done = true
+			return r.fail(f.Name, 1, fmt.Sprintf("summary %d lists sample %s, but the archive has no member %s (a truncated or altered .eval log?)", i, build.Clip(fmt.Sprint(s.ID), 100), build.Clip(name, 200)), nil)
+		}
+	}
+	return frame.RawRecord{}, io.EOF
 }
 
 // methodName names a ZIP compression method for messages.
@@ -228,6 +261,9 @@ func (r *records) readMember(f *zip.File) ([]byte, error) {
 
 func (r *records) nextMember() (frame.RawRecord, error) {
 	if r.next >= len(r.members) {
+		if r.summaries != nil {
+			return r.listed()
+		}
 		r.done = true
 		return frame.RawRecord{}, io.EOF
 	}
@@ -240,6 +276,9 @@ func (r *records) nextMember() (frame.RawRecord, error) {
 		return r.fail(f.Name, 1, "a second member of this name in the archive: which one is the sample is unclear", nil)
 	}
 	r.seen[f.Name] = true
+	if path.Ext(f.Name) != ".json" {
+		return r.fail(f.Name, 1, "a member under samples/ that is not a .json sample: this reader reads samples/<id>_epoch_<n>.json", nil)
+	}
 	raw, err := r.readMember(f)
 	if err != nil {
 		return frame.RawRecord{}, err

@@ -271,6 +271,10 @@ func TestFrameErrors(t *testing.T) {
 			[]string{"x:samples/1_epoch_1.json:1: record nested deeper than the limit of 4 levels (raise it with --max-depth)"}},
 		{"log too large", append([]byte(`{"eval": {}, "samples": [], "x": "`), bytes.Repeat([]byte("a"), 5000)...), frame.Options{MaxRecordBytes: 1000},
 			[]string{"x:1: log larger than the limit of 4000 bytes (4 × --max-record-bytes): an Inspect log is read whole"}},
+		{"summary without member", writeEval(t, []member{{"header.json", zip.Store, header}, {"samples/123456789_epoch_1.json", zip.Store, sample}, {"summaries.json", zip.Store, `[{"id": 123456789, "epoch": 1}, {"id": "b", "epoch": 2}]`}}), frame.Options{},
+			[]string{"x:summaries.json:1: summary 1 lists sample b, but the archive has no member samples/b_epoch_2.json (a truncated or altered .eval log?)"}},
+		{"not json member", writeEval(t, []member{{"header.json", zip.Store, header}, {"samples/1_epoch_1.json.zst", zip.Store, sample}}), frame.Options{},
+			[]string{"x:samples/1_epoch_1.json.zst:1: a member under samples/ that is not a .json sample: this reader reads samples/<id>_epoch_<n>.json"}},
 		{"json no eval", []byte(`{"samples": []}`), frame.Options{},
 			[]string{`x:1: no "eval" member (the eval spec): not an Inspect log`}},
 		{"json samples not list", []byte(`{"eval": {}, "samples": {}}`), frame.Options{},
@@ -282,7 +286,7 @@ func TestFrameErrors(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			rs, errs := runs("x", c.data, c.opt)
 			check(t, "errors", errs, c.want)
-			if c.name == "big member zstd" || c.name == "duplicate member" {
+			if c.name == "big member zstd" || c.name == "duplicate member" || c.name == "summary without member" {
 				check(t, "runs after the error", len(rs), 1)
 			} else {
 				check(t, "runs", len(rs), 0)
