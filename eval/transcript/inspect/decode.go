@@ -50,10 +50,7 @@ func Decode(data []byte) (rn *run.Run, skip bool, msg string) {
 		return nil, false, msg
 	}
 	res := resolver{att: att}
-	msgs, ok := res.resolve(sample["messages"]).([]any)
-	if res.err != "" {
-		return nil, false, "messages: " + res.err
-	}
+	msgs, ok := sample["messages"].([]any)
 	if !ok {
 		return nil, false, "messages: want a list, got " + build.Kind(sample["messages"])
 	}
@@ -64,6 +61,9 @@ func Decode(data []byte) (rn *run.Run, skip bool, msg string) {
 	rn = &run.Run{Record: rec, Meta: meta, Events: make([]*run.Event, 0, len(msgs))}
 	var m build.Matcher
 	for i, raw := range msgs {
+		if raw = res.resolve(raw); res.err != "" {
+			return nil, false, fmt.Sprintf("message %d: %s", i, res.err)
+		}
 		if err := message(&m, rn, i, raw); err != "" {
 			return nil, false, fmt.Sprintf("message %d: %s", i, err)
 		}

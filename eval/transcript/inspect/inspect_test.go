@@ -332,7 +332,7 @@ func TestDecodeErrors(t *testing.T) {
 			`message 0: content[0]: a tool_use block with "input" is Anthropic's shape (anthropic-messages?); Inspect's has "arguments"`},
 		{`{"messages": [{"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t", "content": "x"}]}]}`,
 			`message 0: content[0]: content of type "tool_result", which this reader does not read as a call: Inspect's calls are tool_calls and tool_use content`},
-		{`{"messages": [{"role": "user", "content": "attachment://abc"}]}`, `messages: "attachment://abc": no such attachment in the sample's attachments`},
+		{`{"messages": [{"role": "user", "content": "attachment://abc"}]}`, `message 0: "attachment://abc": no such attachment in the sample's attachments`},
 		{`{"messages": [{"role": "model", "content": "x"}]}`, `message 0: role "model": an Inspect message is system, user, assistant or tool`},
 		{`{"messages": [{"role": "assistant", "content": "x", "function_call": {"name": "f", "arguments": "{}"}}]}`,
 			`message 0: key "function_call" names a call, a tool or a function, but Inspect messages carry calls only in tool_calls and results only in tool messages (tool_call_id, function, error)`},
