@@ -298,7 +298,10 @@ func (r *records) check(raw []byte) string {
 	}
 	if maxDepth == 0 {
 		if !jsontext.Value(raw).IsValid() {
-			return "the sample is not valid JSON"
+			// The decoder's message, with the offset in the sample
+			// (Decode's would count from the record's wrapping).
+			_, msg := build.DecodeJSON(raw, true)
+			return "the sample is " + msg
 		}
 		return ""
 	}
