@@ -8,6 +8,7 @@ import (
 	"github.com/tenetlang/tenet/eval/run"
 	"github.com/tenetlang/tenet/eval/transcript/anthropic"
 	"github.com/tenetlang/tenet/eval/transcript/frame"
+	"github.com/tenetlang/tenet/eval/transcript/inspect"
 	"github.com/tenetlang/tenet/eval/transcript/mcp"
 	"github.com/tenetlang/tenet/eval/transcript/native"
 	"github.com/tenetlang/tenet/eval/transcript/openai"
@@ -37,12 +38,13 @@ type format struct {
 // package under eval/transcript and one row here.
 var formats = map[string]format{
 	"anthropic-messages": {frame: frame.JSONL, decode: anthropic.Decode},
+	"inspect":            {frame: inspect.Frame, decode: inspect.Decode},
 	"mcp":                {frame: mcp.Frame, decode: mcp.Decode},
 	"openai-messages":    {frame: frame.JSONL, decode: openai.Decode},
+	"openai-responses":   {frame: frame.JSONL, decode: responses.Decode},
+	"otel-genai":         {frame: otelgenai.Frame, decode: otelgenai.Decode},
 	"tau-bench":          {frame: taubench.Frame, decode: taubench.Decode},
 	"tenet":              {frame: frame.JSONL, decode: native.Decode},
-	"otel-genai":         {frame: otelgenai.Frame, decode: otelgenai.Decode},
-	"openai-responses":   {frame: frame.JSONL, decode: responses.Decode},
 }
 
 // CheckFormat returns nil when format names a known transcript format, else

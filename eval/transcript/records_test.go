@@ -78,6 +78,7 @@ func TestFormats(t *testing.T) {
 		"anthropic-messages",
 		"mcp",
 		"openai-messages",
+		"inspect",
 		"openai-responses",
 		"otel-genai",
 		"tenet",

@@ -10,6 +10,7 @@ import (
 	"github.com/agext/levenshtein"
 
 	"github.com/tenetlang/tenet/eval/run"
+	"github.com/tenetlang/tenet/eval/runs"
 	"github.com/tenetlang/tenet/eval/transcript/build"
 )
 
@@ -27,7 +28,7 @@ var (
 	// block reads them); Decode sets the missing ones, and a missing
 	// "given", to null in Run.Record, so that one given block,
 	// record.given.<label>, reads every run, whichever labels it gives.
-	GivenLabels = []string{"utility", "attack_success", "side_effect"}
+	GivenLabels = []string{runs.Utility.String(), runs.AttackSuccess.String(), runs.SideEffect.String()}
 	// Roles are the roles of events. A tool event carries a result; the
 	// others may request calls.
 	Roles = []string{"system", "user", "assistant", "tool"}
@@ -141,7 +142,11 @@ func notATenetRun(rec map[string]any) string {
 func given(rec map[string]any) string {
 	raw, present := rec["given"]
 	if !present {
-		rec["given"] = map[string]any{"utility": nil, "attack_success": nil, "side_effect": nil}
+		g := map[string]any{}
+		for _, l := range GivenLabels {
+			g[l] = nil
+		}
+		rec["given"] = g
 		return ""
 	}
 	g, ok := raw.(map[string]any)

@@ -18,6 +18,8 @@ func Decode(line []byte) (rn *run.Run, skip bool, msg string) {
 		if t := strings.TrimSpace(string(line)); t == "[" || t == "{" {
 			// The first line of a pretty-printed JSON document.
 			msg += ` (one JSON document over many lines is not JSONL: a tau-bench or tau2-bench results file? its format is "tau-bench")`
+		} else if strings.HasPrefix(string(line[:min(len(line), 4)]), "PK\x03\x04") {
+			msg += ` (a ZIP archive: an Inspect AI .eval log? read it with format "inspect")`
 		}
 		return nil, false, msg
 	}
@@ -32,6 +34,9 @@ func Decode(line []byte) (rn *run.Run, skip bool, msg string) {
 	}
 	if msg := anthropicProblem(rec); msg != "" {
 		return nil, false, msg
+	}
+	if rec["eval"] != nil && rec["samples"] != nil && rec["messages"] == nil {
+		return nil, false, `an Inspect AI log (members "eval" and "samples"): read it with format "inspect"`
 	}
 	if msg := recordProblem(rec); msg != "" {
 		return nil, false, msg

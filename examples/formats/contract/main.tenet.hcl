@@ -91,3 +91,15 @@ source "otel-genai" {
   task      = "'pay_rent'"
   condition = "'demo-agent'"
 }
+
+source "openai-responses" {
+  format    = "openai-responses"
+  task      = "'pay_rent'"
+  condition = "'demo-agent'"
+}
+
+source "inspect" {
+  format    = "inspect"
+  task      = "'pay_rent'"
+  condition = "'demo-agent'"
+}
