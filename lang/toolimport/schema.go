@@ -209,6 +209,7 @@ func (c *converter) object(s map[string]any, ptr string, depth int, top bool) st
 	}
 	var b strings.Builder
 	b.WriteString("{\n")
+	fields := 0
 	for _, k := range sortedKeys(props) {
 		p := ptr + "/properties/" + esc(k)
 		if !isIdent(k) || lang.IsReserved(k) {
@@ -227,6 +228,7 @@ func (c *converter) object(s map[string]any, ptr string, depth int, top bool) st
 			t = "optional(" + t + ")"
 		}
 		fmt.Fprintf(&b, "%s = %s\n", k, t)
+		fields++
 	}
 	for _, k := range sortedKeys(mapOf(required)) {
 		if _, ok := props[k]; !ok {
@@ -237,7 +239,7 @@ func (c *converter) object(s map[string]any, ptr string, depth int, top bool) st
 	if top {
 		return b.String()
 	}
-	if len(props) == 0 {
+	if fields == 0 {
 		return "object({})"
 	}
 	return "object(" + b.String() + ")"

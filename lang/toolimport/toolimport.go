@@ -236,7 +236,14 @@ func (im *importer) tool(source string, raw any, ptr string) string {
 	}
 	ident := im.ident(name)
 	if ident != name {
-		warn(name, ptr+"/name", "not a tenet identifier: written as %s; transcripts' calls of %s do not reach this tool until renamed", ident, clip(strconv.Quote(name), 80))
+		why := "not a tenet identifier"
+		switch {
+		case lang.IsReserved(name):
+			why = "reserved by CEL"
+		case isIdent(name):
+			why = "a second tool of this name"
+		}
+		warn(name, ptr+"/name", "%s: written as %s; transcripts' calls of %s do not reach this tool until renamed", why, ident, clip(strconv.Quote(name), 80))
 	}
 	im.tools++
 
