@@ -236,11 +236,13 @@ func (c *converter) object(s map[string]any, ptr string, depth int, top bool) st
 		}
 	}
 	b.WriteString("}")
-	if top {
-		return b.String()
-	}
-	if fields == 0 {
+	switch {
+	case fields == 0 && top:
+		return "{}"
+	case fields == 0:
 		return "object({})"
+	case top:
+		return b.String()
 	}
 	return "object(" + b.String() + ")"
 }

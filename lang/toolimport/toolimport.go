@@ -120,7 +120,11 @@ func Import(source string, data []byte) (Result, error) {
 		out.WriteString(block)
 	}
 	if im.tools == 0 {
-		return Result{}, fmt.Errorf("no %s tool definitions in the file (%d entries, none a tool)", source, len(list))
+		why := "the list is empty"
+		if len(im.warnings) > 0 {
+			why = im.warnings[0].String()
+		}
+		return Result{}, fmt.Errorf("no %s tool definitions in the file (%d entries): %s", source, len(list), why)
 	}
 	text, diags := format.Format(out.Bytes(), "import.tenet.hcl")
 	if diags.HasErrors() {
@@ -188,6 +192,12 @@ func (im *importer) tool(source string, raw any, ptr string) string {
 	d := def{}
 	switch source {
 	case "mcp":
+		if _, ok := obj["inputSchema"]; !ok && obj != nil {
+			// inputSchema is required in MCP: without it this is another
+			// source's tool (Anthropic's input_schema) or no tool at all.
+			warn(name, ptr, "not an MCP tool (no inputSchema%s): nothing imported", hint(obj))
+			return im.comment(warns)
+		}
 		d = def{name: name, schema: obj["inputSchema"], schemaPtr: ptr + "/inputSchema"}
 		d.title, _ = obj["title"].(string)
 		if ann, ok := obj["annotations"].(map[string]any); ok {
@@ -222,6 +232,10 @@ func (im *importer) tool(source string, raw any, ptr string) string {
 			// Server and client tools of Anthropic's (web_search_..., bash_...)
 			// have a type and no input_schema: their arguments are Anthropic's.
 			warn(name, ptr, "Anthropic-defined tool (type %s): no input_schema, nothing imported", clip(strconv.Quote(typ), 60))
+			return im.comment(warns)
+		}
+		if _, ok := obj["input_schema"]; !ok && obj != nil {
+			warn(name, ptr, "not an Anthropic tool (no input_schema%s): nothing imported", hint(obj))
 			return im.comment(warns)
 		}
 		d = def{name: name, schema: obj["input_schema"], schemaPtr: ptr + "/input_schema"}
@@ -278,6 +292,19 @@ func (im *importer) tool(source string, raw any, ptr string) string {
 	}
 	b.WriteString("}\n")
 	return b.String()
+}
+
+// hint names the source an entry's keys suggest.
+func hint(obj map[string]any) string {
+	switch {
+	case obj["inputSchema"] != nil:
+		return "; inputSchema is MCP's"
+	case obj["input_schema"] != nil:
+		return "; input_schema is Anthropic's"
+	case obj["function"] != nil || obj["parameters"] != nil:
+		return "; function and parameters are OpenAI's"
+	}
+	return ""
 }
 
 // comment writes the warnings of an entry that is not imported.

@@ -52,7 +52,7 @@ tool "read_file" {
 func TestSchemaMapping(t *testing.T) {
 	for _, tc := range []struct {
 		name, schema, want string
-		warn             []string // "pointer|part of message"
+		warn               []string // "pointer|part of message"
 	}{
 		{"enum", `{"type":"string","enum":["a","b"]}`, "x = string", []string{`/p/properties/x/enum|enum ["a","b"]`}},
 		{"format", `{"type":"string","format":"email"}`, "x = string", []string{`/p/properties/x/format|format "email" not expressed`}},
