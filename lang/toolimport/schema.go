@@ -16,10 +16,20 @@ type converter struct {
 	rootPtr   string
 	nodes     int
 	expanding map[string]bool // $refs being expanded: a loop is refused
+	seen      map[string]bool // warnings given (pointer, format)
 	warnings  []Warning
 }
 
 func (c *converter) warn(ptr, format string, args ...any) {
+	// A schema reached by several $refs is reported once, where it is.
+	key := ptr + "\x00" + format
+	if c.seen[key] {
+		return
+	}
+	if c.seen == nil {
+		c.seen = map[string]bool{}
+	}
+	c.seen[key] = true
 	c.warnings = append(c.warnings, Warning{Tool: c.tool, Pointer: ptr, Message: fmt.Sprintf(format, args...)})
 }
 
@@ -40,7 +50,7 @@ var structuralKeywords = map[string]bool{
 // params maps the top-level schema: an object's properties become the
 // params attribute. Anything else gives no params (untyped arguments).
 func (c *converter) params(schema any, ptr string) string {
-	c.root, c.rootPtr, c.expanding = schema, ptr, map[string]bool{}
+	c.root, c.rootPtr, c.expanding = schema, ptr, map[string]bool{"#": true}
 	obj, ok := schema.(map[string]any)
 	if !ok {
 		c.warn(ptr, "the schema is %s, not an object schema: arguments are untyped (no params)", clip(jsonText(schema), 60))

@@ -42,7 +42,7 @@ const MaxFileSize = 64 << 20
 // and a `$ref` graph must not expand exponentially.
 const (
 	MaxDepth = 24
-	MaxNodes = 10000
+	MaxNodes = 2000
 )
 
 // Warning is one thing of the input that the output does not express.

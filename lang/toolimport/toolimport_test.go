@@ -191,7 +191,7 @@ func TestLimits(t *testing.T) {
 	}
 	n := 0
 	for _, w := range res.Warnings {
-		if strings.Contains(w.Message, "more than 10000 schemas") {
+		if strings.Contains(w.Message, "more than 2000 schemas") {
 			n++
 		}
 	}
