@@ -1,6 +1,7 @@
 package toolimport
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -125,6 +126,9 @@ func (c *converter) schemaObject(s map[string]any, ptr string, depth int) (strin
 		}
 		if _, ok := s["items"]; ok {
 			return c.array(s, ptr, depth), nullable
+		}
+		if t := valuesType(s); t != "" {
+			return t, nullable // {"enum": ["a", "b"]}: the values say the type
 		}
 		return "any", nullable
 	case string:
@@ -355,4 +359,41 @@ func mapOf(m map[string]bool) map[string]any {
 		out[k] = nil
 	}
 	return out
+}
+
+// valuesType is the type of an untyped schema's enum or const values when
+// they all have one scalar type, else "".
+func valuesType(s map[string]any) string {
+	vals, _ := s["enum"].([]any)
+	if c, ok := s["const"]; ok {
+		vals = append(vals[:len(vals):len(vals)], c)
+	}
+	kind := ""
+	for _, v := range vals {
+		k := ""
+		switch v := v.(type) {
+		case string:
+			k = "string"
+		case bool:
+			k = "bool"
+		case json.Number:
+			k = "double"
+			if _, err := v.Int64(); err == nil {
+				k = "int"
+			}
+		case float64: // decoded without UseNumber (tests)
+			k = "double"
+		default:
+			return ""
+		}
+		if kind != "" && k != kind {
+			if kind+k == "intdouble" || kind+k == "doubleint" {
+				k = "double"
+			} else {
+				return ""
+			}
+		}
+		kind = k
+	}
+	return kind
 }

@@ -113,6 +113,10 @@ func Import(source string, data []byte) (Result, error) {
 	im := &importer{used: map[string]bool{}}
 	var out bytes.Buffer
 	fmt.Fprintf(&out, "# Imported by tenet import %s: %d tool definitions.\n", source, len(list))
+	if cur := nextCursor(doc); cur != "" {
+		// tools/list is paginated: the file holds one page.
+		out.WriteString(im.comment([]Warning{{Pointer: cur, Message: "more tools on further pages of tools/list (nextCursor): not in this file"}}))
+	}
 	for i, raw := range list {
 		ptr := base + "/" + strconv.Itoa(i)
 		block := im.tool(source, raw, ptr)
@@ -292,6 +296,20 @@ func (im *importer) tool(source string, raw any, ptr string) string {
 	}
 	b.WriteString("}\n")
 	return b.String()
+}
+
+// nextCursor is the pointer of a non-empty nextCursor of an MCP result.
+func nextCursor(doc any) string {
+	d, _ := doc.(map[string]any)
+	if r, ok := d["result"].(map[string]any); ok {
+		if c, _ := r["nextCursor"].(string); c != "" {
+			return "/result/nextCursor"
+		}
+	}
+	if c, _ := d["nextCursor"].(string); c != "" {
+		return "/nextCursor"
+	}
+	return ""
 }
 
 // hint names the source an entry's keys suggest.

@@ -1,6 +1,7 @@
 package toolimport
 
 import (
+	"bytes"
 	"encoding/json"
 	"strconv"
 	"strings"
@@ -72,6 +73,10 @@ func TestSchemaMapping(t *testing.T) {
 		{"nested bad name", `{"type":"object","properties":{"a-b":{"type":"string"},"ok":{"type":"string"}},"required":["ok"]}`, "ok = string", []string{`/p/properties/x/properties/a-b|"a-b" is not a tenet identifier`}},
 		{"pointer escape", `{"type":"object","properties":{"a/b~":{"type":"string"}}}`, "x = object({})", []string{`/p/properties/x/properties/a~1b~0|not a tenet identifier`}},
 		{"false", `false`, "x = any", []string{"/p/properties/x|schema false"}},
+		{"enum untyped", `{"enum":["a","b"]}`, "x = string", []string{`/p/properties/x/enum|enum ["a","b"]`}},
+		{"const int", `{"const":3}`, "x = int", []string{`/p/properties/x/const|const 3`}},
+		{"enum numbers", `{"enum":[1,2.5]}`, "x = double", []string{`/p/properties/x/enum|enum [1,2.5]`}},
+		{"enum mixed", `{"enum":["a",1]}`, "x = any", []string{`/p/properties/x/enum|enum ["a",1]`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := &converter{tool: "t"}
@@ -202,4 +207,19 @@ func TestLimits(t *testing.T) {
 
 func itoa(i int) string { return strconv.Itoa(i) }
 
-func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
+func jsonUnmarshal(b []byte, v any) error {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	return d.Decode(v)
+}
+
+func TestNextCursor(t *testing.T) {
+	res, err := Import("mcp", []byte(`{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","inputSchema":{"type":"object"}}],"nextCursor":"p2"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "# Imported by tenet import mcp: 1 tool definitions.\n# warning: /result/nextCursor: more tools on further pages of tools/list (nextCursor): not in this file\n"
+	if !strings.HasPrefix(string(res.Text), want) || len(res.Warnings) != 1 {
+		t.Errorf("got\n%s%v", res.Text, res.Warnings)
+	}
+}
