@@ -66,7 +66,7 @@ func mainContext(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetArgs(args)
-	root.AddCommand(checkCmd(), buildCmd(), keygenCmd(), inspectCmd(), evalCmd(), explainCmd(), reportCmd(), compareCmd(), testCmd(), versionCmd(), fmtCmd(), devCmd())
+	root.AddCommand(checkCmd(), buildCmd(), keygenCmd(), inspectCmd(), evalCmd(), explainCmd(), reportCmd(), compareCmd(), testCmd(), versionCmd(), fmtCmd(), importCmd(), devCmd())
 	cmd, err := root.ExecuteContextC(ctx)
 	var ee exitError
 	switch {
