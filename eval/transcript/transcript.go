@@ -76,8 +76,13 @@ func Formats() []string {
 // Open returns a reader of format over r; file names the input in errors and
 // in each run's Origin. An unknown format is an error that lists the known
 // ones. Open reads nothing from r. It is OpenRecords and Decode, one record at
-// a time.
+// a time. Under auto (IsAuto) it reads the start of r to choose the
+// format (ResolveFormat), whose error it returns.
 func Open(format, file string, r io.Reader, opt Options) (Reader, error) {
+	format, r, err := ResolveFormat(format, file, r)
+	if err != nil {
+		return nil, err
+	}
 	records, err := OpenRecords(format, file, r, opt)
 	if err != nil {
 		return nil, err
