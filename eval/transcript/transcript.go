@@ -20,6 +20,11 @@
 // eval/transcript/build (events, calls, matching, nested calls, refusals
 // of unread call shapes); the types and constants of frame are re-exported
 // here under their old names.
+//
+// Each row also has a sniffer (frame.Sniffer): under format "auto" (Auto,
+// and a source that names no format) ResolveFormat shows a file's first
+// 64 KiB to every sniffer and exactly one must claim it; none or several
+// is an *Error at the file's line 1 (docs/transcripts.md, "auto").
 package transcript
 
 import (
