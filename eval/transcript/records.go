@@ -41,14 +41,14 @@ type format struct {
 // formats is the one table of transcript formats: a new format is a
 // package under eval/transcript and one row here.
 var formats = map[string]format{
-	"anthropic-messages": {frame: frame.JSONL, decode: anthropic.Decode, sniff: anthropic.Sniff},
-	"inspect":            {frame: inspect.Frame, decode: inspect.Decode, sniff: inspect.Sniff},
-	"mcp":                {frame: mcp.Frame, decode: mcp.Decode, sniff: mcp.Sniff},
-	"openai-messages":    {frame: frame.JSONL, decode: openai.Decode, sniff: openai.Sniff},
-	"openai-responses":   {frame: frame.JSONL, decode: responses.Decode, sniff: responses.Sniff},
-	"otel-genai":         {frame: otelgenai.Frame, decode: otelgenai.Decode, sniff: otelgenai.Sniff},
-	"tau-bench":          {frame: taubench.Frame, decode: taubench.Decode, sniff: taubench.Sniff},
-	"tenet":              {frame: frame.JSONL, decode: native.Decode, sniff: native.Sniff},
+	"anthropic-messages": {frame: frame.JSONL, decode: anthropic.Decode, sniff: anthropic.SniffHead},
+	"inspect":            {frame: inspect.Frame, decode: inspect.Decode, sniff: inspect.SniffHead},
+	"mcp":                {frame: mcp.Frame, decode: mcp.Decode, sniff: mcp.SniffHead},
+	"openai-messages":    {frame: frame.JSONL, decode: openai.Decode, sniff: openai.SniffHead},
+	"openai-responses":   {frame: frame.JSONL, decode: responses.Decode, sniff: responses.SniffHead},
+	"otel-genai":         {frame: otelgenai.Frame, decode: otelgenai.Decode, sniff: otelgenai.SniffHead},
+	"tau-bench":          {frame: taubench.Frame, decode: taubench.Decode, sniff: taubench.SniffHead},
+	"tenet":              {frame: frame.JSONL, decode: native.Decode, sniff: native.SniffHead},
 }
 
 // CheckFormat returns nil when format names a known transcript format, else
@@ -141,9 +141,10 @@ func IsAuto(name string) bool { return name == Auto || name == "" }
 // Sniff returns the formats whose sniffer claims head, the first up to
 // frame.SniffBytes of a file (decompressed), sorted.
 func Sniff(head []byte) []string {
+	h := frame.Scan(head) // once, for every sniffer
 	var claimed []string
 	for _, name := range Formats() {
-		if formats[name].sniff(head) {
+		if formats[name].sniff(h) {
 			claimed = append(claimed, name)
 		}
 	}

@@ -9,11 +9,12 @@ import (
 // sniffer is shown: 64 KiB, which may end inside a record.
 const SniffBytes = 64 << 10
 
-// Sniffer says whether head, the first up to SniffBytes of a file, looks
-// like its format. It must decide by the format's distinctive members, so
-// that a file is claimed by one format only, and must not fail on a head
-// that ends inside a record.
-type Sniffer func(head []byte) bool
+// Sniffer says whether h, the Scan of the first up to SniffBytes of a
+// file, looks like its format. It must decide by the format's distinctive
+// members, so that a file is claimed by one format only; a head that ends
+// inside a record is scanned up to the cut. (Each reader package also has
+// Sniff(head []byte) bool, the same over raw bytes.)
+type Sniffer func(h Head) bool
 
 // Head is what the sniffers look at: the start of a file read as JSON
 // tokens as far as they go (a head cut inside a record, or that is not

@@ -3,8 +3,11 @@ package mcp
 import "github.com/tenetlang/tenet/eval/transcript/frame"
 
 // Sniff says whether head, the start of a file, looks like an MCP session
-// log (a frame.Sniffer): JSON-RPC messages, whose records carry
+// log: JSON-RPC messages, whose records carry
 // "jsonrpc".
-func Sniff(head []byte) bool {
-	return frame.Scan(head).Keys["jsonrpc"]
-}
+func Sniff(head []byte) bool { return SniffHead(frame.Scan(head)) }
+
+// SniffHead, the format's frame.Sniffer, is Sniff over a head already
+// scanned (the registry scans a file's head once for all the
+// formats).
+func SniffHead(h frame.Head) bool { return h.Keys["jsonrpc"] }

@@ -3,12 +3,16 @@ package openai
 import "github.com/tenetlang/tenet/eval/transcript/frame"
 
 // Sniff says whether head, the start of a file, looks like
-// openai-messages (a frame.Sniffer): records with a "messages" list
+// openai-messages: records with a "messages" list
 // whose blocks are not Anthropic's (tool_use, tool_result, thinking: those
 // are anthropic-messages' to claim), and that are not a logged
 // anthropic call ("request" with "response").
-func Sniff(head []byte) bool {
-	h := frame.Scan(head)
+func Sniff(head []byte) bool { return SniffHead(frame.Scan(head)) }
+
+// SniffHead, the format's frame.Sniffer, is Sniff over a head already
+// scanned (the registry scans a file's head once for all the
+// formats).
+func SniffHead(h frame.Head) bool {
 	if !h.Keys["messages"] || (h.Keys["request"] && h.Keys["response"]) {
 		return false
 	}
