@@ -10,7 +10,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tenetlang/tenet/eval/transcript/anthropic"
 	"github.com/tenetlang/tenet/eval/transcript/frame"
+	"github.com/tenetlang/tenet/eval/transcript/inspect"
+	"github.com/tenetlang/tenet/eval/transcript/mcp"
+	"github.com/tenetlang/tenet/eval/transcript/native"
+	"github.com/tenetlang/tenet/eval/transcript/openai"
+	"github.com/tenetlang/tenet/eval/transcript/otelgenai"
+	"github.com/tenetlang/tenet/eval/transcript/responses"
+	"github.com/tenetlang/tenet/eval/transcript/taubench"
 )
 
 // head is the first frame.SniffBytes of path, as auto sees it.
@@ -140,6 +148,30 @@ func TestSniffReaderTestdata(t *testing.T) {
 		for _, f := range files {
 			if got := Sniff(head(t, f)); !slices.Equal(got, []string{name}) {
 				t.Errorf("%s: claimed by %v, want [%s]", f, got, name)
+			}
+		}
+	}
+}
+
+// TestSniffPerPackage: each reader package's Sniff over raw bytes claims
+// its own sample and no other format's.
+func TestSniffPerPackage(t *testing.T) {
+	sniff := map[string]func([]byte) bool{
+		"anthropic-messages": anthropic.Sniff, "inspect": inspect.Sniff, "mcp": mcp.Sniff,
+		"openai-messages": openai.Sniff, "openai-responses": responses.Sniff, "otel-genai": otelgenai.Sniff,
+		"tau-bench": taubench.Sniff, "tenet": native.Sniff,
+	}
+	if len(sniff) != len(Formats()) {
+		t.Fatalf("%d sniffers here, %d formats registered", len(sniff), len(Formats()))
+	}
+	for _, sample := range Formats() {
+		files, _ := filepath.Glob(filepath.Join("..", "..", "examples", "formats", sample, "transcript.*"))
+		for _, f := range files {
+			h := head(t, f)
+			for name, fn := range sniff {
+				if got := fn(h); got != (name == sample) {
+					t.Errorf("%s.Sniff(%s) = %v", name, f, got)
+				}
 			}
 		}
 	}
