@@ -176,3 +176,16 @@ func TestSniffPerPackage(t *testing.T) {
 		}
 	}
 }
+
+// FuzzSniff: sniffing never panics and is deterministic, on any head.
+func FuzzSniff(f *testing.F) {
+	f.Add([]byte(`{"jsonrpc": "2.0", "tenet_run": 1}`))
+	f.Add([]byte(`[{"traj": [{"role": "user"}]}]`))
+	f.Add([]byte("PK\x03\x04"))
+	f.Add([]byte(`{"request": {"messages": [], "input": [`))
+	f.Fuzz(func(t *testing.T, head []byte) {
+		if a, b := Sniff(head), Sniff(head); !slices.Equal(a, b) {
+			t.Fatalf("%v then %v", a, b)
+		}
+	})
+}
