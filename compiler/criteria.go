@@ -135,7 +135,9 @@ func (c *compiler) sources() {
 	for _, s := range c.mod.Sources {
 		name := s.Name.Value
 		owner := "source " + name
-		if c.opt.Formats != nil && s.Format.Value != "" && !contains(c.opt.Formats, s.Format.Value) {
+		// No format, or "auto", asks eval to recognise each file's format
+		// (docs/transcripts.md, "auto").
+		if c.opt.Formats != nil && s.Format.Value != "" && s.Format.Value != "auto" && !contains(c.opt.Formats, s.Format.Value) {
 			c.errorf("unknown-format", s.Format.Range, "Unknown transcript format",
 				fmt.Sprintf("Source %q has format %q; known formats: %s.%s", name, s.Format.Value, strings.Join(c.opt.Formats, ", "), didYouMean(s.Format.Value, c.opt.Formats)))
 		}

@@ -266,7 +266,7 @@ type Cases struct {
 // run. Every expression is CEL over the raw record (variables meta, record).
 type Source struct {
 	Name       Str
-	Format     Str   // transcript format, e.g. "openai-messages"
+	Format     Str   // transcript format, e.g. "openai-messages"; "" (absent) or "auto": recognised per file
 	Select     *Expr // bool: records this contract judges; nil means all
 	Task       *Expr // string: task id
 	Goal       *Expr // string or null: goal id; null means a benign run

@@ -68,7 +68,7 @@ var (
 	sideEffectSchema = &hcl.BodySchema{Attributes: attrs(nil, "description", "when", "match", "forbid"), Blocks: stepBlocks}
 	casesSchema      = &hcl.BodySchema{Attributes: attrs([]string{"tasks", "goals"})}
 	sourceSchema     = &hcl.BodySchema{
-		Attributes: attrs([]string{"format", "task", "condition"}, "select", "goal", "attempt", "repetition", "grant"),
+		Attributes: attrs([]string{"task", "condition"}, "format", "select", "goal", "attempt", "repetition", "grant"),
 		Blocks:     []hcl.BlockHeaderSchema{{Type: "given"}},
 	}
 	givenSchema     = &hcl.BodySchema{Attributes: attrs(nil, LabelUtility, LabelAttackSuccess, LabelSideEffect)}

@@ -85,7 +85,11 @@ func Find(p *eval.Program, src *bundle.SourcePlan, files []string, open func(str
 // (transcript.Open is the same two steps) to know the line of each skipped
 // one.
 func scanRuns(p *eval.Program, src *bundle.SourcePlan, name string, f io.Reader, key string, look bool, seen map[runs.Key]runs.Pos) (found *eval.Explanation, header bool, err error) {
-	rd, err := transcript.OpenRecords(src.Format, name, f, transcript.Options{})
+	format, f, err := transcript.ResolveFormat(src.Format, name, f) // under auto, the file's own
+	if err != nil {
+		return nil, false, fmt.Errorf("%w (tenet eval refuses this file too)", err)
+	}
+	rd, err := transcript.OpenRecords(format, name, f, transcript.Options{})
 	if err != nil {
 		return nil, false, err
 	}
@@ -97,7 +101,7 @@ func scanRuns(p *eval.Program, src *bundle.SourcePlan, name string, f io.Reader,
 		if err != nil {
 			return nil, false, fmt.Errorf("%w (tenet eval refuses this file too)", err)
 		}
-		r, skip, err := transcript.Decode(src.Format, rec.Origin, rec.Data)
+		r, skip, err := transcript.Decode(format, rec.Origin, rec.Data)
 		if err != nil {
 			return nil, false, fmt.Errorf("%w (tenet eval refuses this file too)", err)
 		}

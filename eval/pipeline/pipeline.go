@@ -168,6 +168,11 @@ func (t Target) resolve() (judgeTarget, error) {
 	if format == "" {
 		format = src.Format
 	}
+	if transcript.IsAuto(format) {
+		// A source without a format, and format "auto", are one pass
+		// that chooses each file's reader (pass.readFile).
+		format = transcript.Auto
+	}
 	if t.Grant != "" {
 		if !slices.ContainsFunc(p.Bundle.Decls.Grants, func(g bundle.Grant) bool { return g.Name == t.Grant }) {
 			return judgeTarget{}, fmt.Errorf("contract %s has no grant %q", p.Bundle.Manifest.Contract, t.Grant)
@@ -199,6 +204,7 @@ type pass struct {
 // job is one framed record on its way through the pipeline.
 type job struct {
 	origin run.Origin
+	format string // the record's format: the pass's, or under auto its file's
 	file   int    // the index of origin.File in the files
 	data   []byte // the record; dropped once decoded
 	bytes  int64  // transcript bytes read, over all passes, when it was framed
@@ -307,7 +313,15 @@ func (ps *pass) readFile(f io.Reader, file int, name string, cr *countingReader,
 	cr.r = f
 	dr := inputs.Decompress(cr)
 	defer dr.Close()
-	rr, err := transcript.OpenRecords(ps.format, name, dr, topt)
+	format, r, err := transcript.ResolveFormat(ps.format, name, dr)
+	if err != nil {
+		// Under auto a file no format (or several) claims is bad input,
+		// one error for the file; the other files are still read.
+		j := &job{origin: run.Origin{File: name, Line: 1}, file: file, bytes: cr.n, done: make(chan outcome, 1)}
+		j.done <- outcome{err: err}
+		return send(order, j)
+	}
+	rr, err := transcript.OpenRecords(format, name, r, topt)
 	if err != nil {
 		send(order, &job{fatal: err})
 		return false
@@ -317,7 +331,7 @@ func (ps *pass) readFile(f io.Reader, file int, name string, cr *countingReader,
 		if errors.Is(err, io.EOF) {
 			return true
 		}
-		j := &job{origin: rec.Origin, file: file, bytes: cr.n, done: make(chan outcome, 1)}
+		j := &job{origin: rec.Origin, format: format, file: file, bytes: cr.n, done: make(chan outcome, 1)}
 		if err != nil {
 			var te *transcript.Error
 			if !errors.As(err, &te) {
@@ -341,7 +355,7 @@ func (ps *pass) readFile(f io.Reader, file int, name string, cr *countingReader,
 // runs on a worker; the decoded run is dropped when it returns.
 func (ps *pass) process(j *job) outcome {
 	data := j.data
-	rn, skip, err := transcript.Decode(ps.format, j.origin, data)
+	rn, skip, err := transcript.Decode(j.format, j.origin, data)
 	j.data = nil
 	if err != nil {
 		return outcome{err: err}

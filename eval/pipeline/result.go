@@ -41,7 +41,7 @@ type Result struct {
 // Options configure EvalFiles and EvalCollection.
 type Options struct {
 	Source     string // source block name; "" when the contract has exactly one
-	Format     string // transcript format; "" means the source's format
+	Format     string // transcript format; "" means the source's format, and "auto" (or a source without one) each file's own, recognised from its start (transcript.ResolveFormat)
 	Grant      string // audit against this grant instead of the source's (docs/language.md, "grant")
 	Transcript transcript.Options
 	// SortBytes, when > 0, bounds the memory of the judged runs: instead

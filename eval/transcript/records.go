@@ -1,6 +1,8 @@
 package transcript
 
 import (
+	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -26,30 +28,36 @@ type RawRecord = frame.RawRecord
 // (frame.RecordReader).
 type RecordReader = frame.RecordReader
 
-// format is one transcript format: how its records are framed and how one
-// record is decoded (see frame.Framer and frame.Decoder for what each
-// must do).
+// format is one transcript format: how its records are framed, how one
+// record is decoded, and how the start of a file is recognised under
+// format "auto" (see frame.Framer, frame.Decoder and frame.Sniffer for
+// what each must do).
 type format struct {
 	frame  frame.Framer
 	decode frame.Decoder
+	sniff  frame.Sniffer
 }
 
 // formats is the one table of transcript formats: a new format is a
 // package under eval/transcript and one row here.
 var formats = map[string]format{
-	"anthropic-messages": {frame: frame.JSONL, decode: anthropic.Decode},
-	"inspect":            {frame: inspect.Frame, decode: inspect.Decode},
-	"mcp":                {frame: mcp.Frame, decode: mcp.Decode},
-	"openai-messages":    {frame: frame.JSONL, decode: openai.Decode},
-	"openai-responses":   {frame: frame.JSONL, decode: responses.Decode},
-	"otel-genai":         {frame: otelgenai.Frame, decode: otelgenai.Decode},
-	"tau-bench":          {frame: taubench.Frame, decode: taubench.Decode},
-	"tenet":              {frame: frame.JSONL, decode: native.Decode},
+	"anthropic-messages": {frame: frame.JSONL, decode: anthropic.Decode, sniff: anthropic.SniffHead},
+	"inspect":            {frame: inspect.Frame, decode: inspect.Decode, sniff: inspect.SniffHead},
+	"mcp":                {frame: mcp.Frame, decode: mcp.Decode, sniff: mcp.SniffHead},
+	"openai-messages":    {frame: frame.JSONL, decode: openai.Decode, sniff: openai.SniffHead},
+	"openai-responses":   {frame: frame.JSONL, decode: responses.Decode, sniff: responses.SniffHead},
+	"otel-genai":         {frame: otelgenai.Frame, decode: otelgenai.Decode, sniff: otelgenai.SniffHead},
+	"tau-bench":          {frame: taubench.Frame, decode: taubench.Decode, sniff: taubench.SniffHead},
+	"tenet":              {frame: frame.JSONL, decode: native.Decode, sniff: native.SniffHead},
 }
 
 // CheckFormat returns nil when format names a known transcript format, else
 // the error Open returns for it, which lists the known formats.
+// "auto" (Auto) is known too.
 func CheckFormat(name string) error {
+	if name == Auto {
+		return nil
+	}
 	_, err := lookup(name)
 	return err
 }
@@ -120,4 +128,65 @@ func (r *reader) Next() (*run.Run, error) {
 		}
 		return rn, nil
 	}
+}
+
+// Auto is the format name that asks for each file's format to be
+// recognised from its start (docs/transcripts.md, "auto"); a source
+// without a format means it too.
+const Auto = "auto"
+
+// IsAuto reports whether name asks for recognition: "auto", or no name.
+func IsAuto(name string) bool { return name == Auto || name == "" }
+
+// Sniff returns the formats whose sniffer claims head, the first up to
+// frame.SniffBytes of a file (decompressed), sorted.
+func Sniff(head []byte) []string {
+	h := frame.Scan(head) // once, for every sniffer
+	var claimed []string
+	for _, name := range Formats() {
+		if formats[name].sniff(h) {
+			claimed = append(claimed, name)
+		}
+	}
+	return claimed
+}
+
+// ErrNotRecognised is wrapped by the error of ResolveFormat when no format,
+// or more than one, claims a file.
+var ErrNotRecognised = errors.New("transcript format not recognised")
+
+// ResolveFormat returns the format to read file in and a reader that
+// yields all of r. A named format is returned as it is (with r). Under
+// auto (IsAuto) it reads the start of r, up to frame.SniffBytes, and
+// exactly one format must claim it: none or several is an *Error at the
+// file's line 1 (wrapping ErrNotRecognised) naming the formats tried or
+// the ones that claimed it; a read error is an *Error too.
+func ResolveFormat(name, file string, r io.Reader) (string, io.Reader, error) {
+	if !IsAuto(name) {
+		return name, r, nil
+	}
+	br := bufio.NewReaderSize(r, frame.SniffBytes)
+	head, err := br.Peek(frame.SniffBytes)
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
+		return "", nil, &Error{File: file, Line: 1, Msg: "read: " + err.Error(), Err: err}
+	}
+	claimed := Sniff(head)
+	switch len(claimed) {
+	case 1:
+		return claimed[0], br, nil
+	case 0:
+		return "", nil, &Error{File: file, Line: 1, Err: ErrNotRecognised,
+			Msg: fmt.Sprintf("format auto: the file's start looks like none of the formats tried (%s); name the format with format = \"...\" in the source or --transcript-format", strings.Join(Formats(), ", "))}
+	default:
+		return "", nil, &Error{File: file, Line: 1, Err: ErrNotRecognised,
+			Msg: fmt.Sprintf("format auto: ambiguous: %s; name the format with format = \"...\" in the source or --transcript-format", orList(claimed))}
+	}
+}
+
+// orList joins names as "a or b", "a, b or c".
+func orList(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }

@@ -20,6 +20,11 @@
 // eval/transcript/build (events, calls, matching, nested calls, refusals
 // of unread call shapes); the types and constants of frame are re-exported
 // here under their old names.
+//
+// Each row also has a sniffer (frame.Sniffer): under format "auto" (Auto,
+// and a source that names no format) ResolveFormat shows a file's first
+// 64 KiB to every sniffer and exactly one must claim it; none or several
+// is an *Error at the file's line 1 (docs/transcripts.md, "auto").
 package transcript
 
 import (
@@ -76,8 +81,13 @@ func Formats() []string {
 // Open returns a reader of format over r; file names the input in errors and
 // in each run's Origin. An unknown format is an error that lists the known
 // ones. Open reads nothing from r. It is OpenRecords and Decode, one record at
-// a time.
+// a time. Under auto (IsAuto) it reads the start of r to choose the
+// format (ResolveFormat), whose error it returns.
 func Open(format, file string, r io.Reader, opt Options) (Reader, error) {
+	format, r, err := ResolveFormat(format, file, r)
+	if err != nil {
+		return nil, err
+	}
 	records, err := OpenRecords(format, file, r, opt)
 	if err != nil {
 		return nil, err

@@ -4,7 +4,8 @@
 // defaults), the record-level error (Error, "file:line: reason"), one
 // framed record (RawRecord) and the stream of them (RecordReader), the
 // signatures of a format's two halves (Framer, Decoder) and the JSONL
-// framer most formats use (JSONL, over internal/jsonl).
+// framer most formats use (JSONL, over internal/jsonl), and what a
+// format's sniffer (Sniffer) sees of a file under format auto (Scan).
 //
 // A reader package supplies a Decoder and, unless its records are JSONL
 // lines, a Framer of its own (a whole-file JSON array, a ZIP member per

@@ -1,0 +1,31 @@
+package anthropic
+
+import "github.com/tenetlang/tenet/eval/transcript/frame"
+
+// Sniff says whether head, the start of a file, looks like
+// anthropic-messages: a logged call's "request" (with
+// its "response", or holding "messages": the response may come after a
+// cut head), or messages (a "messages" member or a bare list of them)
+// holding blocks only Anthropic's API has (tool_use, tool_result,
+// thinking). A conversation of plain text is left to openai-messages,
+// which reads it the same, so that the two never both claim a file.
+func Sniff(head []byte) bool { return SniffHead(frame.Scan(head)) }
+
+// SniffHead, the format's frame.Sniffer, is Sniff over a head already
+// scanned (the registry scans a file's head once for all the
+// formats).
+func SniffHead(h frame.Head) bool {
+	if h.Keys["request"] && (h.Keys["response"] || h.Inner["messages"]) && !h.Inner["input"] {
+		return true
+	}
+	if h.Keys["tenet_run"] || h.Keys["jsonrpc"] || h.Keys["resourceSpans"] {
+		return false
+	}
+	return (h.Keys["messages"] || h.Keys["role"]) && anthropicBlocks(h)
+}
+
+// anthropicBlocks reports whether h holds a block type only Anthropic's
+// Messages API has.
+func anthropicBlocks(h frame.Head) bool {
+	return frame.Any(h.Types, "tool_use", "tool_result", "thinking", "redacted_thinking", "server_tool_use", "mcp_tool_use", "mcp_tool_result")
+}

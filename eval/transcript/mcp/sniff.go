@@ -1,0 +1,13 @@
+package mcp
+
+import "github.com/tenetlang/tenet/eval/transcript/frame"
+
+// Sniff says whether head, the start of a file, looks like an MCP session
+// log: JSON-RPC messages, whose records carry
+// "jsonrpc".
+func Sniff(head []byte) bool { return SniffHead(frame.Scan(head)) }
+
+// SniffHead, the format's frame.Sniffer, is Sniff over a head already
+// scanned (the registry scans a file's head once for all the
+// formats).
+func SniffHead(h frame.Head) bool { return h.Keys["jsonrpc"] }
