@@ -3,6 +3,7 @@ package responses
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/tenetlang/tenet/eval/run"
@@ -111,6 +112,9 @@ func object(rec map[string]any) (items []located, meta map[string]any, skip bool
 	if !hasOut {
 		return nil, nil, false, "output: missing (a record with \"input\" is a request: log it with its response's \"output\" items, or write the conversation as a list of items)"
 	}
+	if msg := unfinished(rec); msg != "" {
+		return nil, nil, false, msg
+	}
 	meta = map[string]any{}
 	switch md := rec["metadata"].(type) {
 	case nil:
@@ -156,6 +160,40 @@ func object(rec map[string]any) (items []located, meta map[string]any, skip bool
 		return nil, nil, false, ownHint(msg)
 	}
 	return items, meta, false, ""
+}
+
+// unfinished refuses a Response that did not complete: its output is not
+// the agent's whole answer (a server error, a cut at max_output_tokens, a
+// cancellation), so judging it would count the platform's failure as the
+// agent's — a call cut off mid-arguments would read as a failed call.
+func unfinished(rec map[string]any) string {
+	if e, ok := rec["error"]; ok && e != nil {
+		detail := build.Kind(e)
+		if m, ok := e.(map[string]any); ok {
+			code, _ := m["code"].(string)
+			text, _ := m["message"].(string)
+			detail = build.Clip(strings.TrimSpace(code+": "+text), 200)
+		}
+		return "error: the response failed (" + detail + "): its output is not the agent's answer; leave it out or run it again"
+	}
+	st, ok := rec["status"]
+	if !ok || st == nil {
+		return ""
+	}
+	s, isStr := st.(string)
+	if !isStr {
+		return "status: want a string, got " + build.Kind(st)
+	}
+	if s == "completed" {
+		return ""
+	}
+	why := ""
+	if d, ok := rec["incomplete_details"].(map[string]any); ok {
+		if r, ok := d["reason"].(string); ok {
+			why = ", reason " + strconv.Quote(build.Clip(r, 100))
+		}
+	}
+	return "status " + strconv.Quote(build.Clip(s, 100)) + why + ": the response did not complete, so its output is not the agent's whole answer (a call may be cut off mid-arguments); leave it out or run it again"
 }
 
 // ownHint rewrites build's hint for openai-messages, which names
