@@ -1,5 +1,5 @@
-# Judges otel-genai runs: one run per trace, the condition is the
-# trace id's first 8 digits.
+# The contract the otel_ cases judge with: otel-genai runs, one run per
+# trace, the condition is the trace id's first 8 digits.
 contract "otel" {
   version = "1"
 }
