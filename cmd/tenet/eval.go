@@ -110,8 +110,7 @@ func evalCmd() *cobra.Command {
 			return rf.write(cmd, ev.Document, &outputs)
 		},
 	}
-	cmd.Flags().StringVar(&opt.Source, "source", "", "source block to map records with (default: the contract's only source)")
-	cmd.Flags().StringVar(&opt.Format, "transcript-format", "", "transcript format, or auto to recognise each file's (default: the source's format)")
+	cliflags.AddReading(cmd, &opt.Source, &opt.Format)
 	cmd.Flags().StringVar(&opt.Grant, "grant", "", "audit calls against this grant (default: the source's grant)")
 	cmd.Flags().StringVarP(&out, "out", "o", "", "write the labelled runs (JSONL, docs/runs-format.md) to this file, atomically")
 	cmd.Flags().IntVar(&opt.Transcript.MaxRecordBytes, "max-record-bytes", transcript.DefaultMaxRecordBytes, "longest transcript record (line) accepted, in bytes")
