@@ -10,7 +10,7 @@ import (
 )
 
 func explainCmd() *cobra.Command {
-	var key, source string
+	var key, source, format string
 	var lim cliflags.Limits
 	var inf cliflags.Inputs
 	var trust trustFlags
@@ -41,7 +41,7 @@ func explainCmd() *cobra.Command {
 			}
 			p := progs[0]
 			lim.Apply(p)
-			src, err := p.Source(source)
+			src, err := cliflags.SourcePlan(p, source, format)
 			if err != nil {
 				return err
 			}
@@ -54,7 +54,7 @@ func explainCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&key, "run", "", "the run to explain: condition/task[/goal] or FILE:LINE")
-	cmd.Flags().StringVar(&source, "source", "", "source block (default: the contract's only source)")
+	cliflags.AddReading(cmd, &source, &format)
 	lim.Add(cmd)
 	inf.Add(cmd)
 	trust.add(cmd)
