@@ -96,7 +96,7 @@ func checkTrees(ns []node) (int, string) {
 	for i, n := range ns {
 		if n.id != "" {
 			if j, dup := byID[key{n.trace, n.id}]; dup {
-				return i, fmt.Sprintf("span %q (%q) has the id of span %q (%q) of the same trace: a span exported twice (a file given twice?) or ids reused; a trace's span ids are unique", clipID(n.id), build.Clip(n.name, 100), clipID(ns[j].id), build.Clip(ns[j].name, 100))
+				return i, fmt.Sprintf("span %q (%q) has the id of span %q (%q) of the same trace: the span was exported twice (an export concatenated with itself?) or span ids are reused; a trace's span ids are unique", clipID(n.id), build.Clip(n.name, 100), clipID(ns[j].id), build.Clip(ns[j].name, 100))
 			}
 			byID[key{n.trace, n.id}] = i
 		}

@@ -105,7 +105,7 @@ func TestTreeShapes(t *testing.T) {
 		{"two roots", line(tspan("t", "a", "", "1", "", "x"), tspan("t", "b", "", "1", "", "y")),
 			`span "b" ("b") is a second root span (no parentSpanId) of trace "t", beside "a" ("a"): a trace has one root; spans of different runs may share a trace id`},
 		{"span twice", line(tspan("t", "r", "", "1", "", ""), tspan("t", "a", "r", "1", "", "x"), tspan("t", "a", "r", "1", "", "x")),
-			`span "a" ("a") has the id of span "a" ("a") of the same trace: a span exported twice (a file given twice?) or ids reused; a trace's span ids are unique`},
+			`span "a" ("a") has the id of span "a" ("a") of the same trace: the span was exported twice (an export concatenated with itself?) or span ids are reused; a trace's span ids are unique`},
 		{"cycle", line(tspan("t", "r", "", "1", "", ""), tspan("t", "a", "b", "1", "", "x"), tspan("t", "b", "a", "1", "", "y")),
 			`span "a" ("a") is its own ancestor (its parents form a cycle): the spans do not form a trace`},
 		{"own parent", line(tspan("t", "r", "", "1", "", ""), tspan("t", "a", "a", "2", "", "x")),
