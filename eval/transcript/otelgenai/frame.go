@@ -193,16 +193,16 @@ func (r *records) add(rec frame.RawRecord) string {
 						t.conv = *a.Value.StringValue
 					}
 				}
-				g := byTrace[keys.TraceID]
+				g := byTrace[id]
 				if g == nil {
 					g = &group{resource: bytes.Clone(rs.Resource), rsSchema: bytes.Clone(rs.SchemaURL),
 						scope: bytes.Clone(ss.Scope), ssSchema: bytes.Clone(ss.SchemaURL), line: line}
-					byTrace[keys.TraceID] = g
+					byTrace[id] = g
 					adds = append(adds, pending{t, g})
 				}
 				g.spans = append(g.spans, bytes.Clone(sp))
 				name, _ := keys.Name.(string)
-				g.nodes = append(g.nodes, newNode(t.id, idText(keys.SpanID), idText(keys.Parent), build.Clip(name, 100), keys.Kind, keys.Flags))
+				g.nodes = append(g.nodes, newNode(t.id, idText(keys.SpanID), idText(keys.Parent), strings.Clone(build.Clip(name, 100)), keys.Kind, keys.Flags))
 				size += len(sp) + spanOverhead
 			}
 		}

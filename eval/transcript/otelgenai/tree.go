@@ -41,13 +41,18 @@ type node struct {
 
 // newNode reads a span's ids, kind and flags as decoded JSON values.
 func newNode(traceID, spanID, parent, name string, kind, flags any) node {
-	n := node{trace: strings.ToLower(traceID), id: strings.ToLower(spanID), parent: strings.ToLower(parent), name: name, kind: -1}
-	n.kind, _ = enumOrNumber(kind, map[string]int64{"SPAN_KIND_SERVER": kindServer, "SPAN_KIND_CONSUMER": kindConsumer})
-	if f, ok := enumOrNumber(flags, nil); ok && f >= 0 {
+	n := node{trace: strings.ToLower(traceID), id: strings.ToLower(spanID), parent: strings.ToLower(parent), name: name}
+	n.kind, _ = enumOrNumber(kind, kindNames)
+	if f, ok := enumOrNumber(flags, nil); ok {
 		n.flags = uint64(f)
 	}
 	return n
 }
+
+// kindNames are the protobuf JSON mapping's names of the kinds that
+// matter here (OTLP/JSON writes numbers; status codes are read either way
+// too).
+var kindNames = map[string]int64{"SPAN_KIND_SERVER": kindServer, "SPAN_KIND_CONSUMER": kindConsumer}
 
 // enumOrNumber reads an OTLP enum or fixed32 value: a number, a decimal
 // string, or (for enums, which OTLP/JSON writes as numbers but protobuf's
