@@ -42,6 +42,11 @@ type node struct {
 // newNode reads a span's ids, kind and flags as decoded JSON values.
 func newNode(traceID, spanID, parent, name string, kind, flags any) node {
 	n := node{trace: strings.ToLower(traceID), id: strings.ToLower(spanID), parent: strings.ToLower(parent), name: name}
+	if strings.Trim(n.parent, "0") == "" {
+		// All zeros is the invalid span id (W3C Trace Context): no parent,
+		// as some converters write a root's.
+		n.parent = ""
+	}
 	n.kind, _ = enumOrNumber(kind, kindNames)
 	if f, ok := enumOrNumber(flags, nil); ok {
 		n.flags = uint64(f)

@@ -111,6 +111,9 @@ func TestTreeShapes(t *testing.T) {
 		{"own parent", line(tspan("t", "r", "", "1", "", ""), tspan("t", "a", "a", "2", "", "x")),
 			`span "a" ("a") is its own ancestor (its parents form a cycle): the spans do not form a trace`},
 		{"case", line(tspan("T", "AB", "", "1", "", ""), tspan("t", "c", "ab", "1", "", "x")), ""},
+		{"zero parent is none", line(tspan("t", "r", "0000000000000000", "1", "", ""), tspan("t", "c", "r", "1", "", "x")), ""},
+		{"two roots, one with a zero parent", line(tspan("t", "a", "0000000000000000", "1", "", ""), tspan("t", "b", "", "1", "", "x")),
+			`span "b" ("b") is a second root span (no parentSpanId) of trace "t", beside "a" ("a"): a trace has one root; spans of different runs may share a trace id`},
 	} {
 		if got := decodeOne(t, tc.line); got != tc.want {
 			t.Errorf("%s:\n got %q\nwant %q", tc.name, got, tc.want)
