@@ -37,6 +37,7 @@ type span struct {
 	attrs   map[string]any
 	failed  bool
 	errText string
+	node    node // its place in the trace (tree.go)
 }
 
 // where names a span in messages.
@@ -86,6 +87,13 @@ func Decode(data []byte) (rn *run.Run, skip bool, msg string) {
 	}
 	meta, msg := runMeta(spans, resource)
 	if msg != "" {
+		return nil, false, msg
+	}
+	nodes := make([]node, len(spans))
+	for i, s := range spans {
+		nodes[i] = s.node
+	}
+	if _, msg := checkTrees(nodes); msg != "" {
 		return nil, false, msg
 	}
 	sort.SliceStable(spans, func(i, j int) bool { return spans[i].start < spans[j].start })
@@ -215,6 +223,13 @@ func readSpan(order int, x any) (*span, string) {
 	if s.traceID == "" {
 		return nil, "traceId: want a non-empty string"
 	}
+	// OTLP/JSON ids are case-insensitive hex: one trace however spelt.
+	s.traceID = strings.ToLower(s.traceID)
+	parent, msg := build.OptString(obj, "parentSpanId")
+	if msg != "" {
+		return nil, msg
+	}
+	s.node = newNode(s.traceID, s.spanID, parent, s.name, obj["kind"], obj["flags"])
 	if s.attrs, msg = attributes(obj["attributes"]); msg != "" {
 		return nil, msg
 	}
@@ -230,6 +245,18 @@ func readSpan(order int, x any) (*span, string) {
 		}
 	} else if s.op != "" {
 		return nil, "startTimeUnixNano: missing (items are ordered by it)"
+	}
+	// OTLP exports a span when it ends: one without an end time was
+	// exported in progress (a snapshot), and so may be its run, whose
+	// missing part cannot be told.
+	end, has := obj["endTimeUnixNano"]
+	if !has {
+		return nil, "endTimeUnixNano: missing: the span had not ended when it was exported, so its run may not be over; tenet judges whole runs only"
+	}
+	if n, msg := unixNano(end); msg != "" {
+		return nil, "endTimeUnixNano: " + msg
+	} else if n == 0 {
+		return nil, "endTimeUnixNano: 0: the span had not ended when it was exported, so its run may not be over; tenet judges whole runs only"
 	}
 	if msg = s.status(obj["status"]); msg != "" {
 		return nil, msg

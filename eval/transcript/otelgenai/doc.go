@@ -19,6 +19,28 @@
 // run's spans, at the line of its first span). Decode reads such a record
 // (or any line whose spans form one run). Memory is bounded: see Frame.
 //
+// A run is judged only when its spans are whole traces (tree.go): part
+// of a trace judged as the whole run would read a call in the missing part
+// as never made, false where the truth is unknown. So a run is refused
+// (bad input at the line of the first offending span) when a span names a
+// parent that is not among its trace's spans — unless that parent is in
+// another service's export: the span's flags say the parent is remote
+// (SpanFlags 0x100 and 0x200 set), or, the flags silent on it, the span is
+// of kind SERVER or CONSUMER (how a process receives a remote request or
+// message); flags that say the parent is local override the kind. It is
+// refused too when a trace has two root spans, a span id twice (an export
+// concatenated with itself), or a parent cycle, and when a span has no
+// endTimeUnixNano (OTLP exports a span when it ends: one without was
+// exported in progress, and its run may not be over). Refusal, not unknown:
+// what the missing part did is not one criterion's gap but any of them.
+// What cannot be seen: the part of a cut trace that holds its root (spans
+// end, and are exported, before their parents, so the file written last
+// holds the root and lacks no parent). Spans name their parent, not their
+// children, so that part read alone is judged; the other part is refused
+// for its missing parent when given too. The framer groups spans within
+// one file, not across the files of one command: a trace must be in one
+// file.
+//
 // It imports eval/run, eval/transcript/frame and eval/transcript/build
 // (never eval/transcript). docs/transcripts.md ("otel-genai") has the
 // mapping table.

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"sort"
+	"strings"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -37,9 +39,16 @@ type scopeSpans struct {
 	Spans     []jsontext.Value `json:"spans"`
 }
 
-// spanKeys is what the framer reads of one span to group it.
+// spanKeys is what the framer reads of one span to group it and to check
+// its trace's tree (at the span's line); types other than the
+// conventions' are left to Decode to refuse.
 type spanKeys struct {
 	TraceID    string `json:"traceId"`
+	SpanID     any    `json:"spanId"`
+	Parent     any    `json:"parentSpanId"`
+	Name       any    `json:"name"`
+	Kind       any    `json:"kind"`
+	Flags      any    `json:"flags"`
 	Attributes []struct {
 		Key   string `json:"key"`
 		Value struct {
@@ -52,7 +61,9 @@ type spanKeys struct {
 // to one trace: they keep their resource and scope.
 type group struct {
 	resource, rsSchema, scope, ssSchema jsontext.Value
+	line                                int
 	spans                               []jsontext.Value
+	nodes                               []node // one per span
 }
 
 type trace struct {
@@ -69,8 +80,8 @@ type records struct {
 	used   int
 	traces map[string]*trace
 	order  []*trace
-	out    []frame.RawRecord // runs to give, after EOF
-	done   bool              // input read (or abandoned)
+	out    []output // runs (or their errors) to give, after EOF
+	done   bool     // input read (or abandoned)
 }
 
 // Frame is the Framer of otel-genai. Each line is an OTLP/JSON
@@ -119,10 +130,19 @@ func (r *records) Next() (frame.RawRecord, error) {
 	if len(r.out) == 0 {
 		return frame.RawRecord{}, io.EOF
 	}
-	rec := r.out[0]
-	r.out[0] = frame.RawRecord{}
+	o := r.out[0]
+	r.out[0] = output{}
 	r.out = r.out[1:]
-	return rec, nil
+	if o.err != nil {
+		return frame.RawRecord{}, o.err
+	}
+	return o.rec, nil
+}
+
+// output is a run's record, or the error that refuses it.
+type output struct {
+	rec frame.RawRecord
+	err *frame.Error
 }
 
 // add buffers the spans of one line.
@@ -160,10 +180,12 @@ func (r *records) add(rec frame.RawRecord) string {
 				if keys.TraceID == "" {
 					return fmt.Sprintf("span %d: traceId: want a non-empty string", k)
 				}
-				t := r.traces[keys.TraceID]
+				// OTLP/JSON ids are case-insensitive hex.
+				id := strings.ToLower(keys.TraceID)
+				t := r.traces[id]
 				if t == nil {
-					t = &trace{id: keys.TraceID, line: line}
-					r.traces[keys.TraceID] = t
+					t = &trace{id: id, line: line}
+					r.traces[id] = t
 					r.order = append(r.order, t)
 				}
 				for _, a := range keys.Attributes {
@@ -171,14 +193,16 @@ func (r *records) add(rec frame.RawRecord) string {
 						t.conv = *a.Value.StringValue
 					}
 				}
-				g := byTrace[keys.TraceID]
+				g := byTrace[id]
 				if g == nil {
 					g = &group{resource: bytes.Clone(rs.Resource), rsSchema: bytes.Clone(rs.SchemaURL),
-						scope: bytes.Clone(ss.Scope), ssSchema: bytes.Clone(ss.SchemaURL)}
-					byTrace[keys.TraceID] = g
+						scope: bytes.Clone(ss.Scope), ssSchema: bytes.Clone(ss.SchemaURL), line: line}
+					byTrace[id] = g
 					adds = append(adds, pending{t, g})
 				}
 				g.spans = append(g.spans, bytes.Clone(sp))
+				name, _ := keys.Name.(string)
+				g.nodes = append(g.nodes, newNode(t.id, idText(keys.SpanID), idText(keys.Parent), strings.Clone(build.Clip(name, 100)), keys.Kind, keys.Flags))
 				size += len(sp) + spanOverhead
 			}
 		}
@@ -194,7 +218,7 @@ func (r *records) add(rec frame.RawRecord) string {
 }
 
 // runs groups the buffered traces into runs and encodes one record each.
-func (r *records) runs() []frame.RawRecord {
+func (r *records) runs() []output {
 	type runGroup struct {
 		line   int
 		traces []*trace
@@ -217,16 +241,64 @@ func (r *records) runs() []frame.RawRecord {
 		}
 		order = append(order, g)
 	}
-	out := make([]frame.RawRecord, 0, len(order))
+	out := make([]output, 0, len(order))
 	for _, g := range order {
 		var groups []*group
 		for _, t := range g.traces {
 			groups = append(groups, t.groups...)
 		}
-		out = append(out, frame.RawRecord{Origin: run.Origin{File: r.file, Line: g.line}, Data: encode(groups)})
+		if err := r.checkTrees(groups); err != nil {
+			out = append(out, output{err: err})
+			continue
+		}
+		out = append(out, output{rec: frame.RawRecord{Origin: run.Origin{File: r.file, Line: g.line}, Data: encode(groups)}})
 	}
 	r.traces, r.order = nil, nil
 	return out
+}
+
+// checkTrees refuses a run whose spans do not form whole traces
+// (tree.go), at the line of the first span that breaks a rule, which may
+// come after the run's first line. Decode checks again, for records not
+// framed here.
+func (r *records) checkTrees(groups []*group) *frame.Error {
+	var lines []int
+	var nodes []node
+	for _, g := range groups {
+		for _, n := range g.nodes {
+			lines = append(lines, g.line)
+			nodes = append(nodes, n)
+		}
+	}
+	// Spans in file order: the groups of a run are trace by trace.
+	idx := make([]int, len(nodes))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return lines[idx[a]] < lines[idx[b]] })
+	sorted := make([]node, len(nodes))
+	for i, k := range idx {
+		sorted[i] = nodes[k]
+	}
+	bad, msg := checkTrees(sorted)
+	if bad < 0 {
+		return nil
+	}
+	return &frame.Error{File: r.file, Line: lines[idx[bad]], Msg: msg}
+}
+
+// idText is a span id as the framer compares it: a string as is; another
+// JSON value (which Decode refuses) as its JSON text, so that it matches
+// no id.
+func idText(v any) string {
+	switch t := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return t
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
 }
 
 // encode writes groups as one ExportTraceServiceRequest.

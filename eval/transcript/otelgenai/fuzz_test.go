@@ -34,6 +34,9 @@ func FuzzOtelGenAI(f *testing.F) {
 		sp("t", 2, "", "gen_ai.operation.name", "execute_tool", "gen_ai.tool.name", "x", "gen_ai.tool.call.id", "c", "gen_ai.tool.call.arguments", `{"a":2}`),
 		sp("t", 3, "", "gen_ai.operation.name", "chat", "gen_ai.input.messages", `[{"role":"assistant","parts":[{"type":"tool_call","id":"c","name":"x","arguments":{"a":1}}]},{"role":"tool","parts":[{"type":"tool_call_response","id":"c","response":"r"}]}]`),
 	) + "\n" + otlp(sp("u", 1, "", "gen_ai.operation.name", "execute_tool", "gen_ai.tool.name", "y", "gen_ai.conversation.id", "k"))))
+	// Trees: a remote parent (by flags, by kind), a missing one, a cycle.
+	f.Add([]byte(line(tspan("t", "s", "p", "1", "769", "send_money"), tspan("t", "k", "s", "1", "", "x")) + "\n" +
+		line(tspan("u", "s", "p", "2", "", "send_money"), tspan("u", "a", "b", "1", "", "y"), tspan("u", "b", "a", "1", "", "y"))))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		rr := Frame("f", strings.NewReader(string(data)), frame.Options{MaxRecordBytes: 1 << 16})
 		for i := 0; ; i++ {

@@ -2,26 +2,44 @@ package otelgenai
 
 import (
 	"encoding/json"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/tenetlang/tenet/eval/transcript/frame"
 )
 
-// otlp builds one export line of the given spans (objects as JSON text).
+// otlp builds one export line of the given spans (objects as JSON text),
+// with a root span (id "r") for each of their traces, so that each trace
+// is whole; otlpPart leaves the roots out (for a trace whose root comes on
+// another line).
 func otlp(spans ...string) string {
+	seen := map[string]bool{}
+	for _, s := range spans {
+		if m := traceIDRe.FindStringSubmatch(s); m != nil && !seen[m[1]] {
+			seen[m[1]] = true
+			spans = append(spans, `{"traceId":"`+m[1]+`","spanId":"r","name":"root","startTimeUnixNano":"0","endTimeUnixNano":"9"}`)
+		}
+	}
+	return otlpPart(spans...)
+}
+
+var traceIDRe = regexp.MustCompile(`"traceId":"([^"]*)"`)
+
+func otlpPart(spans ...string) string {
 	return `{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"svc"}}]},"scopeSpans":[{"scope":{"name":"s"},"spans":[` + strings.Join(spans, ",") + `]}]}]}`
 }
 
-// sp builds a span of trace tr starting at start with the given
-// attributes (key, string value pairs) and extra members.
+// sp builds a span of trace tr starting at start (and id "s<start>",
+// child of "r") with the given attributes (key, string value pairs) and
+// extra members.
 func sp(tr string, start int, extra string, kv ...string) string {
 	var attrs []string
 	for i := 0; i+1 < len(kv); i += 2 {
 		v, _ := json.Marshal(kv[i+1])
 		attrs = append(attrs, `{"key":"`+kv[i]+`","value":{"stringValue":`+string(v)+`}}`)
 	}
-	s := `{"traceId":"` + tr + `","spanId":"s","name":"n","startTimeUnixNano":"` + strings.Repeat("0", 1) + string(rune('0'+start)) + `","attributes":[` + strings.Join(attrs, ",") + `]`
+	s := `{"traceId":"` + tr + `","spanId":"s` + string(rune('0'+start)) + `","parentSpanId":"r","name":"n","startTimeUnixNano":"` + strings.Repeat("0", 1) + string(rune('0'+start)) + `","endTimeUnixNano":"9","attributes":[` + strings.Join(attrs, ",") + `]`
 	if extra != "" {
 		s += "," + extra
 	}
@@ -71,8 +89,11 @@ func TestRefusals(t *testing.T) {
 // line that crosses it is an error naming the bound, and the file ends
 // there (no partial trace is given as a run).
 func TestBufferBound(t *testing.T) {
-	line := otlp(sp("t", 1, "", "gen_ai.operation.name", "execute_tool", "gen_ai.tool.name", "x"))
-	data := line + "\n" + line + "\n" + line + "\n"
+	tool := func(start int) string {
+		return sp("t", start, "", "gen_ai.operation.name", "execute_tool", "gen_ai.tool.name", "x")
+	}
+	line := otlpPart(tool(1))
+	data := line + "\n" + otlpPart(tool(2)) + "\n" + otlp(tool(3)) + "\n"
 	got := readAll(t, "f.jsonl", data, frame.Options{MaxRecordBytes: 2*len(line) + 10})
 	want := "error f.jsonl:2: otel-genai buffers a file's spans until its end to group them by trace, and this line takes them over the limit of " +
 		itoa(2*len(line)+10) + " bytes: no run of this file is read (raise --max-record-bytes or split the file by trace)\n"
@@ -136,7 +157,7 @@ output ""
 // said.
 func TestRanOtherArgs(t *testing.T) {
 	req := `[{"role":"assistant","parts":[{"type":"tool_call","id":"c1","name":"send_money","arguments":"{\"to\":\"friend\"}"}],"finish_reason":"tool_call"}]`
-	tool := `{"traceId":"t","spanId":"s2","name":"execute_tool send_money","startTimeUnixNano":"2","attributes":[` +
+	tool := `{"traceId":"t","spanId":"s2","parentSpanId":"r","name":"execute_tool send_money","startTimeUnixNano":"2","endTimeUnixNano":"9","attributes":[` +
 		`{"key":"gen_ai.operation.name","value":{"stringValue":"execute_tool"}},{"key":"gen_ai.tool.name","value":{"stringValue":"send_money"}},` +
 		`{"key":"gen_ai.tool.call.id","value":{"stringValue":"c1"}},{"key":"gen_ai.tool.call.arguments","value":{"kvlistValue":{"values":[{"key":"to","value":{"stringValue":"attacker"}}]}}},` +
 		`{"key":"gen_ai.tool.call.result","value":{"kvlistValue":{"values":[{"key":"sent","value":{"boolValue":true}},{"key":"n","value":{"intValue":"3"}}]}}}]}`
@@ -164,8 +185,8 @@ func TestConversationJoinedLate(t *testing.T) {
 		return sp(tr, start, "", append([]string{"gen_ai.operation.name", "execute_tool", "gen_ai.tool.name", name}, kv...)...)
 	}
 	data := otlp(tool("a", 1, "x"), tool("b", 2, "y"), tool("c", 3, "z")) + "\n" +
-		otlp(tool("c", 4, "w", "gen_ai.conversation.id", "k")) + "\n" +
-		otlp(tool("a", 5, "v", "gen_ai.conversation.id", "k")) + "\n"
+		otlpPart(tool("c", 4, "w", "gen_ai.conversation.id", "k")) + "\n" +
+		otlpPart(tool("a", 5, "v", "gen_ai.conversation.id", "k")) + "\n"
 	got := readAll(t, "f.jsonl", data, frame.Options{})
 	var runs []string
 	for _, l := range strings.Split(got, "\n") {
