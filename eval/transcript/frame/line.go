@@ -14,7 +14,13 @@ import (
 // says which line of its record a msg is about by writing msg as AtLine
 // gives it ("line N: ..."); RecordError, the registry's side, turns that
 // into the file's line. The message stays a plain string, so a Decoder
-// called on its own still reads well ("line 7: id 3: ...").
+// called on its own still reads well ("line 7: id 3: ..."). Lines are
+// counted in the record's Data from Origin.Line, so a Framer that wraps
+// an element of the file in Data must put no line break before it
+// (tau-bench compacts the header it adds).
+//
+// A line is only named as "line N: " at the very start of msg: within a
+// message, "line" is text (mcp's "the request of line 3").
 
 // AtLine returns msg as a Decoder's message about line n of its record,
 // counted from 1 at the record's first line (the line of its Origin):
