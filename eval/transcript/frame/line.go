@@ -19,14 +19,18 @@ import (
 // an element of the file in Data must put no line break before it
 // (tau-bench compacts the header it adds).
 //
-// A line is only named as "line N: " at the very start of msg: within a
-// message, "line" is text (mcp's "the request of line 3").
+// A line is only named as "line N: " at the very start of msg, N from 2
+// to the record's number of lines: within a message, or naming no line
+// of the record, "line" is text (mcp's "the request of line 3"), so a
+// one-line (JSONL) record's msg is never taken for a position.
 
 // AtLine returns msg as a Decoder's message about line n of its record,
 // counted from 1 at the record's first line (the line of its Origin):
-// "line n: msg". For n < 1 it returns msg unchanged.
+// "line n: msg". For n <= 1 it returns msg unchanged: the record's first
+// line is where the registry reports a msg anyway, and a one-line record
+// so never carries the prefix.
 func AtLine(n int, msg string) string {
-	if n < 1 {
+	if n <= 1 {
 		return msg
 	}
 	return "line " + strconv.Itoa(n) + ": " + msg
@@ -44,7 +48,7 @@ func RecordError(origin run.Origin, data []byte, msg string) *Error {
 	return &Error{File: origin.File, Line: origin.Line, Msg: msg}
 }
 
-// cutLine splits "line N: rest" (N >= 1, in decimal without a sign or
+// cutLine splits "line N: rest" (N >= 2, in decimal without a sign or
 // leading zeros, as AtLine writes it).
 func cutLine(msg string) (n int, rest string, ok bool) {
 	s, ok := strings.CutPrefix(msg, "line ")
@@ -61,5 +65,8 @@ func cutLine(msg string) (n int, rest string, ok bool) {
 		}
 	}
 	n, _ = strconv.Atoi(num)
+	if n < 2 {
+		return 0, "", false
+	}
 	return n, rest, true
 }

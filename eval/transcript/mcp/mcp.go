@@ -53,8 +53,9 @@ type decoder struct {
 
 // Decode decodes one session (the whole file, as Frame gives it): it is
 // the format's frame.Decoder. A msg about one message names its line
-// with frame.AtLine ("line 3: ..."), a line of the file since the record
-// starts at line 1, so the registry reports it at file:3; a msg about
+// with frame.AtLine ("line 3: ...", nothing for line 1), a line of the
+// file since the record starts at line 1, so the registry reports it at
+// file:3; a msg about
 // the whole session (no message at all, build.Finish's) is at file:1.
 func Decode(data []byte) (rn *run.Run, skip bool, msg string) {
 	d := &decoder{
