@@ -84,7 +84,8 @@ func OpenRecords(format, file string, r io.Reader, opt Options) (RecordReader, e
 // Decode decodes one record of format, as framed by OpenRecords, into a run
 // whose Origin is origin. skip reports a record that carries no transcript
 // (such as a header line; the run is then nil). A malformed record returns
-// an *Error at origin (file:line: reason). An unknown format is the error of
+// an *Error at origin, or at the line inside it that the reader names
+// (frame.RecordError): file:line: reason. An unknown format is the error of
 // CheckFormat. Decode keeps no reference to data; it is safe for concurrent
 // use.
 func Decode(format string, origin run.Origin, data []byte) (rn *run.Run, skip bool, err error) {
@@ -94,7 +95,7 @@ func Decode(format string, origin run.Origin, data []byte) (rn *run.Run, skip bo
 	}
 	rn, skip, msg := f.decode(data)
 	if msg != "" {
-		return nil, false, &Error{File: origin.File, Line: origin.Line, Msg: msg}
+		return nil, false, frame.RecordError(origin, data, msg)
 	}
 	if skip {
 		return nil, true, nil

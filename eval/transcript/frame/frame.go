@@ -4,8 +4,10 @@
 // defaults), the record-level error (Error, "file:line: reason"), one
 // framed record (RawRecord) and the stream of them (RecordReader), the
 // signatures of a format's two halves (Framer, Decoder) and the JSONL
-// framer most formats use (JSONL, over internal/jsonl), and what a
-// format's sniffer (Sniffer) sees of a file under format auto (Scan).
+// framer most formats use (JSONL, over internal/jsonl), what a format's
+// sniffer (Sniffer) sees of a file under format auto (Scan), and how a
+// Decoder's message names a line inside a record that spans lines
+// (AtLine, RecordError).
 //
 // A reader package supplies a Decoder and, unless its records are JSONL
 // lines, a Framer of its own (a whole-file JSON array, a ZIP member per
@@ -109,7 +111,8 @@ type Framer func(file string, r io.Reader, opt Options) RecordReader
 // Decoder decodes one record's Data into a run. It returns skip for a
 // record that carries no transcript (a header line), or a non-empty msg
 // saying why the record is malformed (the registry makes it an *Error at
-// the record's origin; msg names the place in the record, not the file).
+// the record's origin; msg names the place in the record, not the file,
+// and a record spanning lines may name one of them with AtLine).
 // It must keep no reference to data, which the Framer reuses, and be safe
 // for concurrent use. It leaves Run.Origin to the caller.
 type Decoder func(data []byte) (rn *run.Run, skip bool, msg string)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tenetlang/tenet/eval/run"
 	"github.com/tenetlang/tenet/eval/transcript/build"
+	"github.com/tenetlang/tenet/eval/transcript/frame"
 )
 
 // Roles of the events. A tools/call request is the agent's request of a
@@ -51,8 +52,11 @@ type decoder struct {
 }
 
 // Decode decodes one session (the whole file, as Frame gives it): it is
-// the format's frame.Decoder. msg names the line of the file ("line 3:
-// ..."); the registry adds file:1.
+// the format's frame.Decoder. A msg about one message names its line
+// with frame.AtLine ("line 3: ...", nothing for line 1), a line of the
+// file since the record starts at line 1, so the registry reports it at
+// file:3; a msg about
+// the whole session (no message at all, build.Finish's) is at file:1.
 func Decode(data []byte) (rn *run.Run, skip bool, msg string) {
 	d := &decoder{
 		rn:      &run.Run{Meta: map[string]any{}},
@@ -69,7 +73,7 @@ func Decode(data []byte) (rn *run.Run, skip bool, msg string) {
 		}
 		d.line = n + 1
 		if msg := d.decodeLine(line); msg != "" {
-			return nil, false, fmt.Sprintf("line %d: %s", d.line, msg)
+			return nil, false, frame.AtLine(d.line, msg)
 		}
 	}
 	if len(d.msgs) == 0 {

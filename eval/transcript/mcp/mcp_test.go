@@ -132,24 +132,24 @@ func TestOutcomes(t *testing.T) {
 // format where it is another's.
 func TestRefused(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
-		{`{"messages":[{"role":"user","content":"hi"}]}`, `line 1: not a JSON-RPC 2.0 message (no "jsonrpc": "2.0") but a record with "messages": an openai-messages or anthropic-messages transcript? (--transcript-format)`},
-		{`{"direction":"client→server","message":{"jsonrpc":"2.0","method":"ping","id":1}}`, `line 1: a JSON-RPC message wrapped by a logging tool (under "message"): this reader reads the bare messages, one a line (unwrap them, e.g. jq -c .message)`},
-		{`{"jsonrpc":"1.0","id":1,"method":"x"}`, `line 1: jsonrpc: want "2.0", got "1.0"`},
+		{`{"messages":[{"role":"user","content":"hi"}]}`, `not a JSON-RPC 2.0 message (no "jsonrpc": "2.0") but a record with "messages": an openai-messages or anthropic-messages transcript? (--transcript-format)`},
+		{`{"direction":"client→server","message":{"jsonrpc":"2.0","method":"ping","id":1}}`, `a JSON-RPC message wrapped by a logging tool (under "message"): this reader reads the bare messages, one a line (unwrap them, e.g. jq -c .message)`},
+		{`{"jsonrpc":"1.0","id":1,"method":"x"}`, `jsonrpc: want "2.0", got "1.0"`},
 		{"\n\n" + `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"f"}}` + "\n" + `{"jsonrpc":"2.0","id":"1","result":{"content":[]}}`, `line 4: id "1" answers no request, but a request has the id "1" in its other form: JSON-RPC tells the ids 1 and "1" apart`},
 		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"f"}}` + "\n" + `{"jsonrpc":"2.0","id":"1","method":"ping"}`, `line 2: id "1": JSON-RPC tells the ids 1 and "1" apart, but both forms of "1" are in this session, so the run's call ids would be the same`},
 		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"f"}}` + "\n" + `{"jsonrpc":"2.0","id":1,"result":{"content":[]}}` + "\n" + `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"g"}}`, `line 3: id 1: a tools/call request id used again in the session (MCP forbids it), so which call a response answers is unclear`},
 		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"f"}}` + "\n" + `{"jsonrpc":"2.0","id":1,"method":"sampling/createMessage","params":{}}`, `line 2: id 1: the tools/call request of line 1 with this id has no response yet, so which request a response answers is unclear`},
-		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"f","task":{"ttl":60000}}}`, `line 1: params.task: a task-augmented tools/call (MCP 2025-11-25) returns its result through tasks/result, which this reader does not follow`},
-		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"arguments":{}}}`, `line 1: params.name: want a string, got nothing (missing)`},
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"f","task":{"ttl":60000}}}`, `params.task: a task-augmented tools/call (MCP 2025-11-25) returns its result through tasks/result, which this reader does not follow`},
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"arguments":{}}}`, `params.name: want a string, got nothing (missing)`},
 		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"f"}}` + "\n" + `{"jsonrpc":"2.0","id":1,"result":{"content":[],"isError":"yes"}}`, `line 2: result.isError: want a boolean, got a string`},
 		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"f"}}` + "\n" + `{"jsonrpc":"2.0","id":1,"result":{"text":"ok"}}`, `line 2: result.content: want a list of content blocks (a CallToolResult), got nothing (missing)`},
-		{`{"jsonrpc":"2.0","id":null,"method":"tools/call","params":{"name":"f"}}`, `line 1: id: want a string or a number, got null`},
-		{`{"jsonrpc":"2.0","id":7}`, `line 1: neither a request, a notification nor a response (no method, result or error)`},
-		{`{"jsonrpc":"2.0","id":9,"method":"sampling/createMessage","params":{"messages":[{"role":"assistant","content":{"type":"tool_use","id":"t","name":"send_money","input":{}}}]}}`, `line 1: params.messages[0].content: a tool call in a place this reader does not read (this reader reads calls only as tools/call requests)`},
-		{`[]`, `line 1: an empty JSON-RPC batch`},
-		{`{"jsonrpc":"2.0","id":4,"method":"sampling/createMessage","params":{"messages":[],"tools":[{"name":"send_money","inputSchema":{}}]}}`, `line 1: params.tools: key "tools" names a call, a tool or a function in a place this reader does not read (this reader reads calls only as tools/call requests)`},
-		{`[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"tools/call","params":7}]`, `line 1: batch[1]: params: want an object, got a number`},
-		{`{"jsonrpc":"2.0",`, `line 1: invalid JSON`},
+		{`{"jsonrpc":"2.0","id":null,"method":"tools/call","params":{"name":"f"}}`, `id: want a string or a number, got null`},
+		{`{"jsonrpc":"2.0","id":7}`, `neither a request, a notification nor a response (no method, result or error)`},
+		{`{"jsonrpc":"2.0","id":9,"method":"sampling/createMessage","params":{"messages":[{"role":"assistant","content":{"type":"tool_use","id":"t","name":"send_money","input":{}}}]}}`, `params.messages[0].content: a tool call in a place this reader does not read (this reader reads calls only as tools/call requests)`},
+		{`[]`, `an empty JSON-RPC batch`},
+		{`{"jsonrpc":"2.0","id":4,"method":"sampling/createMessage","params":{"messages":[],"tools":[{"name":"send_money","inputSchema":{}}]}}`, `params.tools: key "tools" names a call, a tool or a function in a place this reader does not read (this reader reads calls only as tools/call requests)`},
+		{`[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"tools/call","params":7}]`, `batch[1]: params: want an object, got a number`},
+		{`{"jsonrpc":"2.0",`, `invalid JSON`},
 	} {
 		_, msg := read(t, tc.in)
 		if !strings.HasPrefix(msg, tc.want) {

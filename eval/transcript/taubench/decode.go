@@ -1,17 +1,24 @@
 package taubench
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 
+	"github.com/go-json-experiment/json/jsontext"
+
 	"github.com/tenetlang/tenet/eval/run"
 	"github.com/tenetlang/tenet/eval/transcript/build"
+	"github.com/tenetlang/tenet/eval/transcript/frame"
 )
 
 // Decode is the tau-bench format's frame.Decoder. A record is a tau-bench
 // trajectory {"task_id", "reward", "info", "traj", "trial"} or, as Frame
 // gives it, a tau2 simulation with its file's header {"results":
 // {"timestamp", "info"}, "simulation": {...}}. It never skips a record.
+// A msg about one message of a record that spans lines (a pretty-printed
+// file) names that message's line with frame.AtLine, so the registry
+// reports the line the message starts on.
 func Decode(data []byte) (rn *run.Run, skip bool, msg string) {
 	v, msg := build.DecodeJSON(data, true)
 	if msg != "" {
@@ -21,26 +28,81 @@ func Decode(data []byte) (rn *run.Run, skip bool, msg string) {
 	if !ok {
 		return nil, false, "record is " + build.Kind(v) + ", want an object (a tau-bench trajectory)"
 	}
+	var at int
+	path := []string{"traj"}
 	if sim, ok := rec["simulation"]; ok && len(rec) == 2 {
 		if _, ok := rec["results"]; ok {
-			return tau2(rec, sim)
+			path = []string{"simulation", "messages"}
+			rn, skip, msg, at = tau2(rec, sim)
 		}
 	}
-	return tau1(rec)
+	if len(path) == 1 {
+		rn, skip, msg, at = tau1(rec)
+	}
+	if msg != "" && at >= 0 {
+		// Only now, for the error: the record's lines are not needed
+		// otherwise.
+		if n := messageLine(data, path, at); n > 1 {
+			msg = frame.AtLine(n, msg)
+		}
+	}
+	return rn, skip, msg
 }
 
-// Keys read in a tau-bench trajectory; the others are kept in meta.
-func tau1(rec map[string]any) (*run.Run, bool, string) {
+// messageLine returns the line of data (from 1) on which element i of
+// the list at path (object members from the top) starts, or 0 when data
+// has none there. data is valid JSON: Decode has read it.
+func messageLine(data []byte, path []string, i int) int {
+	dec := jsontext.NewDecoder(bytes.NewReader(data))
+	for _, key := range path {
+		if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
+			return 0
+		}
+		for {
+			if dec.PeekKind() != '"' {
+				return 0
+			}
+			name, err := dec.ReadToken()
+			if err != nil {
+				return 0
+			}
+			if name.String() == key {
+				break
+			}
+			if err := dec.SkipValue(); err != nil {
+				return 0
+			}
+		}
+	}
+	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '[' {
+		return 0
+	}
+	for range i {
+		if err := dec.SkipValue(); err != nil {
+			return 0
+		}
+	}
+	v, err := dec.ReadValue()
+	if err != nil {
+		return 0
+	}
+	start := dec.InputOffset() - int64(len(v))
+	return 1 + bytes.Count(data[:start], []byte("\n"))
+}
+
+// Keys read in a tau-bench trajectory; the others are kept in meta. at
+// is the index of the message a msg is about, or -1.
+func tau1(rec map[string]any) (rn *run.Run, skip bool, msg string, at int) {
 	raw, ok := rec["traj"]
 	if !ok {
 		if _, ok := rec["messages"]; ok {
-			return nil, false, `no "traj" but "messages": an openai-messages record or a tau2 simulation outside its results file? (a tau-bench result is {"task_id", "reward", "info", "traj", "trial"})`
+			return nil, false, `no "traj" but "messages": an openai-messages record or a tau2 simulation outside its results file? (a tau-bench result is {"task_id", "reward", "info", "traj", "trial"})`, -1
 		}
-		return nil, false, `traj: missing (a tau-bench result is {"task_id", "reward", "info", "traj", "trial"})`
+		return nil, false, `traj: missing (a tau-bench result is {"task_id", "reward", "info", "traj", "trial"})`, -1
 	}
 	msgs, ok := raw.([]any)
 	if !ok {
-		return nil, false, "traj: want a list of messages, got " + build.Kind(raw)
+		return nil, false, "traj: want a list of messages, got " + build.Kind(raw), -1
 	}
 	meta := map[string]any{}
 	for k, v := range rec {
@@ -48,33 +110,34 @@ func tau1(rec map[string]any) (*run.Run, bool, string) {
 			meta[k] = v
 		}
 	}
-	rn := &run.Run{Record: rec, Meta: meta, Events: make([]*run.Event, 0, len(msgs))}
+	rn = &run.Run{Record: rec, Meta: meta, Events: make([]*run.Event, 0, len(msgs))}
 	var m build.Matcher
 	anyCalls := false
 	for i, raw := range msgs {
 		if err := tau1Message(&m, rn, i, raw); err != "" {
-			return nil, false, fmt.Sprintf("traj message %d: %s", i, err)
+			return nil, false, fmt.Sprintf("traj message %d: %s", i, err), i
 		}
 		anyCalls = anyCalls || len(rn.Calls) > 0
 	}
 	if !anyCalls {
+		// One event a message: the event's index is the message's.
 		if i := reactAction(rn); i >= 0 {
-			return nil, false, fmt.Sprintf("traj message %d: an assistant message writes its call as text (\"Action: {...}\", tau-bench's react and act agents): calls in text are not read, so the run would have no calls", i)
+			return nil, false, fmt.Sprintf("traj message %d: an assistant message writes its call as text (\"Action: {...}\", tau-bench's react and act agents): calls in text are not read, so the run would have no calls", i), i
 		}
 	}
 	return finish(rn)
 }
 
-func finish(rn *run.Run) (*run.Run, bool, string) {
+func finish(rn *run.Run) (*run.Run, bool, string, int) {
 	if msg := build.Finish(rn); msg != "" {
-		return nil, false, msg
+		return nil, false, msg, -1
 	}
 	if n := len(rn.Events); n > 0 {
 		if last := rn.Events[n-1]; last.Role == "assistant" {
 			rn.Output = last.Content
 		}
 	}
-	return rn, false, ""
+	return rn, false, "", -1
 }
 
 // reactAction returns the index of an assistant event whose text holds a
@@ -188,22 +251,23 @@ func tau1Message(m *build.Matcher, rn *run.Run, i int, raw any) string {
 	return build.ScanRest(msg, tau1MessageKeys, "")
 }
 
-// tau2 reads a tau2 simulation with its results file's header.
-func tau2(rec map[string]any, raw any) (*run.Run, bool, string) {
+// tau2 reads a tau2 simulation with its results file's header. at is
+// the index of the message a msg is about, or -1.
+func tau2(rec map[string]any, raw any) (rn *run.Run, skip bool, msg string, at int) {
 	sim, ok := raw.(map[string]any)
 	if !ok {
-		return nil, false, "simulation is " + build.Kind(raw) + ", want an object"
+		return nil, false, "simulation is " + build.Kind(raw) + ", want an object", -1
 	}
 	rawMsgs, ok := sim["messages"]
 	if !ok || rawMsgs == nil {
 		if _, ok := sim["ticks"]; ok {
-			return nil, false, "messages: missing or null but ticks given: a full-duplex (voice) simulation, which this reader does not read"
+			return nil, false, "messages: missing or null but ticks given: a full-duplex (voice) simulation, which this reader does not read", -1
 		}
-		return nil, false, "messages: missing or null (a tau2 simulation is {id, task_id, trial, messages, reward_info, ...})"
+		return nil, false, "messages: missing or null (a tau2 simulation is {id, task_id, trial, messages, reward_info, ...})", -1
 	}
 	msgs, ok := rawMsgs.([]any)
 	if !ok {
-		return nil, false, "messages: want a list, got " + build.Kind(rawMsgs)
+		return nil, false, "messages: want a list, got " + build.Kind(rawMsgs), -1
 	}
 	meta := map[string]any{}
 	for k, v := range sim {
@@ -219,13 +283,13 @@ func tau2(rec map[string]any, raw any) (*run.Run, bool, string) {
 	case map[string]any:
 		meta["reward"] = ri["reward"]
 	default:
-		return nil, false, "reward_info: want an object or null, got " + build.Kind(ri)
+		return nil, false, "reward_info: want an object or null, got " + build.Kind(ri), -1
 	}
-	rn := &run.Run{Record: rec, Meta: meta, Events: make([]*run.Event, 0, len(msgs))}
+	rn = &run.Run{Record: rec, Meta: meta, Events: make([]*run.Event, 0, len(msgs))}
 	var m build.Matcher
 	for i, raw := range msgs {
 		if err := tau2Message(&m, rn, raw); err != "" {
-			return nil, false, fmt.Sprintf("message %d: %s", i, err)
+			return nil, false, fmt.Sprintf("message %d: %s", i, err), i
 		}
 	}
 	return finish(rn)

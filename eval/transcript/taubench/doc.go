@@ -5,8 +5,9 @@
 // Frame (a frame.Framer) splits one results file into records: the
 // elements of a tau-bench results array, or of a tau2-bench results
 // object's "simulations", each given with the results' "timestamp" and
-// "info". A record's Origin.Line is its element number from 1, not a line
-// of the file. Memory is bounded by Options.MaxRecordBytes per element;
+// "info". A record's Origin.Line is the line of the file its element
+// starts on; an error about one message names that message's line
+// (frame.AtLine). Memory is bounded by Options.MaxRecordBytes per element;
 // an element over the limit, or a framing error, ends the stream.
 //
 // Decode (a frame.Decoder) reads one record:

@@ -9,8 +9,8 @@ import (
 )
 
 // TestErrors checks each refusal's exact message: framing errors name the
-// file and element, decoding errors the element (as the line) and the
-// place in it.
+// file, the line and the element, decoding errors the line and the place
+// in the element.
 func TestErrors(t *testing.T) {
 	sim := func(msgs string) string {
 		return `{"info": {"agent_info": {"llm": "m"}}, "tasks": [], "simulations": [{"id": "s", "task_id": "t", "trial": 0, "reward_info": null, "messages": [` + msgs + `]}]}`
@@ -30,7 +30,7 @@ func TestErrors(t *testing.T) {
 			[]string{`f.json:1: a JSON object without "simulations" (members: "a", "b"): not a tau2-bench results file (tau-bench results are a JSON array)`}},
 		{"trailing", `[] []`, 0, []string{"f.json:1: data after the results document (one file holds one JSON document)"}},
 		{"bad element json", `[{"task_id": 1, "traj": []}, {"traj": [}]`, 1,
-			[]string{`f.json:2: element 2 (index 1): invalid JSON: jsontext: invalid character '}' after array element (expecting ',' or ']') within "/1/traj" after offset 39`}},
+			[]string{`f.json:1: trajectory 2 (index 1): invalid JSON: jsontext: invalid character '}' after array element (expecting ',' or ']') within "/1/traj" after offset 39`}},
 		{"element not object", `[3]`, 0, []string{"f.json:1: record is a number, want an object (a tau-bench trajectory)"}},
 		{"no traj", `[{"task_id": 1}]`, 0, []string{`f.json:1: traj: missing (a tau-bench result is {"task_id", "reward", "info", "traj", "trial"})`}},
 		{"openai record in array", `[{"messages": []}]`, 0, []string{`f.json:1: no "traj" but "messages": an openai-messages record or a tau2 simulation outside its results file? (a tau-bench result is {"task_id", "reward", "info", "traj", "trial"})`}},
@@ -88,7 +88,7 @@ func TestLimits(t *testing.T) {
 	small := `{"task_id": 1, "traj": []}`
 	big := `{"task_id": 2, "traj": [{"role": "user", "content": "` + strings.Repeat("x", 200) + `"}]}`
 	runs, errs := readAll(t, "f.json", "["+small+","+big+","+small+"]", frame.Options{MaxRecordBytes: 100})
-	want := []string{"f.json:2: element 2 (index 1): longer than the limit of 100 bytes (raise it with --max-record-bytes); the rest of the file is not read"}
+	want := []string{"f.json:1: trajectory 2 (index 1): longer than the limit of 100 bytes (raise it with --max-record-bytes); the rest of the file is not read"}
 	if len(runs) != 1 || !slices.Equal(errs, want) {
 		t.Errorf("runs %d, errors %q; want 1 run, %q", len(runs), errs, want)
 	}
@@ -96,13 +96,13 @@ func TestLimits(t *testing.T) {
 	// buffered whole.
 	huge := `[{"task_id": 2, "traj": [{"role": "user", "content": "` + strings.Repeat("x", 1<<20) + `"}]}]`
 	_, errs = readAll(t, "f.json", huge, frame.Options{MaxRecordBytes: 100})
-	want = []string{"f.json:1: element 1 (index 0): longer than the limit of 100 bytes (raise it with --max-record-bytes); the rest of the file is not read"}
+	want = []string{"f.json:1: trajectory 1 (index 0): longer than the limit of 100 bytes (raise it with --max-record-bytes); the rest of the file is not read"}
 	if !slices.Equal(errs, want) {
 		t.Errorf("huge: errors %q, want %q", errs, want)
 	}
 	deep := `[{"task_id": 1, "traj": [], "info": {"a": {"b": [[1]]}}}]`
 	_, errs = readAll(t, "f.json", deep, frame.Options{MaxDepth: 4})
-	want = []string{"f.json:1: element 1 (index 0): nested deeper than the limit of 4 levels (raise it with --max-depth)"}
+	want = []string{"f.json:1: trajectory 1 (index 0): nested deeper than the limit of 4 levels (raise it with --max-depth)"}
 	if !slices.Equal(errs, want) {
 		t.Errorf("deep: errors %q, want %q", errs, want)
 	}

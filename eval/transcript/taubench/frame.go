@@ -54,8 +54,14 @@ type records struct {
 	done     bool
 	tau2     bool           // the file is a tau2 results object
 	header   jsontext.Value // tau2: {"timestamp", "info"} of the results file, as read before simulations
-	index    int            // the next element's index, from 0
+	index    int            // the number of elements read, so the last one's number from 1
 	simIndex bool           // tau2: a non-empty simulation_index was seen
+	// Lines: line is the line (from 1) at byte counted of the file, the
+	// end of what the decoder has read or of the white space after it;
+	// valueLine is the line the last value read (readBounded) starts on.
+	line      int
+	counted   int64
+	valueLine int
 }
 
 // Frame is the tau-bench format's frame.Framer. A file is one JSON
@@ -63,8 +69,11 @@ type records struct {
 // {"task_id", "reward", "info", "traj", "trial"}) or a tau2-bench results
 // object ({"timestamp", "info", "tasks", "simulations": [...]}: each
 // element of simulations is a record). The records are the elements; a
-// record's Origin.Line is its element number, from 1 (not a line of the
-// file), so "results.json:3: ..." names the third element.
+// record's Origin.Line is the line of the file its element starts on,
+// counted as the stream is read (the element's own bytes and the white
+// space between tokens, never reread), so an error names the line of a
+// pretty-printed file; framing errors name the element too ("trajectory
+// 3 (index 2)", "simulation 3 (index 2)").
 //
 // Memory is bounded: an element longer than Options.MaxRecordBytes is an
 // *Error naming it, and it ends the stream (a whole-file document cannot
@@ -74,7 +83,7 @@ type records struct {
 // record; "tasks" is skipped.
 func Frame(file string, r io.Reader, opt frame.Options) frame.RecordReader {
 	g := &guard{r: r, limit: -1}
-	rr := &records{file: file, g: g, max: opt.RecordBytes()}
+	rr := &records{file: file, g: g, max: opt.RecordBytes(), line: 1}
 	if opt.MaxDepth > 0 && opt.MaxDepth < frame.DefaultMaxDepth {
 		rr.maxDepth = opt.MaxDepth
 	}
@@ -82,13 +91,14 @@ func Frame(file string, r io.Reader, opt frame.Options) frame.RecordReader {
 	return rr
 }
 
-// errAt ends the stream with an error at element line (0: the file).
-func (r *records) errAt(line int, err error, format string, args ...any) (frame.RawRecord, error) {
+// errAt ends the stream with an error at line of the file (0: line 1)
+// about element elem (from 1; 0: the file).
+func (r *records) errAt(elem, line int, err error, format string, args ...any) (frame.RawRecord, error) {
 	r.done = true
 	msg := fmt.Sprintf(format, args...)
 	if errors.Is(err, errTooLong) {
-		msg = fmt.Sprintf("%s: longer than the limit of %d bytes (raise it with --max-record-bytes); the rest of the file is not read", where(line), r.max)
-		if line == 0 {
+		msg = fmt.Sprintf("%s: longer than the limit of %d bytes (raise it with --max-record-bytes); the rest of the file is not read", r.where(elem), r.max)
+		if elem == 0 {
 			msg = fmt.Sprintf("results file: a value (or white space) longer than the limit of %d bytes (raise it with --max-record-bytes); the rest of the file is not read", r.max)
 		}
 		err = nil
@@ -101,11 +111,15 @@ func (r *records) errAt(line int, err error, format string, args ...any) (frame.
 	return frame.RawRecord{}, &frame.Error{File: r.file, Line: line, Msg: msg}
 }
 
-func where(line int) string {
-	if line == 0 {
+// where names element elem (from 1; 0: the file) in messages.
+func (r *records) where(elem int) string {
+	switch {
+	case elem == 0:
 		return "results file"
+	case r.tau2:
+		return fmt.Sprintf("simulation %d (index %d)", elem, elem-1)
 	}
-	return fmt.Sprintf("element %d (index %d)", line, line-1)
+	return fmt.Sprintf("trajectory %d (index %d)", elem, elem-1)
 }
 
 // bound lets the decoder read at most max bytes (and the slack) past
@@ -115,26 +129,65 @@ func (r *records) bound() {
 	r.g.limit = r.dec.InputOffset() + int64(len(r.dec.UnreadBuffer())) + int64(r.max) + readSlack
 }
 
-// readBounded reads the next value, at most max bytes long.
+// readBounded reads the next value, at most max bytes long; valueLine
+// is the line it starts on.
 func (r *records) readBounded() (jsontext.Value, error) {
-	r.bound()
+	r.peek()
+	r.valueLine = r.line
 	v, err := r.dec.ReadValue()
-	if err == nil && len(v) > r.max {
+	if err != nil {
+		return nil, err
+	}
+	r.line += bytes.Count(v, []byte("\n"))
+	r.counted = r.dec.InputOffset()
+	if len(v) > r.max {
 		return nil, errTooLong
 	}
-	return v, err
+	return v, nil
 }
 
 // token reads the next token under the bound.
 func (r *records) token() (jsontext.Token, error) {
-	r.bound()
-	return r.dec.ReadToken()
+	r.peek()
+	tok, err := r.dec.ReadToken()
+	if err == nil {
+		// A token holds no raw line break: JSON escapes them in strings.
+		r.counted = r.dec.InputOffset()
+	}
+	return tok, err
 }
 
-// peek is PeekKind under the bound.
+// peek is PeekKind under the bound. Every read starts with it, so that
+// the line breaks before the next token are counted (gap).
 func (r *records) peek() jsontext.Kind {
 	r.bound()
-	return r.dec.PeekKind()
+	k := r.dec.PeekKind()
+	r.gap()
+	return k
+}
+
+// gap counts the line breaks between the end of what the decoder has
+// read and the next token, which PeekKind has buffered: white space and
+// at most one ',' or ':'. Only white space holds raw line breaks, so this
+// and the values' own (readBounded) count every line of the file once,
+// without keeping or rereading any of it.
+func (r *records) gap() {
+	u := r.dec.UnreadBuffer()
+	off := r.dec.InputOffset()
+	i := 0
+	if r.counted > off {
+		// Counted by an earlier peek at the same place.
+		i = int(min(r.counted-off, int64(len(u))))
+	}
+	for ; i < len(u); i++ {
+		c := u[i]
+		if c == '\n' {
+			r.line++
+		} else if c != ' ' && c != '\t' && c != '\r' && c != ',' && c != ':' {
+			break
+		}
+	}
+	r.counted = off + int64(i)
 }
 
 // skip skips the next value token by token (jsontext's SkipValue does
@@ -170,22 +223,23 @@ func (r *records) Next() (frame.RawRecord, error) {
 	}
 	if r.peek() == ']' {
 		if _, err := r.token(); err != nil {
-			return r.errAt(r.index, err, "after %s", where(r.index))
+			return r.errAt(r.index, r.line, err, "after %s", r.where(r.index))
 		}
 		return r.finish()
 	}
 	r.index++
 	v, err := r.readBounded()
 	if err != nil {
-		return r.errAt(r.index, err, "%s: invalid JSON", where(r.index))
+		return r.errAt(r.index, r.valueLine, err, "%s: invalid JSON", r.where(r.index))
 	}
-	return r.record(v)
+	return r.record(v, r.valueLine)
 }
 
-// record makes element v (index r.index-1) a record.
-func (r *records) record(v jsontext.Value) (frame.RawRecord, error) {
+// record makes element v (number r.index), which starts on line, a
+// record.
+func (r *records) record(v jsontext.Value, line int) (frame.RawRecord, error) {
 	if r.maxDepth > 0 && deeperThan(v, r.maxDepth) {
-		return r.errAt(r.index, nil, "%s: nested deeper than the limit of %d levels (raise it with --max-depth)", where(r.index), r.maxDepth)
+		return r.errAt(r.index, line, nil, "%s: nested deeper than the limit of %d levels (raise it with --max-depth)", r.where(r.index), r.maxDepth)
 	}
 	data := []byte(v)
 	if r.tau2 {
@@ -202,7 +256,7 @@ func (r *records) record(v jsontext.Value) (frame.RawRecord, error) {
 		b.WriteString("}")
 		data = b.Bytes()
 	}
-	return frame.RawRecord{Origin: run.Origin{File: r.file, Line: r.index}, Data: data}, nil
+	return frame.RawRecord{Origin: run.Origin{File: r.file, Line: line}, Data: data}, nil
 }
 
 // start reads the document's opening up to the first element. ok false:
@@ -211,7 +265,7 @@ func (r *records) start() (frame.RawRecord, error, bool) {
 	switch k := r.peek(); k {
 	case '[':
 		if _, err := r.token(); err != nil {
-			rec, err := r.errAt(0, err, "invalid JSON")
+			rec, err := r.errAt(0, 0, err, "invalid JSON")
 			return rec, err, false
 		}
 		return frame.RawRecord{}, nil, true
@@ -219,19 +273,19 @@ func (r *records) start() (frame.RawRecord, error, bool) {
 	case 0:
 		_, err := r.token()
 		if err == io.EOF {
-			rec, err := r.errAt(0, nil, "empty file: want a tau-bench results array or a tau2-bench results object")
+			rec, err := r.errAt(0, 0, nil, "empty file: want a tau-bench results array or a tau2-bench results object")
 			return rec, err, false
 		}
-		rec, err := r.errAt(0, err, "invalid JSON")
+		rec, err := r.errAt(0, 0, err, "invalid JSON")
 		return rec, err, false
 	default:
-		rec, err := r.errAt(0, nil, "the file is a JSON %s, want a tau-bench results array or a tau2-bench results object", kindName(k))
+		rec, err := r.errAt(0, 0, nil, "the file is a JSON %s, want a tau-bench results array or a tau2-bench results object", kindName(k))
 		return rec, err, false
 	}
 	// An object: a tau2 results file, read member by member so that only
 	// the elements of "simulations" are held whole.
 	if _, err := r.token(); err != nil {
-		rec, err := r.errAt(0, err, "invalid JSON")
+		rec, err := r.errAt(0, 0, err, "invalid JSON")
 		return rec, err, false
 	}
 	header := map[string]jsontext.Value{}
@@ -242,7 +296,7 @@ func (r *records) start() (frame.RawRecord, error, bool) {
 		}
 		nameTok, err := r.token()
 		if err != nil {
-			rec, err := r.errAt(0, err, "invalid JSON")
+			rec, err := r.errAt(0, 0, err, "invalid JSON")
 			return rec, err, false
 		}
 		name := nameTok.String()
@@ -250,11 +304,11 @@ func (r *records) start() (frame.RawRecord, error, bool) {
 		switch name {
 		case "simulations":
 			if r.peek() != '[' {
-				rec, err := r.errAt(0, nil, "simulations: want a list of simulations, got a JSON %s", kindName(r.peek()))
+				rec, err := r.errAt(0, 0, nil, "simulations: want a list of simulations, got a JSON %s", kindName(r.peek()))
 				return rec, err, false
 			}
 			if _, err := r.token(); err != nil {
-				rec, err := r.errAt(0, err, "invalid JSON")
+				rec, err := r.errAt(0, 0, err, "invalid JSON")
 				return rec, err, false
 			}
 			r.tau2 = true
@@ -263,27 +317,34 @@ func (r *records) start() (frame.RawRecord, error, bool) {
 		case "timestamp", "info":
 			v, err := r.readBounded()
 			if err != nil {
-				rec, err := r.errAt(0, err, "%s: invalid JSON", name)
+				rec, err := r.errAt(0, 0, err, "%s: invalid JSON", name)
 				return rec, err, false
 			}
-			header[name] = v.Clone()
+			// Compact, so that the header adds no line to a record
+			// (Decode counts lines from the element's first).
+			h := v.Clone()
+			if err := h.Compact(); err != nil {
+				rec, err := r.errAt(0, 0, err, "%s: invalid JSON", name)
+				return rec, err, false
+			}
+			header[name] = h
 		case "messages", "task_id":
 			// One simulation (a file of tau2's directory format) or
 			// another format's record: never read as results.
-			rec, err := r.errAt(0, nil, "a JSON object with %q before any \"simulations\": one simulation, or another format's record (openai-messages?); this reader reads a tau2-bench results object {\"info\", \"tasks\", \"simulations\"} or a tau-bench results array", name)
+			rec, err := r.errAt(0, 0, nil, "a JSON object with %q before any \"simulations\": one simulation, or another format's record (openai-messages?); this reader reads a tau2-bench results object {\"info\", \"tasks\", \"simulations\"} or a tau-bench results array", name)
 			return rec, err, false
 		default:
 			if err := r.skip(); err != nil {
-				rec, err := r.errAt(0, err, "%s: invalid JSON", name)
+				rec, err := r.errAt(0, 0, err, "%s: invalid JSON", name)
 				return rec, err, false
 			}
 		}
 	}
 	if _, ok := header["info"]; ok && slices.Contains(members, "tasks") {
-		rec, err := r.errAt(0, nil, "a tau2-bench results object without \"simulations\": tau2's directory format keeps each simulation in a file of simulations/, which this reader does not read (save the results as one JSON file)")
+		rec, err := r.errAt(0, 0, nil, "a tau2-bench results object without \"simulations\": tau2's directory format keeps each simulation in a file of simulations/, which this reader does not read (save the results as one JSON file)")
 		return rec, err, false
 	}
-	rec, err := r.errAt(0, nil, "a JSON object without \"simulations\" (members: %s): not a tau2-bench results file (tau-bench results are a JSON array)", clipNames(members))
+	rec, err := r.errAt(0, 0, nil, "a JSON object without \"simulations\" (members: %s): not a tau2-bench results file (tau-bench results are a JSON array)", clipNames(members))
 	return rec, err, false
 }
 
@@ -293,28 +354,28 @@ func (r *records) finish() (frame.RawRecord, error) {
 		for r.peek() != '}' {
 			nameTok, err := r.token()
 			if err != nil {
-				return r.errAt(0, err, "after the simulations: invalid JSON")
+				return r.errAt(0, 0, err, "after the simulations: invalid JSON")
 			}
 			if nameTok.String() == "simulation_index" && r.peek() == '[' {
 				r.simIndex = true
 			}
 			if err := r.skip(); err != nil {
-				return r.errAt(0, err, "after the simulations: invalid JSON")
+				return r.errAt(0, 0, err, "after the simulations: invalid JSON")
 			}
 		}
 		if _, err := r.token(); err != nil {
-			return r.errAt(0, err, "after the simulations: invalid JSON")
+			return r.errAt(0, 0, err, "after the simulations: invalid JSON")
 		}
 	}
 	if _, err := r.token(); err != io.EOF {
 		if err == nil {
-			return r.errAt(0, nil, "data after the results document (one file holds one JSON document)")
+			return r.errAt(0, r.line, nil, "data after the results document (one file holds one JSON document)")
 		}
-		return r.errAt(0, err, "after the results document: invalid JSON")
+		return r.errAt(0, 0, err, "after the results document: invalid JSON")
 	}
 	r.done = true
 	if r.tau2 && r.index == 0 && r.simIndex {
-		return r.errAt(0, nil, "no simulations but a simulation_index: the simulations of tau2's directory format are in separate files, which this reader does not read")
+		return r.errAt(0, 0, nil, "no simulations but a simulation_index: the simulations of tau2's directory format are in separate files, which this reader does not read")
 	}
 	return frame.RawRecord{}, io.EOF
 }

@@ -7,12 +7,15 @@ import (
 	"os"
 	"testing"
 
+	"github.com/go-json-experiment/json/jsontext"
+
 	"github.com/tenetlang/tenet/eval/transcript/frame"
 )
 
 // FuzzTauBench checks that the tau-bench reader never panics, always
-// terminates, reports every error as an *Error at element 1 or later (the
-// stream ending after a framing error), and returns well-formed runs.
+// terminates, reports every error as an *Error at line 1 or later (the
+// stream ending after a framing error), gives each record the line of the
+// file its element starts on, and returns well-formed runs.
 func FuzzTauBench(f *testing.F) {
 	for _, p := range []string{"testdata/retail.json", "testdata/telecom.json", "../../../examples/formats/tau-bench/transcript.json"} {
 		b, err := os.ReadFile(p)
@@ -51,15 +54,20 @@ func FuzzTauBench(f *testing.F) {
 				}
 				break
 			}
-			if rec.Origin.Line != last+1 {
-				t.Fatalf("element %d after %d", rec.Origin.Line, last)
+			if rec.Origin.Line < 1 || rec.Origin.Line < last {
+				t.Fatalf("element at line %d after one at line %d", rec.Origin.Line, last)
 			}
 			last = rec.Origin.Line
+			checkLine(t, data, rec.Origin.Line, element(t, rec.Data))
 			rn, skip, msg := Decode(bytes.Clone(rec.Data))
 			if skip {
 				t.Fatal("skip")
 			}
 			if msg != "" {
+				// The line a msg names is one of the record's.
+				if e := frame.RecordError(rec.Origin, rec.Data, msg); e.Line > rec.Origin.Line+bytes.Count(rec.Data, []byte("\n")) {
+					t.Fatalf("error %v: after the record's last line", e)
+				}
 				continue
 			}
 			for i, ev := range rn.Events {
@@ -82,4 +90,50 @@ func FuzzTauBench(f *testing.F) {
 			}
 		}
 	})
+}
+
+// element returns the element of the file a record holds: the record
+// itself, or a tau2 record's "simulation".
+func element(t *testing.T, data []byte) []byte {
+	if !bytes.HasPrefix(data, []byte(`{"results":`)) {
+		return data
+	}
+	dec := jsontext.NewDecoder(bytes.NewReader(data))
+	if _, err := dec.ReadToken(); err != nil {
+		t.Fatalf("tau2 record: %v", err)
+	}
+	for dec.PeekKind() == '"' {
+		name, err := dec.ReadToken()
+		if err != nil {
+			t.Fatalf("tau2 record: %v", err)
+		}
+		isSim := name.String() == "simulation"
+		v, err := dec.ReadValue()
+		if err != nil {
+			t.Fatalf("tau2 record: %v", err)
+		}
+		if isSim {
+			return v
+		}
+	}
+	t.Fatal("tau2 record without simulation")
+	return nil
+}
+
+// checkLine fails unless the element elem starts on line of data: the
+// first copy of it from the start of that line must be on that line.
+func checkLine(t *testing.T, data []byte, line int, elem []byte) {
+	t.Helper()
+	off := 0
+	for range line - 1 {
+		i := bytes.IndexByte(data[off:], '\n')
+		if i < 0 {
+			t.Fatalf("line %d: the file has fewer lines", line)
+		}
+		off += i + 1
+	}
+	i := bytes.Index(data[off:], elem)
+	if i < 0 || bytes.IndexByte(data[off:off+i], '\n') >= 0 {
+		t.Fatalf("the element %.40q... does not start on line %d", elem, line)
+	}
 }

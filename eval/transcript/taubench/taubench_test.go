@@ -35,7 +35,8 @@ func readAll(t *testing.T, name, data string, opt frame.Options) (runs []*run.Ru
 			t.Fatalf("%s:%d: skipped", rec.Origin.File, rec.Origin.Line)
 		}
 		if msg != "" {
-			errs = append(errs, fmt.Sprintf("%s:%d: %s", rec.Origin.File, rec.Origin.Line, msg))
+			// As the registry reports it (eval/transcript.Decode).
+			errs = append(errs, frame.RecordError(rec.Origin, rec.Data, msg).Error())
 			continue
 		}
 		rn.Origin = rec.Origin
@@ -77,8 +78,8 @@ func TestTauBenchRetail(t *testing.T) {
 	if len(errs) != 0 || len(runs) != 2 {
 		t.Fatalf("runs %d, errors %q; want 2 runs, no error", len(runs), errs)
 	}
-	if runs[0].Origin.Line != 1 || runs[1].Origin.Line != 2 {
-		t.Errorf("origins %v %v, want elements 1 and 2", runs[0].Origin, runs[1].Origin)
+	if runs[0].Origin.Line != 2 || runs[1].Origin.Line != 51 {
+		t.Errorf("origins %v %v, want lines 2 and 51, where the elements start", runs[0].Origin, runs[1].Origin)
 	}
 	want := `e0 system "# Retail agent policy\nYou can help users cancel or modify pending orders." calls=[]
 e1 user "Cancel order 6390527 please, I don't need it." calls=[]
