@@ -37,6 +37,46 @@ import (
 // nothing useful.
 const maxHinted = 2
 
+// foreignRecord is foreign for one record that format refused, keeping
+// only the formats that read it: framed and decoded by them, it gives at
+// least one run and no error. The sniffers judge a file's start, and a
+// record of format that is malformed can look like a laxer format's
+// (openai-messages claims most records with "messages"); a record the
+// other format refuses too is not hinted at it. This runs only when a
+// record was refused, and costs a decode per claimant (two at most).
+func foreignRecord(format string, data []byte) []string {
+	var read []string
+	for _, name := range foreign(format, data) {
+		if reads(name, data) {
+			read = append(read, name)
+		}
+	}
+	return read
+}
+
+// reads reports whether format reads data as runs without an error.
+func reads(format string, data []byte) bool {
+	f := formats[format]
+	records := f.frame("", bytes.NewReader(data), Options{})
+	runs := 0
+	for {
+		rec, err := records.Next()
+		if errors.Is(err, io.EOF) {
+			return runs > 0
+		}
+		if err != nil {
+			return false
+		}
+		rn, skip, msg := f.decode(rec.Data)
+		if msg != "" {
+			return false
+		}
+		if !skip && rn != nil {
+			runs++
+		}
+	}
+}
+
 // foreign returns the formats other than format that claim head, when
 // format does not and at most maxHinted do; else nil.
 func foreign(format string, head []byte) []string {
@@ -114,10 +154,8 @@ type hintReader struct {
 	src     *bufio.Reader
 	open    func(io.Reader) RecordReader
 	records RecordReader // nil until the first Next
-	head    []byte       // a copy of the file's start, until the hint is made
-	hint    []string
-	sniffed bool
-	first   bool // the first record was seen
+	head    []byte       // a copy of the file's start, until the first Next returns
+	started bool         // Next returned a record or an error
 }
 
 func (h *hintReader) Next() (RawRecord, error) {
@@ -128,6 +166,14 @@ func (h *hintReader) Next() (RawRecord, error) {
 		h.records = h.open(h.src)
 	}
 	rec, err := h.records.Next()
+	// Only the file's first refusal, before any record, is judged by the
+	// file's start: a later one is of its own line, which may hold
+	// another format than the first (Decode sniffs a refused record).
+	if h.started {
+		return rec, err
+	}
+	h.started = true
+	defer func() { h.head = nil }()
 	if err != nil {
 		var e *Error
 		if errors.As(err, &e) && e.Err == nil && err == error(e) {
@@ -137,23 +183,17 @@ func (h *hintReader) Next() (RawRecord, error) {
 		}
 		return rec, err
 	}
-	if !h.first {
-		h.first = true
-		if !json.Valid(rec.Data) {
-			if _, _, msg := h.decode(rec.Data); msg != "" {
-				return RawRecord{}, &Error{File: rec.Origin.File, Line: rec.Origin.Line, Msg: hinted(msg, h.foreign())}
-			}
+	// A first record that is not JSON by itself is the first line of a
+	// JSON document read as JSONL (or a broken line): its refusal, made
+	// here, is judged by the file's start. A JSON record is decoded
+	// where the caller decodes it (Decode).
+	if !json.Valid(rec.Data) {
+		if _, _, msg := h.decode(rec.Data); msg != "" {
+			return RawRecord{}, &Error{File: rec.Origin.File, Line: rec.Origin.Line, Msg: hinted(msg, h.foreign())}
 		}
 	}
 	return rec, nil
 }
 
-// foreign sniffs the file's start once.
-func (h *hintReader) foreign() []string {
-	if !h.sniffed {
-		h.sniffed = true
-		h.hint = foreign(h.format, h.head)
-		h.head = nil
-	}
-	return h.hint
-}
+// foreign sniffs the file's start.
+func (h *hintReader) foreign() []string { return foreign(h.format, h.head) }

@@ -98,7 +98,7 @@ func Decode(format string, origin run.Origin, data []byte) (rn *run.Run, skip bo
 	}
 	rn, skip, msg := f.decode(data)
 	if msg != "" {
-		return nil, false, &Error{File: origin.File, Line: origin.Line, Msg: hinted(msg, foreign(format, data))}
+		return nil, false, &Error{File: origin.File, Line: origin.Line, Msg: hinted(msg, foreignRecord(format, data))}
 	}
 	if skip {
 		// A record this format skips as a header line but another
