@@ -18,20 +18,23 @@ import (
 // what it looks like. The hint is the sniffers' verdict (the ones of
 // format auto) on the refused bytes: it is added, once, to the message of
 // a refusal when the bytes are claimed by one or two formats other than
-// the one reading them, and the message names none of those yet. It is
-// computed only when a record is refused, so a file that reads well pays
-// for no sniffing (docs/transcripts.md, "auto").
+// the one reading them, and the message does not name them already. It
+// is computed only when a record is refused or skipped as a header line,
+// so a file of runs that read well pays for a peek, no sniffing
+// (docs/transcripts.md, "Refusals name the likely format").
 //
 // Which bytes are sniffed:
-//   - a record Decode refuses, or skips as a header line: the record itself
-//     (its first frame.SniffBytes). A header line that another format
-//     claims and this one does not is refused, not skipped: an MCP log read
-//     as anthropic-messages would otherwise be a file of header lines, read
+//   - a record Decode refuses: the record itself (its first
+//     frame.SniffBytes), and a claimant is named only if it reads the
+//     record (foreignRecord);
+//   - a record Decode skips as a header line: the record itself. One that
+//     another format claims is refused, not skipped: an MCP log read as
+//     anthropic-messages would otherwise be a file of header lines, read
 //     silently as no runs;
-//   - a framing error (not a read failure), and a file's first record when
-//     it is not JSON on its own (a JSON document over many lines read as
-//     JSONL): the start of the file, up to frame.SniffBytes, peeked as the
-//     framer starts.
+//   - the file's first refusal when it comes before any record (a framing
+//     error, not a read failure, or a first record that is not JSON on
+//     its own: a JSON document over many lines read as JSONL): the start
+//     of the file, up to frame.SniffBytes, peeked as the framer starts.
 
 // maxHinted is the most formats a hint names: a head claimed by more says
 // nothing useful.
