@@ -60,7 +60,9 @@ func foreignRecord(format string, data []byte) []string {
 // reads reports whether format reads data as runs without an error.
 func reads(format string, data []byte) bool {
 	f := formats[format]
-	records := f.frame("", bytes.NewReader(data), Options{})
+	// A limit of the record's size keeps the framer's buffer as small:
+	// this runs once per refused record.
+	records := f.frame("", bytes.NewReader(data), Options{MaxRecordBytes: len(data) + 1})
 	runs := 0
 	for {
 		rec, err := records.Next()

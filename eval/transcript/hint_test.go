@@ -139,3 +139,49 @@ func TestHintFits(t *testing.T) {
 		}
 	}
 }
+
+// FuzzForeignHint: any file read with any format — framed, decoded, each
+// refusal hinted — panics never, reads the same on every call (the hint
+// is deterministic), and keeps each error within the limit (a hint
+// included).
+func FuzzForeignHint(f *testing.F) {
+	f.Add([]byte(chatLine), uint8(0))
+	f.Add([]byte("{\n  \"tenet_run\": 1,\n  \"events\": []\n}\n"), uint8(4))
+	f.Add([]byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`+"\n"+`{"task":"x"}`), uint8(0))
+	f.Add([]byte(`{"resourceSpans":[]}`+"\n"+`{"messages":[{"content":"x"}]}`), uint8(2))
+	f.Add([]byte(`[{"traj":[{"role":"user","content":"x"}]}]`), uint8(1))
+	f.Fuzz(func(t *testing.T, data []byte, pick uint8) {
+		names := Formats()
+		format := names[int(pick)%len(names)]
+		read := func() string {
+			rd, err := Open(format, "f", strings.NewReader(string(data)), Options{MaxRecordBytes: 1 << 16})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var sb strings.Builder
+			for range 10000 {
+				_, err := rd.Next()
+				if errors.Is(err, io.EOF) {
+					return sb.String()
+				}
+				if err != nil {
+					var e *Error
+					if !errors.As(err, &e) {
+						t.Fatalf("%s: not an *Error: %v", format, err)
+					}
+					if n := len(err.Error()); n > maxErrorMsg+64 {
+						t.Fatalf("%s: an error of %d bytes", format, n)
+					}
+					sb.WriteString(err.Error() + "\n")
+					continue
+				}
+				sb.WriteString("run\n")
+			}
+			t.Fatalf("%s: more than 10,000 records from %d bytes", format, len(data))
+			return ""
+		}
+		if a, b := read(), read(); a != b {
+			t.Fatalf("%s: two readings differ:\n%s\n---\n%s", format, a, b)
+		}
+	})
+}
