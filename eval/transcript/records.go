@@ -72,13 +72,17 @@ func lookup(name string) (format, error) {
 
 // OpenRecords returns a reader that frames the records of format over r;
 // file names the input in errors and in each record's Origin. An unknown
-// format is the error of CheckFormat. OpenRecords reads nothing from r.
+// format is the error of CheckFormat. OpenRecords reads nothing from r;
+// the first Next peeks at the file's start (up to frame.SniffBytes, through
+// one bufio.Reader, so r is read once) to name the format it looks like in
+// a refusal (hint.go).
 func OpenRecords(format, file string, r io.Reader, opt Options) (RecordReader, error) {
 	f, err := lookup(format)
 	if err != nil {
 		return nil, err
 	}
-	return f.frame(file, r, opt), nil
+	return &hintReader{format: format, decode: f.decode, src: bufio.NewReaderSize(r, frame.SniffBytes),
+		open: func(r io.Reader) RecordReader { return f.frame(file, r, opt) }}, nil
 }
 
 // Decode decodes one record of format, as framed by OpenRecords, into a run
@@ -95,9 +99,17 @@ func Decode(format string, origin run.Origin, data []byte) (rn *run.Run, skip bo
 	}
 	rn, skip, msg := f.decode(data)
 	if msg != "" {
-		return nil, false, frame.RecordError(origin, data, msg)
+		e := frame.RecordError(origin, data, msg)
+		e.Msg = hinted(e.Msg, foreignRecord(format, data))
+		return nil, false, e
 	}
 	if skip {
+		// A record this format skips as a header line but another
+		// format claims is that format's, read silently as nothing.
+		if others := foreign(format, data); len(others) > 0 {
+			return nil, false, &Error{File: origin.File, Line: origin.Line,
+				Msg: hinted(fmt.Sprintf("format %s finds no transcript in this record (it would skip it as a header line)", format), others)}
+		}
 		return nil, true, nil
 	}
 	rn.Origin = origin

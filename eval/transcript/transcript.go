@@ -24,7 +24,9 @@
 // Each row also has a sniffer (frame.Sniffer): under format "auto" (Auto,
 // and a source that names no format) ResolveFormat shows a file's first
 // 64 KiB to every sniffer and exactly one must claim it; none or several
-// is an *Error at the file's line 1 (docs/transcripts.md, "auto").
+// is an *Error at the file's line 1 (docs/transcripts.md, "auto"). Under a
+// named format the same sniffers name, in a refusal, the format the
+// refused bytes look like (hint.go).
 package transcript
 
 import (

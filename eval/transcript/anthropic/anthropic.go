@@ -116,7 +116,7 @@ func record(rec map[string]any) (*run.Run, bool, string) {
 		names = append(names, k)
 	}
 	sort.Strings(names)
-	if msg := build.FindTranscript(rec, names); msg != "" {
+	if msg := terms.FindTranscript(rec, names); msg != "" {
 		return nil, false, `no "messages" or "request" member, but ` + msg
 	}
 	return nil, true, ""
@@ -533,23 +533,19 @@ func resultBlock(b map[string]any) (build.Result, string) {
 	return r, ""
 }
 
-// scanRest is build.ScanRest with this format's hint: build's hints name
-// openai-messages' shapes (tool_calls and tool messages), which would
+// terms are this format's words in build's refusals: build's defaults
+// name openai-messages' shapes (tool_calls and tool messages), which would
 // mislead the reader of an Anthropic transcript.
-func scanRest(obj map[string]any, read map[string]bool, prefix string) string {
-	return anthropicHint(build.ScanRest(obj, read, prefix))
+var terms = build.Terms{
+	Wants:         "Anthropic tool_use and tool_result blocks",
+	Convert:       "this reader reads calls as tool_use blocks and results as tool_result blocks",
+	Response:      `a model response? log it as "response"`,
+	ResponsesItem: "an OpenAI Responses API item? this reader wants Anthropic tool_use and tool_result blocks",
 }
 
-// anthropicHint rewrites the openai-messages hints of build's messages.
-func anthropicHint(msg string) string {
-	for _, h := range [...][2]string{
-		{"this reader wants OpenAI tool_calls and tool messages", "this reader wants Anthropic tool_use and tool_result blocks"},
-		{"(convert the transcript to tool_calls and tool messages)", "(this reader reads calls as tool_use blocks and results as tool_result blocks)"},
-		{"(a model response logged beside the request? append its message to \"messages\")", "(a model response? log it as \"response\")"},
-	} {
-		msg = strings.Replace(msg, h[0], h[1], 1)
-	}
-	return msg
+// scanRest is build.ScanRest in this format's terms.
+func scanRest(obj map[string]any, read map[string]bool, prefix string) string {
+	return terms.ScanRest(obj, read, prefix)
 }
 
 // jsonText is v's compact JSON text (object members sorted: the same text

@@ -15,5 +15,8 @@
 //
 // Problems are returned as a message string ("" for none) naming the place
 // in the record; the reader returns it as its frame.Decoder's msg, and the
-// registry (eval/transcript) adds file:line. It imports eval/run only.
+// registry (eval/transcript) adds file:line. The refusals speak of
+// openai-messages' shapes unless the reader passes its own words (Terms,
+// whose methods are the functions above in those words), so that no
+// reader rewrites this package's prose. It imports eval/run only.
 package build

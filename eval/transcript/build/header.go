@@ -24,14 +24,14 @@ func (s *headerScan) walk(v any) {
 	switch v := v.(type) {
 	case map[string]any:
 		if what := headerCallShaped(v); what != "" {
-			s.err = fmt.Sprintf("%s is %s: a transcript must be under \"messages\" at the top level; a header line has no messages and no calls", renderPath(s.path), what)
+			s.err = fmt.Sprintf("%s is %s: %s; a header line has %s and no calls", renderPath(s.path), what, s.t.TopLevel, s.t.Header)
 			return
 		}
 		keys := slices.Sorted(maps.Keys(v)) // in key order: the first problem found is the same on every run
 		for _, k := range keys {
 			s.push(k, -1)
 			if strings.EqualFold(strings.TrimSpace(k), "messages") {
-				s.err = fmt.Sprintf("%s: a transcript nested under %s: this reader wants \"messages\" at the top level", renderPath(s.path), Clip(fmt.Sprintf("%q", s.path[len(s.path)-2].key), 100))
+				s.err = fmt.Sprintf("%s: a transcript nested under %s: this reader wants %s at the top level", renderPath(s.path), Clip(fmt.Sprintf("%q", s.path[len(s.path)-2].key), 100), s.t.Transcript)
 			} else {
 				s.walk(v[k])
 			}
@@ -42,7 +42,7 @@ func (s *headerScan) walk(v any) {
 		}
 	case []any:
 		if HoldsMessages(v) {
-			s.err = fmt.Sprintf("%s holds a list of messages (objects with a role): a transcript must be under \"messages\" at the top level; a header line has no messages", renderPath(s.path))
+			s.err = fmt.Sprintf("%s holds a list of messages (objects with a role): %s; a header line has %s", renderPath(s.path), s.t.TopLevel, s.t.Header)
 			return
 		}
 		for i, e := range v {
@@ -130,7 +130,11 @@ func HoldsMessages(v any) bool {
 // only when this is "", so that a run in a shape it does not read is never
 // dropped as a header.
 func FindTranscript(rec map[string]any, names []string) string {
-	s := headerScan{}
+	return findTranscript(&OpenAI, rec, names)
+}
+
+func findTranscript(t *Terms, rec map[string]any, names []string) string {
+	s := headerScan{unreadScan{t: t}}
 	for _, k := range names {
 		s.push(k, -1)
 		s.walk(rec[k])

@@ -223,6 +223,10 @@ func UnknownCallKey(obj map[string]any, known map[string]bool) string {
 // order, for a call; prefix is obj's path in the message ("" for the
 // message itself).
 func ScanRest(obj map[string]any, read map[string]bool, prefix string) string {
+	return scanRest(&OpenAI, obj, read, prefix)
+}
+
+func scanRest(t *Terms, obj map[string]any, read map[string]bool, prefix string) string {
 	keys := make([]string, 0, len(obj))
 	for k := range obj {
 		if !read[k] {
@@ -231,7 +235,7 @@ func ScanRest(obj map[string]any, read map[string]bool, prefix string) string {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		s := unreadScan{}
+		s := unreadScan{t: t}
 		if prefix != "" {
 			s.path = []pathElem{{key: prefix, index: -1}}
 		}

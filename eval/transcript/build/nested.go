@@ -36,12 +36,12 @@ func isParallel(tool string) bool {
 // own record (Ok false, ResultEvent -1) except the calls a ParallelTool
 // wrapper dispatches, which ran iff it did (see dispatched). It returns a
 // non-empty message for a call shape it cannot read.
-func addNestedCalls(rn *run.Run) string {
+func addNestedCalls(t *Terms, rn *run.Run) string {
 	for i := 0; i < len(rn.Calls); i++ { // rn.Calls grows: nested calls are scanned too
 		parent := rn.Calls[i]
 		nested, err := nestedIn(parent)
 		if err != "" {
-			return fmt.Sprintf("message %d: call %d (%q): %s", parent.Event, parent.Index, parent.Tool, err)
+			return fmt.Sprintf("%s: call %d (%q): %s", t.event(parent.Event), parent.Index, parent.Tool, err)
 		}
 		if parent.Depth >= maxNestedDepth {
 			if len(nested) > 0 && parent.ArgsError == "" {
@@ -287,6 +287,5 @@ func callShapes(m map[string]any) (calls []shapeCall, argKeys map[string]bool, e
 // reason", for a call shape in arguments that cannot be read: the record is
 // then malformed.
 func Finish(rn *run.Run) string {
-	sharedIDs(rn)
-	return addNestedCalls(rn)
+	return OpenAI.Finish(rn)
 }

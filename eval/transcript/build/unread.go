@@ -26,6 +26,7 @@ type unreadScan struct {
 	// top marks a scan of a record's members beside "messages" (see
 	// TopLevelProblem): there a message object is also out of place.
 	top bool
+	t   *Terms // the reader's words in the hints
 }
 
 func (s *unreadScan) push(key string, index int) { s.path = append(s.path, pathElem{key, index}) }
@@ -85,31 +86,31 @@ func (s *unreadScan) hint(obj map[string]any) string {
 	for _, e := range s.path {
 		switch e.key {
 		case "functionCall", "functionResponse", "function_response":
-			return " (Gemini's parts? this reader wants OpenAI tool_calls and tool messages)"
+			return " (Gemini's parts? this reader wants " + s.t.Wants + ")"
 		case "toolUse", "toolResult":
 			return " (Bedrock Converse's toolUse? this reader wants OpenAI tool_calls or Anthropic tool_use blocks)"
 		}
 	}
 	switch typ, _ := obj["type"].(string); typ {
 	case "function_call", "function_call_output", "custom_tool_call", "computer_call":
-		return " (an OpenAI Responses API item? this reader wants Chat Completions messages)"
+		return " (" + s.t.ResponsesItem + ")"
 	}
 	if s.top && len(s.path) > 0 {
 		switch strings.ToLower(s.path[0].key) {
 		case "response", "choices", "completion", "message":
-			return " (a model response logged beside the request? append its message to \"messages\")"
+			return " (" + s.t.Response + ")"
 		}
-		return " (this reader reads calls and messages only under \"messages\")"
+		return " (this reader reads calls and messages only under " + s.t.Transcript + ")"
 	}
 	if len(s.path) > 0 {
 		switch strings.ToLower(s.path[0].key) {
 		case "parts":
-			return " (Gemini's parts? this reader wants OpenAI tool_calls and tool messages)"
+			return " (Gemini's parts? this reader wants " + s.t.Wants + ")"
 		case "additional_kwargs":
 			return " (LangChain's additional_kwargs? only its tool_calls are read)"
 		}
 	}
-	return " (convert the transcript to tool_calls and tool messages)"
+	return " (" + s.t.Convert + ")"
 }
 
 // renderPath renders a path as keys joined with "." and list indexes in
@@ -211,7 +212,9 @@ func isMessageObject(m map[string]any) bool {
 // The request parameters that declare tools (toolDeclarations: an OpenAI
 // request log's or fine-tuning file's "tools") are searched only for what
 // a declaration never is (declarationProblem).
-func TopLevelProblem(rec map[string]any) string {
+func TopLevelProblem(rec map[string]any) string { return topLevelProblem(&OpenAI, rec) }
+
+func topLevelProblem(t *Terms, rec map[string]any) string {
 	keys := make([]string, 0, len(rec))
 	for k := range rec {
 		if k != "messages" && k != "metadata" {
@@ -221,12 +224,12 @@ func TopLevelProblem(rec map[string]any) string {
 	sort.Strings(keys)
 	for _, k := range keys {
 		if toolDeclarations[k] {
-			if msg := declarationProblem(rec[k], []pathElem{{key: k, index: -1}}); msg != "" {
+			if msg := declarationProblem(t, rec[k], []pathElem{{key: k, index: -1}}); msg != "" {
 				return "record member " + msg
 			}
 			continue
 		}
-		s := unreadScan{top: true}
+		s := unreadScan{top: true, t: t}
 		s.push(k, -1)
 		s.walk(rec[k])
 		if s.err == "" && NamesCall(k) && carries(rec[k]) {
@@ -260,24 +263,24 @@ var toolDeclarations = map[string]bool{"tools": true, "functions": true, "tool_c
 // arguments, a Responses item or a list of messages (headerCallShaped,
 // HoldsMessages): a declaration has no arguments, so such a thing is a
 // call or a transcript out of place. It returns "path: reason" or "".
-func declarationProblem(v any, path []pathElem) string {
+func declarationProblem(t *Terms, v any, path []pathElem) string {
 	switch v := v.(type) {
 	case map[string]any:
 		if what := headerCallShaped(v); what != "" {
-			return fmt.Sprintf("%s: %s in a place this reader does not read (a tool declaration has no arguments; this reader reads calls only under \"messages\")", renderPath(path), what)
+			return fmt.Sprintf("%s: %s in a place this reader does not read (a tool declaration has no arguments; this reader reads calls only under %s)", renderPath(path), what, t.Transcript)
 		}
 		keys := slices.Sorted(maps.Keys(v)) // in key order: the first problem found is the same on every run
 		for _, k := range keys {
-			if msg := declarationProblem(v[k], append(path, pathElem{key: k, index: -1})); msg != "" {
+			if msg := declarationProblem(t, v[k], append(path, pathElem{key: k, index: -1})); msg != "" {
 				return msg
 			}
 		}
 	case []any:
 		if HoldsMessages(v) {
-			return fmt.Sprintf("%s: a list of messages in a place this reader does not read (this reader reads messages only under \"messages\")", renderPath(path))
+			return fmt.Sprintf("%s: a list of messages in a place this reader does not read (this reader reads messages only under %s)", renderPath(path), t.Transcript)
 		}
 		for i, e := range v {
-			if msg := declarationProblem(e, append(path, pathElem{index: i})); msg != "" {
+			if msg := declarationProblem(t, e, append(path, pathElem{index: i})); msg != "" {
 				return msg
 			}
 		}

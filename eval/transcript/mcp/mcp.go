@@ -430,18 +430,16 @@ func rpcError(v any) (text, msg string) {
 	return fmt.Sprintf("%s (JSON-RPC error %s)", m, strconv.FormatFloat(code, 'f', -1, 64)), ""
 }
 
-// genericHint is the hint build.ScanRest ends a refusal with when it does
-// not know the harness; it speaks of openai-messages' shapes.
-const genericHint = " (convert the transcript to tool_calls and tool messages)"
+// terms are this format's words in build's refusals, whose defaults
+// speak of openai-messages' shapes.
+var terms = build.Terms{
+	Wants:   "tools/call requests",
+	Convert: "this reader reads calls only as tools/call requests",
+}
 
-// scanRest is build.ScanRest with this format's hint in place of the
-// generic one.
+// scanRest is build.ScanRest in this format's terms.
 func scanRest(obj map[string]any, read map[string]bool, prefix string) string {
-	msg := build.ScanRest(obj, read, prefix)
-	if strings.HasSuffix(msg, genericHint) {
-		msg = strings.TrimSuffix(msg, genericHint) + " (this reader reads calls only as tools/call requests)"
-	}
-	return msg
+	return terms.ScanRest(obj, read, prefix)
 }
 
 // jsonText is v's JSON text (v was decoded from JSON, so it encodes).

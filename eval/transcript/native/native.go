@@ -3,7 +3,6 @@ package native
 import (
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -34,8 +33,9 @@ var (
 	Roles = []string{"system", "user", "assistant", "tool"}
 )
 
-// finishPrefix is the place build.Finish names, "message N:".
-var finishPrefix = regexp.MustCompile(`^message (\d+):`)
+// terms name an event as this format does, "events[N]", where build's
+// refusals would say "message N" as chat formats do.
+var terms = build.Terms{Event: "events[%d]"}
 
 // resultFields are the fields only a tool event has.
 var resultFields = map[string]bool{"call_id": true, "error": true, "failed_unknown": true, "ran": true}
@@ -93,9 +93,8 @@ func Decode(data []byte) (rn *run.Run, skip bool, msg string) {
 			return nil, false, msg
 		}
 	}
-	if msg := build.Finish(rn); msg != "" {
-		// Finish names the event as "message N", as chat formats do.
-		return nil, false, finishPrefix.ReplaceAllString(msg, "events[$1]:")
+	if msg := terms.Finish(rn); msg != "" {
+		return nil, false, msg
 	}
 	if n := len(rn.Events); n > 0 {
 		if last := rn.Events[n-1]; last.Role == "assistant" {

@@ -111,7 +111,7 @@ func item(m *build.Matcher, rn *run.Run, i int, raw any) string {
 		ev.Role = otherItems[typ]
 		ev.Blocks = []any{it}
 		rn.Events = append(rn.Events, ev)
-		return build.ScanRest(it, otherKeys[typ], "")
+		return terms.ScanRest(it, otherKeys[typ], "")
 	case refused[typ] != "":
 		return fmt.Sprintf("type %q: %s", typ, refused[typ])
 	case typ == "tool_use" || typ == "tool_result":
@@ -179,7 +179,7 @@ func message(rn *run.Run, ev *run.Event, it map[string]any) string {
 			} else if s, ok := p["refusal"].(string); ok && typ == "refusal" {
 				texts = append(texts, s)
 			}
-			if err := build.ScanRest(p, partKeys, fmt.Sprintf("content[%d]", j)); err != "" {
+			if err := terms.ScanRest(p, partKeys, fmt.Sprintf("content[%d]", j)); err != "" {
 				return err
 			}
 		}
@@ -188,7 +188,7 @@ func message(rn *run.Run, ev *run.Event, it map[string]any) string {
 		return "content: want a string, null or a list of content parts, got " + build.Kind(c)
 	}
 	rn.Events = append(rn.Events, ev)
-	return build.ScanRest(it, messageKeys, "")
+	return terms.ScanRest(it, messageKeys, "")
 }
 
 // requiredString reads a string member the API requires.
@@ -249,7 +249,7 @@ func clientCall(m *build.Matcher, rn *run.Run, ev *run.Event, typ string, it map
 	rn.Events = append(rn.Events, ev)
 	m.Request(rn, ev, c)
 	if read != nil {
-		return build.ScanRest(it, read, "")
+		return terms.ScanRest(it, read, "")
 	}
 	return ""
 }
@@ -279,7 +279,7 @@ func output(m *build.Matcher, rn *run.Run, ev *run.Event, typ string, it map[str
 	rn.Events = append(rn.Events, ev)
 	c := m.Answer(rn, ev.Index, a)
 	ev.Tool, ev.Failed, ev.Error, ev.FailedUnknown = c.Tool, a.Failed, a.Err, a.Unknown
-	return build.ScanRest(it, outputKeys, "")
+	return terms.ScanRest(it, outputKeys, "")
 }
 
 // outputText is the text of an output: a string as is; a list of parts

@@ -33,7 +33,7 @@ func TestRefused(t *testing.T) {
 		{`[{"role": "assistant", "content": [{"type": "tool_use", "id": "t", "name": "f", "input": {}}]}]`,
 			`item 0: content[0]: a "tool_use" block is Anthropic's (use --transcript-format anthropic-messages); in the Responses API a call is a function_call item`},
 		{`[{"role": "assistant", "content": [{"type": "output_text", "text": "x", "functionCall": {"name": "f"}}]}]`,
-			`item 0: content[0].functionCall: key "functionCall" names a call, a tool or a function in a place this reader does not read (Gemini's parts? this reader wants OpenAI tool_calls and tool messages)`},
+			`item 0: content[0].functionCall: key "functionCall" names a call, a tool or a function in a place this reader does not read (Gemini's parts? this reader wants Responses API function_call and function_call_output items)`},
 		{`[{"type": "function_call", "call_id": "c", "name": "f", "arguments": "{}", "tool": {"name": "g", "args": {}}}]`,
 			`item 0: tool: a tool call in a place this reader does not read (in the Responses API a call is a function_call item and its result a function_call_output item)`},
 		{`[{"type": "web_search_call", "id": 5, "status": "completed"}]`, `item 0: id: want a string, got a number`},

@@ -41,10 +41,10 @@ func Decode(line []byte) (rn *run.Run, skip bool, msg string) {
 	var m build.Matcher
 	for i, it := range items {
 		if err := item(&m, rn, i, it.v); err != "" {
-			return nil, false, ownHint(fmt.Sprintf("%s: %s", it.where(), err))
+			return nil, false, fmt.Sprintf("%s: %s", it.where(), err)
 		}
 	}
-	if err := build.Finish(rn); err != "" {
+	if err := terms.Finish(rn); err != "" {
 		return nil, false, err
 	}
 	sharedCallIDs(rn)
@@ -104,8 +104,8 @@ func object(rec map[string]any) (items []located, meta map[string]any, skip bool
 			keys = append(keys, k)
 		}
 		sort.Strings(keys)
-		if msg := build.FindTranscript(rec, keys); msg != "" {
-			return nil, nil, false, ownHint(msg)
+		if msg := terms.FindTranscript(rec, keys); msg != "" {
+			return nil, nil, false, msg
 		}
 		return nil, nil, true, ""
 	}
@@ -156,8 +156,8 @@ func object(rec map[string]any) (items []located, meta map[string]any, skip bool
 			rest[k] = v
 		}
 	}
-	if msg := build.TopLevelProblem(rest); msg != "" {
-		return nil, nil, false, ownHint(msg)
+	if msg := terms.TopLevelProblem(rest); msg != "" {
+		return nil, nil, false, msg
 	}
 	return items, meta, false, ""
 }
@@ -196,15 +196,16 @@ func unfinished(rec map[string]any) string {
 	return "status " + strconv.Quote(build.Clip(s, 100)) + why + ": the response did not complete, so its output is not the agent's whole answer (a call may be cut off mid-arguments); leave it out or run it again"
 }
 
-// ownHint rewrites build's hint for openai-messages, which names
-// "messages", into this format's terms.
-func ownHint(msg string) string {
-	msg = strings.ReplaceAll(msg, `a transcript must be under "messages" at the top level; a header line has no messages and no calls`,
-		`this reader wants the items in the record's own "input" and "output" (or a list of items); a header line has no items and no calls`)
-	msg = strings.ReplaceAll(msg, `only under "messages"`, `only under "input" and "output"`)
-	msg = strings.ReplaceAll(msg, `(an OpenAI Responses API item? this reader wants Chat Completions messages)`, `(a Responses API item out of place? this reader reads items only in "input" and "output", or a list of items)`)
-	msg = strings.ReplaceAll(msg, `(convert the transcript to tool_calls and tool messages)`, `(in the Responses API a call is a function_call item and its result a function_call_output item)`)
-	return strings.ReplaceAll(msg, `append its message to "messages"`, `append its items to "output"`)
+// terms are this format's words in build's refusals, whose defaults
+// speak of openai-messages' "messages".
+var terms = build.Terms{
+	Transcript:    `"input" and "output"`,
+	Header:        "no items",
+	TopLevel:      `this reader wants the items in the record's own "input" and "output" (or a list of items)`,
+	Wants:         "Responses API function_call and function_call_output items",
+	Convert:       "in the Responses API a call is a function_call item and its result a function_call_output item",
+	Response:      `a model response logged beside the request? append its items to "output"`,
+	ResponsesItem: `a Responses API item out of place? this reader reads items only in "input" and "output", or a list of items`,
 }
 
 // sharedCallIDs makes unknown the ok of every call of a group of calls
