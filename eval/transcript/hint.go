@@ -194,7 +194,9 @@ func (h *hintReader) Next() (RawRecord, error) {
 	// where the caller decodes it (Decode).
 	if !json.Valid(rec.Data) {
 		if _, _, msg := h.decode(rec.Data); msg != "" {
-			return RawRecord{}, &Error{File: rec.Origin.File, Line: rec.Origin.Line, Msg: hinted(msg, h.foreign())}
+			e := frame.RecordError(rec.Origin, rec.Data, msg)
+			e.Msg = hinted(e.Msg, h.foreign())
+			return RawRecord{}, e
 		}
 	}
 	return rec, nil
