@@ -56,20 +56,15 @@ func TestHintPeekKeepsEveryByte(t *testing.T) {
 }
 
 // TestHintFileStart: a JSON document over many lines given to a JSONL
-// reader through a one-shot stream: the first refusal (line 1, "{") is
-// judged by the file's start and names the format; the following lines'
-// refusals are their own and are not hinted by it.
+// reader through a one-shot stream is refused once, at line 1 (the JSONL
+// framer), and the refusal is judged by the file's start: it names the
+// format. Before the framer refused it, each of its 4 lines was an error.
 func TestHintFileStart(t *testing.T) {
 	doc := "{\n  \"tenet_run\": 1,\n  \"events\": []\n}\n"
 	_, errs := readAll(t, "openai-responses", &oneShot{strings.NewReader(doc)})
-	want := `in:1: invalid JSON (offset 1): unexpected end of JSON input (this looks like format "tenet": read it with --transcript-format tenet, or format = "tenet" in the source)`
-	if len(errs) != 4 || errs[0] != want {
-		t.Fatalf("errors %q\nwant 4, the first\n%s", errs, want)
-	}
-	for _, e := range errs[1:] {
-		if strings.Contains(e, "looks like") {
-			t.Errorf("a later line hinted by the file's start: %s", e)
-		}
+	want := `in:1: the file is one JSON document written over many lines (this line is a lone "{"), not JSONL with one record a line: a whole-file format's log, or records to compact with jq -c (this looks like format "tenet": read it with --transcript-format tenet, or format = "tenet" in the source)`
+	if len(errs) != 1 || errs[0] != want {
+		t.Fatalf("errors %q\nwant one:\n%s", errs, want)
 	}
 }
 

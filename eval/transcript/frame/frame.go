@@ -15,6 +15,7 @@
 package frame
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -121,7 +122,9 @@ type Decoder func(data []byte) (rn *run.Run, skip bool, msg string)
 type jsonlRecords struct {
 	file     string
 	lines    *jsonl.Reader
-	maxDepth int // 0: the decoder's limit, not scanned for
+	maxDepth int  // 0: the decoder's limit, not scanned for
+	started  bool // a record was returned: the file is not pretty-printed JSON
+	done     bool // the file was refused as a whole
 }
 
 // JSONL is the Framer of JSONL formats: a record is a non-blank line,
@@ -137,7 +140,21 @@ func JSONL(file string, r io.Reader, opt Options) RecordReader {
 }
 
 func (r *jsonlRecords) Next() (RawRecord, error) {
+	if r.done {
+		return RawRecord{}, io.EOF
+	}
 	line, err := r.lines.Next()
+	if err == nil && !r.started {
+		r.started = true
+		// A lone "{" or "[" as the first record opens one JSON document
+		// written over many lines: its every line would be a bad record,
+		// so the file is refused once, here.
+		if t := bytes.TrimSpace(line); len(t) == 1 && (t[0] == '{' || t[0] == '[') {
+			r.done = true
+			return RawRecord{}, &Error{File: r.file, Line: r.lines.Line(),
+				Msg: fmt.Sprintf("the file is one JSON document written over many lines (this line is a lone %q), not JSONL with one record a line: a whole-file format's log, or records to compact with jq -c", t)}
+		}
+	}
 	var tooLong *jsonl.TooLongError
 	switch {
 	case err == io.EOF:

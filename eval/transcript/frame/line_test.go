@@ -1,6 +1,10 @@
 package frame
 
 import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/tenetlang/tenet/eval/run"
@@ -40,5 +44,35 @@ func TestRecordError(t *testing.T) {
 	}
 	if got := AtLine(1, "x"); got != "x" {
 		t.Errorf("AtLine(1) = %q", got)
+	}
+}
+
+// TestJSONLPrettyPrinted: a JSONL file whose first record is a lone "{" or
+// "[" is one JSON document over many lines, refused once (it was one error
+// per line); a lone "{" after a record is that line's own bad record.
+func TestJSONLPrettyPrinted(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want []string
+	}{
+		{"\n[\n  {\"a\": 1}\n]\n", []string{`f:2: the file is one JSON document written over many lines (this line is a lone "["), not JSONL with one record a line: a whole-file format's log, or records to compact with jq -c`}},
+		{"{\"a\": 1}\n{\n}\n", []string{"record f:1", "record f:2", "record f:3"}},
+	} {
+		r := JSONL("f", strings.NewReader(tc.in), Options{})
+		var got []string
+		for {
+			rec, err := r.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				got = append(got, err.Error())
+				continue
+			}
+			got = append(got, fmt.Sprintf("record %s:%d", rec.Origin.File, rec.Origin.Line))
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%q:\n got %q\nwant %q", tc.in, got, tc.want)
+		}
 	}
 }

@@ -17,7 +17,7 @@ func Decode(line []byte) (rn *run.Run, skip bool, msg string) {
 	if msg != "" {
 		if t := strings.TrimSpace(string(line)); t == "[" || t == "{" {
 			// The first line of a pretty-printed JSON document.
-			msg += ` (one JSON document over many lines is not JSONL: a tau-bench or tau2-bench results file? its format is "tau-bench")`
+			msg += ` (the first line of one JSON document written over many lines, not JSONL: a whole-file format's log such as tau-bench or inspect, or records to compact with jq -c)`
 		} else if strings.HasPrefix(string(line[:min(len(line), 4)]), "PK\x03\x04") {
 			msg += ` (a ZIP archive: an Inspect AI .eval log? read it with format "inspect")`
 		}
