@@ -233,6 +233,9 @@ func (d *decoder) request(obj map[string]any, ev *run.Event, method string) stri
 	if err != "" {
 		return err
 	}
+	if _, ok := params["task"].(map[string]any); ok {
+		p.task = true // its response may be a CreateTaskResult (fits)
+	}
 	switch method {
 	case "tasks/get", "tasks/result", "tasks/cancel":
 		p.taskID, err = taskParam(params)
@@ -284,11 +287,8 @@ func (d *decoder) toolsCall(params map[string]any, ev *run.Event, id string, p *
 	if !ok {
 		return "params.name: want a string, got " + build.KindOrMissing(params, "name")
 	}
-	if v, ok := params["task"]; ok {
-		if _, ok := v.(map[string]any); !ok {
-			return "params.task: want an object (TaskMetadata), got " + build.Kind(v)
-		}
-		p.task = true
+	if v, ok := params["task"]; ok && !p.task {
+		return "params.task: want an object (TaskMetadata), got " + build.Kind(v)
 	}
 	if msg := scanRest(params, callKeys, "params"); msg != "" {
 		return msg
@@ -352,7 +352,7 @@ func (d *decoder) response(obj map[string]any, ev *run.Event) string {
 	var t *task
 	if p != nil && result != nil {
 		switch {
-		case p.task && result["task"] != nil:
+		case p.call != nil && p.task && result["task"] != nil:
 			// A CreateTaskResult: the call's result is to come by
 			// tasks/result.
 			return d.createTask(p, result, ev)

@@ -178,7 +178,9 @@ func taskUnknown(c *run.Call, t *task) string {
 		case "cancelled":
 			return fmt.Sprintf("the task %q of this tools/call was cancelled: whether the tool ran before it stopped is unknown", id)
 		case "failed":
-			return ""
+			// finishTasks answered it at the event that said so, unless
+			// that event already answers another call.
+			return fmt.Sprintf("the task %q of this tools/call failed, and the log holds no tasks/result response: whether the tool ran before it failed is unknown", id)
 		}
 		status := t.status
 		if status == "" {

@@ -122,18 +122,24 @@ func TestTaskRefused(t *testing.T) {
 }
 
 // A task that answers no tools/call (a sampling task of the client's) is
-// protocol only: its tasks/result response is no call's result.
+// protocol only: its tasks/result response is no call's result. Its
+// CreateTaskResult goes to the sampling request, not to the client's
+// tools/call pending with the same id (only a task-augmented request's
+// result may be a CreateTaskResult).
 func TestTaskOfSampling(t *testing.T) {
 	rn, msg := read(t, strings.Join([]string{
+		`{"jsonrpc":"2.0","id":0,"method":"tools/call","params":{"name":"f"}}`,
 		`{"jsonrpc":"2.0","id":0,"method":"sampling/createMessage","params":{"messages":[],"maxTokens":5,"task":{}}}`,
 		`{"jsonrpc":"2.0","id":0,"result":{"task":{"taskId":"s1","status":"working","createdAt":"x","lastUpdatedAt":"x","ttl":null}}}`,
 		`{"jsonrpc":"2.0","id":1,"method":"tasks/result","params":{"taskId":"s1"}}`,
 		`{"jsonrpc":"2.0","id":1,"result":{"role":"assistant","content":{"type":"text","text":"hi"},"model":"m"}}`,
+		`{"jsonrpc":"2.0","id":0,"result":{"content":[{"type":"text","text":"done"}]}}`,
 	}, "\n"))
 	if msg != "" {
 		t.Fatal(msg)
 	}
-	if len(rn.Calls) != 0 || roles(rn) != "mcp mcp mcp mcp" {
-		t.Errorf("calls %d, roles %q", len(rn.Calls), roles(rn))
+	want := []callView{{"0", "f", map[string]any{}, true, "done", "", "", 0, 5}}
+	if got := calls(rn); !reflect.DeepEqual(got, want) || roles(rn) != "assistant mcp mcp mcp mcp tool" {
+		t.Errorf("calls %+v, roles %q", got, roles(rn))
 	}
 }
