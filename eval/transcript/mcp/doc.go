@@ -17,7 +17,17 @@
 // and a number are different ids, so a session holding both 1 and "1" is
 // refused (the run's call ids would be the same), as is a tools/call id
 // used twice (MCP forbids it) or a response that two pending requests
-// could take.
+// could take. JSON-RPC ids belong to their sender: a request whose method
+// only a server sends (sampling/createMessage, roots/list,
+// elicitation/create) may hold the id of a pending request only a client
+// sends, and a response then goes to the one request whose result's
+// required fields it has (ids.go); when both or neither fit, refused.
+//
+// A task-augmented tools/call (params.task, MCP 2025-11-25) answered by a
+// CreateTaskResult is followed by its task id (tasks.go): its result is the
+// response to tasks/result for that task; without one, the task's last
+// status decides: failed fails the call, working, input_required,
+// completed and cancelled leave it unknown.
 //
 // Every other message (initialize, tools/list, notifications, prompts,
 // resources, sampling, elicitation, ping) is an event of role "mcp" with
@@ -26,8 +36,9 @@
 // no system, user or assistant text: a run of this format has none.
 // Refused, with a message naming the line: what is not a JSON-RPC 2.0
 // message (naming the likely format or the logging tool's wrapper), a
-// task-augmented tools/call or one that asks for input (its result comes
-// through messages this reader does not follow), and a call in a place it
+// tools/call that asks for input (its result comes through messages this
+// reader does not follow), a task whose result cannot be tied to one call
+// or whose terminal statuses disagree, and a call in a place it
 // does not read (build.ScanRest: tools/call params and results beside the
 // fields read, sampling/createMessage requests and results).
 //

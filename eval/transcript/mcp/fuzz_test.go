@@ -30,6 +30,23 @@ func FuzzMCP(f *testing.F) {
 		`[{"jsonrpc":"2.0","id":"x","method":"tools/call","params":{"name":"a"}},{"jsonrpc":"2.0","id":"x","result":{"content":[],"structuredContent":[1]}}]`,
 		`{"jsonrpc":"2.0","id":9,"method":"sampling/createMessage","params":{"messages":[]}}` + "\n" + `{"jsonrpc":"2.0","id":9,"result":{"role":"assistant","content":{"type":"text","text":"x"},"model":"m"}}`,
 		"\ufeff\n{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32700,\"message\":\"Parse error\"}}",
+		// A task-augmented call followed to tasks/result, one whose task
+		// failed, and a server request reusing the client's pending id.
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"f","task":{"ttl":5}}}` + "\n" +
+			`{"jsonrpc":"2.0","method":"notifications/tasks/status","params":{"taskId":"t","status":"working"}}` + "\n" +
+			`{"jsonrpc":"2.0","id":1,"result":{"task":{"taskId":"t","status":"working"}}}` + "\n" +
+			`{"jsonrpc":"2.0","id":2,"method":"tasks/get","params":{"taskId":"t"}}` + "\n" +
+			`{"jsonrpc":"2.0","id":2,"result":{"taskId":"t","status":"completed"}}` + "\n" +
+			`{"jsonrpc":"2.0","id":3,"method":"tasks/result","params":{"taskId":"t"}}` + "\n" +
+			`{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"x"}],"_meta":{"io.modelcontextprotocol/related-task":{"taskId":"t"}}}}`,
+		`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"g","task":{}}}` + "\n" +
+			`{"jsonrpc":"2.0","id":4,"result":{"task":{"taskId":"u","status":"working"}}}` + "\n" +
+			`{"jsonrpc":"2.0","id":5,"method":"tasks/cancel","params":{"taskId":"u"}}` + "\n" +
+			`{"jsonrpc":"2.0","id":5,"result":{"taskId":"u","status":"failed","statusMessage":"no"}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"f"}}` + "\n" +
+			`{"jsonrpc":"2.0","id":1,"method":"sampling/createMessage","params":{"messages":[],"maxTokens":1}}` + "\n" +
+			`{"jsonrpc":"2.0","id":1,"result":{"role":"assistant","content":{"type":"text","text":"y"},"model":"m"}}` + "\n" +
+			`{"jsonrpc":"2.0","id":1,"result":{"content":[]}}`,
 	} {
 		f.Add([]byte(seed), uint8(0))
 		f.Add([]byte(seed), uint8(3))

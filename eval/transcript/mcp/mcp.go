@@ -30,25 +30,35 @@ const (
 // pending is a request awaiting its response.
 type pending struct {
 	method string
+	side   side // who sent it, as its method tells
 	event  int
 	line   int
 	call   *run.Call // the call of a tools/call request, else nil
+	task   bool      // params.task: a task-augmented request
+	taskID string    // params.taskId of a tasks/get, tasks/result or tasks/cancel request
 }
 
 // decoder holds one session's state while its messages are read.
 type decoder struct {
-	rn      *run.Run
-	m       build.Matcher
-	msgs    []any
-	pending map[string]*pending // by idKey
+	rn   *run.Run
+	m    build.Matcher
+	msgs []any
+	// pending holds the requests awaiting a response, by idKey: at most
+	// one, or one from each side when their methods tell the sides apart
+	// (ids.go).
+	pending map[string][]*pending
 	// idText maps a call id's text to its idKey, to refuse a number id and
 	// a string id with the same text (JSON-RPC's ids 1 and "1" differ, a
 	// run's call ids would not).
 	idText map[string]string
 	used   map[string]bool // tools/call request ids seen (idKey)
 	cancel map[*run.Call]bool
-	meta   map[string]any
-	line   int
+	// tasks holds every task id the log reports (tasks.go), taskCalls the
+	// task of each task-augmented call a CreateTaskResult answered.
+	tasks     map[string]*task
+	taskCalls map[*run.Call]*task
+	meta      map[string]any
+	line      int
 }
 
 // Decode decodes one session (the whole file, as Frame gives it): it is
@@ -60,11 +70,14 @@ type decoder struct {
 func Decode(data []byte) (rn *run.Run, skip bool, msg string) {
 	d := &decoder{
 		rn:      &run.Run{Meta: map[string]any{}},
-		pending: map[string]*pending{},
+		pending: map[string][]*pending{},
 		idText:  map[string]string{},
 		used:    map[string]bool{},
 		cancel:  map[*run.Call]bool{},
 		meta:    map[string]any{},
+
+		tasks:     map[string]*task{},
+		taskCalls: map[*run.Call]*task{},
 	}
 	for n, line := range bytes.Split(data, []byte("\n")) {
 		line = bytes.TrimSuffix(line, []byte("\r"))
@@ -81,12 +94,21 @@ func Decode(data []byte) (rn *run.Run, skip bool, msg string) {
 	}
 	d.rn.Record = map[string]any{"messages": d.msgs}
 	d.rn.Meta = d.meta
+	d.finishTasks()
 	if msg := build.Finish(d.rn); msg != "" {
 		return nil, false, msg
 	}
 	// A request without a response may have run: unknown, never "did not
-	// run" (a send whose response the log lost would escape).
+	// run" (a send whose response the log lost would escape); so may the
+	// tool of a task still working, completed with no result in the log,
+	// or cancelled.
 	for _, c := range d.rn.Calls {
+		if t := d.taskCalls[c]; t != nil {
+			if why := taskUnknown(c, t); why != "" {
+				c.Ok, c.OkUnknown = false, why
+			}
+			continue
+		}
 		if c.ResultEvent == -1 && c.Parent == -1 && c.OkUnknown == "" {
 			c.Ok, c.OkUnknown = false, noResponse
 			if d.cancel[c] {
@@ -199,16 +221,25 @@ func (d *decoder) request(obj map[string]any, ev *run.Event, method string) stri
 		return fmt.Sprintf("id %s: JSON-RPC tells the ids 1 and \"1\" apart, but both forms of %q are in this session, so the run's call ids would be the same", jsonText(obj["id"]), build.Clip(text, 100))
 	}
 	d.idText[text] = key
-	if p, ok := d.pending[key]; ok {
-		return fmt.Sprintf("id %s: the %s request of line %d with this id has no response yet, so which request a response answers is unclear", jsonText(obj["id"]), build.Clip(p.method, 100), p.line)
+	s := sideOf(method)
+	for _, p := range d.pending[key] {
+		if sameSpace(p.side, s) {
+			return fmt.Sprintf("id %s: the %s request of line %d with this id has no response yet, so which request a response answers is unclear", jsonText(obj["id"]), build.Clip(p.method, 100), p.line)
+		}
 	}
-	p := &pending{method: method, event: ev.Index, line: d.line}
-	d.pending[key] = p
+	p := &pending{method: method, side: s, event: ev.Index, line: d.line}
+	d.pending[key] = append(d.pending[key], p)
 	params, err := paramsOf(obj)
 	if err != "" {
 		return err
 	}
+	if _, ok := params["task"].(map[string]any); ok {
+		p.task = true // its response may be a CreateTaskResult (fits)
+	}
 	switch method {
+	case "tasks/get", "tasks/result", "tasks/cancel":
+		p.taskID, err = taskParam(params)
+		return err
 	case "tools/call":
 		if d.used[key] {
 			return fmt.Sprintf("id %s: a tools/call request id used again in the session (MCP forbids it), so which call a response answers is unclear", jsonText(obj["id"]))
@@ -245,7 +276,7 @@ func paramsOf(obj map[string]any) (map[string]any, string) {
 // Keys of tools/call params and of its result that the reader reads;
 // build.ScanRest searches the others for a call.
 var (
-	callKeys   = map[string]bool{"name": true, "arguments": true, "_meta": true}
+	callKeys   = map[string]bool{"name": true, "arguments": true, "task": true, "_meta": true}
 	resultKeys = map[string]bool{"content": true, "structuredContent": true, "isError": true, "_meta": true}
 )
 
@@ -256,8 +287,8 @@ func (d *decoder) toolsCall(params map[string]any, ev *run.Event, id string, p *
 	if !ok {
 		return "params.name: want a string, got " + build.KindOrMissing(params, "name")
 	}
-	if _, ok := params["task"]; ok {
-		return "params.task: a task-augmented tools/call (MCP 2025-11-25) returns its result through tasks/result, which this reader does not follow"
+	if v, ok := params["task"]; ok && !p.task {
+		return "params.task: want an object (TaskMetadata), got " + build.Kind(v)
 	}
 	if msg := scanRest(params, callKeys, "params"); msg != "" {
 		return msg
@@ -276,16 +307,23 @@ func (d *decoder) notification(obj map[string]any, method string) string {
 	if err != "" {
 		return err
 	}
-	if method == "notifications/cancelled" {
+	switch method {
+	case "notifications/cancelled":
 		if rid, ok := params["requestId"]; ok {
 			key, _, msg := idKey(rid)
 			if msg != "" {
 				return "params.requestId: " + strings.TrimPrefix(msg, "id: ")
 			}
-			if p, ok := d.pending[key]; ok && p.call != nil {
-				d.cancel[p.call] = true
+			// Which request it cancels is clear only when one awaits a
+			// response with its id (the notification may come from either
+			// side).
+			if ps := d.pending[key]; len(ps) == 1 && ps[0].call != nil {
+				d.cancel[ps[0].call] = true
 			}
 		}
+	case "notifications/tasks/status":
+		_, msg := d.taskStatus(params, len(d.rn.Events)-1, "params")
+		return msg
 	}
 	return ""
 }
@@ -297,18 +335,41 @@ func (d *decoder) response(obj map[string]any, ev *run.Event) string {
 	idv, hasID := obj["id"]
 	var p *pending
 	var key, text string
+	result, _ := obj["result"].(map[string]any)
 	if hasID && idv != nil {
 		var msg string
 		if key, text, msg = idKey(idv); msg != "" {
 			return msg
 		}
-		p = d.pending[key]
-		delete(d.pending, key)
+		if p, msg = d.answered(key, idv, result); msg != "" {
+			return msg
+		}
 		if other, ok := d.idText[text]; p == nil && ok && other != key {
 			return fmt.Sprintf("id %s answers no request, but a request has the id %q in its other form: JSON-RPC tells the ids 1 and \"1\" apart", jsonText(idv), build.Clip(text, 100))
 		}
 	}
 	isTool := p != nil && p.call != nil
+	var t *task
+	if p != nil && result != nil {
+		switch {
+		case p.call != nil && p.task && result["task"] != nil:
+			// A CreateTaskResult: the call's result is to come by
+			// tasks/result.
+			return d.createTask(p, result, ev)
+		case p.method == "tasks/get" || p.method == "tasks/cancel":
+			_, msg := d.taskStatus(result, ev.Index, "result")
+			return msg
+		}
+	}
+	if p != nil && p.method == "tasks/result" {
+		var msg string
+		if t, msg = d.taskResult(p, obj); msg != "" {
+			return msg
+		}
+		if t != nil {
+			isTool, text = true, t.call.ID
+		}
+	}
 	if p == nil {
 		// No request: a tool result only when it says so by its shape.
 		if r, ok := obj["result"].(map[string]any); ok {
@@ -369,7 +430,7 @@ func toolResult(r map[string]any, ev *run.Event, a *build.Result) string {
 	content, ok := r["content"].([]any)
 	if !ok {
 		if _, ok := r["task"]; ok {
-			return "result.task: a task-augmented tools/call (MCP 2025-11-25) returns its result through tasks/result, which this reader does not follow"
+			return "result.task: a CreateTaskResult (MCP 2025-11-25) answers a tools/call that asked for no task (no params.task), so whether a result is to come is unclear"
 		}
 		for _, k := range []string{"inputRequests", "requestState"} {
 			if _, ok := r[k]; ok {
