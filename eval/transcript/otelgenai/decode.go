@@ -39,12 +39,12 @@ type span struct {
 	op      string
 	attrs   map[string]any
 	failed  bool
-	ok      bool   // status code 1 (OK)
+	ok      bool // status code 1 (OK)
 	errText string
 	exc     string // the last exception event's message, else its type
 	// deferred is the span's attrDeferral ("" when absent).
 	deferred string
-	node    node // its place in the trace (tree.go)
+	node     node // its place in the trace (tree.go)
 }
 
 // where names a span in messages.
