@@ -371,7 +371,7 @@ func (b *builder) tool(s *span) string {
 	switch {
 	case s.notRun():
 		note := fmt.Sprintf("deferred (%s %q): the tool did not run", attrDeferral, build.Clip(s.deferred, 100))
-		if i, ok := b.requested[id]; ok && id != "" && b.rn.Calls[i].ResultEvent < 0 {
+		if i, ok := b.requested[id]; ok && id != "" && b.rn.Calls[i].ResultEvent < 0 && b.rn.Calls[i].Tool == name {
 			// The requested call stays without a result: not run. A
 			// later span (the call approved, in a later trace of the
 			// conversation) may still answer it.
@@ -379,7 +379,8 @@ func (b *builder) tool(s *span) string {
 			b.deferred[id] = s.deferred
 			return ""
 		}
-		// No request waits for it: the span is a result saying so.
+		// No request of its id and tool waits for it: the span is a
+		// result saying so (the matcher notes any disagreement).
 		a.Failed, a.Err = true, note
 	case s.deferred != "":
 		a.Unknown = fmt.Sprintf("the span marks the call deferred (%s %q), but also records a result or a status: whether the tool ran is unknown", attrDeferral, build.Clip(s.deferred, 100))
