@@ -24,6 +24,9 @@ const (
 	attrToolArgs     = "gen_ai.tool.call.arguments"
 	attrToolResult   = "gen_ai.tool.call.result"
 	attrErrorType    = "error.type"
+	// attrDeferral is pydantic-ai's mark of a call its tool deferred
+	// (ApprovalRequired, CallDeferred): the tool did not run.
+	attrDeferral = "pydantic_ai.tool.deferral.name"
 )
 
 // span is one decoded span.
@@ -36,8 +39,12 @@ type span struct {
 	op      string
 	attrs   map[string]any
 	failed  bool
+	ok      bool // status code 1 (OK)
 	errText string
-	node    node // its place in the trace (tree.go)
+	exc     string // the last exception event's message, else its type
+	// deferred is the span's attrDeferral ("" when absent).
+	deferred string
+	node     node // its place in the trace (tree.go)
 }
 
 // where names a span in messages.
@@ -258,10 +265,18 @@ func readSpan(order int, x any) (*span, string) {
 	} else if n == 0 {
 		return nil, "endTimeUnixNano: 0: the span had not ended when it was exported, so its run may not be over; tenet judges whole runs only"
 	}
+	if msg = s.events(obj["events"]); msg != "" {
+		return nil, msg
+	}
 	if msg = s.status(obj["status"]); msg != "" {
 		return nil, msg
 	}
-	if msg = genAIEvents(obj["events"]); msg != "" {
+	if d, ok := s.attrs[attrDeferral]; ok {
+		if s.deferred, _ = d.(string); s.deferred == "" {
+			return nil, attrDeferral + ": want a non-empty string"
+		}
+	}
+	if msg = otherConvention(s); msg != "" {
 		return nil, msg
 	}
 	if s.op == "" {
@@ -314,12 +329,19 @@ func (s *span) status(v any) string {
 		return "status: want an object, got " + build.Kind(v)
 	}
 	switch code {
-	case nil, 0.0, 1.0, "STATUS_CODE_UNSET", "STATUS_CODE_OK":
+	case nil, 0.0, "STATUS_CODE_UNSET":
+	case 1.0, "STATUS_CODE_OK":
+		s.ok = true
 	case 2.0, "STATUS_CODE_ERROR":
 		s.failed = true
 	default:
 		b, _ := json.Marshal(code)
 		return fmt.Sprintf("status.code: %s is not an OTLP status code (0 unset, 1 ok, 2 error)", build.Clip(string(b), 40))
+	}
+	// An SDK's set_status(ERROR) without a description leaves the
+	// message empty; the exception it recorded says what went wrong.
+	if message == "" {
+		message = s.exc
 	}
 	et, has := s.attrs[attrErrorType]
 	if has {
@@ -341,10 +363,15 @@ func (s *span) status(v any) string {
 	return ""
 }
 
-// genAIEvents refuses span events of the deprecated event-based GenAI
-// convention (gen_ai.user.message, gen_ai.choice...): their messages
-// would otherwise be read as no messages.
-func genAIEvents(v any) string {
+// unset: the span records no outcome, neither a status nor an error.type.
+func (s *span) unset() bool { return !s.failed && !s.ok }
+
+// events refuses span events of the deprecated event-based GenAI
+// convention (gen_ai.user.message, gen_ai.choice...), whose messages
+// would otherwise be read as no messages, and keeps the text of the last
+// "exception" event (the semantic conventions' exception.message, else
+// exception.type).
+func (s *span) events(v any) string {
 	list, ok := v.([]any)
 	if !ok {
 		if v == nil {
@@ -358,8 +385,56 @@ func genAIEvents(v any) string {
 		if strings.HasPrefix(name, "gen_ai.") {
 			return fmt.Sprintf("events[%d]: span event %q is the deprecated event-based GenAI convention, which tenet does not read: record gen_ai.input.messages and gen_ai.output.messages as span attributes", i, build.Clip(name, 100))
 		}
+		if name == "exception" {
+			attrs, msg := attributes(ev["attributes"])
+			if msg != "" {
+				return fmt.Sprintf("events[%d].%s", i, msg)
+			}
+			for _, k := range []string{"exception.message", "exception.type"} {
+				if t, _ := attrs[k].(string); t != "" {
+					s.exc = t
+					break
+				}
+			}
+		}
 	}
 	return ""
+}
+
+// otherConvention refuses a span that carries a conversation or a tool
+// call in another convention than the GenAI semantic conventions' (as
+// OpenLLMetry and OpenInference instrumentations write them): read as
+// GenAI spans it would give no messages and no calls, and the run's
+// labels would be unknown for no reason the user could see.
+func otherConvention(s *span) string {
+	_, in := s.attrs[attrInput]
+	_, out := s.attrs[attrOutput]
+	found, conv := "", ""
+	for k, v := range s.attrs {
+		c := ""
+		switch {
+		case in || out:
+		case k == "gen_ai.prompt" || k == "gen_ai.completion" || strings.HasPrefix(k, "gen_ai.prompt.") || strings.HasPrefix(k, "gen_ai.completion."):
+			c = "OpenLLMetry's indexed prompt and completion attributes (gen_ai.prompt.N.*, gen_ai.completion.N.*), or the deprecated gen_ai.prompt and gen_ai.completion,"
+		case strings.HasPrefix(k, "llm.input_messages.") || strings.HasPrefix(k, "llm.output_messages."):
+			c = "OpenInference's LLM span messages (llm.input_messages.*, llm.output_messages.*),"
+		}
+		if s.op != "execute_tool" {
+			switch {
+			case k == "openinference.span.kind" && v == "TOOL":
+				c = "an OpenInference TOOL span (openinference.span.kind),"
+			case k == "traceloop.span.kind" && v == "tool":
+				c = "an OpenLLMetry tool span (traceloop.span.kind),"
+			}
+		}
+		if c != "" && (found == "" || k < found) {
+			found, conv = k, c
+		}
+	}
+	if found == "" {
+		return ""
+	}
+	return fmt.Sprintf("attribute %s: %s which tenet does not read: tenet reads the GenAI semantic conventions' gen_ai.input.messages and gen_ai.output.messages (chat spans) and execute_tool spans", build.Clip(found, 100), conv)
 }
 
 // attributes reads an OTLP KeyValue list into a map of plain values.

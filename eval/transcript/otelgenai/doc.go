@@ -13,6 +13,18 @@
 // and the tool_call_response part that carries the same result back to the
 // model in a later chat span's input is not counted again.
 //
+// An execute_tool span's call failed when its status is ERROR (or it has
+// error.type; the error text is the status description, else its
+// exception event's message or type), and ran when its status is OK or it
+// records gen_ai.tool.call.result. With neither (status unset, no result)
+// the span says nothing of the outcome: ok is unknown, except that
+// pydantic-ai's pydantic_ai.tool.deferral.name says the tool did not run
+// (the requested call keeps no result). Parts may carry members beyond
+// the conventions' (their schemas allow them) unless one names a call;
+// pydantic-ai's tool_call_response {id, name, result} is read. Spans that
+// carry a conversation in OpenLLMetry's or OpenInference's attributes are
+// refused, naming the convention.
+//
 // Spans of one trace may be spread over several lines, so the package has
 // its own Framer (Frame): it buffers a file's spans until its end, then
 // gives one record per run (an ExportTraceServiceRequest holding only that

@@ -37,6 +37,17 @@ func FuzzOtelGenAI(f *testing.F) {
 	// Trees: a remote parent (by flags, by kind), a missing one, a cycle.
 	f.Add([]byte(line(tspan("t", "s", "p", "1", "769", "send_money"), tspan("t", "k", "s", "1", "", "x")) + "\n" +
 		line(tspan("u", "s", "p", "2", "", "send_money"), tspan("u", "a", "b", "1", "", "y"), tspan("u", "b", "a", "1", "", "y"))))
+	// Real producers' shapes: pydantic-ai's deferred call, its response
+	// part {id, name, result} with a member beyond the schema's, an
+	// exception event without a status description, OpenLLMetry's
+	// indexed attributes.
+	f.Add([]byte(otlp(
+		sp("t", 1, "", "gen_ai.operation.name", "chat", "gen_ai.output.messages", askTwo),
+		sp("t", 2, "", "gen_ai.operation.name", "execute_tool", "gen_ai.tool.name", "delete_file", "gen_ai.tool.call.id", "p1", "pydantic_ai.tool.deferral.name", "ApprovalRequired"),
+		sp("t", 3, `"status":{"code":2},"events":[{"name":"exception","attributes":[{"key":"exception.message","value":{"stringValue":"down"}}]}]`, "gen_ai.operation.name", "execute_tool", "gen_ai.tool.name", "add", "gen_ai.tool.call.id", "p2"),
+		sp("t", 4, "", "gen_ai.operation.name", "chat", "gen_ai.input.messages", `[{"role":"assistant","parts":[{"type":"tool_call","id":"p1","name":"delete_file","arguments":{"path":"a.txt"}},{"type":"tool_call","id":"p2","name":"add","arguments":{"x":1}}]},{"role":"user","parts":[{"type":"tool_call_response","id":"p1","name":"delete_file","result":"denied","builtin":false}]}]`),
+	)))
+	f.Add([]byte(otlp(sp("t", 1, "", "llm.request.type", "chat", "gen_ai.prompt.0.content", "hi", "gen_ai.completion.0.tool_calls.0.name", "send"))))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		rr := Frame("f", strings.NewReader(string(data)), frame.Options{MaxRecordBytes: 1 << 16})
 		for i := 0; ; i++ {

@@ -3,6 +3,7 @@ package otelgenai
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 
 	"github.com/tenetlang/tenet/eval/run"
@@ -18,14 +19,18 @@ type builder struct {
 	// is new.
 	history []string
 	system  string // the last system instructions emitted
-	// ranBySpan holds the call ids an execute_tool span answers: a
-	// tool_call_response part with such an id only carries that result
-	// back to the model, and is not a second result.
-	ranBySpan map[string]bool
+	// ranBySpan holds the call ids an execute_tool span answers, with the
+	// tool the span names: a tool_call_response part with such an id only
+	// carries that result back to the model, and is not a second result.
+	ranBySpan map[string]string
+	// requested is the latest call requested with each id (its index).
+	requested map[string]int
+	// deferred holds the ids of requested calls a span marked deferred.
+	deferred map[string]string
 }
 
 func buildRun(rn *run.Run, spans []*span) string {
-	b := &builder{rn: rn, ranBySpan: map[string]bool{}}
+	b := &builder{rn: rn, ranBySpan: map[string]string{}, requested: map[string]int{}, deferred: map[string]string{}}
 	// Messages come from chat spans; an invoke_agent span's messages
 	// (its input and final output) are read only when no chat span
 	// carries messages, else they would be counted twice.
@@ -37,9 +42,9 @@ func buildRun(rn *run.Run, spans []*span) string {
 			_, out := s.attrs[attrOutput]
 			hasChat = hasChat || in || out
 		}
-		if s.op == "execute_tool" {
+		if s.op == "execute_tool" && !s.notRun() {
 			if id, ok := s.attrs[attrToolCallID].(string); ok && id != "" {
-				b.ranBySpan[id] = true
+				b.ranBySpan[id], _ = s.attrs[attrToolName].(string)
 			}
 		}
 	}
@@ -205,23 +210,27 @@ func (b *builder) message(x any, output bool) string {
 
 // onlyEchoes: every part is a tool_call_response an execute_tool span
 // answered (and there is at least one).
-func onlyEchoes(parts []any, ran map[string]bool) bool {
+func onlyEchoes(parts []any, ran map[string]string) bool {
 	for _, p := range parts {
 		obj, _ := p.(map[string]any)
 		id, _ := obj["id"].(string)
-		if obj["type"] != "tool_call_response" || !ran[id] {
+		if _, echo := ran[id]; obj["type"] != "tool_call_response" || !echo {
 			return false
 		}
 	}
 	return len(parts) > 0
 }
 
-// Part members by type (the semantic conventions' message schemas).
+// Part members by type that the reader reads (the semantic conventions'
+// message schemas; pydantic-ai writes a tool_call_response's response as
+// "result", and adds the tool's "name"). The schemas allow other members
+// (additionalProperties): they are kept in blocks, unless one names a
+// call, which tenet would miss.
 var partKeys = map[string]map[string]bool{
 	"text":                      {"type": true, "content": true},
 	"reasoning":                 {"type": true, "content": true},
 	"tool_call":                 {"type": true, "id": true, "name": true, "arguments": true},
-	"tool_call_response":        {"type": true, "id": true, "response": true},
+	"tool_call_response":        {"type": true, "id": true, "response": true, "result": true, "name": true},
 	"server_tool_call":          {"type": true, "id": true, "name": true, "server_tool_call": true},
 	"server_tool_call_response": {"type": true, "id": true, "server_tool_call_response": true},
 	"blob":                      {"type": true, "mime_type": true, "modality": true, "content": true},
@@ -244,8 +253,8 @@ func (b *builder) parts(ev *run.Event, parts []any, calls bool) (string, string)
 		if !ok {
 			return "", fmt.Sprintf("part %d: type %q is not a part type tenet reads (text, reasoning, tool_call, tool_call_response, server_tool_call, server_tool_call_response, blob, file, uri)", i, build.Clip(typ, 100))
 		}
-		if k := unknownKey(obj, known); k != "" {
-			return "", fmt.Sprintf("part %d (%s): unknown member %q", i, typ, k)
+		if k := build.UnknownCallKey(obj, known); k != "" {
+			return "", fmt.Sprintf("part %d (%s): member %q names a call, a tool or a function, which tenet does not read in a %s part", i, typ, build.Clip(k, 100), typ)
 		}
 		if !calls && typ != "text" {
 			return "", fmt.Sprintf("part %d: a %s part in system instructions", i, typ)
@@ -273,28 +282,51 @@ func (b *builder) parts(ev *run.Event, parts []any, calls bool) (string, string)
 				c.Args, c.ArgsError = build.ParseArgs("server_tool_call", obj["server_tool_call"])
 			}
 			b.m.Request(b.rn, ev, c)
+			b.requested[id] = c.Index
 		case "tool_call_response", "server_tool_call_response":
 			field := "response"
 			if typ == "server_tool_call_response" {
 				field = typ
 			}
 			resp, ok := obj[field]
+			name := ""
+			if typ == "tool_call_response" {
+				if r, has := obj["result"]; has && !ok {
+					resp, ok = r, true
+				} else if has && !reflect.DeepEqual(r, resp) {
+					return "", fmt.Sprintf("part %d (%s): response and result differ: tenet cannot tell which is the call's result", i, typ)
+				}
+				if name, msg = build.OptString(obj, "name"); msg != "" {
+					return "", fmt.Sprintf("part %d (%s).%s", i, typ, msg)
+				}
+			}
 			if !ok {
 				return "", fmt.Sprintf("part %d (%s): %s missing", i, typ, field)
 			}
-			if b.ranBySpan[id] {
-				continue // the execute_tool span is this call's result
+			if ran, echo := b.ranBySpan[id]; echo {
+				// The execute_tool span is this call's result.
+				if name != "" && ran != "" && name != ran {
+					return "", fmt.Sprintf("part %d (%s): names the tool %q, but the execute_tool span of call %q ran %q", i, typ, build.Clip(name, 100), build.Clip(id, 100), build.Clip(ran, 100))
+				}
+				continue
 			}
 			content := valueText(resp)
 			// The result's text is the message's content, as a tool
 			// message's is.
 			text = append(text, content)
-			c := b.m.Answer(b.rn, ev.Index, build.Result{CallID: id, Content: content})
+			a := build.Result{CallID: id, RanTool: name, Content: content}
+			if d := b.deferred[id]; d != "" {
+				// No span ran it: the response is a denial, or the result
+				// of a run outside the agent (pydantic-ai's external
+				// calls); the part does not say which.
+				a.Unknown = fmt.Sprintf("the call was deferred (%s %q) and no execute_tool span ran it: its response may be a denial or the result of a run elsewhere, so whether the tool ran is unknown", attrDeferral, build.Clip(d, 100))
+			}
+			c := b.m.Answer(b.rn, ev.Index, a)
 			results++
 			if results == 1 {
-				ev.CallID, ev.Tool = id, c.Tool
+				ev.CallID, ev.Tool, ev.FailedUnknown = id, c.Tool, a.Unknown
 			} else {
-				ev.CallID, ev.Tool = "", ""
+				ev.CallID, ev.Tool, ev.FailedUnknown = "", "", ""
 			}
 		}
 	}
@@ -333,10 +365,36 @@ func (b *builder) tool(s *span) string {
 	rawArgs, hasArgs := s.attrs[attrToolArgs]
 	// The result as recorded: a string as is (JSON text or not), a
 	// structured value as JSON.
-	content := valueText(s.attrs[attrToolResult])
+	result, hasResult := s.attrs[attrToolResult]
+	content := valueText(result)
+	a := build.Result{CallID: id, RanTool: name, RanID: id, Content: content, Failed: s.failed, Err: s.errText}
+	switch {
+	case s.notRun():
+		note := fmt.Sprintf("deferred (%s %q): the tool did not run", attrDeferral, build.Clip(s.deferred, 100))
+		if i, ok := b.requested[id]; ok && id != "" && b.rn.Calls[i].ResultEvent < 0 && b.rn.Calls[i].Tool == name {
+			// The requested call stays without a result: not run. A
+			// later span (the call approved, in a later trace of the
+			// conversation) may still answer it.
+			b.rn.Calls[i].Error = note
+			b.deferred[id] = s.deferred
+			return ""
+		}
+		// No request of its id and tool waits for it: the span is a
+		// result saying so (the matcher notes any disagreement).
+		a.Failed, a.Err = true, note
+	case s.deferred != "":
+		a.Unknown = fmt.Sprintf("the span marks the call deferred (%s %q), but also records a result or a status: whether the tool ran is unknown", attrDeferral, build.Clip(s.deferred, 100))
+	case !hasResult && s.unset():
+		// Status unset is how instrumentations end most spans, including
+		// pydantic-ai's for a call that did not run: without a result it
+		// says nothing of the outcome.
+		a.Unknown = "no outcome recorded: the execute_tool span has no " + attrToolResult + " and its status is unset"
+	}
+	if a.Unknown != "" {
+		a.Failed, a.Err = false, ""
+	}
 	ev := &run.Event{Index: len(b.rn.Events), Role: "tool", Content: content}
 	b.rn.Events = append(b.rn.Events, ev)
-	a := build.Result{CallID: id, RanTool: name, RanID: id, Content: content, Failed: s.failed, Err: s.errText}
 	if hasArgs {
 		a.RanArgs = rawArgs
 		if rawArgs == nil {
@@ -344,12 +402,19 @@ func (b *builder) tool(s *span) string {
 		}
 	}
 	c := b.m.Answer(b.rn, ev.Index, a)
-	ev.CallID, ev.Tool, ev.Failed, ev.Error = id, c.Tool, s.failed, s.errText
-	if id == "" && c.ID != "" {
+	ev.CallID, ev.Tool, ev.Failed, ev.Error, ev.FailedUnknown = id, c.Tool, a.Failed, a.Err, a.Unknown
+	if id == "" && c.ID != "" && !s.notRun() {
 		// gen_ai.tool.call.id is only recommended: a span without it
 		// answered the requested call of its tool, whose id the later
 		// tool_call_response part then carries back; not a second result.
-		b.ranBySpan[c.ID] = true
+		b.ranBySpan[c.ID] = name
 	}
 	return ""
+}
+
+// notRun: the span marks its call deferred and records no outcome (no
+// result, status unset): its tool did not run.
+func (s *span) notRun() bool {
+	_, hasResult := s.attrs[attrToolResult]
+	return s.deferred != "" && !hasResult && s.unset()
 }

@@ -182,7 +182,9 @@ output ""
 // one conversation all the same, and a trace without one is its own run.
 func TestConversationJoinedLate(t *testing.T) {
 	tool := func(tr string, start int, name string, kv ...string) string {
-		return sp(tr, start, "", append([]string{"gen_ai.operation.name", "execute_tool", "gen_ai.tool.name", name}, kv...)...)
+		// Status OK: the call ran (without a status or a result its
+		// outcome would be unknown).
+		return sp(tr, start, `"status":{"code":1}`, append([]string{"gen_ai.operation.name", "execute_tool", "gen_ai.tool.name", name}, kv...)...)
 	}
 	data := otlp(tool("a", 1, "x"), tool("b", 2, "y"), tool("c", 3, "z")) + "\n" +
 		otlpPart(tool("c", 4, "w", "gen_ai.conversation.id", "k")) + "\n" +
