@@ -15,11 +15,12 @@
 //
 // An execute_tool span's call failed when its status is ERROR (or it has
 // error.type; the error text is the status description, else its
-// exception event's message or type), and ran when its status is OK or it
-// records gen_ai.tool.call.result. With neither (status unset, no result)
-// the span says nothing of the outcome: ok is unknown, except that
-// pydantic-ai's pydantic_ai.tool.deferral.name says the tool did not run
-// (the requested call keeps no result). Parts may carry members beyond
+// exception event's message or type), and ran otherwise: OpenTelemetry
+// asks instrumentations to leave the status unset unless there is an
+// error, and the result attribute is opt-in, so an ended span with
+// neither is a call that succeeded. pydantic-ai's
+// pydantic_ai.tool.deferral.name says the tool did not run (the requested
+// call keeps no result). Parts may carry members beyond
 // the conventions' (their schemas allow them) unless one names a call;
 // pydantic-ai's tool_call_response {id, name, result} is read. Spans that
 // carry a conversation in OpenLLMetry's or OpenInference's attributes are

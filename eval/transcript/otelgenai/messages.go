@@ -365,7 +365,7 @@ func (b *builder) tool(s *span) string {
 	rawArgs, hasArgs := s.attrs[attrToolArgs]
 	// The result as recorded: a string as is (JSON text or not), a
 	// structured value as JSON.
-	result, hasResult := s.attrs[attrToolResult]
+	result := s.attrs[attrToolResult]
 	content := valueText(result)
 	a := build.Result{CallID: id, RanTool: name, RanID: id, Content: content, Failed: s.failed, Err: s.errText}
 	switch {
@@ -384,12 +384,12 @@ func (b *builder) tool(s *span) string {
 		a.Failed, a.Err = true, note
 	case s.deferred != "":
 		a.Unknown = fmt.Sprintf("the span marks the call deferred (%s %q), but also records a result or a status: whether the tool ran is unknown", attrDeferral, build.Clip(s.deferred, 100))
-	case !hasResult && s.unset():
-		// Status unset is how instrumentations end most spans, including
-		// pydantic-ai's for a call that did not run: without a result it
-		// says nothing of the outcome.
-		a.Unknown = "no outcome recorded: the execute_tool span has no " + attrToolResult + " and its status is unset"
 	}
+	// Status unset without a result is read as ran without error: OTel
+	// asks instrumentations to leave the status unset unless there is an
+	// error, and the result is opt-in content capture, so this is how
+	// most instrumentations record a call that succeeded. A call that
+	// did not run must say so (the deferral mark above).
 	if a.Unknown != "" {
 		a.Failed, a.Err = false, ""
 	}
