@@ -45,7 +45,7 @@ var formats = map[string]format{
 	"inspect":            {frame: inspect.Frame, decode: inspect.Decode, sniff: inspect.SniffHead},
 	"mcp":                {frame: mcp.Frame, decode: mcp.Decode, sniff: mcp.SniffHead},
 	"openai-messages":    {frame: frame.JSONL, decode: openai.Decode, sniff: openai.SniffHead},
-	"openai-responses":   {frame: frame.JSONL, decode: responses.Decode, sniff: responses.SniffHead},
+	"openai-responses":   {frame: responses.Frame, decode: responses.Decode, sniff: responses.SniffHead},
 	"otel-genai":         {frame: otelgenai.Frame, decode: otelgenai.Decode, sniff: otelgenai.SniffHead},
 	"tau-bench":          {frame: taubench.Frame, decode: taubench.Decode, sniff: taubench.SniffHead},
 	"tenet":              {frame: frame.JSONL, decode: native.Decode, sniff: native.SniffHead},
