@@ -252,6 +252,7 @@ func unfinishedMsg(rec map[string]any) string {
 func ownHint(msg string) string {
 	msg = strings.ReplaceAll(msg, `a transcript must be under "messages" at the top level; a header line has no messages and no calls`,
 		`this reader wants the items in the record's own "input" and "output" (or a list of items); a header line has no items and no calls`)
+	msg = strings.ReplaceAll(msg, `this reader wants "messages" at the top level`, `this reader (openai-responses) wants items in "input" and "output" (or a list of items), not "messages"`)
 	msg = strings.ReplaceAll(msg, `only under "messages"`, `only under "input" and "output"`)
 	msg = strings.ReplaceAll(msg, `(an OpenAI Responses API item? this reader wants Chat Completions messages)`, `(a Responses API item out of place? this reader reads items only in "input" and "output", or a list of items)`)
 	msg = strings.ReplaceAll(msg, `(convert the transcript to tool_calls and tool messages)`, `(in the Responses API a call is a function_call item and its result a function_call_output item)`)
