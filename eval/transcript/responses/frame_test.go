@@ -49,7 +49,7 @@ func TestFramePrettyPrinted(t *testing.T) {
 	check(t, "jsonl", frameAll(t, "\n{\"output\": []}\n[]\n{\n"), []string{`2:{"output": []}`, `3:[]`, `4:{`})
 	check(t, "empty", frameAll(t, ""), []string(nil))
 	_, _, msg := Decode([]byte("{"))
-	check(t, "Decode of a lone {", msg, `the file is one pretty-printed JSON document (an object over many lines), not JSONL (one record per line): write it on one line, e.g. jq -c . FILE > FILE.jsonl`)
+	check(t, "Decode of a lone {", msg, `invalid JSON (offset 1): unexpected end of JSON input (a line holding only "{" or "[" starts a JSON document pretty-printed over many lines, which is not JSONL: jq -c makes one line of it)`)
 }
 
 // TestSniffedShapesRead: every shape the sniffer claims for this format

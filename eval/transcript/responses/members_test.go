@@ -9,7 +9,7 @@ import (
 // OpenAI Python SDK's Response type has (src/openai/types/responses/
 // response.py), with values of the shapes the API returns, plus the
 // members live responses carry beyond the type (tool_usage, billing,
-// frequency_penalty, presence_penalty, store).
+// frequency_penalty, presence_penalty, store; Azure's content_filters).
 func fullResponse() map[string]any {
 	var m map[string]any
 	err := json.Unmarshal([]byte(`{
@@ -36,7 +36,9 @@ func fullResponse() map[string]any {
 	"usage": {"input_tokens": 12, "input_tokens_details": {"cached_tokens": 0, "cache_write_tokens": 0},
 		"output_tokens": 3, "output_tokens_details": {"reasoning_tokens": 0}, "total_tokens": 15},
 	"tool_usage": {"web_search": {"num_requests": 1}, "image_gen": {"input_tokens": 0, "output_tokens": 0, "total_tokens": 0}},
-	"billing": {"payer": "developer"}, "frequency_penalty": 0.0, "presence_penalty": 0.0
+	"billing": {"payer": "developer"}, "frequency_penalty": 0.0, "presence_penalty": 0.0,
+	"content_filters": [{"blocked": false, "source_type": "prompt", "content_filter_offsets": {"check_offset": 0, "start_offset": 0, "end_offset": 40},
+		"content_filter_results": {"violence": {"filtered": false, "severity": "safe"}, "jailbreak": {"filtered": false, "detected": false}}}]
 	}`), &m)
 	if err != nil {
 		panic(err)

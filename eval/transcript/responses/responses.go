@@ -17,8 +17,10 @@ import (
 func Decode(line []byte) (rn *run.Run, skip bool, msg string) {
 	v, msg := build.DecodeJSON(line, true)
 	if msg != "" {
-		if pp := prettyPrinted(line); pp != "" {
-			return nil, false, pp
+		if prettyPrinted(line) != "" {
+			// Frame reports a file that starts so; here the line is
+			// one of many (or framed by another caller).
+			msg += ` (a line holding only "{" or "[" starts a JSON document pretty-printed over many lines, which is not JSONL: jq -c makes one line of it)`
 		}
 		return nil, false, msg
 	}
