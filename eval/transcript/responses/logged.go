@@ -124,28 +124,37 @@ func loggedCall(rec map[string]any) (items []located, meta map[string]any, skip 
 	return items, meta, false, msg
 }
 
-// replayed reports whether v, an output item, is an item of in logged
-// again: one with the same non-empty id and the same content (a harness
-// that appends the response's items to its input list before logging
-// the request). The API gives every item its own id, so such an item is
-// read once, at its input position; one with an input item's id but
-// other content is refused, as which of the two the response returned is
-// unclear.
-func replayed(in []located, v any, where string) (bool, string) {
-	it, _ := v.(map[string]any)
-	id, _ := it["id"].(string)
-	if id == "" {
-		return false, ""
-	}
+// itemIDs maps the non-empty id of each item of in to the first item
+// with it.
+func itemIDs(in []located) map[string]located {
+	ids := map[string]located{}
 	for _, l := range in {
 		o, _ := l.v.(map[string]any)
-		if oid, _ := o["id"].(string); oid != id {
-			continue
+		if id, _ := o["id"].(string); id != "" {
+			if _, seen := ids[id]; !seen {
+				ids[id] = l
+			}
 		}
-		if reflect.DeepEqual(o, it) {
-			return true, ""
-		}
-		return false, fmt.Sprintf("%s: id %q is also %s's, with other content: which item the response returned is unclear (the API gives each item its own id)", where, build.Clip(id, 100), l.where())
 	}
-	return false, ""
+	return ids
+}
+
+// replayed reports whether v, an output item, is an input item (ids, by
+// itemIDs) logged again: one with the same non-empty id and the same
+// content (a harness that appends the response's items to its input list
+// before logging the request). The API gives every item its own id, so
+// such an item is read once, at its input position; one with an input
+// item's id but other content is refused, as which of the two the
+// response returned is unclear.
+func replayed(ids map[string]located, v any, where string) (bool, string) {
+	it, _ := v.(map[string]any)
+	id, _ := it["id"].(string)
+	l, ok := ids[id]
+	if id == "" || !ok {
+		return false, ""
+	}
+	if reflect.DeepEqual(l.v, it) {
+		return true, ""
+	}
+	return false, fmt.Sprintf("%s: id %q is also %s's, with other content: which item the response returned is unclear (the API gives each item its own id)", where, build.Clip(id, 100), l.where())
 }

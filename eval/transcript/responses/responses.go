@@ -177,9 +177,9 @@ func conversation(instr any, instrName string, input any, inputName string, outp
 	if !ok {
 		return nil, outputName + ": want a list of items, got " + build.Kind(output)
 	}
-	n := len(items)
+	ids := itemIDs(items)
 	for i, v := range out {
-		dup, msg := replayed(items[:n], v, fmt.Sprintf("%s[%d]", outputName, i))
+		dup, msg := replayed(ids, v, fmt.Sprintf("%s[%d]", outputName, i))
 		if msg != "" {
 			return nil, msg
 		}
