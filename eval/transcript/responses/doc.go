@@ -21,7 +21,8 @@
 // so a request logged with its response and a Response object (which has
 // instructions and output, not input) are both read. An object without
 // "input" and "output" is a header line, skipped, unless it holds a
-// transcript or a call (build.FindTranscript); one with "input" but no
+// transcript or a call (build.FindTranscript) or is a Response object
+// ("object": "response", refused); one with "input" but no
 // "output" is bad input (a request without its response); one with
 // "messages" is a chat transcript, refused with the formats to use. An
 // output item with an input item's id and the same content was logged

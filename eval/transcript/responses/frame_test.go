@@ -60,7 +60,9 @@ func TestFramePrettyPrinted(t *testing.T) {
 func TestSniffedShapesRead(t *testing.T) {
 	for _, tc := range []struct{ rec, want string }{
 		{`{"object": "response", "status": "completed", "output": [{"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "hi"}]}]}`, "run"},
-		{`{"object": "response", "id": "resp_1"}`, "skip"},
+		{`{"object": "response", "id": "resp_1"}`, `output: missing (a Response object ("object": "response") has "output" items)`},
+		{`{"object": "response", "id": "resp_1", "status": "queued"}`,
+			`status "queued": the response did not complete, so its output is not the agent's whole answer (a call may be cut off mid-arguments); leave it out or run it again`},
 		{`{"input": [{"role": "user", "content": [{"type": "input_text", "text": "hi"}]}], "output": [{"type": "reasoning", "id": "rs_1", "summary": []}]}`, "run"},
 		{`{"output": [{"type": "function_call", "call_id": "c", "name": "f", "arguments": "{}"}]}`, "run"},
 		{`{"request": {"input": "hi", "tools": [{"type": "function", "name": "f"}]}, "response": {"output": []}}`, "run"},

@@ -105,6 +105,14 @@ func object(rec map[string]any) (items []located, meta map[string]any, skip bool
 	if _, ok := rec["request"]; ok && !hasIn && !hasOut {
 		return loggedCall(rec)
 	}
+	if obj, _ := rec["object"].(string); obj == "response" && !hasOut {
+		// A Response is a run: skipped as a header line, it would be
+		// dropped without a word.
+		if msg := unfinished(rec, ""); msg != "" {
+			return nil, nil, false, msg
+		}
+		return nil, nil, false, `output: missing (a Response object ("object": "response") has "output" items)`
+	}
 	if !hasIn && !hasOut {
 		// A header line (a file's description), unless it holds a
 		// transcript or a call: then it is a run in a shape this reader
