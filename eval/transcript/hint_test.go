@@ -62,7 +62,7 @@ func TestHintPeekKeepsEveryByte(t *testing.T) {
 func TestHintFileStart(t *testing.T) {
 	doc := "{\n  \"tenet_run\": 1,\n  \"events\": []\n}\n"
 	_, errs := readAll(t, "openai-responses", &oneShot{strings.NewReader(doc)})
-	want := `in:1: the file is one JSON document written over many lines (this line is a lone "{"), not JSONL with one record a line: a whole-file format's log, or records to compact with jq -c (this looks like format "tenet": read it with --transcript-format tenet, or format = "tenet" in the source)`
+	want := `in:1: the file is one pretty-printed JSON document (an object over many lines), not JSONL (one record per line): a whole-file format's log, or a record to write on one line, e.g. jq -c . FILE > FILE.jsonl (this looks like format "tenet": read it with --transcript-format tenet, or format = "tenet" in the source)`
 	if len(errs) != 1 || errs[0] != want {
 		t.Fatalf("errors %q\nwant one:\n%s", errs, want)
 	}

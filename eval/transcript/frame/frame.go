@@ -149,10 +149,15 @@ func (r *jsonlRecords) Next() (RawRecord, error) {
 		// A lone "{" or "[" as the first record opens one JSON document
 		// written over many lines: its every line would be a bad record,
 		// so the file is refused once, here.
-		if t := bytes.TrimSpace(line); len(t) == 1 && (t[0] == '{' || t[0] == '[') {
+		switch string(bytes.TrimSpace(line)) {
+		case "[":
 			r.done = true
 			return RawRecord{}, &Error{File: r.file, Line: r.lines.Line(),
-				Msg: fmt.Sprintf("the file is one JSON document written over many lines (this line is a lone %q), not JSONL with one record a line: a whole-file format's log, or records to compact with jq -c", t)}
+				Msg: "the file is one pretty-printed JSON document (a list over many lines), not JSONL (one record per line): a whole-file format's log, or records to write one per line, e.g. jq -c '.[]' FILE > FILE.jsonl"}
+		case "{":
+			r.done = true
+			return RawRecord{}, &Error{File: r.file, Line: r.lines.Line(),
+				Msg: "the file is one pretty-printed JSON document (an object over many lines), not JSONL (one record per line): a whole-file format's log, or a record to write on one line, e.g. jq -c . FILE > FILE.jsonl"}
 		}
 	}
 	var tooLong *jsonl.TooLongError

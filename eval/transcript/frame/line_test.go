@@ -55,7 +55,7 @@ func TestJSONLPrettyPrinted(t *testing.T) {
 		in   string
 		want []string
 	}{
-		{"\n[\n  {\"a\": 1}\n]\n", []string{`f:2: the file is one JSON document written over many lines (this line is a lone "["), not JSONL with one record a line: a whole-file format's log, or records to compact with jq -c`}},
+		{"\n[\n  {\"a\": 1}\n]\n", []string{`f:2: the file is one pretty-printed JSON document (a list over many lines), not JSONL (one record per line): a whole-file format's log, or records to write one per line, e.g. jq -c '.[]' FILE > FILE.jsonl`}},
 		{"{\"a\": 1}\n{\n}\n", []string{"record f:1", "record f:2", "record f:3"}},
 	} {
 		r := JSONL("f", strings.NewReader(tc.in), Options{})

@@ -28,6 +28,11 @@ func FuzzOpenAIResponses(f *testing.F) {
 		`[{"type": "function_call_output", "call_id": "c", "output": "r"}, {"type": "function_call", "call_id": "c", "name": "functions.f", "arguments": "{"}]`,
 		`{"input": "hi", "output": [{"type": "mcp_call", "id": "m", "name": "n", "arguments": 3, "status": "in_progress"}], "instructions": [{"role": "system", "content": "s"}]}`,
 		`{"metadata": {"x": [1]}}`,
+		// The logged-call shape, a replayed item, usage counters and an
+		// mcp_call's error object.
+		`{"request": {"instructions": "s", "input": [{"type": "function_call", "id": "fc_1", "call_id": "c", "name": "f", "arguments": "{}"}], "tools": [{"type": "function", "name": "f"}]}, "response": {"status": "completed", "tool_usage": {"web_search": {"num_requests": 1}}, "output": [{"type": "function_call", "id": "fc_1", "call_id": "c", "name": "f", "arguments": "{}"}, {"type": "mcp_call", "id": "m", "name": "n", "arguments": "{}", "status": "failed", "error": {"type": "http_error", "code": 500, "message": "down"}}]}, "metadata": {"task": "t"}}`,
+		`{"request": {"input": "hi"}, "response": {"object": "response.input_tokens", "input_tokens": 1}}`,
+		`{`,
 	} {
 		f.Add([]byte(seed))
 	}

@@ -1,6 +1,7 @@
 package responses
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -384,7 +385,7 @@ func serverCall(m *build.Matcher, rn *run.Run, ev *run.Event, typ string, it map
 		if a.Content, err = build.OptString(it, "output"); err != "" {
 			return err
 		}
-		e, err := build.OptString(it, "error")
+		e, err := mcpError(it["error"])
 		if err != "" {
 			return err
 		}
@@ -432,4 +433,26 @@ func serverText(it map[string]any) string {
 		}
 	}
 	return strings.Join(texts, "\n")
+}
+
+// mcpError is the text of an mcp_call's error: a string as the SDK's type
+// has it, or the object the API returns for a server's failure
+// ({"type": "http_error", "code": 500, "message": "..."}): its message,
+// else its type, else its JSON. null is no error.
+func mcpError(v any) (string, string) {
+	switch e := v.(type) {
+	case nil:
+		return "", ""
+	case string:
+		return e, ""
+	case map[string]any:
+		for _, k := range []string{"message", "type"} {
+			if s, ok := e[k].(string); ok && strings.TrimSpace(s) != "" {
+				return s, ""
+			}
+		}
+		b, _ := json.Marshal(e) // sorted keys: the same text every run
+		return build.Clip(string(b), 200), ""
+	}
+	return "", "error: want a string, an object or null, got " + build.Kind(v)
 }

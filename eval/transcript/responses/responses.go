@@ -17,6 +17,11 @@ import (
 func Decode(line []byte) (rn *run.Run, skip bool, msg string) {
 	v, msg := build.DecodeJSON(line, true)
 	if msg != "" {
+		if t := strings.TrimSpace(string(line)); t == "{" || t == "[" {
+			// The JSONL framer refuses a file that starts so; here the
+			// line is one of many (or framed by another caller).
+			msg += ` (a line holding only "{" or "[" starts a JSON document pretty-printed over many lines, which is not JSONL: jq -c makes one line of it)`
+		}
 		return nil, false, msg
 	}
 	var items []located
@@ -83,18 +88,31 @@ func locate(member string, list []any) []located {
 
 // recordKeys are the members of an object record the reader reads; the
 // others (a Response object's id, model, usage, tools, ...) are searched
-// for a call or a message out of place (build.TopLevelProblem).
+// for a call or a message out of place (build.TopLevelProblem), except
+// the usage counters (usageMembers).
 var recordKeys = map[string]bool{"input": true, "output": true, "instructions": true, "metadata": true}
 
 // object reads an object record: {"instructions", "input", "output",
 // "metadata", ...}, a request logged with its response or a Response
-// object. Its items are, in order, instructions, input, output.
+// object, or {"request", "response"}, a logged call (loggedCall). Its
+// items are, in order, instructions, input, output.
 func object(rec map[string]any) (items []located, meta map[string]any, skip bool, msg string) {
 	if _, ok := rec["messages"]; ok {
 		return nil, nil, false, "messages: a \"messages\" list is a chat transcript (openai-messages or anthropic-messages?); this reader (openai-responses) wants a list of Responses API items, or an object with \"output\" items (and \"input\")"
 	}
 	_, hasIn := rec["input"]
 	_, hasOut := rec["output"]
+	if _, ok := rec["request"]; ok && !hasIn && !hasOut {
+		return loggedCall(rec)
+	}
+	if obj, _ := rec["object"].(string); obj == "response" && !hasOut {
+		// A Response is a run: skipped as a header line, it would be
+		// dropped without a word.
+		if msg := unfinished(rec, ""); msg != "" {
+			return nil, nil, false, msg
+		}
+		return nil, nil, false, `output: missing (a Response object ("object": "response") has "output" items)`
+	}
 	if !hasIn && !hasOut {
 		// A header line (a file's description), unless it holds a
 		// transcript or a call: then it is a run in a shape this reader
@@ -112,67 +130,110 @@ func object(rec map[string]any) (items []located, meta map[string]any, skip bool
 	if !hasOut {
 		return nil, nil, false, "output: missing (a record with \"input\" is a request: log it with its response's \"output\" items, or write the conversation as a list of items)"
 	}
-	if msg := unfinished(rec); msg != "" {
+	if msg := unfinished(rec, ""); msg != "" {
 		return nil, nil, false, msg
 	}
-	meta = map[string]any{}
-	switch md := rec["metadata"].(type) {
-	case nil:
-	case map[string]any:
-		meta = md
-	default:
-		return nil, nil, false, "metadata: want an object, got " + build.Kind(md)
+	if meta, msg = metadata(rec["metadata"], "metadata"); msg != "" {
+		return nil, nil, false, msg
 	}
-	switch in := rec["instructions"].(type) {
-	case nil:
-	case string:
-		items = append(items, located{member: "instructions", index: -1, v: map[string]any{"type": "message", "role": "system", "content": in}})
-	case []any:
-		// A Response object echoes a prompt template's instructions as
-		// input items.
-		items = append(items, locate("instructions", in)...)
-	default:
-		return nil, nil, false, "instructions: want a string, null or a list of items, got " + build.Kind(in)
+	if items, msg = conversation(rec["instructions"], "instructions", rec["input"], "input", rec["output"], "output"); msg != "" {
+		return nil, nil, false, msg
 	}
-	switch in := rec["input"].(type) {
-	case nil:
-	case string:
-		// The API's shorthand for one user message.
-		items = append(items, located{member: "input", index: -1, v: map[string]any{"type": "message", "role": "user", "content": in}})
-	case []any:
-		items = append(items, locate("input", in)...)
-	default:
-		return nil, nil, false, "input: want a string, null or a list of items, got " + build.Kind(in)
-	}
-	switch out := rec["output"].(type) {
-	case []any:
-		items = append(items, locate("output", out)...)
-	default:
-		return nil, nil, false, "output: want a list of items, got " + build.Kind(out)
-	}
-	rest := map[string]any{}
-	for k, v := range rec {
-		if !recordKeys[k] {
-			rest[k] = v
-		}
-	}
-	if msg := terms.TopLevelProblem(rest); msg != "" {
+	if msg := restProblem(rec, recordKeys, "record member "); msg != "" {
 		return nil, nil, false, msg
 	}
 	return items, meta, false, ""
+}
+
+// metadata reads a metadata member: an object, or null for none.
+func metadata(v any, name string) (map[string]any, string) {
+	switch md := v.(type) {
+	case nil:
+		return map[string]any{}, ""
+	case map[string]any:
+		return md, ""
+	}
+	return nil, name + ": want an object, got " + build.Kind(v)
+}
+
+// conversation lists the items of instructions, input and output, named
+// by the members that hold them (for messages).
+func conversation(instr any, instrName string, input any, inputName string, output any, outputName string) ([]located, string) {
+	var items []located
+	switch in := instr.(type) {
+	case nil:
+	case string:
+		items = append(items, located{member: instrName, index: -1, v: map[string]any{"type": "message", "role": "system", "content": in}})
+	case []any:
+		// A Response object echoes a prompt template's instructions as
+		// input items.
+		items = append(items, locate(instrName, in)...)
+	default:
+		return nil, instrName + ": want a string, null or a list of items, got " + build.Kind(in)
+	}
+	switch in := input.(type) {
+	case nil:
+	case string:
+		// The API's shorthand for one user message.
+		items = append(items, located{member: inputName, index: -1, v: map[string]any{"type": "message", "role": "user", "content": in}})
+	case []any:
+		items = append(items, locate(inputName, in)...)
+	default:
+		return nil, inputName + ": want a string, null or a list of items, got " + build.Kind(in)
+	}
+	out, ok := output.([]any)
+	if !ok {
+		return nil, outputName + ": want a list of items, got " + build.Kind(output)
+	}
+	ids := itemIDs(items)
+	for i, v := range out {
+		dup, msg := replayed(ids, v, fmt.Sprintf("%s[%d]", outputName, i))
+		if msg != "" {
+			return nil, msg
+		}
+		if !dup {
+			items = append(items, located{member: outputName, index: i, v: v})
+		}
+	}
+	return items, ""
+}
+
+// restProblem searches the members of obj other than read for a call or
+// a message out of place (build.TopLevelProblem), passing over usage
+// counters (usageMembers); prefix names obj in the message ("record
+// member ", "request member ").
+func restProblem(obj map[string]any, read map[string]bool, prefix string) string {
+	rest := map[string]any{}
+	for k, v := range obj {
+		if !read[k] && !(usageMembers[k] && counters(v)) {
+			rest[k] = v
+		}
+	}
+	msg := terms.TopLevelProblem(rest)
+	if msg == "" {
+		return ""
+	}
+	return prefix + strings.TrimPrefix(msg, "record member ")
 }
 
 // unfinished refuses a Response that did not complete: its output is not
 // the agent's whole answer (a server error, a cut at max_output_tokens, a
 // cancellation), so judging it would count the platform's failure as the
 // agent's — a call cut off mid-arguments would read as a failed call.
-func unfinished(rec map[string]any) string {
+func unfinished(rec map[string]any, prefix string) string {
+	if msg := unfinishedMsg(rec); msg != "" {
+		return prefix + msg
+	}
+	return ""
+}
+
+func unfinishedMsg(rec map[string]any) string {
 	if e, ok := rec["error"]; ok && e != nil {
 		detail := build.Kind(e)
 		if m, ok := e.(map[string]any); ok {
 			code, _ := m["code"].(string)
 			text, _ := m["message"].(string)
-			detail = build.Clip(strings.TrimSpace(code+": "+text), 200)
+			detail = build.Clip(strings.TrimPrefix(strings.TrimSpace(code+": "+text), ": "), 200)
 		}
 		return "error: the response failed (" + detail + "): its output is not the agent's answer; leave it out or run it again"
 	}
