@@ -105,8 +105,9 @@ func Decode(format string, origin run.Origin, data []byte) (rn *run.Run, skip bo
 	}
 	if skip {
 		// A record this format skips as a header line but another
-		// format claims is that format's, read silently as nothing.
-		if others := foreign(format, data); len(others) > 0 {
+		// format claims and reads as a run is that format's, read
+		// silently as nothing.
+		if others := foreignRecord(format, data); len(others) > 0 {
 			return nil, false, &Error{File: origin.File, Line: origin.Line,
 				Msg: hinted(fmt.Sprintf("format %s finds no transcript in this record (it would skip it as a header line)", format), others)}
 		}
