@@ -188,6 +188,9 @@ func conversation(rec map[string]any, msgs []any, system, response any, meta map
 		}
 	}
 	if response != nil {
+		if _, ok := response.(string); ok {
+			return nil, false, "response: a string, not a Message object (a streamed response's server-sent events?): this reader reads the Message, not the stream of events that builds it"
+		}
 		if r, ok := response.(map[string]any); ok {
 			if r["type"] == "error" {
 				return nil, false, `response: an API error (type "error"), not a Message: the request got no answer, so there is no final turn to judge`
@@ -356,6 +359,9 @@ func (cv *conv) message(raw any, isResponse bool) string {
 		}
 		r := it.result
 		c := m.Answer(rn, ev.Index, *r)
+		if msg := cv.sameCaller(it, c); msg != "" {
+			return msg
+		}
 		if clientResults == 1 && it.client {
 			ev.CallID, ev.Tool, ev.Failed, ev.Error = r.CallID, c.Tool, r.Failed, r.Err
 		}
@@ -404,7 +410,10 @@ type item struct {
 	client bool   // a tool_result block: the client ran the tool
 	server bool   // a server_tool_use block: calls may name it as their caller
 	caller string // the caller's tool_id: the server tool call that made this call
-	at     string // the block's place, for messages
+	// hasCaller: the block says who made the call (a caller that is not
+	// null), on a result block to be checked against the call's.
+	hasCaller bool
+	at        string // the block's place, for messages
 }
 
 // Fields read (or kept as data) in the blocks; ScanRest searches the
@@ -413,6 +422,8 @@ var (
 	textKeys   = map[string]bool{"type": true, "text": true}
 	callKeys   = map[string]bool{"type": true, "id": true, "name": true, "input": true, "caller": true}
 	resultKeys = map[string]bool{"type": true, "tool_use_id": true, "content": true, "is_error": true}
+	// a server tool's result block may carry its call's caller too
+	resultCallerKeys = map[string]bool{"type": true, "tool_use_id": true, "content": true, "is_error": true, "caller": true}
 	// thinking and redacted_thinking: the model's reasoning, data.
 	thinkingKeys = map[string]bool{"type": true, "thinking": true, "signature": true, "data": true}
 )
@@ -477,10 +488,21 @@ func blocks(list []any, role string) ([]item, string) {
 			if msg != "" {
 				return nil, fmt.Sprintf("%s (%s): %s", at, typ, msg)
 			}
-			if msg := scanRest(b, resultKeys, at); msg != "" {
+			it := item{result: &r, at: fmt.Sprintf("%s (%s)", at, typ)}
+			read := resultKeys
+			if typ != "mcp_tool_result" {
+				// A server tool's result says who made its call, as the
+				// call's block does (the SDK's web_search_tool_result).
+				if it.caller, msg = caller(b, at); msg != "" {
+					return nil, msg
+				}
+				it.hasCaller = b["caller"] != nil
+				read = resultCallerKeys
+			}
+			if msg := scanRest(b, read, at); msg != "" {
 				return nil, msg
 			}
-			items = append(items, item{result: &r})
+			items = append(items, it)
 		case typ == "text":
 			if _, ok := b["text"].(string); !ok {
 				return nil, fmt.Sprintf("%s (text): text: want a string, got %s", at, build.KindOrMissing(b, "text"))

@@ -105,3 +105,23 @@ func toolChange(content any) string {
 	}
 	return ""
 }
+
+// sameCaller checks that a server tool's result block that names its
+// call's caller names the one the call's block did: the model (its call
+// top level) or the server tool call that is its parent. Disagreeing,
+// the two blocks leave who made the call unclear.
+func (cv *conv) sameCaller(it item, c *run.Call) string {
+	if !it.hasCaller {
+		return ""
+	}
+	if it.caller == "" {
+		if c.Parent >= 0 {
+			return fmt.Sprintf("%s: its call %q was made by the server tool call %q, but its caller says the model made it", it.at, build.Clip(c.ID, 100), build.Clip(cv.rn.Calls[c.Parent].ID, 100))
+		}
+		return ""
+	}
+	if p, ok := cv.servers[it.caller]; !ok || p < 0 || p != c.Parent {
+		return fmt.Sprintf("%s: caller.tool_id %q is not the server tool call that made its call %q", it.at, build.Clip(it.caller, 100), build.Clip(c.ID, 100))
+	}
+	return ""
+}

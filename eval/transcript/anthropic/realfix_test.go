@@ -34,7 +34,7 @@ func tree(t *testing.T, data string) string {
 func TestCallerDirect(t *testing.T) {
 	got := tree(t, `{"request":{"messages":[{"role":"user","content":"weather?"},{"role":"assistant","content":[`+
 		`{"type":"server_tool_use","id":"srv_1","name":"web_search","input":{"query":"sf"},"caller":{"type":"direct"}},`+
-		`{"type":"web_search_tool_result","tool_use_id":"srv_1","content":[]},`+
+		`{"type":"web_search_tool_result","tool_use_id":"srv_1","content":[],"caller":{"type":"direct"}},`+
 		`{"type":"tool_use","id":"tu_1","name":"get_weather","input":{"city":"SF"},"caller":{"type":"direct"}}]},`+
 		`{"role":"user","content":[{"type":"tool_result","tool_use_id":"tu_1","content":"sunny"}]}]},`+
 		`"response":{"type":"message","role":"assistant","content":[{"type":"text","text":"sunny"}]}}`)
@@ -103,6 +103,12 @@ func TestCallerRefusals(t *testing.T) {
 			`message 1: content[1].caller.tool_id: want the id of the server_tool_use call that made this call, got ""`},
 		{msgs(srv + `{"type":"tool_use","id":"t","name":"send","input":{},"caller":{"type":"direct","tool_id":"srv_1"}}`),
 			`message 1: content[1].caller: type "direct" with a "tool_id": whether the model or a server tool made the call is unclear`},
+		{msgs(srv + `{"type":"server_tool_use","id":"srv_2","name":"web_search","input":{},"caller":{"type":"code_execution_20260120","tool_id":"srv_1"}},{"type":"web_search_tool_result","tool_use_id":"srv_2","content":[],"caller":{"type":"direct"}}`),
+			`message 1: content[2] (web_search_tool_result): its call "srv_2" was made by the server tool call "srv_1", but its caller says the model made it`},
+		{msgs(srv + `{"type":"server_tool_use","id":"srv_2","name":"web_search","input":{}},{"type":"web_search_tool_result","tool_use_id":"srv_2","content":[],"caller":{"type":"code_execution_20260120","tool_id":"srv_1"}}`),
+			`message 1: content[2] (web_search_tool_result): caller.tool_id "srv_1" is not the server tool call that made its call "srv_2"`},
+		{msgs(`{"type":"web_search_tool_result","tool_use_id":"s","content":[],"caller":{"type":"code_execution_20260120"}}`),
+			`message 1: content[0].caller.tool_id: want the id of the server_tool_use call that made this call, got nothing (missing)`},
 		{msgs(`{"type":"mcp_tool_use","id":"t","name":"send","server_name":"s","input":{},"caller":{"type":"direct"}}`),
 			`message 1: content[0].caller: key "caller" names a call, a tool or a function in a place this reader does not read (this reader reads calls as tool_use blocks and results as tool_result blocks)`},
 	} {
@@ -128,6 +134,8 @@ func TestRealFixRefusals(t *testing.T) {
 			`message 1: role "system" with a "tool_addition" block: a beta mid-conversation system message (it changes the tools offered from here on), which this reader does not read: a system prompt is the request's top-level "system"`},
 		{`{"request":{"method":"POST","url":"https://api.example/v1/messages","body":{"messages":[{"role":"user","content":"hi"}]}},"response":{"status_code":200,"body":"event: message_start\ndata: {}\n\n"}}`,
 			`response.body: a string, not a Message object (a streamed response's server-sent events?): this reader reads the Message, not the stream of events that builds it (an HTTP exchange: give its bodies as {"request": body, "response": body})`},
+		{`{"request":{"messages":[{"role":"user","content":"hi"}]},"response":"event: message_start\ndata: {}\n\n"}`,
+			`response: a string, not a Message object (a streamed response's server-sent events?): this reader reads the Message, not the stream of events that builds it`},
 		{`{"request":{"method":"POST","body":"{\"messages\":[]}"}}`,
 			`request.body: want an object (the Messages API request), got a string (an HTTP exchange: give its bodies as {"request": body, "response": body})`},
 		{`{"request":{"body":{"messages":[]},"messages":[]}}`,
