@@ -165,6 +165,9 @@ func misspelt(obj map[string]any, at string) string {
 func requestMessages(req map[string]any, at string) ([]any, string) {
 	v, ok := req["messages"]
 	if !ok {
+		if _, ok := req["input"]; ok {
+			return nil, at + `messages: missing, but "input": an OpenAI Responses API request? read it with the format "openai-responses"`
+		}
 		return nil, at + "messages: missing"
 	}
 	msgs, ok := v.([]any)

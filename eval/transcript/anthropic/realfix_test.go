@@ -144,6 +144,8 @@ func TestRealFixRefusals(t *testing.T) {
 			`response: no "body", beside a request with one (an HTTP exchange: give its bodies as {"request": body, "response": body})`},
 		{`{"request":{"method":"POST","body":{"messages":[]}},"response":{"status_code":"200","body":{"type":"message","role":"assistant","content":"x"}}}`,
 			`response.status_code: want a number, got a string`},
+		{`{"request":{"model":"gpt-5","input":[{"role":"user","content":"hi"}]},"response":{"output":[]}}`,
+			`request.messages: missing, but "input": an OpenAI Responses API request? read it with the format "openai-responses"`},
 		{`{"request":{"method":"POST","body":{"model":"m"}}}`,
 			`request.body.messages: missing`},
 		{`{"request":{"method":"POST","body":{"messages":[]},"tool_calls":[{"function":{"name":"send","arguments":"{}"}}]}}`,
