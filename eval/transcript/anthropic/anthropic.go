@@ -17,9 +17,9 @@ func Decode(data []byte) (rn *run.Run, skip bool, msg string) {
 	v, msg := build.DecodeJSON(data, true)
 	if msg != "" {
 		if t := strings.TrimSpace(string(data)); t == "[" || t == "{" {
-			// The first line of a pretty-printed JSON document (Frame
-			// makes the whole file this one error).
-			msg += " (" + prettyHint(t) + ")"
+			// A line of pretty-printed JSON (Frame makes a file that
+			// starts so one error).
+			msg += fmt.Sprintf(" (%q alone on a line: pretty-printed JSON? this reader wants JSONL, one record a line: %s)", t, jqHint(t))
 		}
 		return nil, false, msg
 	}

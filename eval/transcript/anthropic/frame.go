@@ -62,8 +62,14 @@ func (rr *records) Next() (frame.RawRecord, error) {
 // prettyHint says what a file whose first line is t ("[" or "{") alone
 // is, and how to make it JSONL.
 func prettyHint(t string) string {
+	return "one pretty-printed JSON document, not JSONL (one record a line): " + jqHint(t)
+}
+
+// jqHint is the jq command that makes JSONL of a document that starts
+// with t: the elements of a list, or the one object.
+func jqHint(t string) string {
 	if t == "[" {
-		return `one pretty-printed JSON document, not JSONL (one record a line): a list of records? make it JSONL with jq -c '.[]'`
+		return `a list of records? make it JSONL with jq -c '.[]'`
 	}
-	return `one pretty-printed JSON document, not JSONL (one record a line): one record? make it JSONL with jq -c .`
+	return `one record? make it JSONL with jq -c .`
 }

@@ -153,7 +153,7 @@ func TestRealFixRefusals(t *testing.T) {
 		{`{"request":{"method":"POST","body":{"messages":[{"role":"user","content":"hi"}]}},"response":{"status_code":429,"body":{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}}}`,
 			`response: an API error (type "error"), not a Message: the request got no answer, so there is no final turn to judge`},
 		{`{`,
-			`invalid JSON (offset 1): unexpected end of JSON input (one pretty-printed JSON document, not JSONL (one record a line): one record? make it JSONL with jq -c .)`},
+			`invalid JSON (offset 1): unexpected end of JSON input ("{" alone on a line: pretty-printed JSON? this reader wants JSONL, one record a line: one record? make it JSONL with jq -c .)`},
 	} {
 		rn, skip, msg := Decode([]byte(tc.in))
 		if msg != tc.want || rn != nil || skip {
