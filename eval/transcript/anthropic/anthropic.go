@@ -168,6 +168,9 @@ func requestMessages(req map[string]any, at string) ([]any, string) {
 		if _, ok := req["input"]; ok {
 			return nil, at + `messages: missing, but "input": an OpenAI Responses API request? read it with the format "openai-responses"`
 		}
+		if _, ok := req["contents"]; ok {
+			return nil, at + `messages: missing, but "contents": a Gemini generateContent request? no tenet format reads it`
+		}
 		return nil, at + "messages: missing"
 	}
 	msgs, ok := v.([]any)

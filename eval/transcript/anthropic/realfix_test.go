@@ -146,6 +146,8 @@ func TestRealFixRefusals(t *testing.T) {
 			`response.status_code: want a number, got a string`},
 		{`{"request":{"model":"gpt-5","input":[{"role":"user","content":"hi"}]},"response":{"output":[]}}`,
 			`request.messages: missing, but "input": an OpenAI Responses API request? read it with the format "openai-responses"`},
+		{`{"request":{"contents":[{"role":"user","parts":[{"text":"hi"}]}]},"response":{"candidates":[]}}`,
+			`request.messages: missing, but "contents": a Gemini generateContent request? no tenet format reads it`},
 		{`{"request":{"method":"POST","body":{"model":"m"}}}`,
 			`request.body.messages: missing`},
 		{`{"request":{"method":"POST","body":{"messages":[]},"tool_calls":[{"function":{"name":"send","arguments":"{}"}}]}}`,
