@@ -24,7 +24,10 @@ func (it Item) String() string {
 
 // Stream orders a run's messages and calls: each message, then the
 // calls it requested, each followed by the calls nested in its arguments;
-// a top-level call nobody requested just before its result.
+// a top-level call nobody requested just before its result. A nested
+// call a message requested itself (anthropic-messages: a tool_use a
+// server tool call made, which may come messages after that call) stands
+// where that message requested it, once, not after its parent.
 func Stream(r *run.Run) []Item {
 	requested := make([]bool, len(r.Calls))
 	for _, e := range r.Events {
@@ -38,7 +41,7 @@ func Stream(r *run.Run) []Item {
 	children := map[int][]int{} // call → calls nested in its arguments
 	for i, c := range r.Calls {
 		switch {
-		case c.Parent >= 0:
+		case c.Parent >= 0 && !requested[i]:
 			children[c.Parent] = append(children[c.Parent], i)
 		case !requested[i]:
 			orphans[c.Event] = append(orphans[c.Event], i)

@@ -41,7 +41,7 @@ type format struct {
 // formats is the one table of transcript formats: a new format is a
 // package under eval/transcript and one row here.
 var formats = map[string]format{
-	"anthropic-messages": {frame: frame.JSONL, decode: anthropic.Decode, sniff: anthropic.SniffHead},
+	"anthropic-messages": {frame: anthropic.Frame, decode: anthropic.Decode, sniff: anthropic.SniffHead},
 	"inspect":            {frame: inspect.Frame, decode: inspect.Decode, sniff: inspect.SniffHead},
 	"mcp":                {frame: mcp.Frame, decode: mcp.Decode, sniff: mcp.SniffHead},
 	"openai-messages":    {frame: frame.JSONL, decode: openai.Decode, sniff: openai.SniffHead},

@@ -71,10 +71,12 @@ func (p *Decls) Of(r *run.Run) *Values {
 	v.eventVals = make([]*eventVal, len(r.Events))
 	events := make([]ref.Val, len(r.Events))
 	// results are the events that carry a result: tool and function
-	// messages, and messages with tool_result content blocks.
+	// messages, and messages with tool_result content blocks — a nested
+	// call's too (anthropic-messages answers a call a server tool made
+	// with a tool_result of its own; a call nested in arguments has none).
 	isResult := make([]bool, len(r.Events))
 	for _, c := range r.Calls {
-		if c.Depth == 0 && c.ResultEvent >= 0 && c.ResultEvent < len(isResult) {
+		if c.ResultEvent >= 0 && c.ResultEvent < len(isResult) {
 			isResult[c.ResultEvent] = true
 		}
 	}

@@ -16,6 +16,11 @@ import (
 func Decode(data []byte) (rn *run.Run, skip bool, msg string) {
 	v, msg := build.DecodeJSON(data, true)
 	if msg != "" {
+		if t := strings.TrimSpace(string(data)); t == "[" || t == "{" {
+			// A line of pretty-printed JSON (Frame makes a file that
+			// starts so one error).
+			msg += fmt.Sprintf(" (%q alone on a line: pretty-printed JSON? this reader wants JSONL, one record a line: %s)", t, jqHint(t))
+		}
 		return nil, false, msg
 	}
 	switch rec := v.(type) {
@@ -74,6 +79,15 @@ func record(rec map[string]any) (*run.Run, bool, string) {
 		if msg := misspelt(req, "request: "); msg != "" {
 			return nil, false, msg
 		}
+		response := rec["response"]
+		at := "request."
+		if _, ok := req["body"]; ok {
+			var msg string
+			if req, response, msg = httpExchange(req, response); msg != "" {
+				return nil, false, msg
+			}
+			at = "request.body."
+		}
 		if _, ok := rec["metadata"]; !ok {
 			// The request's own metadata ({"user_id"}) when the record has none.
 			if m, ok := req["metadata"].(map[string]any); ok {
@@ -83,14 +97,14 @@ func record(rec map[string]any) (*run.Run, bool, string) {
 		if msg := scanRest(rec, map[string]bool{"request": true, "response": true, "metadata": true}, ""); msg != "" {
 			return nil, false, "record member " + msg
 		}
-		msgs, msg := requestMessages(req, "request.")
+		msgs, msg := requestMessages(req, at)
 		if msg != "" {
 			return nil, false, msg
 		}
-		if msg := scanRest(req, requestKeys, "request"); msg != "" {
+		if msg := scanRest(req, requestKeys, strings.TrimSuffix(at, ".")); msg != "" {
 			return nil, false, msg
 		}
-		return conversation(rec, msgs, req["system"], rec["response"], meta)
+		return conversation(rec, msgs, req["system"], response, meta)
 	}
 	if _, ok := rec["messages"]; ok {
 		msgs, msg := requestMessages(rec, "")
@@ -151,6 +165,12 @@ func misspelt(obj map[string]any, at string) string {
 func requestMessages(req map[string]any, at string) ([]any, string) {
 	v, ok := req["messages"]
 	if !ok {
+		if _, ok := req["input"]; ok {
+			return nil, at + `messages: missing, but "input": an OpenAI Responses API request? read it with the format "openai-responses"`
+		}
+		if _, ok := req["contents"]; ok {
+			return nil, at + `messages: missing, but "contents": a Gemini generateContent request? no tenet format reads it`
+		}
 		return nil, at + "messages: missing"
 	}
 	msgs, ok := v.([]any)
@@ -164,20 +184,28 @@ func requestMessages(req map[string]any, at string) ([]any, string) {
 // response.
 func conversation(rec map[string]any, msgs []any, system, response any, meta map[string]any) (*run.Run, bool, string) {
 	rn := &run.Run{Record: rec, Meta: meta, Events: make([]*run.Event, 0, len(msgs)+2)}
-	var m build.Matcher
+	cv := &conv{rn: rn}
 	if msg := systemEvent(rn, system); msg != "" {
 		return nil, false, msg
 	}
 	for i, raw := range msgs {
-		if msg := message(&m, rn, raw, false); msg != "" {
+		if msg := cv.message(raw, false); msg != "" {
 			return nil, false, fmt.Sprintf("message %d: %s", i, msg)
 		}
 	}
 	if response != nil {
-		if r, ok := response.(map[string]any); ok && r["type"] == "error" {
-			return nil, false, `response: an API error (type "error"), not a Message: the request got no answer, so there is no final turn to judge`
+		if _, ok := response.(string); ok {
+			return nil, false, "response: a string, not a Message object (a streamed response's server-sent events?): this reader reads the Message, not the stream of events that builds it"
 		}
-		if msg := message(&m, rn, response, true); msg != "" {
+		if r, ok := response.(map[string]any); ok {
+			if r["type"] == "error" {
+				return nil, false, `response: an API error (type "error"), not a Message: the request got no answer, so there is no final turn to judge`
+			}
+			if _, ok := r["input_tokens"]; ok && r["role"] == nil && r["type"] == nil {
+				return nil, false, `response: {"input_tokens": ...} is not a Message (a count_tokens result?): counting a request's tokens runs no turn, so there is nothing to judge`
+			}
+		}
+		if msg := cv.message(response, true); msg != "" {
 			return nil, false, "response: " + msg
 		}
 	}
@@ -243,8 +271,20 @@ var openAIKeys = []string{"tool_calls", "tool_call_id", "function_call"}
 
 const openAIHint = `an OpenAI chat transcript? read it with the format "openai-messages"`
 
-// message adds one message (or the response, a Message object) to rn.
-func message(m *build.Matcher, rn *run.Run, raw any, isResponse bool) string {
+// conv is the state of one run being built: its calls and results are
+// matched by m; servers maps each server_tool_use block's id to the index
+// of its call in rn.Calls (-1 when two blocks share the id), so that a
+// call a server tool made (a tool_use whose caller names it) is nested
+// under it.
+type conv struct {
+	rn      *run.Run
+	m       build.Matcher
+	servers map[string]int
+}
+
+// message adds one message (or the response, a Message object) to the run.
+func (cv *conv) message(raw any, isResponse bool) string {
+	rn, m := cv.rn, &cv.m
 	msg, ok := raw.(map[string]any)
 	if !ok {
 		return "is " + build.Kind(raw) + ", want an object"
@@ -268,6 +308,9 @@ func message(m *build.Matcher, rn *run.Run, raw any, isResponse bool) string {
 	switch role {
 	case "user", "assistant":
 	case "system":
+		if t := toolChange(msg["content"]); t != "" {
+			return fmt.Sprintf("role %q with a %q block: a beta mid-conversation system message (it changes the tools offered from here on), which this reader does not read: a system prompt is the request's top-level \"system\"", build.Clip(givenRole, 100), t)
+		}
 		return fmt.Sprintf("role %q: the Messages API has no system messages, its system prompt is the top-level \"system\" (%s)", build.Clip(givenRole, 100), openAIHint)
 	case "tool", "function", "developer":
 		return fmt.Sprintf("role %q: Messages API roles are \"user\" and \"assistant\" (%s)", build.Clip(givenRole, 100), openAIHint)
@@ -315,10 +358,16 @@ func message(m *build.Matcher, rn *run.Run, raw any, isResponse bool) string {
 	for _, it := range items {
 		if it.call != nil {
 			m.Request(rn, ev, it.call)
+			if msg := cv.nest(it); msg != "" {
+				return msg
+			}
 			continue
 		}
 		r := it.result
 		c := m.Answer(rn, ev.Index, *r)
+		if msg := cv.sameCaller(it, c); msg != "" {
+			return msg
+		}
 		if clientResults == 1 && it.client {
 			ev.CallID, ev.Tool, ev.Failed, ev.Error = r.CallID, c.Tool, r.Failed, r.Err
 		}
@@ -364,15 +413,23 @@ func toolText(list []any, items []item) string {
 type item struct {
 	call   *run.Call
 	result *build.Result
-	client bool // a tool_result block: the client ran the tool
+	client bool   // a tool_result block: the client ran the tool
+	server bool   // a server_tool_use block: calls may name it as their caller
+	caller string // the caller's tool_id: the server tool call that made this call
+	// hasCaller: the block says who made the call (a caller that is not
+	// null), on a result block to be checked against the call's.
+	hasCaller bool
+	at        string // the block's place, for messages
 }
 
 // Fields read (or kept as data) in the blocks; ScanRest searches the
 // others for call shapes.
 var (
 	textKeys   = map[string]bool{"type": true, "text": true}
-	callKeys   = map[string]bool{"type": true, "id": true, "name": true, "input": true}
+	callKeys   = map[string]bool{"type": true, "id": true, "name": true, "input": true, "caller": true}
 	resultKeys = map[string]bool{"type": true, "tool_use_id": true, "content": true, "is_error": true}
+	// a server tool's result block may carry its call's caller too
+	resultCallerKeys = map[string]bool{"type": true, "tool_use_id": true, "content": true, "is_error": true, "caller": true}
 	// thinking and redacted_thinking: the model's reasoning, data.
 	thinkingKeys = map[string]bool{"type": true, "thinking": true, "signature": true, "data": true}
 )
@@ -407,13 +464,16 @@ func blocks(list []any, role string) ([]item, string) {
 				return nil, fmt.Sprintf("%s (%s): %s", at, typ, msg)
 			}
 			read := callKeys
+			it := item{call: c, server: typ == "server_tool_use", at: fmt.Sprintf("%s (%s)", at, typ)}
 			if typ == "mcp_tool_use" {
 				read = map[string]bool{"type": true, "id": true, "name": true, "input": true, "server_name": true}
+			} else if it.caller, msg = caller(b, at); msg != "" {
+				return nil, msg
 			}
 			if msg := scanRest(b, read, at); msg != "" {
 				return nil, msg
 			}
-			items = append(items, item{call: c})
+			items = append(items, it)
 		case typ == "tool_result":
 			if msg := only("user"); msg != "" {
 				return nil, msg
@@ -434,10 +494,21 @@ func blocks(list []any, role string) ([]item, string) {
 			if msg != "" {
 				return nil, fmt.Sprintf("%s (%s): %s", at, typ, msg)
 			}
-			if msg := scanRest(b, resultKeys, at); msg != "" {
+			it := item{result: &r, at: fmt.Sprintf("%s (%s)", at, typ)}
+			read := resultKeys
+			if typ != "mcp_tool_result" {
+				// A server tool's result says who made its call, as the
+				// call's block does (the SDK's web_search_tool_result).
+				if it.caller, msg = caller(b, at); msg != "" {
+					return nil, msg
+				}
+				it.hasCaller = b["caller"] != nil
+				read = resultCallerKeys
+			}
+			if msg := scanRest(b, read, at); msg != "" {
 				return nil, msg
 			}
-			items = append(items, item{result: &r})
+			items = append(items, it)
 		case typ == "text":
 			if _, ok := b["text"].(string); !ok {
 				return nil, fmt.Sprintf("%s (text): text: want a string, got %s", at, build.KindOrMissing(b, "text"))
@@ -445,6 +516,14 @@ func blocks(list []any, role string) ([]item, string) {
 			if msg := scanRest(b, textKeys, at); msg != "" {
 				return nil, msg
 			}
+		case typ == "compaction":
+			// The API summarised the conversation before this block
+			// (context compaction) and reads only the summary from then
+			// on: the turns it replaced, and the calls and results they
+			// held, need not be in the record — so "did the agent call
+			// X" has no answer. openai-responses refuses its compaction
+			// item for the same reason.
+			return nil, fmt.Sprintf("%s: a \"compaction\" block: the conversation before it was compacted into a summary, so calls made before it may be missing from the record and what the agent did cannot be judged (log the messages from before compaction, or judge a run that was not compacted)", at)
 		case typ == "thinking" || typ == "redacted_thinking":
 			if msg := scanRest(b, thinkingKeys, at); msg != "" {
 				return nil, msg

@@ -9,6 +9,8 @@
 // A record is one of
 //
 //	{"request": {request}, "response": {Message} | null, "metadata": {...}}  // a logged API call
+//	{"request": {"method", "url", "headers", "body": {request}},
+//	 "response": {"status_code", "headers", "body": {Message}}, ...}       // an HTTP exchange: read as its bodies
 //	{"model", "system", "messages": [...], "tools", ..., "response": {Message}}  // a request body (response optional)
 //	[message, ...]                                                          // a bare list of messages
 //
@@ -43,4 +45,14 @@
 // build.Matcher. Other block types that name a call, a tool or a function
 // are refused; the rest are kept and searched for call shapes
 // (build.ScanRest).
+//
+// A tool_use or server_tool_use block's "caller" says who made the call
+// (caller.go): absent, null or "direct" is the model, a top-level call;
+// a code execution server tool ("code_execution_20260120", with its
+// "tool_id") makes the call nested under that server_tool_use call
+// (Depth, Parent), in its own message's calls. A caller this reader
+// cannot place is refused. A "compaction" block is refused: the turns it
+// summarised, and their calls, need not be in the record. Frame (the
+// format's frame.Framer) is frame.JSONL, but a file that is one
+// pretty-printed JSON document is one error.
 package anthropic

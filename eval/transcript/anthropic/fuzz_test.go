@@ -26,6 +26,11 @@ func FuzzAnthropicMessages(f *testing.F) {
 		}
 	}
 	f.Add([]byte(`[{"role":"assistant","content":[{"type":"tool_use","id":"a","name":"f","input":{"x":{"name":"g","arguments":{}}}},{"type":"server_tool_use","id":"a","name":"web_search","input":{}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"a","is_error":true},{"type":"tool_result","tool_use_id":"a","content":[]}]}]`))
+	// Programmatic tool calling (a caller naming a server tool call), an
+	// HTTP exchange, compaction, a count_tokens answer.
+	f.Add([]byte(`{"request":{"messages":[{"role":"assistant","content":[{"type":"server_tool_use","id":"s","name":"code_execution","input":{},"caller":{"type":"direct"}},{"type":"tool_use","id":"t","name":"f","input":{},"caller":{"type":"code_execution_20260120","tool_id":"s"}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"x"}]}]},"response":{"type":"message","role":"assistant","content":[{"type":"server_tool_use","id":"s2","name":"web_search","input":{},"caller":{"type":"code_execution_20250825","tool_id":"s"}},{"type":"tool_use","id":"u","name":"g","input":{},"caller":{"type":"code_execution_20250825","tool_id":"s2"}}]}}`))
+	f.Add([]byte(`{"request":{"method":"POST","url":"u","headers":{},"body":{"messages":[{"role":"user","content":"hi"}]}},"response":{"status_code":200,"body":{"type":"message","role":"assistant","content":[{"type":"compaction","content":"s"}]}}}`))
+	f.Add([]byte(`{"request":{"messages":[{"role":"system","content":[{"type":"tool_removal","tool":{}}]}]},"response":{"input_tokens":3}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		rn, skip, msg := Decode(data)
 		switch {
@@ -81,6 +86,9 @@ func checkRun(t *testing.T, rn *run.Run) {
 	for i, c := range rn.Calls {
 		if c.Index != i || c.Args == nil || (c.Depth == 0) != (c.Parent == -1) {
 			t.Fatalf("call %d: bad Index/Parent/Depth/Args: %+v", i, c)
+		}
+		if c.Parent >= i || c.Parent >= 0 && rn.Calls[c.Parent].Depth != c.Depth-1 {
+			t.Fatalf("call %d: depth %d under parent %d", i, c.Depth, c.Parent)
 		}
 		if c.Event < 0 || c.Event >= len(rn.Events) || c.ResultEvent < -1 || c.ResultEvent >= len(rn.Events) {
 			t.Fatalf("call %d: event %d or result event %d out of range", i, c.Event, c.ResultEvent)
