@@ -603,7 +603,7 @@ func TestUnreadableRecordCountedOnce(t *testing.T) {
 	mail, math := compileSource(t, mailContract), compileSource(t, mathContract)
 	dir := t.TempDir()
 	file := filepath.Join(dir, "bad.jsonl")
-	if err := os.WriteFile(file, []byte("{\n[\nnot json\n"), 0o644); err != nil {
+	if err := os.WriteFile(file, []byte("{x\n[x\nnot json\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	results, err := EvalTargets([]Target{{Program: mail, Source: "s"}, {Program: math}}, []string{file}, Options{MaxErrors: 2})

@@ -181,9 +181,14 @@ func (h *hintReader) Next() (RawRecord, error) {
 	defer func() { h.head = nil }()
 	if err != nil {
 		var e *Error
-		if errors.As(err, &e) && e.Err == nil && err == error(e) {
+		if errors.As(err, &e) && err == error(e) && e.Err == nil {
 			c := *e
 			c.Msg = hinted(c.Msg, h.foreign())
+			return rec, &c
+		}
+		if errors.As(err, &e) && err == error(e) && errors.Is(e.Err, frame.ErrPrettyPrinted) {
+			c := *e
+			c.Msg = hinted(c.Msg, h.wholeFile(h.foreign()))
 			return rec, &c
 		}
 		return rec, err
@@ -200,6 +205,21 @@ func (h *hintReader) Next() (RawRecord, error) {
 		}
 	}
 	return rec, nil
+}
+
+// wholeFile keeps the formats whose framer does not refuse the file's
+// start as one pretty-printed JSON document (frame.ErrPrettyPrinted):
+// a JSONL format's sniffer may claim the start of such a file, but its
+// reader cannot read it.
+func (h *hintReader) wholeFile(names []string) []string {
+	var keep []string
+	for _, name := range names {
+		_, err := formats[name].frame("", bytes.NewReader(h.head), Options{}).Next()
+		if !errors.Is(err, frame.ErrPrettyPrinted) {
+			keep = append(keep, name)
+		}
+	}
+	return keep
 }
 
 // foreign sniffs the file's start.

@@ -57,14 +57,21 @@ func TestHintPeekKeepsEveryByte(t *testing.T) {
 
 // TestHintFileStart: a JSON document over many lines given to a JSONL
 // reader through a one-shot stream is refused once, at line 1 (the JSONL
-// framer), and the refusal is judged by the file's start: it names the
-// format. Before the framer refused it, each of its 4 lines was an error.
+// framer), and the refusal is judged by the file's start: it names a
+// whole-file format that claims it (tau-bench), but not a JSONL format
+// whose sniffer claims the start (tenet), whose reader cannot read such a
+// file either. Before the framer refused it, each line was an error.
 func TestHintFileStart(t *testing.T) {
-	doc := "{\n  \"tenet_run\": 1,\n  \"events\": []\n}\n"
-	_, errs := readAll(t, "openai-responses", &oneShot{strings.NewReader(doc)})
-	want := `in:1: the file is one pretty-printed JSON document (an object over many lines), not JSONL (one record per line): a whole-file format's log, or a record to write on one line, e.g. jq -c . FILE > FILE.jsonl (this looks like format "tenet": read it with --transcript-format tenet, or format = "tenet" in the source)`
-	if len(errs) != 1 || errs[0] != want {
-		t.Fatalf("errors %q\nwant one:\n%s", errs, want)
+	const refusal = `in:1: the file is one pretty-printed JSON document (an object over many lines), not JSONL (one record per line): a whole-file format's log, or a record to write on one line, e.g. jq -c . FILE > FILE.jsonl`
+	for _, tc := range []struct{ doc, want string }{
+		{"{\n  \"tenet_run\": 1,\n  \"events\": []\n}\n", refusal},
+		{"{\n  \"info\": {},\n  \"tasks\": [],\n  \"simulations\": []\n}\n",
+			refusal + ` (this looks like format "tau-bench": read it with --transcript-format tau-bench, or format = "tau-bench" in the source)`},
+	} {
+		_, errs := readAll(t, "openai-responses", &oneShot{strings.NewReader(tc.doc)})
+		if len(errs) != 1 || errs[0] != tc.want {
+			t.Errorf("errors %q\nwant one:\n%s", errs, tc.want)
+		}
 	}
 }
 

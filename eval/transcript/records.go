@@ -41,7 +41,7 @@ type format struct {
 // formats is the one table of transcript formats: a new format is a
 // package under eval/transcript and one row here.
 var formats = map[string]format{
-	"anthropic-messages": {frame: anthropic.Frame, decode: anthropic.Decode, sniff: anthropic.SniffHead},
+	"anthropic-messages": {frame: frame.JSONL, decode: anthropic.Decode, sniff: anthropic.SniffHead},
 	"inspect":            {frame: inspect.Frame, decode: inspect.Decode, sniff: inspect.SniffHead},
 	"mcp":                {frame: mcp.Frame, decode: mcp.Decode, sniff: mcp.SniffHead},
 	"openai-messages":    {frame: frame.JSONL, decode: openai.Decode, sniff: openai.SniffHead},
@@ -105,9 +105,10 @@ func Decode(format string, origin run.Origin, data []byte) (rn *run.Run, skip bo
 	}
 	if skip {
 		// A record this format skips as a header line but another
-		// format claims and reads as a run is that format's, read
-		// silently as nothing.
-		if others := foreignRecord(format, data); len(others) > 0 {
+		// format claims is that format's, read silently as nothing.
+		// (Claimed, not read: a record of a format that groups
+		// records, such as otel-genai's spans, is not a run alone.)
+		if others := foreign(format, data); len(others) > 0 {
 			return nil, false, &Error{File: origin.File, Line: origin.Line,
 				Msg: hinted(fmt.Sprintf("format %s finds no transcript in this record (it would skip it as a header line)", format), others)}
 		}

@@ -52,7 +52,7 @@
 // "tool_id") makes the call nested under that server_tool_use call
 // (Depth, Parent), in its own message's calls. A caller this reader
 // cannot place is refused. A "compaction" block is refused: the turns it
-// summarised, and their calls, need not be in the record. Frame (the
-// format's frame.Framer) is frame.JSONL, but a file that is one
-// pretty-printed JSON document is one error.
+// summarised, and their calls, need not be in the record. Records are
+// framed by frame.JSONL, which refuses a file that is one pretty-printed
+// JSON document once, at its first line.
 package anthropic

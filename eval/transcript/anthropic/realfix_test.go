@@ -1,13 +1,9 @@
 package anthropic
 
 import (
-	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"testing"
-
-	"github.com/tenetlang/tenet/eval/transcript/frame"
 )
 
 // tree renders each call's place: index, tool, id, event, depth, parent,
@@ -197,38 +193,5 @@ output "It is sunny." meta map[user_id:u1]`
 	}
 	if m := got.Record["request"].(map[string]any)["method"]; m != "POST" {
 		t.Fatalf("record.request.method is %v, want the exchange as logged (POST)", m)
-	}
-}
-
-// TestFramePrettyPrinted: a file that is one pretty-printed JSON
-// document is one error, at its first line, with the jq command that
-// makes it JSONL — not one error per line; JSONL is framed as
-// frame.JSONL frames it.
-func TestFramePrettyPrinted(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
-		{"\n[\n  {\n    \"messages\": []\n  }\n]\n",
-			`f.json:2: line 2 is "[" alone: the file is one pretty-printed JSON document, not JSONL (one record a line): a list of records? make it JSONL with jq -c '.[]'` + "|EOF"},
-		{"{\n \"messages\": []\n}\n",
-			`f.json:1: line 1 is "{" alone: the file is one pretty-printed JSON document, not JSONL (one record a line): one record? make it JSONL with jq -c .` + "|EOF"},
-		{"{\"messages\": []}\n{\n",
-			`f.json:1 {"messages": []}|f.json:2 {|EOF`},
-	} {
-		rr := Frame("f.json", strings.NewReader(tc.in), frame.Options{})
-		var got []string
-		for i := 0; i < 10; i++ {
-			rec, err := rr.Next()
-			if errors.Is(err, io.EOF) {
-				got = append(got, "EOF")
-				break
-			}
-			if err != nil {
-				got = append(got, err.Error())
-				continue
-			}
-			got = append(got, fmt.Sprintf("%s:%d %s", rec.Origin.File, rec.Origin.Line, rec.Data))
-		}
-		if g := strings.Join(got, "|"); g != tc.want {
-			t.Errorf("%q:\n got %s\nwant %s", tc.in, g, tc.want)
-		}
 	}
 }

@@ -3,9 +3,10 @@ package anthropic
 import "github.com/tenetlang/tenet/eval/transcript/frame"
 
 // Sniff says whether head, the start of a file, looks like
-// anthropic-messages: a logged call's "request" (with
-// its "response", or holding "messages": the response may come after a
-// cut head), or messages (a "messages" member or a bare list of them)
+// anthropic-messages: a logged call's "request" holding "messages" (or,
+// when the head is cut inside the request, beside a "response" with a
+// Message's "stop_reason"; a logged call to another endpoint has
+// neither), or messages (a "messages" member or a bare list of them)
 // holding blocks only Anthropic's API has (tool_use, tool_result,
 // thinking). A conversation of plain text is left to openai-messages,
 // which reads it the same, so that the two never both claim a file.
@@ -15,7 +16,7 @@ func Sniff(head []byte) bool { return SniffHead(frame.Scan(head)) }
 // scanned (the registry scans a file's head once for all the
 // formats).
 func SniffHead(h frame.Head) bool {
-	if h.Keys["request"] && (h.Keys["response"] || h.Inner["messages"]) && !h.Inner["input"] {
+	if h.Keys["request"] && !h.Inner["input"] && (h.Inner["messages"] || h.Keys["response"] && h.Inner["stop_reason"]) {
 		return true
 	}
 	if h.Keys["tenet_run"] || h.Keys["jsonrpc"] || h.Keys["resourceSpans"] {

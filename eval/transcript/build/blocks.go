@@ -74,6 +74,10 @@ func ContentBlocks(blocks []any) (items []BlockItem, msg string) {
 				return nil, err
 			}
 			items = append(items, BlockItem{Result: &r})
+		case "compaction":
+			// Anthropic's compaction block stands for the turns it
+			// summarised: their calls need not be in the record.
+			return nil, fmt.Sprintf("content[%d]: a \"compaction\" block: the conversation before it was compacted into a summary, so calls made before it may be missing from the record and what the agent did cannot be judged", i)
 		default:
 			if NamesCall(typ) {
 				return nil, fmt.Sprintf("content[%d]: block type %q names a call, a tool or a function, but this reader knows only \"tool_use\" and \"tool_result\" blocks", i, typ)

@@ -118,6 +118,12 @@ type Framer func(file string, r io.Reader, opt Options) RecordReader
 // for concurrent use. It leaves Run.Origin to the caller.
 type Decoder func(data []byte) (rn *run.Run, skip bool, msg string)
 
+// ErrPrettyPrinted is the Err of the *Error by which JSONL refuses a file
+// that is one pretty-printed JSON document (its first record is a lone
+// "{" or "["): a JSONL format cannot read such a file whatever its
+// content, which is what a hint naming another format must know.
+var ErrPrettyPrinted = errors.New("one pretty-printed JSON document, not JSONL")
+
 // jsonlRecords frames JSONL (internal/jsonl): a record is a non-blank line.
 type jsonlRecords struct {
 	file     string
@@ -152,11 +158,11 @@ func (r *jsonlRecords) Next() (RawRecord, error) {
 		switch string(bytes.TrimSpace(line)) {
 		case "[":
 			r.done = true
-			return RawRecord{}, &Error{File: r.file, Line: r.lines.Line(),
+			return RawRecord{}, &Error{File: r.file, Line: r.lines.Line(), Err: ErrPrettyPrinted,
 				Msg: "the file is one pretty-printed JSON document (a list over many lines), not JSONL (one record per line): a whole-file format's log, or records to write one per line, e.g. jq -c '.[]' FILE > FILE.jsonl"}
 		case "{":
 			r.done = true
-			return RawRecord{}, &Error{File: r.file, Line: r.lines.Line(),
+			return RawRecord{}, &Error{File: r.file, Line: r.lines.Line(), Err: ErrPrettyPrinted,
 				Msg: "the file is one pretty-printed JSON document (an object over many lines), not JSONL (one record per line): a whole-file format's log, or a record to write on one line, e.g. jq -c . FILE > FILE.jsonl"}
 		}
 	}

@@ -36,3 +36,15 @@ func TestAnthropicRecordsRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestCompactionBlockRefused: an Anthropic compaction block inside an
+// OpenAI message is refused, as anthropic-messages refuses it: the turns
+// it summarised, and their calls, are not in the record. It was read as
+// a block of no calls.
+func TestCompactionBlockRefused(t *testing.T) {
+	_, _, msg := Decode([]byte(`{"messages": [{"role": "user", "content": "pay"}, {"role": "assistant", "content": [{"type": "compaction", "content": "paid the friend"}]}]}`))
+	want := `message 1: content[0]: a "compaction" block: the conversation before it was compacted into a summary, so calls made before it may be missing from the record and what the agent did cannot be judged`
+	if msg != want {
+		t.Errorf("got  %s\nwant %s", msg, want)
+	}
+}
