@@ -230,3 +230,29 @@ func TestSniffDirectory(t *testing.T) {
 		t.Error("claimed a record with task_id but no termination_reason")
 	}
 }
+
+// TestDirectoryIndex: a simulation results.json's simulation_index lists
+// with no file in simulations/ would be a run missing without a word:
+// results.json is refused naming it. A null index, or a file the index
+// does not list, is not an error.
+func TestDirectoryIndex(t *testing.T) {
+	index := `"simulation_index": [{"id": "sim-a"}, {"id": "../sim-a"}, {"id": "sim-c", "trial": 1}]`
+	results := `{"timestamp": "t", "info": {}, "tasks": [], ` + index + `}`
+	dir := writeDir(t, map[string]string{"results.json": results, "simulations/sim-a.json": dirSimulation, "simulations/extra.json": dirSimulation})
+	name := filepath.Join(dir, "results.json")
+	_, errs := readAll(t, name, results, frame.Options{})
+	want := []string{name + `:1: simulation_index lists 2 simulation(s) with no file in ` + filepath.Join(dir, "simulations") + ` ("../sim-a", "sim-c"): the directory is incomplete, and their runs would be missing`}
+	if !slices.Equal(errs, want) {
+		t.Errorf("errors %q, want %q", errs, want)
+	}
+	for _, ok := range []string{`{"info": {}, "tasks": [], "simulation_index": null}`, `{"info": {}, "tasks": [], "simulation_index": [{"id": "sim-a"}]}`} {
+		if runs, errs := readAll(t, name, ok, frame.Options{}); len(runs) != 0 || len(errs) != 0 {
+			t.Errorf("%s: runs %d, errors %q; want none", ok, len(runs), errs)
+		}
+	}
+	bad := `{"info": {}, "tasks": [], "simulation_index": [{"id": 3}]}`
+	_, errs = readAll(t, name, bad, frame.Options{})
+	if len(errs) != 1 || !strings.HasPrefix(errs[0], name+`:1: simulation_index: want a list of {"id", ...}`) {
+		t.Errorf("errors %q, want one about simulation_index", errs)
+	}
+}

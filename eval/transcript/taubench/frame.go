@@ -363,6 +363,7 @@ func (r *records) start() (frame.RawRecord, error, bool) {
 	// The members that tell a simulation from results.
 	var has struct{ messages, ticks, taskID, termination, info, tasks bool }
 	firstSim := "" // the first of "messages" and "task_id"
+	var index jsontext.Value
 	for {
 		if r.peek() == '}' {
 			break
@@ -411,6 +412,15 @@ func (r *records) start() (frame.RawRecord, error, bool) {
 			r.tau2 = true
 			r.header = tau2Header(header)
 			return frame.RawRecord{}, nil, true
+		case "simulation_index":
+			// Kept (bounded) to check that the directory holds every
+			// simulation it lists.
+			v, err := r.readBounded()
+			if err != nil {
+				rec, err := r.errAt(0, 0, err, "%s: invalid JSON", name)
+				return rec, err, false
+			}
+			index = v.Clone()
 		case "timestamp", "info":
 			has.info = has.info || name == "info"
 			v, err := r.readBounded()
@@ -473,6 +483,10 @@ func (r *records) start() (frame.RawRecord, error, bool) {
 		r.g.tee = nil
 		if !simulationsBeside(r.file) {
 			rec, err := r.errAt(0, 0, nil, "the results.json of tau2's directory format (info and tasks, no \"simulations\"), but no simulations/ directory beside it: the simulations are its files simulations/<id>.json; give the directory that holds both (or the simulation files)")
+			return rec, err, false
+		}
+		if msg := missingSimulations(r.file, index); msg != "" {
+			rec, err := r.errAt(0, 0, nil, "%s", msg)
 			return rec, err, false
 		}
 		rec, err := r.end()

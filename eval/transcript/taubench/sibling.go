@@ -1,14 +1,19 @@
 package taubench
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/tenetlang/tenet/eval/transcript/build"
 )
 
 // simulationsDir and resultsFile are the names of tau2's directory
@@ -125,4 +130,53 @@ func simulationsBeside(file string) bool {
 	}
 	st, err := os.Stat(filepath.Join(filepath.Dir(file), simulationsDir))
 	return err == nil && st.IsDir()
+}
+
+// missingSimulations checks the simulation_index of a results.json of
+// tau2's directory format (file) against the simulations/ beside it:
+// a simulation it lists with no file there would be a run missing
+// without a word (tau2 refuses such a directory too), so it is msg,
+// naming the first few. A file the index does not list is read all the
+// same (it is a run). index nil or null: nothing to check.
+func missingSimulations(file string, index jsontext.Value) string {
+	if index == nil || index.Kind() == 'n' {
+		return ""
+	}
+	var entries []struct {
+		ID *string `json:"id"`
+	}
+	if err := json.Unmarshal(index, &entries); err != nil {
+		return "simulation_index: want a list of {\"id\", ...}: " + err.Error()
+	}
+	dir := filepath.Join(filepath.Dir(file), simulationsDir)
+	files, err := os.ReadDir(dir)
+	if err != nil {
+		return dir + ": " + err.Error()
+	}
+	present := make(map[string]bool, len(files))
+	for _, f := range files {
+		present[f.Name()] = true
+	}
+	var missing []string
+	n := 0
+	for i, e := range entries {
+		if e.ID == nil {
+			return fmt.Sprintf("simulation_index[%d]: id: missing or not a string", i)
+		}
+		// Compared by name, never opened: an id is not a path.
+		if !present[*e.ID+".json"] {
+			n++
+			if len(missing) < 3 {
+				missing = append(missing, strconv.Quote(build.Clip(*e.ID, 100)))
+			}
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	more := ""
+	if n > len(missing) {
+		more = ", …"
+	}
+	return fmt.Sprintf("simulation_index lists %d simulation(s) with no file in %s (%s%s): the directory is incomplete, and their runs would be missing", n, dir, strings.Join(missing, ", "), more)
 }
