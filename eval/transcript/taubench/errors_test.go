@@ -29,6 +29,9 @@ func TestErrors(t *testing.T) {
 			[]string{`f.json:1: the results.json of tau2's directory format (info and tasks, no "simulations"), but no simulations/ directory beside it: the simulations are its files simulations/<id>.json; give the directory that holds both (or the simulation files)`}},
 		{"simulation and simulations", `{"task_id": "t", "simulations": []}`, 0,
 			[]string{`f.json:1: a JSON object with "task_id" before "simulations": neither one simulation nor a tau2-bench results object {"info", "tasks", "simulations"}`}},
+		// A simulation_index is no simulation's: the object is neither.
+		{"simulation with an index", `{"task_id": "t", "termination_reason": "x", "simulation_index": [], "messages": []}`, 0,
+			[]string{`f.json:1: a JSON object with "task_id" and no "simulations", but not a tau2 simulation (which has "task_id", "termination_reason" and "messages"): another format's record (openai-messages?); this reader reads a tau2-bench results object {"info", "tasks", "simulations"}, one tau2 simulation of the directory format, or a tau-bench results array`}},
 		{"simulation then data", `{"task_id": "t", "termination_reason": "user_stop", "messages": []} {}`, 1,
 			[]string{`f.json:1: data after the JSON object (one file holds one simulation)`}},
 		{"other object", `{"a": 1, "b": [2]}`, 0,

@@ -361,7 +361,7 @@ func (r *records) start() (frame.RawRecord, error, bool) {
 	header := map[string]jsontext.Value{}
 	var members []string
 	// The members that tell a simulation from results.
-	var has struct{ messages, ticks, taskID, termination, info, tasks bool }
+	var has struct{ messages, ticks, taskID, termination, info, tasks, index bool }
 	firstSim := "" // the first of "messages" and "task_id"
 	var index jsontext.Value
 	for {
@@ -392,6 +392,7 @@ func (r *records) start() (frame.RawRecord, error, bool) {
 			// Results: no simulation has these, so the object is not
 			// kept.
 			has.tasks = has.tasks || name == "tasks"
+			has.index = has.index || name == "simulation_index"
 			r.g.tee = nil
 		}
 		switch name {
@@ -438,7 +439,7 @@ func (r *records) start() (frame.RawRecord, error, bool) {
 			header[name] = h
 		default:
 			if err := r.skip(); err != nil {
-				if has.taskID && has.termination && !has.tasks {
+				if has.taskID && has.termination && !has.tasks && !has.index {
 					// Likely one simulation: name it as one.
 					r.single, r.index = true, 1
 					rec, err := r.errAt(1, objLine, err, "the simulation: %s: invalid JSON", name)
@@ -455,12 +456,12 @@ func (r *records) start() (frame.RawRecord, error, bool) {
 	}
 	r.single = true // one object: Next then checks for data after it
 	switch {
-	case has.taskID && has.termination && (has.messages || has.ticks) && !has.tasks:
+	case has.taskID && has.termination && (has.messages || has.ticks) && !has.tasks && !has.index:
 		// A SimulationRun (tau2's directory format), read as an element
 		// of "simulations" is, with the header of its results.json.
 		r.index = 1
 		n := r.dec.InputOffset() - objStart
-		if n > int64(r.max) {
+		if n > int64(r.max) || int64(len(r.g.tee)) < n {
 			rec, err := r.errAt(1, objLine, errTooLong, "")
 			return rec, err, false
 		}

@@ -35,6 +35,7 @@ func FuzzTauBench(f *testing.F) {
 		dirSimulation, "\n\n" + dirSimulation + " {}", dirResults,
 		`{"id": "v", "task_id": "4", "termination_reason": "user_stop", "ticks": [{"tick_id": 0}], "info": {"a": [1]}}`,
 		`{"task_id": "t", "termination_reason": "x", "messages": [], "tasks": [], "info": {}}`,
+		`{"task_id": "t", "termination_reason": "x", "simulation_index": [], "messages": []}`,
 	} {
 		f.Add([]byte(seed), uint8(0))
 		f.Add([]byte(seed), uint8(30))
