@@ -129,8 +129,9 @@ type records struct {
 // results.json beside its simulations/ directory when there is one
 // (siblingHeader), and the record starts on the line of its '{'; a
 // results.json ("info" and "tasks", no "simulations") gives no record
-// when a simulations/ directory is beside it, and is refused when none
-// is (its runs are elsewhere).
+// when a simulations/ directory is beside it holding a file for every
+// simulation its simulation_index lists, and is refused otherwise (its
+// runs are elsewhere, or missing).
 func Frame(file string, r io.Reader, opt frame.Options) frame.RecordReader {
 	g := &guard{r: r, limit: -1}
 	rr := &records{file: file, g: g, max: opt.RecordBytes(), line: 1}
