@@ -16,7 +16,8 @@ func SniffHead(h frame.Head) bool {
 	if !h.Keys["messages"] || (h.Keys["request"] && h.Keys["response"]) {
 		return false
 	}
-	if h.Keys["tenet_run"] || h.Keys["jsonrpc"] || h.Keys["resourceSpans"] || h.Keys["simulations"] {
+	if h.Keys["tenet_run"] || h.Keys["jsonrpc"] || h.Keys["resourceSpans"] || h.Keys["simulations"] ||
+		(h.Keys["task_id"] && h.Keys["termination_reason"]) { // a tau2 simulation (tau-bench)
 		return false
 	}
 	return !frame.Any(h.Types, "tool_use", "tool_result", "thinking", "redacted_thinking", "server_tool_use", "mcp_tool_use", "mcp_tool_result")

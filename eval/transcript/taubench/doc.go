@@ -10,6 +10,16 @@
 // (frame.AtLine). Memory is bounded by Options.MaxRecordBytes per element;
 // an element over the limit, or a framing error, ends the stream.
 //
+// tau2's directory format (DIR/results.json with the header, and
+// DIR/simulations/<id>.json, one bare simulation each) is read file by
+// file: a simulation file is one record, as an element of "simulations"
+// is, whose header is read from DIR/results.json when the file is a
+// regular file in a directory named simulations and that results.json
+// exists (the one place a reader opens a file it was not given: see
+// siblingHeader); else it reads without one. DIR/results.json gives no
+// record when simulations/ is beside it, so that `tenet eval C DIR`
+// counts each simulation once.
+//
 // Decode (a frame.Decoder) reads one record:
 //   - tau-bench: "traj" is a list of OpenAI chat messages as litellm
 //     dumps them (tool_calls with JSON-string arguments, tool messages

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 
 	"github.com/go-json-experiment/json/jsontext"
 
@@ -25,6 +24,32 @@ type guard struct {
 	r     io.Reader
 	n     int64 // bytes read so far
 	limit int64 // no read past this offset; <0: none
+	// tee, while not nil, keeps the bytes read, so that a top-level
+	// object found to be one simulation (tau2's directory format) can be
+	// given whole without rereading r. tee[0] is the byte at offset
+	// teeBase of the stream. Until anchored (at the object's start) it
+	// keeps the last teeMax bytes; after, only the object's first
+	// teeMax bytes, enough to tell that it is over the record limit.
+	tee      []byte
+	teeBase  int64
+	teeMax   int
+	anchored bool
+}
+
+// anchor makes the tee start at offset off (the '{' of the top-level
+// object) and keep at most max+1 bytes from there; false: the tee no
+// longer holds off (white space before it over the window).
+func (g *guard) anchor(off int64, max int) bool {
+	if g.tee == nil || off < g.teeBase {
+		g.tee = nil
+		return false
+	}
+	g.tee = g.tee[off-g.teeBase:]
+	if len(g.tee) > max+1 {
+		g.tee = g.tee[:max+1]
+	}
+	g.teeBase, g.teeMax, g.anchored = off, max+1, true
+	return true
 }
 
 var errTooLong = errors.New("record too long")
@@ -40,6 +65,18 @@ func (g *guard) Read(p []byte) (int, error) {
 	}
 	n, err := g.r.Read(p)
 	g.n += int64(n)
+	switch {
+	case g.tee == nil:
+	case g.anchored:
+		g.tee = append(g.tee, p[:min(n, max(g.teeMax-len(g.tee), 0))]...)
+	default:
+		g.tee = append(g.tee, p[:n]...)
+		if over := len(g.tee) - g.teeMax; over > 0 {
+			// White space before the object: slide.
+			g.tee = append([]byte(nil), g.tee[over:]...)
+			g.teeBase += int64(over)
+		}
+	}
 	return n, err
 }
 
@@ -56,6 +93,10 @@ type records struct {
 	header   jsontext.Value // tau2: {"timestamp", "info"} of the results file, as read before simulations
 	index    int            // the number of elements read, so the last one's number from 1
 	simIndex bool           // tau2: a non-empty simulation_index was seen
+	// single: the file is one simulation of tau2's directory format
+	// (simulations/<id>.json); its one record has been given, and Next
+	// checks that nothing follows it.
+	single bool
 	// Lines: line is the line (from 1) at byte counted of the file, the
 	// end of what the decoder has read or of the white space after it;
 	// valueLine is the line the last value read (readBounded) starts on.
@@ -81,12 +122,24 @@ type records struct {
 // JSON between elements. For a tau2 file, the results' "timestamp" and
 // "info" are kept (each bounded by MaxRecordBytes) and given to every
 // record; "tasks" is skipped.
+//
+// A file of tau2's directory format is one JSON object too: a
+// simulation ("task_id", "termination_reason", and "messages" or
+// "ticks"; no "tasks") is one record, with the header of the
+// results.json beside its simulations/ directory when there is one
+// (siblingHeader), and the record starts on the line of its '{'; a
+// results.json ("info" and "tasks", no "simulations") gives no record
+// when a simulations/ directory is beside it holding a file for every
+// simulation its simulation_index lists, and is refused otherwise (its
+// runs are elsewhere, or missing).
 func Frame(file string, r io.Reader, opt frame.Options) frame.RecordReader {
 	g := &guard{r: r, limit: -1}
 	rr := &records{file: file, g: g, max: opt.RecordBytes(), line: 1}
 	if opt.MaxDepth > 0 && opt.MaxDepth < frame.DefaultMaxDepth {
 		rr.maxDepth = opt.MaxDepth
 	}
+	// The object's bytes up to the limit (and the decoder's read-ahead).
+	g.tee, g.teeMax = []byte{}, 2*(rr.max+readSlack)
 	rr.dec = jsontext.NewDecoder(g)
 	return rr
 }
@@ -116,6 +169,8 @@ func (r *records) where(elem int) string {
 	switch {
 	case elem == 0:
 		return "results file"
+	case r.single:
+		return "the simulation"
 	case r.tau2:
 		return fmt.Sprintf("simulation %d (index %d)", elem, elem-1)
 	}
@@ -221,6 +276,10 @@ func (r *records) Next() (frame.RawRecord, error) {
 			return rec, err
 		}
 	}
+	if r.single {
+		// One object was the whole document: only white space may follow.
+		return r.end()
+	}
 	if r.peek() == ']' {
 		if _, err := r.token(); err != nil {
 			return r.errAt(r.index, r.line, err, "after %s", r.where(r.index))
@@ -282,14 +341,30 @@ func (r *records) start() (frame.RawRecord, error, bool) {
 		rec, err := r.errAt(0, 0, nil, "the file is a JSON %s, want a tau-bench results array or a tau2-bench results object", kindName(k))
 		return rec, err, false
 	}
-	// An object: a tau2 results file, read member by member so that only
-	// the elements of "simulations" are held whole.
+	// An object: a tau2 results object (the whole results in one file, or
+	// the results.json of the directory format), or one simulation of the
+	// directory format (simulations/<id>.json). It is read member by
+	// member so that only the elements of "simulations" are held whole;
+	// the bytes read are kept (the guard's tee) until a member says the
+	// object is results, so that a simulation can be given whole without
+	// rereading the stream.
+	objLine := r.line
 	if _, err := r.token(); err != nil {
 		rec, err := r.errAt(0, 0, err, "invalid JSON")
 		return rec, err, false
 	}
+	objStart := r.dec.InputOffset() - 1
+	if !r.g.anchor(objStart, r.max) {
+		// Only white space before the object is so long.
+		rec, err := r.errAt(0, objLine, errTooLong, "")
+		return rec, err, false
+	}
 	header := map[string]jsontext.Value{}
 	var members []string
+	// The members that tell a simulation from results.
+	var has struct{ messages, ticks, taskID, termination, info, tasks, index bool }
+	firstSim := "" // the first of "messages" and "task_id"
+	var index jsontext.Value
 	for {
 		if r.peek() == '}' {
 			break
@@ -300,9 +375,33 @@ func (r *records) start() (frame.RawRecord, error, bool) {
 			return rec, err, false
 		}
 		name := nameTok.String()
-		members = append(members, name)
+		if len(members) <= 8 { // clipNames shows 8
+			members = append(members, name)
+		}
+		switch name {
+		case "messages", "task_id":
+			if firstSim == "" {
+				firstSim = name
+			}
+			has.messages = has.messages || name == "messages"
+			has.taskID = has.taskID || name == "task_id"
+		case "ticks":
+			has.ticks = true
+		case "termination_reason":
+			has.termination = true
+		case "tasks", "simulation_index":
+			// Results: no simulation has these, so the object is not
+			// kept.
+			has.tasks = has.tasks || name == "tasks"
+			has.index = has.index || name == "simulation_index"
+			r.g.tee = nil
+		}
 		switch name {
 		case "simulations":
+			if firstSim != "" {
+				rec, err := r.errAt(0, 0, nil, "a JSON object with %q before \"simulations\": neither one simulation nor a tau2-bench results object {\"info\", \"tasks\", \"simulations\"}", firstSim)
+				return rec, err, false
+			}
 			if r.peek() != '[' {
 				rec, err := r.errAt(0, 0, nil, "simulations: want a list of simulations, got a JSON %s", kindName(r.peek()))
 				return rec, err, false
@@ -311,10 +410,21 @@ func (r *records) start() (frame.RawRecord, error, bool) {
 				rec, err := r.errAt(0, 0, err, "invalid JSON")
 				return rec, err, false
 			}
+			r.g.tee = nil
 			r.tau2 = true
 			r.header = tau2Header(header)
 			return frame.RawRecord{}, nil, true
+		case "simulation_index":
+			// Kept (bounded) to check that the directory holds every
+			// simulation it lists.
+			v, err := r.readBounded()
+			if err != nil {
+				rec, err := r.errAt(0, 0, err, "%s: invalid JSON", name)
+				return rec, err, false
+			}
+			index = v.Clone()
 		case "timestamp", "info":
+			has.info = has.info || name == "info"
 			v, err := r.readBounded()
 			if err != nil {
 				rec, err := r.errAt(0, 0, err, "%s: invalid JSON", name)
@@ -328,24 +438,80 @@ func (r *records) start() (frame.RawRecord, error, bool) {
 				return rec, err, false
 			}
 			header[name] = h
-		case "messages", "task_id":
-			// One simulation (a file of tau2's directory format) or
-			// another format's record: never read as results.
-			rec, err := r.errAt(0, 0, nil, "a JSON object with %q before any \"simulations\": one simulation, or another format's record (openai-messages?); this reader reads a tau2-bench results object {\"info\", \"tasks\", \"simulations\"} or a tau-bench results array", name)
-			return rec, err, false
 		default:
 			if err := r.skip(); err != nil {
+				if has.taskID && has.termination && !has.tasks && !has.index {
+					// Likely one simulation: name it as one.
+					r.single, r.index = true, 1
+					rec, err := r.errAt(1, objLine, err, "the simulation: %s: invalid JSON", name)
+					return rec, err, false
+				}
 				rec, err := r.errAt(0, 0, err, "%s: invalid JSON", name)
 				return rec, err, false
 			}
 		}
 	}
-	if _, ok := header["info"]; ok && slices.Contains(members, "tasks") {
-		rec, err := r.errAt(0, 0, nil, "a tau2-bench results object without \"simulations\": tau2's directory format keeps each simulation in a file of simulations/, which this reader does not read (save the results as one JSON file)")
+	if _, err := r.token(); err != nil {
+		rec, err := r.errAt(0, 0, err, "invalid JSON")
+		return rec, err, false
+	}
+	r.single = true // one object: Next then checks for data after it
+	switch {
+	case has.taskID && has.termination && (has.messages || has.ticks) && !has.tasks && !has.index:
+		// A SimulationRun (tau2's directory format), read as an element
+		// of "simulations" is, with the header of its results.json.
+		r.index = 1
+		n := r.dec.InputOffset() - objStart
+		if n > int64(r.max) || int64(len(r.g.tee)) < n {
+			rec, err := r.errAt(1, objLine, errTooLong, "")
+			return rec, err, false
+		}
+		v := jsontext.Value(r.g.tee[:n])
+		r.g.tee = nil
+		h, msg := siblingHeader(r.file, r.max)
+		if msg != "" {
+			rec, err := r.errAt(1, objLine, nil, "%s", msg)
+			return rec, err, false
+		}
+		r.tau2, r.header = true, h
+		rec, err := r.record(v, objLine)
+		return rec, err, false
+	case has.info && has.tasks && firstSim == "" && !has.ticks && !has.termination:
+		// The results.json of tau2's directory format: the header of the
+		// simulations in simulations/, each read from its own file (a
+		// walk of the directory reads them, and each takes its header
+		// from here). It gives no record, so that the directory is read
+		// without an error or a run counted twice.
+		r.g.tee = nil
+		if !simulationsBeside(r.file) {
+			rec, err := r.errAt(0, 0, nil, "the results.json of tau2's directory format (info and tasks, no \"simulations\"), but no simulations/ directory beside it: the simulations are its files simulations/<id>.json; give the directory that holds both (or the simulation files)")
+			return rec, err, false
+		}
+		if msg := missingSimulations(r.file, index); msg != "" {
+			rec, err := r.errAt(0, 0, nil, "%s", msg)
+			return rec, err, false
+		}
+		rec, err := r.end()
+		return rec, err, false
+	case firstSim != "":
+		rec, err := r.errAt(0, 0, nil, "a JSON object with %q and no \"simulations\", but not a tau2 simulation (which has \"task_id\", \"termination_reason\" and \"messages\"): another format's record (openai-messages?); this reader reads a tau2-bench results object {\"info\", \"tasks\", \"simulations\"}, one tau2 simulation of the directory format, or a tau-bench results array", firstSim)
 		return rec, err, false
 	}
 	rec, err := r.errAt(0, 0, nil, "a JSON object without \"simulations\" (members: %s): not a tau2-bench results file (tau-bench results are a JSON array)", clipNames(members))
 	return rec, err, false
+}
+
+// end checks that nothing but white space follows the one object of a
+// tau2 simulation file or directory results.json.
+func (r *records) end() (frame.RawRecord, error) {
+	r.done = true
+	if _, err := r.token(); err != io.EOF {
+		if err == nil {
+			return r.errAt(0, r.line, nil, "data after the JSON object (one file holds one simulation)")
+		}
+		return r.errAt(0, 0, err, "after the JSON object: invalid JSON")
+	}
+	return frame.RawRecord{}, io.EOF
 }
 
 // finish checks what follows the simulations (tau2) or the array.

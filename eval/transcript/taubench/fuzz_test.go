@@ -29,6 +29,13 @@ func FuzzTauBench(f *testing.F) {
 		`[{"traj": [{"role": "assistant", "tool_calls": [{"id": "a", "function": {"name": "f", "arguments": "{}"}}]}, {"role": "tool", "tool_call_id": "a", "content": "Error: x"}]}]`,
 		`{"info": {}, "tasks": [], "simulations": [{"messages": [{"role": "tool", "tool_messages": [{"role": "tool", "id": "q", "error": true}]}, {"role": "user", "tool_calls": [{"id": "q", "name": "f", "arguments": {}, "requestor": "user"}]}]}], "simulation_index": []}`,
 		`[] x`, `{"simulations": [1, [2]]}`, `{"info": 1, "simulations": {}}`,
+		// tau2's directory format: a simulation file, a voice one, a
+		// results.json (no simulations/ beside f.json), and one object
+		// with members of both.
+		dirSimulation, "\n\n" + dirSimulation + " {}", dirResults,
+		`{"id": "v", "task_id": "4", "termination_reason": "user_stop", "ticks": [{"tick_id": 0}], "info": {"a": [1]}}`,
+		`{"task_id": "t", "termination_reason": "x", "messages": [], "tasks": [], "info": {}}`,
+		`{"task_id": "t", "termination_reason": "x", "simulation_index": [], "messages": []}`,
 	} {
 		f.Add([]byte(seed), uint8(0))
 		f.Add([]byte(seed), uint8(30))
