@@ -41,7 +41,7 @@ var toolEventKeys = map[string]bool{
 	"view": true, "result": true, "truncated": true, "error": true, "events": true,
 	"completed": true, "working_time": true, "agent": true, "agent_span_id": true,
 	"failed": true, "message_id": true, "uuid": true, "span_id": true,
-	"timestamp": true, "working_start": true, "metadata": true, "pending": true,
+	"timestamp": true, "working_start": true, "pending": true,
 	"internal": true,
 }
 
@@ -99,10 +99,12 @@ func (r *eventReader) read(list []any, prefix string, outer int) string {
 		case ignoredEvents[typ]:
 			if typ == "subtask" {
 				// Older logs: the subtask's events, ran within no call.
-				if sub, ok := e["events"].([]any); ok {
-					if err := r.read(sub, at+".events", outer); err != "" {
-						return err
-					}
+				sub, err := eventList(e, at)
+				if err != "" {
+					return err
+				}
+				if err := r.read(sub, at+".events", outer); err != "" {
+					return err
 				}
 			}
 		case build.NamesCall(typ):
@@ -141,18 +143,23 @@ func (r *eventReader) tool(e map[string]any, at string, outer int) string {
 		t.content = c
 	case []any:
 		t.blocks, t.content = c, build.BlockText(c)
-		if _, err := contentBlocks(c); err != "" {
-			return at + ".result." + err
-		}
 	case map[string]any: // one content object
 		t.blocks = []any{c}
 		t.content = build.BlockText(t.blocks)
-		if _, err := contentBlocks(t.blocks); err != "" {
-			return at + ".result." + err
-		}
 	default: // a number or a boolean, which Inspect turns into its text
 		b, _ := json.Marshal(c) // cannot fail: c was decoded from JSON
 		t.content = string(b)
+	}
+	if t.blocks != nil {
+		// A tool's result holds text, images, audio, video or documents,
+		// never a call: a tool_use object there would be a call unread.
+		calls, err := contentBlocks(t.blocks)
+		if err == "" && len(calls) > 0 {
+			err = "content of type \"tool_use\" in a tool's result, which this reader does not read as a call"
+		}
+		if err != "" {
+			return at + ".result: " + err
+		}
 	}
 	switch x := e["error"].(type) {
 	case nil:
@@ -188,14 +195,26 @@ func (r *eventReader) tool(e map[string]any, at string, outer int) string {
 	}
 	r.tools = append(r.tools, t)
 	self := len(r.tools) - 1
-	if sub, ok := e["events"].([]any); ok {
-		// Older logs nest the events a call made (a handoff's agent)
-		// inside its tool event.
-		if err := r.read(sub, at+".events", self); err != "" {
-			return err
-		}
+	// Older logs nest the events a call made (a handoff's agent) inside
+	// its tool event.
+	sub, err := eventList(e, at)
+	if err != "" {
+		return err
 	}
-	return ""
+	return r.read(sub, at+".events", self)
+}
+
+// eventList reads the deprecated nested "events" of a tool or subtask
+// event: a list, or absent or null.
+func eventList(e map[string]any, at string) ([]any, string) {
+	switch sub := e["events"].(type) {
+	case nil:
+		return nil, ""
+	case []any:
+		return sub, ""
+	default:
+		return nil, at + ".events: want a list, got " + build.Kind(sub)
+	}
 }
 
 // outerBySpan finds, for each tool event with no outer call yet, the
@@ -272,6 +291,16 @@ func addEventCalls(rn *run.Run, ev any, res *resolver) string {
 			return fmt.Sprintf("%s: tool event %d of id %q, but the messages hold %d call(s) of that id: which call it is cannot be told", t.path, k+1, build.Clip(t.id, 100), len(calls))
 		}
 		c := rn.Calls[calls[k]]
+		if !requested(rn, c) {
+			// A call known only from its tool message (no request in
+			// the messages): the tool event is its request.
+			if c.Tool == "" {
+				c.Tool = t.fn
+			}
+			if len(c.Args) == 0 && c.ArgsError == "" {
+				c.Args, c.ArgsError = t.args, t.argsErr
+			}
+		}
 		fn, args, argsErr := c.Tool, c.Args, c.ArgsError
 		if c.RequestedTool != "" {
 			fn = c.RequestedTool
@@ -303,6 +332,17 @@ func addEventCalls(rn *run.Run, ev any, res *resolver) string {
 		insert(rn, extra)
 	}
 	return ""
+}
+
+// requested says whether a message requested c (else c was made from its
+// result alone).
+func requested(rn *run.Run, c *run.Call) bool {
+	for _, i := range rn.Events[c.Event].Calls {
+		if i == c.Index {
+			return true
+		}
+	}
+	return false
 }
 
 // place says after which event of rn (-1: before the first) the call of

@@ -172,6 +172,12 @@ func TestEventErrors(t *testing.T) {
 		{`{` + call + `, "events": [{"id": "a"}]}`, `events[0].event: want a string (the event type), got nothing (missing)`},
 		{`{` + call + `, "events": [{"event": "tool", "id": "a", "function": "f", "arguments": {"x": 1}, "error": "boom"}]}`,
 			`events[0].error: want an object {type, message} or null, got a string`},
+		{`{` + call + `, "events": [{"event": "tool", "id": "a", "function": "f", "arguments": {"x": 1}, "result": [{"type": "tool_use", "id": "u", "name": "g", "arguments": {}}]}]}`,
+			`events[0].result: content of type "tool_use" in a tool's result, which this reader does not read as a call`},
+		{`{` + call + `, "events": [{"event": "subtask", "name": "s", "input": {}, "events": {"event": "tool"}}]}`,
+			`events[0].events: want a list, got an object`},
+		{`{` + call + `, "events": [{"event": "tool", "id": "a", "function": "f", "arguments": {"x": 1}, "metadata": {"tool_calls": [{"id": "z"}]}}]}`,
+			`events[0].metadata.tool_calls: key "tool_calls" names a call, a tool or a function in a place this reader does not read (convert the transcript to tool_calls and tool messages)`},
 	}
 	for _, c := range cases {
 		if got := decodeMsg(t, c.sample); got != c.want {
@@ -191,4 +197,13 @@ func TestSpanCycle(t *testing.T) {
 	if !strings.Contains(calls(rn)[0].Tool, "f") {
 		t.Errorf("calls = %v", calls(rn))
 	}
+}
+
+// TestResultOnlyCallFromEvent: a call the messages know only from its
+// tool message (no request) takes its tool and arguments from its tool
+// event.
+func TestResultOnlyCallFromEvent(t *testing.T) {
+	rn := decodeSample(t, `{"messages": [{"role": "user", "content": "x"}, {"role": "tool", "content": "done", "tool_call_id": "a"}],
+	  "events": [{"event": "tool", "id": "a", "function": "send", "arguments": {"to": "x"}, "result": "done"}]}`)
+	check(t, "calls", calls(rn), []callSummary{{"a", "send", `{"to":"x"}`, true, "done", "", 1, 1}})
 }
