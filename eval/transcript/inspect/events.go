@@ -234,6 +234,36 @@ func (r *eventReader) outerBySpan() {
 			owner[t.span] = i
 		}
 	}
+	// nearest[s] is the tool event owning the first span at or above s
+	// (-1: none, -2: shared), each span walked once whatever the number
+	// of tool events under it, so that a long chain of spans costs linear
+	// time; a cycle of parent ids ends a walk with none.
+	nearest := map[string]int{}
+	above := func(s string) int {
+		var path []string
+		onPath := map[string]bool{}
+		res := -1
+		for s != "" {
+			if o, ok := nearest[s]; ok {
+				res = o
+				break
+			}
+			if o, ok := owner[s]; ok {
+				res = o
+				break
+			}
+			if onPath[s] {
+				break
+			}
+			onPath[s] = true
+			path = append(path, s)
+			s = r.spans[s].parent
+		}
+		for _, p := range path {
+			nearest[p] = res
+		}
+		return res
+	}
 	for i, t := range r.tools {
 		if t.outer >= 0 || t.span == "" {
 			continue
@@ -242,15 +272,8 @@ func (r *eventReader) outerBySpan() {
 		if r.spans[s].typ == "tool" {
 			s = r.spans[s].parent
 		}
-		// At most one step per span: a cycle of parent ids ends the walk.
-		for steps := 0; s != "" && steps <= len(r.spans); steps++ {
-			if o, ok := owner[s]; ok {
-				if o >= 0 && o < i {
-					t.outer = o
-				}
-				break
-			}
-			s = r.spans[s].parent
+		if o := above(s); o >= 0 && o < i {
+			t.outer = o
 		}
 	}
 }
@@ -316,12 +339,29 @@ func addEventCalls(rn *run.Run, ev any, res *resolver) string {
 		}
 		t.call = c.Index
 	}
+	// prev[i] and next[i]: the latest matched tool event before i and
+	// the first after it (-1: none), found in linear time.
+	prev, next := make([]int, len(r.tools)), make([]int, len(r.tools))
+	last := -1
+	for i, t := range r.tools {
+		prev[i] = last
+		if t.call >= 0 {
+			last = i
+		}
+	}
+	last = -1
+	for i := len(r.tools) - 1; i >= 0; i-- {
+		next[i] = last
+		if r.tools[i].call >= 0 {
+			last = i
+		}
+	}
 	var extra []*toolEvent
 	for i, t := range r.tools {
 		if t.call >= 0 {
 			continue
 		}
-		a, err := r.place(rn, i)
+		a, err := r.place(rn, i, prev[i], next[i])
 		if err != "" {
 			return err
 		}
@@ -346,13 +386,14 @@ func requested(rn *run.Run, c *run.Call) bool {
 }
 
 // place says after which event of rn (-1: before the first) the call of
-// unmatched tool event i goes: after the messages answering the call it
+// unmatched tool event i goes (prev and next: the matched tool events
+// around it, or -1): after the messages answering the call it
 // ran within; else after those answering the latest message call whose
 // tool event came before it; else before the message requesting the first
 // whose tool event came after it; else, with no message calls at all,
 // after the last message. A call that none of these orders against the
 // messages' calls is refused.
-func (r *eventReader) place(rn *run.Run, i int) (int, string) {
+func (r *eventReader) place(rn *run.Run, i, prev, next int) (int, string) {
 	t := r.tools[i]
 	answered := func(c *run.Call) int {
 		e := c.Event
@@ -373,15 +414,11 @@ func (r *eventReader) place(rn *run.Run, i int) (int, string) {
 		}
 		return o.anchor, ""
 	}
-	for j := i - 1; j >= 0; j-- {
-		if c := r.tools[j].call; c >= 0 {
-			return answered(rn.Calls[c]), ""
-		}
+	if prev >= 0 {
+		return answered(rn.Calls[r.tools[prev].call]), ""
 	}
-	for j := i + 1; j < len(r.tools); j++ {
-		if c := r.tools[j].call; c >= 0 {
-			return rn.Calls[c].Event - 1, ""
-		}
+	if next >= 0 {
+		return rn.Calls[r.tools[next].call].Event - 1, ""
 	}
 	if len(rn.Calls) == 0 {
 		return len(rn.Events) - 1, ""
