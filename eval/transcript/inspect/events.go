@@ -302,6 +302,14 @@ func addEventCalls(rn *run.Run, ev any, res *resolver) string {
 			byID[c.ID] = append(byID[c.ID], c.Index)
 		}
 	}
+	// requested[i]: a message requested call i (else it was made from
+	// its result alone).
+	requested := make([]bool, len(rn.Calls))
+	for _, ev := range rn.Events {
+		for _, ci := range ev.Calls {
+			requested[ci] = true
+		}
+	}
 	seen := map[string]int{}
 	for _, t := range r.tools {
 		calls, ok := byID[t.id]
@@ -314,7 +322,7 @@ func addEventCalls(rn *run.Run, ev any, res *resolver) string {
 			return fmt.Sprintf("%s: tool event %d of id %q, but the messages hold %d call(s) of that id: which call it is cannot be told", t.path, k+1, build.Clip(t.id, 100), len(calls))
 		}
 		c := rn.Calls[calls[k]]
-		if !requested(rn, c) {
+		if !requested[c.Index] {
 			// A call known only from its tool message (no request in
 			// the messages): the tool event is its request.
 			if c.Tool == "" {
@@ -356,12 +364,21 @@ func addEventCalls(rn *run.Run, ev any, res *resolver) string {
 			last = i
 		}
 	}
+	// groupEnd[e]: the last of the tool messages that follow event e
+	// (e itself when none does).
+	groupEnd := make([]int, len(rn.Events))
+	for e := len(rn.Events) - 1; e >= 0; e-- {
+		groupEnd[e] = e
+		if e+1 < len(rn.Events) && rn.Events[e+1].Role == "tool" {
+			groupEnd[e] = groupEnd[e+1]
+		}
+	}
 	var extra []*toolEvent
 	for i, t := range r.tools {
 		if t.call >= 0 {
 			continue
 		}
-		a, err := r.place(rn, i, prev[i], next[i])
+		a, err := r.place(rn, groupEnd, i, prev[i], next[i])
 		if err != "" {
 			return err
 		}
@@ -374,26 +391,15 @@ func addEventCalls(rn *run.Run, ev any, res *resolver) string {
 	return ""
 }
 
-// requested says whether a message requested c (else c was made from its
-// result alone).
-func requested(rn *run.Run, c *run.Call) bool {
-	for _, i := range rn.Events[c.Event].Calls {
-		if i == c.Index {
-			return true
-		}
-	}
-	return false
-}
-
 // place says after which event of rn (-1: before the first) the call of
 // unmatched tool event i goes (prev and next: the matched tool events
-// around it, or -1): after the messages answering the call it
+// around it, or -1; groupEnd as addEventCalls computes it): after the messages answering the call it
 // ran within; else after those answering the latest message call whose
 // tool event came before it; else before the message requesting the first
 // whose tool event came after it; else, with no message calls at all,
 // after the last message. A call that none of these orders against the
 // messages' calls is refused.
-func (r *eventReader) place(rn *run.Run, i, prev, next int) (int, string) {
+func (r *eventReader) place(rn *run.Run, groupEnd []int, i, prev, next int) (int, string) {
 	t := r.tools[i]
 	answered := func(c *run.Call) int {
 		e := c.Event
@@ -402,10 +408,7 @@ func (r *eventReader) place(rn *run.Run, i, prev, next int) (int, string) {
 		}
 		// After the tool messages that follow it: they answer the
 		// same turn's calls, requested before any call placed here.
-		for e+1 < len(rn.Events) && rn.Events[e+1].Role == "tool" {
-			e++
-		}
-		return e
+		return groupEnd[e]
 	}
 	if t.outer >= 0 {
 		o := r.tools[t.outer]
