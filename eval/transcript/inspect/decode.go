@@ -68,13 +68,22 @@ func Decode(data []byte) (rn *run.Run, skip bool, msg string) {
 			return nil, false, fmt.Sprintf("message %d: %s", i, err)
 		}
 	}
-	if err := build.Finish(rn); err != "" {
-		return nil, false, err
-	}
 	if n := len(rn.Events); n > 0 {
 		if last := rn.Events[n-1]; last.Role == "assistant" {
 			rn.Output = last.Content
 		}
+	}
+	// A log written without events (or with them dropped) still reads,
+	// from its messages alone; meta says so.
+	meta["calls_from"] = callsFromMessages
+	if evs, ok := sample["events"].([]any); sample["events"] != nil && (!ok || len(evs) > 0) {
+		if err := addEventCalls(rn, sample["events"], &res); err != "" {
+			return nil, false, err
+		}
+		meta["calls_from"] = callsFromEvents
+	}
+	if err := build.Finish(rn); err != "" {
+		return nil, false, err
 	}
 	return rn, false, ""
 }

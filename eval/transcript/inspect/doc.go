@@ -45,11 +45,31 @@
 // eval_id, model, metadata, scores, target, error}: the sample's id and
 // epoch (1 when absent), the eval spec's task and model names, the
 // sample's metadata and scores objects ({} when absent), its target and
-// its error message (null without one). Run.Record is the framed record.
+// its error message (null without one), and calls_from (see Tool events). Run.Record
+// is the framed record.
 //
-// Not read: the sample's events, output, store, model_usage and the log's
-// plan, results, stats and reductions — the events are Inspect's own
-// record of the same conversation, the output its last message. Where a
-// call could hide in a message outside what is read, or in a content
-// object whose type names a call, the record is refused (build.ScanRest).
+// # Tool events (events.go)
+//
+// A handed-off agent's calls (Inspect's default content_only filter writes
+// them into the messages as text) exist only as "tool" events of
+// sample.events, so those are read too, in their order (an event is
+// written when its call starts). A tool event whose id is a message
+// call's is that call (the k-th event of an id the k-th call of it), and
+// must agree with it on function and arguments, else the record is
+// refused. Any other tool event is a top-level, result-only call answered
+// by a "tool" event of its own, placed: after the messages answering the
+// call it ran within (found by spans, the handoff's tool span, or by an
+// older log's nested "events"); else after those answering the latest
+// message call whose tool event came before it; else before the message
+// requesting the first whose event came after it; else, with no message
+// calls, at the end. A call none of these orders is refused.
+// Other event types are ignored (a "subtask"'s nested events are read in
+// place); one whose type names a call is refused. Meta "calls_from" is
+// "messages" when the sample has no events, else "messages and events".
+//
+// Not read: the sample's output, store, model_usage and the log's
+// plan, results, stats and reductions — the output is its last message.
+// Where a call could hide in a message or tool event outside what is
+// read, or in a content object whose type names a call, the record is
+// refused (build.ScanRest).
 package inspect

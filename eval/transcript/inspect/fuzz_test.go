@@ -28,6 +28,10 @@ func FuzzInspect(f *testing.F) {
 	for _, sample := range []string{
 		`{"id": "a", "epoch": 2, "attachments": {"k": "v"}, "messages": [{"role": "user", "content": "attachment://k"}, {"role": "assistant", "content": [{"type": "tool_use", "id": "w", "name": "web_search", "arguments": "{}", "result": "r"}], "tool_calls": [{"id": "c", "function": "f", "arguments": {"x": {"function": "g", "args": {}}}}]}, {"role": "tool", "tool_call_id": "c", "content": "x", "error": {"type": "timeout", "message": "t"}}]}`,
 		`{"messages": [{"role": "tool", "tool_call_id": "z", "function": "f", "tool_error": "e"}, {"role": "user", "tool_call_id": ["z"], "content": []}], "scores": {"s": {"value": 1}}}`,
+		handoffSample,
+		// An older log's nested events, a subtask, a pending call and a
+		// call the messages' events order.
+		`{"messages": [{"role": "assistant", "content": "", "tool_calls": [{"id": "h", "function": "t", "arguments": {}}]}, {"role": "tool", "tool_call_id": "h", "content": "ok"}], "events": [{"event": "subtask", "name": "s", "input": {}, "events": [{"event": "tool", "id": "q", "function": "g", "arguments": {}, "pending": true}]}, {"event": "tool", "id": "h", "function": "t", "arguments": {}, "events": [{"event": "tool", "id": "w", "function": "f", "arguments": {"a": 1}, "result": [{"type": "text", "text": "x"}], "error": {"type": "permission", "message": "no"}}]}]}`,
 	} {
 		f.Add(writeEval(f, []member{{"header.json", zip.Store, header}, {"samples/1_epoch_1.json", zipMethodZstd, sample}}), uint16(0))
 		f.Add([]byte(`{"eval": {}, "samples": [`+sample+`]}`), uint16(0))
@@ -48,6 +52,21 @@ func FuzzInspect(f *testing.F) {
 			}
 		}
 		for _, rn := range rs1 {
+			for i, ev := range rn.Events {
+				if ev.Index != i {
+					t.Fatalf("event %d has index %d", i, ev.Index)
+				}
+				for _, ci := range ev.Calls {
+					if ci < 0 || ci >= len(rn.Calls) || rn.Calls[ci].Event != i {
+						t.Fatalf("event %d lists call %d, which it did not request", i, ci)
+					}
+				}
+			}
+			for i, c := range rn.Calls {
+				if c.Index != i {
+					t.Fatalf("call %d has index %d", i, c.Index)
+				}
+			}
 			for _, c := range rn.Calls {
 				if c.Event < 0 || c.Event >= len(rn.Events) || c.ResultEvent >= len(rn.Events) {
 					t.Fatalf("call %d points outside the events: %+v", c.Index, c)
