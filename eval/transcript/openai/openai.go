@@ -340,7 +340,7 @@ func requestedCall(raw any) (*run.Call, string) {
 	fn, ok := tc["function"].(map[string]any)
 	if !ok {
 		if _, present := tc["function"]; !present && tc["requestor"] != nil && tc["name"] != nil {
-			return nil, `function: missing, but "name" and "requestor": a tau2-bench tool call {id, name, arguments, requestor}? its format is "tau-bench" (on the results file)`
+			return nil, `function: missing, but "name" and "requestor": a tau2-bench tool call {id, name, arguments, requestor}? its format is "tau-bench" (on its results file or simulation file)`
 		}
 		if _, present := tc["function"]; !present {
 			return nil, "function: missing"
