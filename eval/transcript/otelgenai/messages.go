@@ -27,10 +27,14 @@ type builder struct {
 	requested map[string]int
 	// deferred holds the ids of requested calls a span marked deferred.
 	deferred map[string]string
+	// unrecorded holds the calls an execute_tool span answered without
+	// gen_ai.tool.call.result (opt-in), by id: the response part that
+	// carries the result back to the model gives their result instead.
+	unrecorded map[string]*run.Call
 }
 
 func buildRun(rn *run.Run, spans []*span) string {
-	b := &builder{rn: rn, ranBySpan: map[string]string{}, requested: map[string]int{}, deferred: map[string]string{}}
+	b := &builder{rn: rn, ranBySpan: map[string]string{}, requested: map[string]int{}, deferred: map[string]string{}, unrecorded: map[string]*run.Call{}}
 	// Messages come from chat spans; an invoke_agent span's messages
 	// (its input and final output) are read only when no chat span
 	// carries messages, else they would be counted twice.
@@ -308,6 +312,15 @@ func (b *builder) parts(ev *run.Event, parts []any, calls bool) (string, string)
 				if name != "" && ran != "" && name != ran {
 					return "", fmt.Sprintf("part %d (%s): names the tool %q, but the execute_tool span of call %q ran %q", i, typ, build.Clip(name, 100), build.Clip(id, 100), build.Clip(ran, 100))
 				}
+				if c := b.unrecorded[id]; c != nil {
+					// The span did not record the result; this part is
+					// the result the model was given.
+					c.Result = valueText(resp)
+					if c.ResultEvent >= 0 {
+						b.rn.Events[c.ResultEvent].Content = c.Result
+					}
+					delete(b.unrecorded, id)
+				}
 				continue
 			}
 			content := valueText(resp)
@@ -403,6 +416,9 @@ func (b *builder) tool(s *span) string {
 	}
 	c := b.m.Answer(b.rn, ev.Index, a)
 	ev.CallID, ev.Tool, ev.Failed, ev.Error, ev.FailedUnknown = id, c.Tool, a.Failed, a.Err, a.Unknown
+	if _, recorded := s.attrs[attrToolResult]; !recorded && c.ID != "" {
+		b.unrecorded[c.ID] = c
+	}
 	if id == "" && c.ID != "" && !s.notRun() {
 		// gen_ai.tool.call.id is only recommended: a span without it
 		// answered the requested call of its tool, whose id the later

@@ -76,12 +76,12 @@ event 0 system "You are a banking assistant." calls=[]
 event 1 user "Pay my rent of 1100 to the landlord." calls=[]
 event 2 assistant "Checking your balance and notes." calls=[0 1]
 event 3 tool "{\"balance\": 2500}" calls=[] result(id=call_1 tool=get_balance failed=false err="")
-event 4 tool "" calls=[] result(id=call_2 tool=read_file failed=true err="file not found")
+event 4 tool "file not found" calls=[] result(id=call_2 tool=read_file failed=true err="file not found")
 event 5 assistant "" calls=[2]
 event 6 tool "ok" calls=[] result(id=call_3 tool=send_money failed=false err="")
 event 7 assistant "Done: sent 1100 to the landlord." calls=[]
 call 0 ev=2 id=call_1 get_balance {} ok=true result="{\"balance\": 2500}" err="" resultEvent=3
-call 1 ev=2 id=call_2 read_file {"path":"notes.txt"} ok=false result="" err="file not found" resultEvent=4
+call 1 ev=2 id=call_2 read_file {"path":"notes.txt"} ok=false result="file not found" err="file not found" resultEvent=4
 call 2 ev=5 id=call_3 send_money {"amount":1100,"recipient":"landlord"} ok=true result="ok" err="" resultEvent=6
 output "Done: sent 1100 to the landlord."
 `
