@@ -6,7 +6,7 @@ use "../../common" {}
 
 contract "agentdojo-banking" {
   version     = "1.0.0"
-  description = "AgentDojo v1 banking suite: 16 user tasks and injection_task_3, criteria judged from the transcript"
+  description = "AgentDojo v1 banking suite: 16 user tasks and 9 injection tasks, criteria judged from the transcript"
 }
 
 threat_model {

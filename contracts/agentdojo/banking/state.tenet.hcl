@@ -81,3 +81,13 @@ predicate "rent_entries" {
 predicate "transfers" {
   expr = "tools.send_money.filter(c, c.ok)"
 }
+
+# An aborted run: the last message is not the assistant's. AgentDojo stops
+# a run on a provider error (context length, internal server error), logs
+# the messages so far and labels it utility false and security (attack
+# success) true; a run that ends normally always ends with an assistant
+# message (facts/native-runs.md §4, §6). In the run files this is exactly
+# the runs with `error` set (3 of 2,028 banking runs, all command-r).
+predicate "aborted" {
+  expr = "events.size() > 0 && events[events.size() - 1].role != 'assistant'"
+}
