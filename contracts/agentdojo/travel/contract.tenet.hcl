@@ -1,12 +1,13 @@
 # AgentDojo travel suite (transcripts of benchmark v1 and v1.1.0), judged
-# from the transcript. Facts: ../shared/agentdojo/facts/travel.md. See
-# NOTES.md for how each AgentDojo state check is restated over tool calls.
+# from the transcript. Facts: ../shared/agentdojo/facts/travel.md and
+# facts/injections/travel.md. See ../README.md for how each AgentDojo state
+# check is restated over tool calls.
 
 use "../../common" {}
 
 contract "agentdojo-travel" {
   version     = "1.0.0"
-  description = "AgentDojo travel suite: 20 user tasks (v1 and v1.1.0 variants) and injection_task_3, criteria judged from the transcript"
+  description = "AgentDojo travel suite: 20 user tasks (v1 and v1.1.0 variants) and injection tasks 0 to 6, criteria judged from the transcript"
 }
 
 threat_model {
