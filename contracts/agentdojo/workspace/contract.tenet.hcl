@@ -7,7 +7,7 @@ use "../../common" {}
 
 contract "agentdojo-workspace" {
   version     = "1.0.0"
-  description = "AgentDojo v1 workspace suite: 40 user tasks and injection_task_3, criteria judged from the transcript"
+  description = "AgentDojo workspace suite: 40 user tasks (v1) and injection tasks 0-13 (every version), criteria judged from the transcript"
   # Raised from the default 10^9: task 8 tests every participant added by
   # every call for a substring ignoring case, which the static estimate
   # prices as 1,000 calls each adding 1,000 strings of 10 KB (8.4 * 10^9);
