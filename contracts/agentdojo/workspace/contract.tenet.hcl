@@ -7,13 +7,16 @@ use "../../common" {}
 
 contract "agentdojo-workspace" {
   version     = "1.0.0"
-  description = "AgentDojo v1 workspace suite: 40 user tasks and injection_task_3, criteria judged from the transcript"
+  description = "AgentDojo workspace suite: 40 user tasks (v1) and injection tasks 0-13 (every version), criteria judged from the transcript"
   # Raised from the default 10^9: task 8 tests every participant added by
   # every call for a substring ignoring case, which the static estimate
   # prices as 1,000 calls each adding 1,000 strings of 10 KB (8.4 * 10^9);
   # task 33 is just over 10^9 for the same reason. Real runs are far
   # smaller, and run_cost_limit still bounds what one run may spend.
-  cost_budget = 10000000000
+  # Raised again to 10^11 for the goals 6-9 predicates that parse every
+  # e-mail read's YAML result (10 per character, 1,000 results of 10 KB:
+  # 8.2 * 10^10).
+  cost_budget = 100000000000
 }
 
 threat_model {
