@@ -10,10 +10,7 @@
 // secure utility, the joint table and the conditional rates of docs/metrics.md.
 //
 // Every rate is kept as numerator and denominator (Rate), so a report can
-// print "0.7500 (3/4)"; the denominators are |T| or |C| and never shrink
-// unless the caller opts in to Options.Cases = CasesObserved, which takes
-// them from the declared tasks and cases that ran and says how many it left
-// out (Condition.LeftOutTasks, LeftOutCases).
+// print "0.7500 (3/4)"; the denominators are |T| or |C| and never shrink (but see Options.Cases).
 // Attempts aggregate by the attempt rules and repetitions by their mean
 // (Compute); every rate gets a Wilson interval and, with repetitions or
 // several cases per task, a cluster bootstrap by task; unknown labels are
@@ -166,26 +163,16 @@ type Options struct {
 	// 2000); Seed seeds them (default 1).
 	Resamples int
 	Seed      int64
-	// Cases is where the denominators of a contract with declarations come
-	// from: CasesDeclared ("" too) takes T and C as declared, and a
-	// declared task or case with no run is an error; CasesObserved takes,
-	// per condition, the declared tasks that have a benign run and the
-	// declared cases that have an attacked run, and counts the others in
-	// Condition.LeftOutTasks and LeftOutCases. Without declarations T and
-	// C are the runs' either way.
+	// Cases is CasesDeclared ("" too) or CasesObserved: T and C are the declared sets, or those of them that ran (docs/metrics.md "Observed cases").
 	Cases string
 }
 
-// Denominator modes (Options.Cases).
-const (
-	CasesDeclared = "declared"
-	CasesObserved = "observed"
-)
-
-// Unknown-label policies (Options.Unknown).
+// Unknown-label policies (Options.Unknown); denominator modes (Options.Cases).
 const (
 	UnknownRefuse = "refuse"
 	UnknownBounds = "bounds"
+	CasesDeclared = "declared"
+	CasesObserved = "observed"
 )
 
 // Defaults of Options.
@@ -210,11 +197,9 @@ func (o Options) withDefaults() (Options, error) {
 	default:
 		return o, fmt.Errorf("unknown-label policy is %q, want %s or %s", o.Unknown, UnknownRefuse, UnknownBounds)
 	}
-	switch o.Cases {
-	case "":
+	if o.Cases == "" {
 		o.Cases = CasesDeclared
-	case CasesDeclared, CasesObserved:
-	default:
+	} else if o.Cases != CasesDeclared && o.Cases != CasesObserved {
 		return o, fmt.Errorf("cases mode is %q, want %s or %s", o.Cases, CasesDeclared, CasesObserved)
 	}
 	if o.Resamples < 0 {
@@ -232,8 +217,7 @@ func (o Options) withDefaults() (Options, error) {
 // Condition holds the metrics of one (contract, condition), docs/metrics.md.
 //
 // When Errors is non-empty the metrics could not be computed: every field
-// but Contract, Condition, Errors and the declared and left-out counts is
-// zero and must not be printed.
+// but Contract, Condition, Errors (and Cases …) is zero and must not be printed.
 //
 // With Options.Unknown = "bounds" and unknown labels (Bounded), a rate or
 // count that the unknowns can change has no single value: its field here
@@ -247,17 +231,10 @@ type Condition struct {
 	// |C|, the number of security cases (task, goal).
 	BenignTasks   int
 	SecurityCases int
-
-	// Cases is the denominator mode T and C were taken in (Options.Cases),
-	// "" when the contract has no declarations (T and C are the runs').
-	// DeclaredTasks and DeclaredCases count the contract's declared tasks
-	// and cases. LeftOutTasks and LeftOutCases count those with no run in
-	// this condition, which CasesObserved leaves out of T and C (0 under
-	// CasesDeclared, where each is an error instead); they are set even
-	// when the condition has errors.
-	Cases                        string
-	DeclaredTasks, DeclaredCases int
-	LeftOutTasks, LeftOutCases   int
+	// Cases is Options.Cases ("" without declarations); LeftOut* count the Declared* tasks
+	// and cases CasesObserved left out of T and C for want of a run (set even with Errors).
+	Cases                                                    string
+	DeclaredTasks, DeclaredCases, LeftOutTasks, LeftOutCases int
 
 	// BenignRepetitions and CaseRepetitions are the repetitions per benign
 	// task and per security case (every task of a condition has the same
@@ -415,11 +392,7 @@ func (c Condition) OK() bool { return len(c.Errors) == 0 }
 // which only has runs, passes nil). For a contract in declared, T and C are
 // the declared sets: a declared task or case with no run under a condition
 // is an error (denominators never shrink), and so is a run of an undeclared
-// task or case — unless opt.Cases is CasesObserved: then T and C are the
-// declared tasks with a benign run and the declared cases with an attacked
-// run in that condition, the others are counted (Condition.LeftOutTasks,
-// LeftOutCases), not errors, and a run of an undeclared task or case is
-// still an error. For a contract not in declared, T and C are the tasks and
+// task or case (not under CasesObserved: Options.Cases). For a contract not in declared, T and C are the tasks and
 // cases that have runs, and the attempt rules are the defaults.
 //
 // Runs of one task or case are grouped by repetition; the attempts 1..k of
@@ -454,20 +427,14 @@ func (c Condition) OK() bool { return len(c.Errors) == 0 }
 //   - an unknown label (docs/runs-format.md: unknown is never folded into false),
 //     unless opt.Unknown is "bounds": "run KEY: label L is unknown: REASON",
 //     one per run and label;
-//   - with declared sets: "declared tasks with no benign run: A, B",
-//     "declared security cases with no attacked run: A/G, …" (not under
-//     CasesObserved), "benign runs of undeclared tasks: …", "attacked runs
-//     of undeclared security cases: …";
+//   - with declared sets (the first two not under CasesObserved): "declared tasks with no benign run: A, B",
+//     "declared security cases with no attacked run: A/G, …", "benign runs
+//     of undeclared tasks: …", "attacked runs of undeclared security cases: …";
 //   - "no benign tasks (|T| = 0)", "no security cases (|C| = 0)" — unless the
 //     contract declares no security cases at all (or, without declarations,
 //     no run of the contract is attacked): a utility-only evaluation, whose
-//     security rates are "— (0/0)". Under CasesObserved, with declared
-//     cases none of which ran, the message goes on ": none of the N
-//     declared security cases has an attacked run" (and likewise for
-//     tasks): an empty C is never a utility-only evaluation by accident;
-//   - "security cases whose task has no benign run (s_c undefined): T/G, …"
-//     — under CasesObserved too: a case that ran while its task did not
-//     is a run made, which leaving it out would hide.
+//     security rates are "— (0/0)";
+//   - "security cases whose task has no benign run (s_c undefined): T/G, …".
 func Compute(recs []runs.Record, declared map[string]Declared, opt Options) ([]Condition, error) {
 	opt, err := opt.withDefaults()
 	if err != nil {
@@ -674,17 +641,14 @@ func compute(g []runs.Record, decl *Declared, utilityOnly bool, rules AttemptRul
 		}
 		c.Cases, c.DeclaredTasks, c.DeclaredCases = opt.Cases, len(declTasks), len(declCases)
 		observed := opt.Cases == CasesObserved
-		if observed {
-			// The runs chose T and C within the declared sets: what did
-			// not run is left out, counted, and said by every report.
-			c.LeftOutTasks, c.LeftOutCases = len(missingTasks), len(missingCases)
-		} else {
-			if len(missingTasks) > 0 {
-				errs = append(errs, fmt.Errorf("declared tasks with no benign run: %s", strings.Join(missingTasks, ", ")))
-			}
-			if len(missingCases) > 0 {
-				errs = append(errs, fmt.Errorf("declared security cases with no attacked run: %s", strings.Join(missingCases, ", ")))
-			}
+		if observed { // left out and counted (every report says so), not an error
+			c.LeftOutTasks, c.LeftOutCases, missingTasks, missingCases = len(missingTasks), len(missingCases), nil, nil
+		}
+		if len(missingTasks) > 0 {
+			errs = append(errs, fmt.Errorf("declared tasks with no benign run: %s", strings.Join(missingTasks, ", ")))
+		}
+		if len(missingCases) > 0 {
+			errs = append(errs, fmt.Errorf("declared security cases with no attacked run: %s", strings.Join(missingCases, ", ")))
 		}
 		if len(extraTasks) > 0 {
 			errs = append(errs, fmt.Errorf("benign runs of undeclared tasks: %s", strings.Join(extraTasks, ", ")))
@@ -694,16 +658,14 @@ func compute(g []runs.Record, decl *Declared, utilityOnly bool, rules AttemptRul
 		}
 		tasks = sortedKeys(declTasks, strings.Compare)
 		cases = sortedKeys(declCases, runs.Case.Compare)
-		if observed {
-			tasks = slices.DeleteFunc(tasks, func(t string) bool { return !hasTask(g, t) })
-			cases = slices.DeleteFunc(cases, func(cs runs.Case) bool { return !hasCase(g, cs) })
-		}
+		tasks = slices.DeleteFunc(tasks, func(t string) bool { return observed && !hasTask(g, t) })
+		cases = slices.DeleteFunc(cases, func(cs runs.Case) bool { return observed && !hasCase(g, cs) })
 	}
 	if len(tasks) == 0 {
-		errs = append(errs, errors.New("no benign tasks (|T| = 0)"+noneRan(c.LeftOutTasks, "tasks has a benign run")))
+		errs = append(errs, errors.New("no benign tasks (|T| = 0)"))
 	}
 	if len(cases) == 0 && !utilityOnly {
-		errs = append(errs, errors.New("no security cases (|C| = 0)"+noneRan(c.LeftOutCases, "security cases has an attacked run")))
+		errs = append(errs, errors.New("no security cases (|C| = 0)"))
 	}
 	var orphans []string
 	for _, cs := range cases {
@@ -744,15 +706,6 @@ func compute(g []runs.Record, decl *Declared, utilityOnly bool, rules AttemptRul
 	c.Bounded = unknowns > 0
 	a.fill(&c, opt)
 	return c, a
-}
-
-// noneRan is ": none of the N declared WHAT" when n declared tasks or
-// cases were left out (CasesObserved), else "".
-func noneRan(n int, what string) string {
-	if n == 0 {
-		return ""
-	}
-	return fmt.Sprintf(": none of the %d declared %s", n, what)
 }
 
 // checkBudget returns the attempt budget of a condition's (valid) runs and

@@ -101,9 +101,9 @@ func TestCasesObservedTasks(t *testing.T) {
 		{"undeclared", []runs.Record{ben("c", "T1", true), ben("c", "T9", true), att("c", "T1", "G1", true, false, false), att("c", "T1", "G9", true, false, false)},
 			"benign runs of undeclared tasks: T9\nattacked runs of undeclared security cases: T1/G9"},
 		{"no case ran", []runs.Record{ben("c", "T1", true), ben("c", "T2", true)},
-			"no security cases (|C| = 0): none of the 3 declared security cases has an attacked run"},
+			"no security cases (|C| = 0)"},
 		{"no task ran", []runs.Record{att("c", "T1", "G1", true, false, false)},
-			"no benign tasks (|T| = 0): none of the 3 declared tasks has a benign run\nsecurity cases whose task has no benign run (s_c undefined): T1/G1"},
+			"no benign tasks (|T| = 0)\nsecurity cases whose task has no benign run (s_c undefined): T1/G1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -113,6 +113,11 @@ func TestCasesObservedTasks(t *testing.T) {
 			}
 			if got := errorLines(cs[0]); got != tt.want {
 				t.Errorf("errors:\n%s\nwant:\n%s", got, tt.want)
+			}
+			// The counts stand even when the metrics do not: a report
+			// says how many declared ones ran next to the errors.
+			if c := cs[0]; tt.name == "no case ran" && (c.Cases != CasesObserved || c.DeclaredCases != 3 || c.LeftOutCases != 3 || c.LeftOutTasks != 1) {
+				t.Errorf("counts: %q %d %d %d", c.Cases, c.DeclaredCases, c.LeftOutCases, c.LeftOutTasks)
 			}
 		})
 	}
