@@ -30,6 +30,7 @@ func TestEvaluateRefusesOptions(t *testing.T) {
 		want string
 	}{
 		{tenet.EvalOptions{Unknown: "nope"}, `EvalOptions.Unknown "nope": want "refuse" (or "") or "bounds"`},
+		{tenet.EvalOptions{Cases: "all"}, `EvalOptions.Cases "all": want "declared" (or "") or "observed"`},
 		{tenet.EvalOptions{Workers: -1}, "EvalOptions.Workers -1: want 0 (one per CPU) to 1024"},
 		{tenet.EvalOptions{Workers: 1025}, "EvalOptions.Workers 1025: want 0 (one per CPU) to 1024"},
 		{tenet.EvalOptions{MaxPatternThreads: -1}, "EvalOptions.MaxPatternThreads -1: want 0 (eval.MaxThreads) or more"},

@@ -307,6 +307,12 @@ type EvalOptions struct {
 	RunTimeout        time.Duration
 	// Unknown is metrics.UnknownRefuse ("" too) or metrics.UnknownBounds.
 	Unknown string
+	// Cases is metrics.CasesDeclared ("" too: a declared task or case with
+	// no run is a metric error) or metrics.CasesObserved (the denominators
+	// are the declared tasks and cases that ran; the Document says how many
+	// were left out per condition, docs/metrics.md "Observed cases"), as
+	// tenet eval's --cases.
+	Cases string
 	// MaxListed bounds the run references the document lists
 	// (report.Input.MaxListed; 0: no bound; the CLI's default is
 	// report.DefaultMaxListed).
@@ -330,6 +336,11 @@ func (o EvalOptions) check() error {
 	case "", metrics.UnknownRefuse, metrics.UnknownBounds:
 	default:
 		return fmt.Errorf("EvalOptions.Unknown %q: want %q (or \"\") or %q", o.Unknown, metrics.UnknownRefuse, metrics.UnknownBounds)
+	}
+	switch o.Cases {
+	case "", metrics.CasesDeclared, metrics.CasesObserved:
+	default:
+		return fmt.Errorf("EvalOptions.Cases %q: want %q (or \"\") or %q", o.Cases, metrics.CasesDeclared, metrics.CasesObserved)
 	}
 	if o.Workers < 0 || o.Workers > assemble.MaxWorkers {
 		return fmt.Errorf("EvalOptions.Workers %d: want 0 (one per CPU) to %d", o.Workers, assemble.MaxWorkers)
@@ -381,7 +392,7 @@ func (b *Bundle) Evaluate(files []string, opts EvalOptions) (*Evaluation, error)
 	}
 	ev, err := assemble.Evaluate(assemble.EvalInput{
 		Input: assemble.Input{Command: report.CommandEval, Version: compiler.Version,
-			Programs: []*eval.Program{p}, Metrics: metrics.Options{Unknown: unknown}, MaxListed: opts.MaxListed},
+			Programs: []*eval.Program{p}, Metrics: metrics.Options{Unknown: unknown, Cases: opts.Cases}, MaxListed: opts.MaxListed},
 		Files: files, Include: opts.Include, Keep: true,
 		Options: pipeline.Options{Source: opts.Source, Format: opts.Format, Grant: opts.Grant,
 			Workers: opts.Workers, Context: opts.Context},

@@ -10,7 +10,6 @@ import (
 
 	"github.com/tenetlang/tenet/compiler"
 	"github.com/tenetlang/tenet/eval/assemble"
-	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/pipeline"
 	"github.com/tenetlang/tenet/eval/report"
 	"github.com/tenetlang/tenet/eval/transcript"
@@ -22,7 +21,8 @@ import (
 
 func evalCmd() *cobra.Command {
 	var opt pipeline.Options
-	var out, unknown string
+	var out string
+	var mf cliflags.Metrics
 	var rf reportFlags
 	var lim cliflags.Limits
 	var inf cliflags.Inputs
@@ -34,7 +34,7 @@ func evalCmd() *cobra.Command {
 		Long:  help("eval"),
 		Args:  cobra.MinimumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkUnknownFlag(unknown); err != nil {
+			if err := mf.Check(); err != nil {
 				return err
 			}
 			// Each worker holds up to a few records in flight: a bound keeps
@@ -93,7 +93,7 @@ func evalCmd() *cobra.Command {
 			var outputs atomicfile.Set
 			defer outputs.Abort() // after Commit, a no-op
 			in := assemble.EvalInput{Input: assemble.Input{Command: report.CommandEval, Version: compiler.Version,
-				Inputs: files, Programs: progs, Metrics: metrics.Options{Unknown: unknown}, MaxListed: rf.maxItems},
+				Inputs: files, Programs: progs, Metrics: mf.Options(), MaxListed: rf.maxItems},
 				Files: files, Options: opt, Progress: stderr}
 			in.Options.Open, in.Size = list.Open, list.Size
 			if out != "" {
@@ -120,7 +120,7 @@ func evalCmd() *cobra.Command {
 	cmd.Flags().IntVar(&opt.Workers, "workers", 0, "goroutines that decode and judge records (0: one per CPU); the output does not depend on it")
 	cmd.Flags().IntVar(&sortBytes, "sort-memory", defaultSortBytes, "bytes of judged runs held in memory before they are sorted in temporary files (0: all in memory)")
 	cmd.Flags().MarkHidden("sort-memory")
-	cmd.Flags().StringVar(&unknown, "unknown", metrics.UnknownRefuse, "unknown labels: refuse (metrics of their condition refuse) or bounds (every rate as [low, high])")
+	mf.Add(cmd, "unknown labels: refuse (metrics of their condition refuse) or bounds (every rate as [low, high])")
 	rf.add(cmd)
 	rf.addMaxItems(cmd)
 	trust.add(cmd)

@@ -10,15 +10,16 @@ import (
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/eval"
 	"github.com/tenetlang/tenet/eval/assemble"
-	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/report"
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/internal/cliflags"
 	"github.com/tenetlang/tenet/internal/paths"
 	"github.com/tenetlang/tenet/lang"
 )
 
 func reportCmd() *cobra.Command {
-	var unknown, contract string
+	var contract string
+	var mf cliflags.Metrics
 	var maxRecord int
 	var rf reportFlags
 	var trust trustFlags
@@ -28,7 +29,7 @@ func reportCmd() *cobra.Command {
 		Long:  help("report"),
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkUnknownFlag(unknown); err != nil {
+			if err := mf.Check(); err != nil {
 				return err
 			}
 			if err := paths.CheckInputs(args); err != nil {
@@ -80,26 +81,18 @@ func reportCmd() *cobra.Command {
 			}
 			d := assemble.Build(assemble.Input{
 				Command: report.CommandReport, Version: compiler.Version, Inputs: args,
-				Programs: progs, Metrics: metrics.Options{Unknown: unknown}, MaxListed: rf.maxItems,
+				Programs: progs, Metrics: mf.Options(), MaxListed: rf.maxItems,
 			}, recs)
 			return rf.write(cmd, d, nil)
 		},
 	}
 	cmd.Flags().IntVar(&maxRecord, "max-record-bytes", runs.DefaultMaxRecordBytes, "longest runs-file record (line) accepted, in bytes")
 	cmd.Flags().StringVar(&contract, "contract", "", "take task and case sets and gates from this contract (directory, directory of contracts, or bundle)")
-	cmd.Flags().StringVar(&unknown, "unknown", metrics.UnknownRefuse, "unknown labels: refuse (the condition's metrics are an error) or bounds (every rate as [low, high] over the unknowns)")
+	mf.Add(cmd, "unknown labels: refuse (the condition's metrics are an error) or bounds (every rate as [low, high] over the unknowns)")
 	rf.add(cmd)
 	rf.addMaxItems(cmd)
 	trust.add(cmd)
 	return cmd
-}
-
-// checkUnknownFlag checks the value of --unknown.
-func checkUnknownFlag(v string) error {
-	if v != metrics.UnknownRefuse && v != metrics.UnknownBounds {
-		return fmt.Errorf("unknown --unknown %q: want %s or %s", v, metrics.UnknownRefuse, metrics.UnknownBounds)
-	}
-	return nil
 }
 
 // refused prints err, the runs a command refuses each at its file:line,

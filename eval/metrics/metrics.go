@@ -10,7 +10,7 @@
 // secure utility, the joint table and the conditional rates of docs/metrics.md.
 //
 // Every rate is kept as numerator and denominator (Rate), so a report can
-// print "0.7500 (3/4)"; the denominators are |T| or |C| and never shrink.
+// print "0.7500 (3/4)"; the denominators are |T| or |C| and never shrink (but see Options.Cases).
 // Attempts aggregate by the attempt rules and repetitions by their mean
 // (Compute); every rate gets a Wilson interval and, with repetitions or
 // several cases per task, a cluster bootstrap by task; unknown labels are
@@ -163,12 +163,16 @@ type Options struct {
 	// 2000); Seed seeds them (default 1).
 	Resamples int
 	Seed      int64
+	// Cases is CasesDeclared ("" too) or CasesObserved: T and C are the declared sets, or those of them that ran (docs/metrics.md "Observed cases").
+	Cases string
 }
 
-// Unknown-label policies (Options.Unknown).
+// Unknown-label policies (Options.Unknown); denominator modes (Options.Cases).
 const (
 	UnknownRefuse = "refuse"
 	UnknownBounds = "bounds"
+	CasesDeclared = "declared"
+	CasesObserved = "observed"
 )
 
 // Defaults of Options.
@@ -193,6 +197,11 @@ func (o Options) withDefaults() (Options, error) {
 	default:
 		return o, fmt.Errorf("unknown-label policy is %q, want %s or %s", o.Unknown, UnknownRefuse, UnknownBounds)
 	}
+	if o.Cases == "" {
+		o.Cases = CasesDeclared
+	} else if o.Cases != CasesDeclared && o.Cases != CasesObserved {
+		return o, fmt.Errorf("cases mode is %q, want %s or %s", o.Cases, CasesDeclared, CasesObserved)
+	}
 	if o.Resamples < 0 {
 		return o, fmt.Errorf("bootstrap resamples is %d, want ≥ 1 (or 0: %d)", o.Resamples, DefaultResamples)
 	}
@@ -208,7 +217,7 @@ func (o Options) withDefaults() (Options, error) {
 // Condition holds the metrics of one (contract, condition), docs/metrics.md.
 //
 // When Errors is non-empty the metrics could not be computed: every field
-// but Contract, Condition and Errors is zero and must not be printed.
+// but Contract, Condition, Errors (and Cases …) is zero and must not be printed.
 //
 // With Options.Unknown = "bounds" and unknown labels (Bounded), a rate or
 // count that the unknowns can change has no single value: its field here
@@ -222,6 +231,10 @@ type Condition struct {
 	// |C|, the number of security cases (task, goal).
 	BenignTasks   int
 	SecurityCases int
+	// Cases is Options.Cases ("" without declarations); LeftOut* count the Declared* tasks
+	// and cases CasesObserved left out of T and C for want of a run (set even with Errors).
+	Cases                                                    string
+	DeclaredTasks, DeclaredCases, LeftOutTasks, LeftOutCases int
 
 	// BenignRepetitions and CaseRepetitions are the repetitions per benign
 	// task and per security case (every task of a condition has the same
@@ -379,7 +392,7 @@ func (c Condition) OK() bool { return len(c.Errors) == 0 }
 // which only has runs, passes nil). For a contract in declared, T and C are
 // the declared sets: a declared task or case with no run under a condition
 // is an error (denominators never shrink), and so is a run of an undeclared
-// task or case. For a contract not in declared, T and C are the tasks and
+// task or case (not under CasesObserved: Options.Cases). For a contract not in declared, T and C are the tasks and
 // cases that have runs, and the attempt rules are the defaults.
 //
 // Runs of one task or case are grouped by repetition; the attempts 1..k of
@@ -414,7 +427,7 @@ func (c Condition) OK() bool { return len(c.Errors) == 0 }
 //   - an unknown label (docs/runs-format.md: unknown is never folded into false),
 //     unless opt.Unknown is "bounds": "run KEY: label L is unknown: REASON",
 //     one per run and label;
-//   - with declared sets: "declared tasks with no benign run: A, B",
+//   - with declared sets (the first two not under CasesObserved): "declared tasks with no benign run: A, B",
 //     "declared security cases with no attacked run: A/G, …", "benign runs
 //     of undeclared tasks: …", "attacked runs of undeclared security cases: …";
 //   - "no benign tasks (|T| = 0)", "no security cases (|C| = 0)" — unless the
@@ -626,6 +639,11 @@ func compute(g []runs.Record, decl *Declared, utilityOnly bool, rules AttemptRul
 				extraCases = appendOnce(extraCases, r.Key.Case().String())
 			}
 		}
+		c.Cases, c.DeclaredTasks, c.DeclaredCases = opt.Cases, len(declTasks), len(declCases)
+		observed := opt.Cases == CasesObserved
+		if observed { // left out and counted (every report says so), not an error
+			c.LeftOutTasks, c.LeftOutCases, missingTasks, missingCases = len(missingTasks), len(missingCases), nil, nil
+		}
 		if len(missingTasks) > 0 {
 			errs = append(errs, fmt.Errorf("declared tasks with no benign run: %s", strings.Join(missingTasks, ", ")))
 		}
@@ -640,6 +658,8 @@ func compute(g []runs.Record, decl *Declared, utilityOnly bool, rules AttemptRul
 		}
 		tasks = sortedKeys(declTasks, strings.Compare)
 		cases = sortedKeys(declCases, runs.Case.Compare)
+		tasks = slices.DeleteFunc(tasks, func(t string) bool { return observed && !hasTask(g, t) })
+		cases = slices.DeleteFunc(cases, func(cs runs.Case) bool { return observed && !hasCase(g, cs) })
 	}
 	if len(tasks) == 0 {
 		errs = append(errs, errors.New("no benign tasks (|T| = 0)"))

@@ -349,8 +349,11 @@ func TestDeclared(t *testing.T) {
 		t.Fatal(err)
 	}
 	want, _ := Compute(worked(), nil, Options{})
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("got %+v\nwant %+v", got, want)
+	// Only the declared counts say the sets came from a contract.
+	declaredWant := append([]Condition(nil), want...)
+	declaredWant[0].Cases, declaredWant[0].DeclaredTasks, declaredWant[0].DeclaredCases = CasesDeclared, 4, 4
+	if !reflect.DeepEqual(got, declaredWant) {
+		t.Errorf("got %+v\nwant %+v", got, declaredWant)
 	}
 	// A contract missing from declared takes its sets from the runs.
 	got, err = Compute(worked(), map[string]Declared{"other": {}}, Options{})

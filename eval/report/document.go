@@ -79,6 +79,11 @@ type Document struct {
 	// look-alike characters (lookAlikeWarnings), one line each, as printed
 	// on stderr.
 	Warnings []string
+	// Cases says, one line per condition whose denominators are the
+	// declared tasks and cases that ran (metrics.CasesObserved, tenet
+	// --cases observed), how many of the declared ones ran (CasesLine);
+	// empty otherwise. It does not change the exit code.
+	Cases []string
 }
 
 // Contract is one contract of a report, with what happened to the records
@@ -213,6 +218,7 @@ func Build(in Input) *Document {
 		names = append(names, lookAlikeSource{c.Contract, c.Condition})
 	}
 	d.Warnings = lookAlikeWarnings(names)
+	d.Cases = casesLines(d.Conditions)
 	d.Errors = append(d.Errors, in.GateErrors...)
 	d.setExitCode()
 	return d

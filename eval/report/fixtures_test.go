@@ -54,6 +54,7 @@ func testDocuments(t *testing.T) []struct {
 		{"compare", compareDocument(t)},
 		{"test", testsDocument()},
 		{"errors", errorsDocument()},
+		{"observed", observedDocument(t)},
 		{"empty", testBuild(testInput{Command: CommandReport, Version: "0.9.0", Inputs: []string{"none.jsonl"}})},
 	}
 }
@@ -221,4 +222,20 @@ func errorsInput() testInput {
 	recs[2].Utility = runs.Unknown("criterion error: \x1b[31mred\xff | `x` <b>")
 	recs[1].Invariants = map[string]runs.Label{"answered": runs.False()}
 	return testInput{Command: CommandReport, Version: "0.9.0", Inputs: []string{"runs.jsonl"}, Records: recs}
+}
+
+// observedDocument is tenet report --contract --cases observed on the
+// worked example under a contract that declares goals G1 and G2 for
+// T1..T4 and a task T5: only G1 ran, and T5 did not (4 of 8 cases, 4 of 5
+// tasks).
+func observedDocument(t *testing.T) *Document {
+	d := metrics.Declared{Tasks: []string{"T1", "T2", "T3", "T4", "T5"}}
+	for _, g := range []string{"G1", "G2"} {
+		for _, task := range []string{"T1", "T2", "T3", "T4"} {
+			d.Cases = append(d.Cases, runs.Case{Task: task, Goal: g})
+		}
+	}
+	return testBuild(testInput{Command: CommandReport, Version: "0.9.0", Inputs: []string{"runs.jsonl"},
+		Records: workedRecords(t, "", "m"), Declared: map[string]metrics.Declared{"": d},
+		Metrics: metrics.Options{Cases: metrics.CasesObserved}})
 }

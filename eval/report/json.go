@@ -215,10 +215,20 @@ func jsonContract(c Contract) wireContract {
 // Conditions.
 
 // wireCondition is one metrics.Condition. When Errors is non-empty every
-// other member but Contract and Condition is null.
+// other member but Contract, Condition and the cases members is null.
+// The cases members are present only under --cases observed
+// (metrics.CasesObserved), absent otherwise as in reports written before
+// them: Cases "observed", the contract's declared tasks and cases, and
+// how many of them had no run in this condition, left out of
+// benign_tasks and security_cases.
 type wireCondition struct {
 	Contract          string   `json:"contract"`
 	Condition         string   `json:"condition"`
+	Cases             string   `json:"cases,omitempty"`
+	DeclaredTasks     *int     `json:"declared_tasks,omitempty"`
+	DeclaredCases     *int     `json:"declared_cases,omitempty"`
+	LeftOutTasks      *int     `json:"left_out_tasks,omitempty"`
+	LeftOutCases      *int     `json:"left_out_cases,omitempty"`
 	Errors            []string `json:"errors"`
 	BenignTasks       *int     `json:"benign_tasks"`
 	SecurityCases     *int     `json:"security_cases"`
@@ -326,6 +336,11 @@ func jsonInterval(i metrics.Interval) *wireInterval {
 func jsonCondition(c metrics.Condition) wireCondition {
 	out := wireCondition{Contract: c.Contract, Condition: c.Condition,
 		Errors: jsonList(c.Errors, func(err error) string { return err.Error() })}
+	if c.Cases == metrics.CasesObserved {
+		out.Cases = c.Cases
+		out.DeclaredTasks, out.DeclaredCases = &c.DeclaredTasks, &c.DeclaredCases
+		out.LeftOutTasks, out.LeftOutCases = &c.LeftOutTasks, &c.LeftOutCases
+	}
 	if !c.OK() {
 		return out
 	}

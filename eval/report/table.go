@@ -19,6 +19,8 @@ import (
 //   - compare: "N runs from M files" and the comparison (WriteComparison);
 //   - test: "ok" or "FAIL" per test with its problems, and a summary line.
 //
+// Under --cases observed, the metrics are followed by one "cases: observed
+// — …" line per condition (CasesLine).
 // Failures and Errors are not repeated here: the CLI prints them on stderr.
 // Warnings (look-alike names) end the report, under "warnings".
 func WriteTable(w io.Writer, d *Document) error {
@@ -47,6 +49,12 @@ func WriteTable(w io.Writer, d *Document) error {
 		fmt.Fprintln(bw, "\nmetrics (docs/metrics.md; rate (numerator/denominator))")
 		if err := WriteMetrics(bw, d.Conditions); err != nil {
 			return err
+		}
+		if len(d.Cases) > 0 {
+			fmt.Fprintln(bw)
+			for _, line := range d.Cases {
+				fmt.Fprintln(bw, line)
+			}
 		}
 	}
 	if d.Agreement != nil {

@@ -109,6 +109,7 @@ type htmlView struct {
 	Failures    htmlFold // gate failures first
 	Errors      htmlFold
 	Warnings    htmlFold // look-alike names
+	Cases       htmlFold // --cases observed: how many declared cases ran (report.CasesLine)
 	Nav         []htmlNavLink
 	PaletteCSS  template.CSS
 	MetricHeads []template.HTML // the metrics table's rate and count columns, breakable at "_" and "/"
@@ -337,7 +338,7 @@ type htmlTestView struct {
 // that cannot be drawn becomes a note in its place.
 func newHTMLView(d *report.Document) *htmlView {
 	v := &htmlView{Command: d.Command, Version: d.Version, ExitCode: d.ExitCode,
-		Errors: htmlFoldOf(d.Errors), Warnings: htmlFoldOf(d.Warnings), Inputs: htmlCap(d.Inputs), InputsTotal: len(d.Inputs),
+		Errors: htmlFoldOf(d.Errors), Warnings: htmlFoldOf(d.Warnings), Cases: htmlFoldOf(d.Cases), Inputs: htmlCap(d.Inputs), InputsTotal: len(d.Inputs),
 		MaxListed: htmlMaxListed}
 	for _, h := range htmlMetricHeads {
 		// Escaped first, then only <wbr> is added: the header stays safe.

@@ -162,7 +162,11 @@ func junitMetrics(d *report.Document) []junitCase {
 			tc.Error = &junitProblem{Type: "metrics", Text: strings.Join(lines, "\n"),
 				Message: fmt.Sprintf("metrics of %s could not be computed: %s", c.Name(), firstOf(lines))}
 		} else {
-			tc.SystemOut = textOf(conditionSummary(c))
+			summary := conditionSummary(c)
+			if line := report.CasesLine(c); line != "" {
+				summary = line + "\n" + summary // observed denominators: said before the rates
+			}
+			tc.SystemOut = textOf(summary)
 		}
 		out = append(out, tc)
 	}

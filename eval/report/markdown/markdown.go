@@ -65,6 +65,7 @@ func Write(w io.Writer, d *report.Document) error {
 	mdList(bw, "Failures", d.Failures)
 	mdList(bw, "Errors", d.Errors)
 	mdList(bw, "Warnings", d.Warnings)
+	mdList(bw, "Cases", d.Cases)
 	if d.Command != report.CommandTest {
 		mdContracts(bw, d.Contracts)
 	}
