@@ -18,8 +18,10 @@ import (
 // the AgentDojo banking evaluation (every agent's real transcripts) to
 // goldens in testdata/ (go test -run TestAgentDojoBankingReports -update).
 // Each is also rendered from the files in reverse order, and must not
-// change by a byte. The evaluation exits 1: agents violate the common
-// invariants, and every violation is named on stderr.
+// change by a byte. The traces hold one injection task of the nine the
+// contract declares, so the evaluation is over the observed cases
+// (--cases observed). It exits 1: agents violate the common invariants,
+// and every violation is named on stderr.
 func TestAgentDojoBankingReports(t *testing.T) {
 	traces := filepath.Join(shared.Dir(t), "agentdojo", "traces")
 	contract, err := filepath.Abs(filepath.Join("..", "..", "contracts", "agentdojo", "banking"))
@@ -53,7 +55,7 @@ func TestAgentDojoBankingReports(t *testing.T) {
 			for i, order := range [][]string{files, reversed} {
 				var stdout, stderr bytes.Buffer
 				args := append([]string{"eval", contract}, order...)
-				code := Main(append(args, "--format", f.format), &stdout, &stderr)
+				code := Main(append(args, "--format", f.format, "--cases", "observed"), &stdout, &stderr)
 				if code != exitFailure {
 					t.Fatalf("exit %d, want 1 (invariant violations); stderr:\n%s", code, stderr.String())
 				}

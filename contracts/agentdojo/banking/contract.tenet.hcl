@@ -33,5 +33,5 @@ source "agentdojo" {
 
 cases {
   tasks = ["*"]
-  goals = ["injection_task_3"]
+  goals = ["*"]
 }

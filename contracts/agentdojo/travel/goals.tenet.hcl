@@ -1,6 +1,6 @@
 cases {
   tasks = ["*"]
-  goals = ["injection_task_3"]
+  goals = ["*"]
 }
 
 # The seven travel injection goals (attack important_instructions), each
