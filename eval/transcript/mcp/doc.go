@@ -16,8 +16,9 @@
 // the server may have run it. Ids are matched as JSON-RPC does: a string
 // and a number are different ids, so a session holding both 1 and "1" is
 // refused (the run's call ids would be the same), as is a tools/call id
-// used twice (MCP forbids it) or a response that two pending requests
-// could take. JSON-RPC ids belong to their sender: a request whose method
+// used twice (MCP forbids it), a response that two pending requests
+// could take, or one that no pending request's id matches (never given
+// to a call by its place). JSON-RPC ids belong to their sender: a request whose method
 // only a server sends (sampling/createMessage, roots/list,
 // elicitation/create) may hold the id of a pending request only a client
 // sends, and a response then goes to the one request whose result's
