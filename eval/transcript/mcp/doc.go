@@ -28,7 +28,8 @@
 // CreateTaskResult is followed by its task id (tasks.go): its result is the
 // response to tasks/result for that task; without one, the task's last
 // status decides: failed fails the call, working, input_required,
-// completed and cancelled leave it unknown.
+// completed and cancelled leave it unknown. A second tasks/result response
+// for the task is refused.
 //
 // Every other message (initialize, tools/list, notifications, prompts,
 // resources, sampling, elicitation, ping) is an event of role "mcp" with

@@ -25,6 +25,17 @@ func TestStrayResponse(t *testing.T) {
 			`line 2: id "7" answers no request, but a request has the id "7" in its other form: JSON-RPC tells the ids 1 and "1" apart`},
 		{"null id", call7 + "\n" + `{"jsonrpc":"2.0","id":null,"result":{"content":[]}}`,
 			`line 2: a response with a result and no id (or a null id) answers no request: JSON-RPC pairs a response with the request of the same id`},
+		// tasks.go: a second tasks/result response for a task whose call
+		// has its result went to the send pending after it.
+		{"second tasks/result", strings.Join([]string{
+			`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read_file","task":{}}}`,
+			`{"jsonrpc":"2.0","id":1,"result":{"task":{"taskId":"t1","status":"working","createdAt":"x","lastUpdatedAt":"x","ttl":null}}}`,
+			`{"jsonrpc":"2.0","id":2,"method":"tasks/result","params":{"taskId":"t1"}}`,
+			`{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"notes"}]}}`,
+			call7,
+			`{"jsonrpc":"2.0","id":4,"method":"tasks/result","params":{"taskId":"t1"}}`,
+			`{"jsonrpc":"2.0","id":4,"result":{"content":[{"type":"text","text":"ok"}]}}`,
+		}, "\n"), `line 7: a second tasks/result response for the task "t1", whose result line 4 gave already, so which is the tools/call's result is unclear`},
 		{"no id", call7 + "\n" + `{"jsonrpc":"2.0","result":{"content":[]}}`,
 			`line 2: a response with a result and no id (or a null id) answers no request: JSON-RPC pairs a response with the request of the same id`},
 	} {
