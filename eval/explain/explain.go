@@ -46,13 +46,14 @@ func Find(p *eval.Program, src *bundle.SourcePlan, files []string, open func(str
 	var found *eval.Explanation
 	header := false // key is FILE:LINE of a header line
 	seen := map[runs.Key]runs.Pos{}
+	var held heldRuns // the judged runs, for the error
 	for _, name := range files {
 		f, err := open(name)
 		if err != nil {
 			return nil, err
 		}
 		dr := inputs.Decompress(f)
-		ex, h, err := scanRuns(p, src, name, dr, key, found == nil, seen)
+		ex, h, err := scanRuns(p, src, name, dr, key, found == nil, seen, &held)
 		dr.Close()
 		f.Close()
 		if err != nil {
@@ -69,9 +70,40 @@ func Find(p *eval.Program, src *bundle.SourcePlan, files []string, open func(str
 		return nil, fmt.Errorf("%s is a header line (a record without messages, as tenet eval counts it): it holds no run to explain", key)
 	}
 	if found == nil {
-		return nil, fmt.Errorf("no judged run %s in %s", key, strings.Join(files, ", "))
+		return nil, fmt.Errorf("no judged run %s in %s; %s", key, strings.Join(files, ", "), &held)
 	}
 	return found, nil
+}
+
+// maxHeld bounds the runs a "no judged run" error lists.
+const maxHeld = 10
+
+// heldRuns counts the judged runs and keeps the first maxHeld, each as
+// "KEY (FILE:LINE)", for the error of a key that names none.
+type heldRuns struct {
+	first []string
+	n     int
+}
+
+func (h *heldRuns) add(k runs.Key, at runs.Pos) {
+	if h.n++; len(h.first) < maxHeld {
+		h.first = append(h.first, fmt.Sprintf("%s (%s:%d)", k, at.File, at.Line))
+	}
+}
+
+// String lists the judged runs the files hold, so that a user whose key
+// or FILE:LINE names none can pick one: a run's origin is the line its
+// record starts on, which in formats whose runs are not one a line
+// (inspect, tau-bench, a pretty-printed array) is not line 1.
+func (h *heldRuns) String() string {
+	if h.n == 0 {
+		return "there is none"
+	}
+	s := "the judged runs there (--run takes a key or FILE:LINE): " + strings.Join(h.first, ", ")
+	if more := h.n - len(h.first); more > 0 {
+		s += fmt.Sprintf(", and %d more", more)
+	}
+	return s
 }
 
 // scanRuns reads one file, explaining the first run whose key (or
@@ -81,10 +113,10 @@ func Find(p *eval.Program, src *bundle.SourcePlan, files []string, open func(str
 // refused as tenet eval refuses it (the same rule — one run per key of a
 // program — and the same words, runs.Duplicate). header reports that key
 // is the file:line of a record that carries no transcript (a header line),
-// which eval skips. It frames and decodes the records itself
+// which eval skips. held gets every judged run, in file order. It frames and decodes the records itself
 // (transcript.Open is the same two steps) to know the line of each skipped
 // one.
-func scanRuns(p *eval.Program, src *bundle.SourcePlan, name string, f io.Reader, key string, look bool, seen map[runs.Key]runs.Pos) (found *eval.Explanation, header bool, err error) {
+func scanRuns(p *eval.Program, src *bundle.SourcePlan, name string, f io.Reader, key string, look bool, seen map[runs.Key]runs.Pos, held *heldRuns) (found *eval.Explanation, header bool, err error) {
 	format, f, err := transcript.ResolveFormat(src.Format, name, f) // under auto, the file's own
 	if err != nil {
 		return nil, false, fmt.Errorf("%w (tenet eval refuses this file too)", err)
@@ -131,6 +163,7 @@ func scanRuns(p *eval.Program, src *bundle.SourcePlan, name string, f io.Reader,
 			return nil, false, fmt.Errorf("%w (tenet eval refuses these files too: which record is the run is not decidable; remove or re-key one of the two)", d)
 		}
 		seen[k] = runs.Pos{File: rec.Origin.File, Line: rec.Origin.Line}
+		held.add(k, seen[k])
 		if look && found == nil && keyMatches(k, key) {
 			if found, err = p.Explain(src, r); err != nil {
 				return nil, false, err

@@ -2,6 +2,7 @@ package explain_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -62,8 +63,8 @@ func TestWrite(t *testing.T) {
 		}
 	}
 	for key, want := range map[string]string{
-		"a/t/other":    "no judged run a/t/other in runs.jsonl",
-		"runs.jsonl:9": "no judged run runs.jsonl:9 in runs.jsonl",
+		"a/t/other":    "no judged run a/t/other in runs.jsonl; the judged runs there (--run takes a key or FILE:LINE): guards:a/t (runs.jsonl:1), guards:a/t/leak (runs.jsonl:2), guards:a/greet (runs.jsonl:3)",
+		"runs.jsonl:9": "no judged run runs.jsonl:9 in runs.jsonl; the judged runs there (--run takes a key or FILE:LINE): guards:a/t (runs.jsonl:1), guards:a/t/leak (runs.jsonl:2), guards:a/greet (runs.jsonl:3)",
 	} {
 		if ex, err := explain.Find(p, src, []string{"runs.jsonl"}, nil, key); err == nil || err.Error() != want {
 			t.Errorf("%s: got %v, %v; want the error %q", key, ex, err, want)
@@ -98,5 +99,40 @@ func TestFindRefusesDuplicates(t *testing.T) {
 	ex, err := explain.Find(p, src, []string{"one.jsonl"}, nil, "a/answer")
 	if err != nil || ex.Record.OriginFile != "one.jsonl" || ex.Record.OriginLine != 1 {
 		t.Errorf("one.jsonl: got %+v, %v", ex, err)
+	}
+}
+
+// TestFindListsRuns: a key that names no judged run gets the runs the
+// files hold, in file order, at most ten and a count of the rest (review
+// 15: --run F:1 on an Inspect or tau-bench file, whose runs start at other
+// lines, said only "no judged run F:1").
+func TestFindListsRuns(t *testing.T) {
+	p, _ := setup(t, "pattern_guards_witness")
+	src, err := p.Source("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var many strings.Builder
+	for i := 1; i <= 12; i++ {
+		fmt.Fprintf(&many, `{"messages":[{"role":"user","content":"hi"}],"metadata":{"task":"greet","goal":null,"agent":"a%d"}}`+"\n", i)
+	}
+	if err := os.WriteFile("many.jsonl", []byte(many.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile("none.jsonl", []byte(`{"metadata":{"task":"greet"}}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		files []string
+		want  string
+	}{
+		{[]string{"many.jsonl"}, "no judged run many.jsonl:13 in many.jsonl; the judged runs there (--run takes a key or FILE:LINE): " +
+			"guards:a1/greet (many.jsonl:1), guards:a2/greet (many.jsonl:2), guards:a3/greet (many.jsonl:3), guards:a4/greet (many.jsonl:4), guards:a5/greet (many.jsonl:5), " +
+			"guards:a6/greet (many.jsonl:6), guards:a7/greet (many.jsonl:7), guards:a8/greet (many.jsonl:8), guards:a9/greet (many.jsonl:9), guards:a10/greet (many.jsonl:10), and 2 more"},
+		{[]string{"none.jsonl"}, "no judged run many.jsonl:13 in none.jsonl; there is none"},
+	} {
+		if ex, err := explain.Find(p, src, c.files, nil, "many.jsonl:13"); err == nil || err.Error() != c.want {
+			t.Errorf("%v: got %v, %v\nwant the error %q", c.files, ex, err, c.want)
+		}
 	}
 }

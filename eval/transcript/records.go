@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -190,12 +191,52 @@ func ResolveFormat(name, file string, r io.Reader) (string, io.Reader, error) {
 	case 1:
 		return claimed[0], br, nil
 	case 0:
+		if err != nil && len(bytes.TrimSpace(head)) == 0 {
+			// The whole file is in head: nothing for a sniffer to see.
+			return "", nil, &Error{File: file, Line: 1, Err: ErrNotRecognised, Msg: emptyFile(file, head)}
+		}
+		start := "the file's start"
+		if c, ok := r.(interface{ Compression() string }); ok && c.Compression() != "" {
+			// Said, since the name may not tell (inputs.Decompress goes
+			// by the bytes): what no format claims is the decompressed
+			// text.
+			start += ", once " + c.Compression() + "-decompressed,"
+		}
 		return "", nil, &Error{File: file, Line: 1, Err: ErrNotRecognised,
-			Msg: fmt.Sprintf("format auto: the file's start looks like none of the formats tried (%s); name the format with format = \"...\" in the source or --transcript-format", strings.Join(Formats(), ", "))}
+			Msg: fmt.Sprintf("format auto: %s looks like none of the formats tried (%s); name the format with format = \"...\" in the source or --transcript-format", start, strings.Join(Formats(), ", "))}
 	default:
 		return "", nil, &Error{File: file, Line: 1, Err: ErrNotRecognised,
 			Msg: fmt.Sprintf("format auto: ambiguous: %s; name the format with format = \"...\" in the source or --transcript-format", orList(claimed))}
 	}
+}
+
+// emptyFile is the refusal, under auto, of a file that is empty or holds
+// only white space (head, all of it): no format can be recognised, and
+// the formats differ on what it is — a format whose records are lines
+// reads it as no run, one whose file is one document refuses it — so the
+// message says which does which, as each format's framer answers.
+func emptyFile(file string, head []byte) string {
+	var none, refused []string
+	for _, name := range Formats() {
+		_, err := formats[name].frame(file, bytes.NewReader(head), Options{}).Next()
+		if errors.Is(err, io.EOF) {
+			none = append(none, name)
+		} else {
+			refused = append(refused, name)
+		}
+	}
+	what := "empty"
+	if len(head) > 0 {
+		what = "blank (white space only)"
+	}
+	msg := "format auto: the file is " + what + ", so its format cannot be recognised"
+	if len(none) > 0 {
+		msg += "; " + strings.Join(none, ", ") + " read it as no run"
+	}
+	if len(refused) > 0 {
+		msg += "; " + strings.Join(refused, ", ") + " refuse it"
+	}
+	return msg + ": leave it out, or name the format with format = \"...\" in the source or --transcript-format"
 }
 
 // orList joins names as "a or b", "a, b or c".

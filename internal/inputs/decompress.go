@@ -28,13 +28,25 @@ var (
 type StreamError struct {
 	Format string // "gzip" or "zstd"
 	Err    error
+	// AtStart: not one byte was decompressed. The file may then not be
+	// compressed at all, only start with the format's magic bytes, which
+	// decide whatever its name says: the message says so.
+	AtStart bool
 }
 
 func (e *StreamError) Error() string {
+	msg := fmt.Sprintf("corrupt %s stream: %v", e.Format, e.Err)
 	if errors.Is(e.Err, io.ErrUnexpectedEOF) {
-		return fmt.Sprintf("truncated %s stream (the file ends inside it)", e.Format)
+		msg = fmt.Sprintf("truncated %s stream (the file ends inside it)", e.Format)
 	}
-	return fmt.Sprintf("corrupt %s stream: %v", e.Format, e.Err)
+	if e.AtStart {
+		magic := "1f 8b"
+		if e.Format == "zstd" {
+			magic = "28 b5 2f fd"
+		}
+		msg += fmt.Sprintf("; nothing decompressed (a file that starts with %s's magic bytes %s is read as %s, whatever its name)", e.Format, magic, e.Format)
+	}
+	return msg
 }
 
 func (e *StreamError) Unwrap() error { return e.Err }
@@ -55,6 +67,7 @@ type decompressor struct {
 	src srcReader
 	r   io.Reader // set at the first Read
 	err error     // the error setting it up, returned by every Read
+	n   int64     // bytes given so far
 	z   *zstd.Decoder
 }
 
@@ -81,14 +94,27 @@ func (d *decompressor) Read(p []byte) (int, error) {
 		return 0, d.err
 	}
 	n, err := d.r.Read(p)
+	d.n += int64(n)
 	if err != nil && err != io.EOF && d.src.err == nil {
 		if _, ok := d.r.(*bufio.Reader); !ok {
-			err = &StreamError{Format: d.format(), Err: err}
+			err = &StreamError{Format: d.format(), Err: err, AtStart: d.n == 0}
 		}
 	} else if err != nil && d.src.err != nil {
 		err = d.src.err
 	}
 	return n, err
+}
+
+// Compression names the compression Decompress found at the start of
+// its input, "gzip" or "zstd", or "" for none (and before the first Read):
+// a refusal of the content can then say that it was decompressed, which
+// the file's name may not tell. (An interface method, so that a reader of
+// the content needs no import of this package to ask.)
+func (d *decompressor) Compression() string {
+	if _, plain := d.r.(*bufio.Reader); plain || d.r == nil {
+		return ""
+	}
+	return d.format()
 }
 
 func (d *decompressor) format() string {
@@ -111,7 +137,7 @@ func (d *decompressor) open() (io.Reader, error) {
 			return nil, d.src.err
 		}
 		if err != nil {
-			return nil, &StreamError{Format: "gzip", Err: err}
+			return nil, &StreamError{Format: "gzip", Err: err, AtStart: true}
 		}
 		return zr, nil
 	case bytes.HasPrefix(head, zstdMagic):
@@ -119,7 +145,7 @@ func (d *decompressor) open() (io.Reader, error) {
 		z, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
 			zstd.WithDecoderMaxWindow(MaxZstdWindow))
 		if err != nil {
-			return nil, &StreamError{Format: "zstd", Err: err}
+			return nil, &StreamError{Format: "zstd", Err: err, AtStart: true}
 		}
 		d.z = z
 		return z, nil

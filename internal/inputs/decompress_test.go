@@ -82,10 +82,13 @@ func TestDecompressErrors(t *testing.T) {
 		in   []byte
 		want string
 	}{
-		{"gzip header only", g[:2], "truncated gzip stream (the file ends inside it)"},
+		{"gzip header only", g[:2], "truncated gzip stream (the file ends inside it); nothing decompressed (a file that starts with gzip's magic bytes 1f 8b is read as gzip, whatever its name)"},
 		{"gzip truncated", g[:len(g)-10], "truncated gzip stream (the file ends inside it)"},
 		{"gzip checksum", flipped, "corrupt gzip stream: gzip: invalid checksum"},
-		{"zstd truncated", z[:len(z)-3], "truncated zstd stream (the file ends inside it)"},
+		{"zstd truncated", z[:len(z)-3], "truncated zstd stream (the file ends inside it); nothing decompressed (a file that starts with zstd's magic bytes 28 b5 2f fd is read as zstd, whatever its name)"},
+		// review 15: a .jsonl file that only starts with gzip's magic bytes.
+		{"not gzip", []byte("\x1f\x8b\x08\x00garbage"), "truncated gzip stream (the file ends inside it); nothing decompressed (a file that starts with gzip's magic bytes 1f 8b is read as gzip, whatever its name)"},
+		{"bad gzip header", []byte("\x1f\x8bgarbage-not-a-header"), "corrupt gzip stream: gzip: invalid header; nothing decompressed (a file that starts with gzip's magic bytes 1f 8b is read as gzip, whatever its name)"},
 	} {
 		_, err := readAll(bytes.NewReader(c.in))
 		var se *StreamError
@@ -163,4 +166,33 @@ func FuzzDecompress(f *testing.F) {
 			t.Fatalf("plain input: %q, %v", got, err)
 		}
 	})
+}
+
+// TestCompression: the compression found is told after the first Read,
+// so that a refusal of the content can say it was decompressed (review
+// 15: a gzip of garbage was refused as if it were the file's own text).
+func TestCompression(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		in   []byte
+		want string
+	}{
+		{"plain", []byte("{}\n"), ""},
+		{"empty", nil, ""},
+		{"gzip", gz(t, "{}\n"), "gzip"},
+		{"zstd", zst(t, "{}\n"), "zstd"},
+	} {
+		d := Decompress(bytes.NewReader(c.in))
+		comp := d.(interface{ Compression() string })
+		if got := comp.Compression(); got != "" {
+			t.Errorf("%s: before a Read: %q", c.name, got)
+		}
+		if _, err := io.ReadAll(d); err != nil {
+			t.Fatal(err)
+		}
+		if got := comp.Compression(); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+		d.Close()
+	}
 }

@@ -111,18 +111,27 @@ func Import(source string, data []byte) (Result, error) {
 		return Result{}, err
 	}
 	im := &importer{used: map[string]bool{}}
-	var out bytes.Buffer
-	fmt.Fprintf(&out, "# Imported by tenet import %s: %d tool definitions.\n", source, len(list))
+	var body bytes.Buffer
 	if cur := nextCursor(doc); cur != "" {
 		// tools/list is paginated: the file holds one page.
-		out.WriteString(im.comment([]Warning{{Pointer: cur, Message: "more tools on further pages of tools/list (nextCursor): not in this file"}}))
+		body.WriteString(im.comment([]Warning{{Pointer: cur, Message: "more tools on further pages of tools/list (nextCursor): not in this file"}}))
 	}
 	for i, raw := range list {
 		ptr := base + "/" + strconv.Itoa(i)
 		block := im.tool(source, raw, ptr)
-		out.WriteString("\n")
-		out.WriteString(block)
+		body.WriteString("\n")
+		body.WriteString(block)
 	}
+	// The header counts what was imported, known only now: a definition
+	// passed over (a built-in tool, no name) is a warning below, and a
+	// count of the file's entries would claim it as a block.
+	var out bytes.Buffer
+	if im.tools == len(list) {
+		fmt.Fprintf(&out, "# Imported by tenet import %s: %d tool definitions.\n", source, len(list))
+	} else {
+		fmt.Fprintf(&out, "# Imported by tenet import %s: %d of %d tool definitions (%d not imported: see the warnings).\n", source, im.tools, len(list), len(list)-im.tools)
+	}
+	out.Write(body.Bytes())
 	if im.tools == 0 {
 		why := "the list is empty"
 		if len(im.warnings) > 0 {

@@ -223,3 +223,18 @@ func TestNextCursor(t *testing.T) {
 		t.Errorf("got\n%s%v", res.Text, res.Warnings)
 	}
 }
+
+// TestHeaderCountsImported: the file's header counts the blocks written,
+// not the entries read (review 15: "2 tool definitions" over one tool and
+// one built-in tool passed over).
+func TestHeaderCountsImported(t *testing.T) {
+	in := `{"model":"gpt-4o","tools":[{"type":"function","function":{"name":"get_weather","parameters":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}}},{"type":"web_search_preview"}]}`
+	res, err := Import("openai", []byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, _, _ := strings.Cut(string(res.Text), "\n")
+	if want := "# Imported by tenet import openai: 1 of 2 tool definitions (1 not imported: see the warnings)."; head != want || res.Tools != 1 {
+		t.Errorf("header %q, %d tools; want %q, 1", head, res.Tools, want)
+	}
+}

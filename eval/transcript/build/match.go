@@ -36,6 +36,12 @@ func DecodeJSON(data []byte, record bool) (v any, msg string) {
 	if err1 := json.Unmarshal(data, &old); err1 != nil {
 		var se *json.SyntaxError
 		if record && errors.As(err1, &se) {
+			if strings.HasSuffix(se.Error(), "exceeded max depth") {
+				// Both decoders stop at decoderMaxDepth, which a lower
+				// --max-depth only meets earlier (frame's scan): name the
+				// limit and the flag, as that scan does.
+				return nil, fmt.Sprintf("record nested deeper than the limit of %d levels at offset %d (the JSON decoder's own: --max-depth can lower it, not raise it)", decoderMaxDepth, se.Offset)
+			}
 			return nil, fmt.Sprintf("invalid JSON (offset %d): %v", se.Offset, se)
 		}
 		return nil, "invalid JSON: " + err1.Error()
@@ -46,6 +52,11 @@ func DecodeJSON(data []byte, record bool) (v any, msg string) {
 	}
 	return nil, "invalid JSON: " + err.Error()
 }
+
+// decoderMaxDepth is the nesting limit of encoding/json and of
+// go-json-experiment/json (frame.DefaultMaxDepth; build does not import
+// frame).
+const decoderMaxDepth = 10_000
 
 // maxPointer bounds the JSON pointer quoted in a message: member names
 // are the record's, and may be megabytes long.

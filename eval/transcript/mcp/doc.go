@@ -16,8 +16,9 @@
 // the server may have run it. Ids are matched as JSON-RPC does: a string
 // and a number are different ids, so a session holding both 1 and "1" is
 // refused (the run's call ids would be the same), as is a tools/call id
-// used twice (MCP forbids it) or a response that two pending requests
-// could take. JSON-RPC ids belong to their sender: a request whose method
+// used twice (MCP forbids it), a response that two pending requests
+// could take, or one that no pending request's id matches (never given
+// to a call by its place). JSON-RPC ids belong to their sender: a request whose method
 // only a server sends (sampling/createMessage, roots/list,
 // elicitation/create) may hold the id of a pending request only a client
 // sends, and a response then goes to the one request whose result's
@@ -27,7 +28,8 @@
 // CreateTaskResult is followed by its task id (tasks.go): its result is the
 // response to tasks/result for that task; without one, the task's last
 // status decides: failed fails the call, working, input_required,
-// completed and cancelled leave it unknown.
+// completed and cancelled leave it unknown. A second tasks/result response
+// for the task is refused.
 //
 // Every other message (initialize, tools/list, notifications, prompts,
 // resources, sampling, elicitation, ping) is an event of role "mcp" with

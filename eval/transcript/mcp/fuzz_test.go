@@ -47,6 +47,9 @@ func FuzzMCP(f *testing.F) {
 			`{"jsonrpc":"2.0","id":1,"method":"sampling/createMessage","params":{"messages":[],"maxTokens":1}}` + "\n" +
 			`{"jsonrpc":"2.0","id":1,"result":{"role":"assistant","content":{"type":"text","text":"y"},"model":"m"}}` + "\n" +
 			`{"jsonrpc":"2.0","id":1,"result":{"content":[]}}`,
+		// A response with another id than the pending call's (review 15).
+		`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"send_email","arguments":{"to":"bob"}}}` + "\n" +
+			`{"jsonrpc":"2.0","id":8,"result":{"content":[{"type":"text","text":"ok"}]}}`,
 	} {
 		f.Add([]byte(seed), uint8(0))
 		f.Add([]byte(seed), uint8(3))
@@ -100,6 +103,11 @@ func FuzzMCP(f *testing.F) {
 			}
 			if c.ResultEvent == -1 && c.Parent == -1 && c.OkUnknown == "" {
 				t.Fatalf("call %d: no response, yet its outcome is known", i)
+			}
+			// A result is given by id, never by place: its event names
+			// the call's own id (a task's result, the task's call).
+			if c.ResultEvent >= 0 && c.Parent == -1 && rn.Events[c.ResultEvent].CallID != c.ID {
+				t.Fatalf("call %d (id %q): result event %d answers id %q", i, c.ID, c.ResultEvent, rn.Events[c.ResultEvent].CallID)
 			}
 		}
 	})

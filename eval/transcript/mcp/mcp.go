@@ -52,6 +52,7 @@ type decoder struct {
 	// run's call ids would not).
 	idText map[string]string
 	used   map[string]bool // tools/call request ids seen (idKey)
+	done   map[string]int  // the line of the last response to each id (idKey)
 	cancel map[*run.Call]bool
 	// tasks holds every task id the log reports (tasks.go), taskCalls the
 	// task of each task-augmented call a CreateTaskResult answered.
@@ -73,6 +74,7 @@ func Decode(data []byte) (rn *run.Run, skip bool, msg string) {
 		pending: map[string][]*pending{},
 		idText:  map[string]string{},
 		used:    map[string]bool{},
+		done:    map[string]int{},
 		cancel:  map[*run.Call]bool{},
 		meta:    map[string]any{},
 
@@ -328,14 +330,17 @@ func (d *decoder) notification(obj map[string]any, method string) string {
 	return ""
 }
 
-// response reads a response. One to a tools/call is its call's result; a
-// result shaped as a tool result that answers no request is a result
-// without its request (the call is made from it, with no tool name).
+// response reads a response. One to a tools/call is its call's result. A
+// response answers the pending request with its id and no other: one
+// whose id answers no pending request is refused, never given to a call
+// by its position (a stray response would make a call whose response the
+// log lacks read as ok).
 func (d *decoder) response(obj map[string]any, ev *run.Event) string {
 	idv, hasID := obj["id"]
 	var p *pending
 	var key, text string
 	result, _ := obj["result"].(map[string]any)
+	_, hasResult := obj["result"]
 	if hasID && idv != nil {
 		var msg string
 		if key, text, msg = idKey(idv); msg != "" {
@@ -344,9 +349,15 @@ func (d *decoder) response(obj map[string]any, ev *run.Event) string {
 		if p, msg = d.answered(key, idv, result); msg != "" {
 			return msg
 		}
-		if other, ok := d.idText[text]; p == nil && ok && other != key {
-			return fmt.Sprintf("id %s answers no request, but a request has the id %q in its other form: JSON-RPC tells the ids 1 and \"1\" apart", jsonText(idv), build.Clip(text, 100))
+		if p == nil {
+			return d.noRequest(key, text, idv)
 		}
+		d.done[key] = d.line
+	} else if hasResult {
+		// JSON-RPC gives a null id only to an error response (a request
+		// whose id could not be read): a result without an id answers
+		// nothing.
+		return "a response with a result and no id (or a null id) answers no request: JSON-RPC pairs a response with the request of the same id"
 	}
 	isTool := p != nil && p.call != nil
 	var t *task
@@ -368,14 +379,6 @@ func (d *decoder) response(obj map[string]any, ev *run.Event) string {
 		}
 		if t != nil {
 			isTool, text = true, t.call.ID
-		}
-	}
-	if p == nil {
-		// No request: a tool result only when it says so by its shape.
-		if r, ok := obj["result"].(map[string]any); ok {
-			_, hasContent := r["content"].([]any)
-			_, hasIsError := r["isError"]
-			isTool = hasContent && (hasIsError || r["structuredContent"] != nil || r["role"] == nil)
 		}
 	}
 	if p != nil && p.method == "initialize" {
@@ -423,6 +426,20 @@ func (d *decoder) response(obj map[string]any, ev *run.Event) string {
 	c := d.m.Answer(d.rn, ev.Index, a)
 	ev.CallID, ev.Tool, ev.Failed, ev.Error = a.CallID, c.Tool, a.Failed, a.Err
 	return ""
+}
+
+// noRequest is the refusal of a response with the id key (text) that no
+// pending request holds: a second response to an answered request, a
+// response whose request has the id in its other form, or one whose
+// request the log does not hold.
+func (d *decoder) noRequest(key, text string, idv any) string {
+	if other, ok := d.idText[text]; ok && other != key {
+		return fmt.Sprintf("id %s answers no request, but a request has the id %q in its other form: JSON-RPC tells the ids 1 and \"1\" apart", jsonText(idv), build.Clip(text, 100))
+	}
+	if at, ok := d.done[key]; ok {
+		return fmt.Sprintf("id %s answers no request: the request with this id was answered at line %d, and JSON-RPC gives a request one response", jsonText(idv), at)
+	}
+	return fmt.Sprintf("id %s answers no request: no request with this id is in the session before it (a response answers the pending request of the same id; a log that starts after the request is not read)", jsonText(idv))
 }
 
 // toolResult reads a CallToolResult into a and the event's content.

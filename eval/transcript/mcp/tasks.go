@@ -30,6 +30,7 @@ type task struct {
 	// result: a tasks/result response answered the call; resultErr: it
 	// was a JSON-RPC error.
 	result, resultErr bool
+	rline             int // the line of that response
 }
 
 func terminal(status string) bool {
@@ -135,7 +136,12 @@ func (d *decoder) taskResult(p *pending, obj map[string]any) (*task, string) {
 		}
 		return nil, ""
 	}
-	t.result = true
+	if t.result {
+		// A second result would reach the matcher as one of an answered
+		// call, which may give it to a later pending call by its place.
+		return nil, fmt.Sprintf("a second tasks/result response for the task %q, whose result line %d gave already, so which is the tools/call's result is unclear", build.Clip(p.taskID, 100), t.rline)
+	}
+	t.result, t.rline = true, d.line
 	_, t.resultErr = obj["error"]
 	return t, ""
 }
