@@ -47,3 +47,17 @@ output "" meta map[]`
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestOrphanResult: a tool_result answering no tool_use (a_orphan.jsonl,
+// review 15) was a call to "" with ok true; nothing names its tool, so its
+// ok is unknown.
+func TestOrphanResult(t *testing.T) {
+	rec := `{"messages": [{"role": "user", "content": "email bob"}, {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t9", "content": "sent"}]}]}`
+	want := `event 0 user "email bob" calls=[]
+event 1 tool "sent" calls=[] result(t9  failed=false "")
+call 0  id=t9 event=1 args=[] ok=false result="sent" error="" result_event=1 mismatch="" unknown="the result at message 1 answers no call requested before it and names no tool: what ran, and whether it succeeded, is unknown" args_error=""
+output "" meta map[]`
+	if got := summary(decodeOK(t, []byte(rec))); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}

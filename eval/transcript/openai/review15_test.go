@@ -75,3 +75,21 @@ func TestUserTextBesideResults(t *testing.T) {
 		{Index: 1, Event: 4, ID: "t2", Tool: "send_email", Args: map[string]any{}, Ok: true, Result: "sent", ResultEvent: 6, Parent: -1},
 	})
 }
+
+// TestOrphanResult: a result answering no call became a call to "" with ok
+// true (review 15, finding 8). When the result names what ran it is that
+// call, as before; when nothing names the tool its ok is unknown, unless
+// the result reports an error (then it did not succeed, whatever ran).
+func TestOrphanResult(t *testing.T) {
+	rn := readOne(t, lines(`{"messages": [{"role": "user", "content": "go"},`+
+		`{"role": "tool", "tool_call_id": "c9", "name": "send_email", "content": "sent"},`+
+		`{"role": "tool", "tool_call_id": "c8", "content": "sent"},`+
+		`{"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t7", "content": "sent"}]},`+
+		`{"role": "tool", "tool_call_id": "c6", "content": "denied", "error": "denied"}]}`))
+	check(t, "calls", callSummary(rn), []string{
+		`send_email id=c9 ok=true result=1 mismatch=`,
+		` id=c8 ok=? the result at message 2 answers no call requested before it and names no tool: what ran, and whether it succeeded, is unknown result=2 mismatch=`,
+		` id=t7 ok=? the result at message 3 answers no call requested before it and names no tool: what ran, and whether it succeeded, is unknown result=3 mismatch=`,
+		` id=c6 ok=false result=4 mismatch=`,
+	})
+}
