@@ -98,7 +98,33 @@ func TextCall(text string) string {
 			}
 		}
 	}
+	if tool, ok := bareJSONCall(strings.TrimSpace(text)); ok {
+		return fmt.Sprintf(`a bare JSON call {"name", "arguments"} calling %q`, Clip(tool, 100))
+	}
 	return ""
+}
+
+// bareJSONCall reports whether text is, whole, a JSON call with no marker
+// (Llama 3's JSON-based tool calling, a prompt asking for JSON calls): an
+// object, or a list of objects, with a string "name" and an "arguments"
+// or "parameters" member. A name alone is not enough: an answer that is a
+// JSON record may have one.
+func bareJSONCall(text string) (string, bool) {
+	if text == "" || (text[0] != '{' && text[0] != '[') {
+		return "", false
+	}
+	v, msg := DecodeJSON([]byte(text), false)
+	if msg != "" {
+		return "", false
+	}
+	if l, ok := v.([]any); ok && len(l) > 0 {
+		v = l[0]
+	}
+	obj, _ := v.(map[string]any)
+	name, _ := obj["name"].(string)
+	_, args := obj["arguments"]
+	_, params := obj["parameters"]
+	return name, name != "" && (args || params)
 }
 
 // TextCallProblem is the package's TextCallProblem in t's words.

@@ -20,7 +20,12 @@ func TestTextCall(t *testing.T) {
 		{"<function_calls>\n<invoke>\n<tool_name>send_email</tool_name>\n</invoke>\n</function_calls>", `Claude's prompt-based "<function_calls>" calling "send_email"`},
 		// The second marker is the call: the first is prose.
 		{"Hermes writes calls in <tool_call> tags: <tool_call>{\"name\": \"x\"}</tool_call>", `Hermes/Qwen "<tool_call>" calling "x"`},
+		// A whole text that is a JSON call (content_json.jsonl).
+		{`{"name": "send_email", "arguments": {"to": "bob"}}`, `a bare JSON call {"name", "arguments"} calling "send_email"`},
+		{` [{"name": "send_email", "parameters": {}}] `, `a bare JSON call {"name", "arguments"} calling "send_email"`},
 		// Not calls.
+		{`{"name": "Bob", "age": 3}`, ""},
+		{`{"name": "send_email", "arguments": {}} and more`, ""},
 		{"Hermes writes calls in <tool_call> tags.", ""},
 		{"<tool_call>{\"arguments\": {}}</tool_call>", ""}, // no name
 		{"<tool_call>{\"name\": \"\"}</tool_call>", ""},
