@@ -284,7 +284,7 @@ type conv struct {
 
 // message adds one message (or the response, a Message object) to the run.
 func (cv *conv) message(raw any, isResponse bool) string {
-	rn, m := cv.rn, &cv.m
+	rn := cv.rn
 	msg, ok := raw.(map[string]any)
 	if !ok {
 		return "is " + build.Kind(raw) + ", want an object"
@@ -346,6 +346,40 @@ func (cv *conv) message(raw any, isResponse bool) string {
 	default:
 		return "content: want a string or a list of content blocks, got " + build.Kind(c)
 	}
+	if role == "user" {
+		if segs := build.SplitResults(ev.Blocks); segs != nil {
+			// The user's words beside tool results are the user's turn,
+			// the results the tool's: an event each, in content order.
+			for _, seg := range segs {
+				sub := ev.Blocks[seg.Start:seg.End]
+				subItems, msg := blocks(sub, role) // the whole list passed: cannot fail
+				if msg != "" {
+					return msg
+				}
+				part := &run.Event{Index: len(rn.Events), Role: role, Blocks: sub, Content: build.BlockText(sub)}
+				if msg := cv.add(part, subItems, role); msg != "" {
+					return msg
+				}
+			}
+			return ""
+		}
+	}
+	return cv.add(ev, items, role)
+}
+
+// add appends ev, the event of a message (or of part of a user message's
+// blocks) holding items, to the run, requests its calls and matches its
+// results.
+func (cv *conv) add(ev *run.Event, items []item, role string) string {
+	rn, m := cv.rn, &cv.m
+	// A call the model wrote as text (Claude's prompt-based tool use
+	// before the API had tool_use, or another template's) would be read as
+	// no call (build/textcall.go).
+	if role == "assistant" && len(items) == 0 {
+		if msg := terms.TextCallProblem(ev.Content); msg != "" {
+			return msg
+		}
+	}
 	rn.Events = append(rn.Events, ev)
 	clientResults := 0
 	for _, it := range items {
@@ -375,8 +409,9 @@ func (cv *conv) message(raw any, isResponse bool) string {
 	// A user message carrying tool results is the tool's turn, not the
 	// user's (docs/transcripts.md): left "user", "no user message in
 	// between" would never hold after a read, and an injected send would
-	// escape such an invariant. Text beside the results is then not user
-	// text either: the cautious reading.
+	// escape such an invariant. The user's own words beside the results
+	// are an event of their own (build.SplitResults); only blank text
+	// stays in the tool's event.
 	if clientResults > 0 {
 		ev.Role = "tool"
 		ev.Content = toolText(ev.Blocks, items)
@@ -620,6 +655,7 @@ var terms = build.Terms{
 	Convert:       "this reader reads calls as tool_use blocks and results as tool_result blocks",
 	Response:      `a model response? log it as "response"`,
 	ResponsesItem: "an OpenAI Responses API item? this reader wants Anthropic tool_use and tool_result blocks",
+	Calls:         "tool_use blocks",
 }
 
 // scanRest is build.ScanRest in this format's terms.

@@ -7,8 +7,10 @@
 // unknown (a result before its request, two results for one call, shared
 // ids), and the refusals that keep a reader from reading a call as "no
 // call": call shapes in the parts of a record the reader does not read
-// (ScanRest, UnknownCallKey, TopLevelProblem, FindTranscript) and
-// Anthropic content blocks (ContentBlocks). It also holds the JSON decoding
+// (ScanRest, UnknownCallKey, TopLevelProblem, FindTranscript), a call
+// written as text in a chat template's form (TextCall, TextCallProblem),
+// Anthropic content blocks (ContentBlocks) and the cut of a user message
+// holding tool results and the user's own words into events (SplitResults). It also holds the JSON decoding
 // every reader must use (DecodeJSON: duplicate names and invalid UTF-8 are
 // errors) and the value helpers of its messages (ParseArgs, OptString,
 // Kind, Clip).

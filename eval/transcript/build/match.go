@@ -365,6 +365,7 @@ func (m *Matcher) Answer(rn *run.Run, event int, a Result) *run.Call {
 		return c
 	}
 	c := m.match(rn, a.CallID, a.RanTool)
+	synthesised := c == nil
 	if c == nil {
 		// A result with no request: synthesise the call that ran.
 		id := a.CallID
@@ -420,11 +421,32 @@ func (m *Matcher) Answer(rn *run.Run, event int, a Result) *run.Call {
 	if a.Unknown != "" {
 		// Ok false means nothing then (see run.Call.OkUnknown).
 		c.Ok, c.OkUnknown = false, a.Unknown
+	} else if c.Ok && synthesised && c.Tool == "" {
+		// A result that answers no call and names no tool proves that
+		// something ran, not what: read as a call to "" that succeeded, a
+		// send whose request the log lost would pass for no send at all
+		// and the audit would see an ok call. Its ok is unknown instead
+		// (docs/transcripts.md, "Matching results to calls", rule 5).
+		c.Ok, c.OkUnknown = false, fmt.Sprintf(namelessResult+" at message %d answers no call requested before it and names no tool: what ran, and whether it succeeded, is unknown", event)
 	}
 	c.Result = a.Content
 	c.Error = a.Err
 	c.ResultEvent = event
 	return c
+}
+
+// namelessResult starts the OkUnknown of a call synthesised from a result
+// that named no tool (Answer), so that ToolNamed can tell it.
+const namelessResult = "the result"
+
+// ToolNamed gives tool to a call Answer synthesised from a result that
+// named none, when the reader learns it elsewhere (Inspect's tool event):
+// what ran is then known, and its ok is the result's again.
+func ToolNamed(c *run.Call, tool string) {
+	c.Tool = tool
+	if tool != "" && strings.HasPrefix(c.OkUnknown, namelessResult+" at message ") && c.Error == "" {
+		c.Ok, c.OkUnknown = true, ""
+	}
 }
 
 // ParseArgs reads call arguments: an object, a JSON string holding an

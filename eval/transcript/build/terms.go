@@ -40,6 +40,9 @@ type Terms struct {
 	// Event is the place of the record's event i in a refusal, a format
 	// with one %d: "message %d".
 	Event string
+	// Calls names the structured calls the reader reads, as the person
+	// would convert to them: "tool_calls".
+	Calls string
 }
 
 // OpenAI are openai-messages' terms, the default.
@@ -52,6 +55,7 @@ var OpenAI = Terms{
 	ResponsesItem: "an OpenAI Responses API item? this reader wants Chat Completions messages",
 	TopLevel:      `a transcript must be under "messages" at the top level`,
 	Event:         "message %d",
+	Calls:         "tool_calls",
 }
 
 // or fills t's empty fields with OpenAI's.
@@ -66,7 +70,7 @@ func (t *Terms) or() *Terms {
 	}{
 		{&c.Transcript, OpenAI.Transcript}, {&c.Header, OpenAI.Header}, {&c.Wants, OpenAI.Wants},
 		{&c.Convert, OpenAI.Convert}, {&c.Response, OpenAI.Response}, {&c.ResponsesItem, OpenAI.ResponsesItem},
-		{&c.TopLevel, OpenAI.TopLevel}, {&c.Event, OpenAI.Event},
+		{&c.TopLevel, OpenAI.TopLevel}, {&c.Event, OpenAI.Event}, {&c.Calls, OpenAI.Calls},
 	} {
 		if *f.p == "" {
 			*f.p = f.d

@@ -326,7 +326,7 @@ func addEventCalls(rn *run.Run, ev any, res *resolver) string {
 			// A call known only from its tool message (no request in
 			// the messages): the tool event is its request.
 			if c.Tool == "" {
-				c.Tool = t.fn
+				build.ToolNamed(c, t.fn)
 			}
 			if len(c.Args) == 0 && c.ArgsError == "" {
 				c.Args, c.ArgsError = t.args, t.argsErr

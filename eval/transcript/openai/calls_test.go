@@ -160,7 +160,8 @@ func TestMatchLatestTurn(t *testing.T) {
 		{Index: 1, Event: 2, Tool: "read", Args: map[string]any{}, Ok: true, Result: "R", ResultEvent: 3, Parent: -1},
 	})
 	// An exact, unique id still reaches back to an earlier turn; a result
-	// no call of the latest turn can take is a call of its own.
+	// no call of the latest turn can take is a call of its own, whose ok is
+	// unknown as it names no tool (review 15).
 	rn = readOne(t, lines(`{"messages": [`+
 		`{"role": "assistant", "content": null, "tool_calls": [{"id": "a", "function": {"name": "read", "arguments": {}}}]},`+
 		`{"role": "assistant", "content": null, "tool_calls": [{"id": "b", "function": {"name": "send_money", "arguments": {}}}]},`+
@@ -170,7 +171,8 @@ func TestMatchLatestTurn(t *testing.T) {
 	checkCalls(t, rn.Calls, []run.Call{
 		{Index: 0, Event: 0, ID: "a", Tool: "read", Args: map[string]any{}, Ok: true, Result: "A", ResultEvent: 3, Parent: -1},
 		{Index: 1, Event: 1, ID: "b", Tool: "send_money", Args: map[string]any{}, Ok: true, Result: "B", ResultEvent: 2, Parent: -1},
-		{Index: 2, Event: 4, Args: map[string]any{}, Ok: true, Result: "?", ResultEvent: 4, Parent: -1},
+		{Index: 2, Event: 4, Args: map[string]any{}, Result: "?", ResultEvent: 4, Parent: -1,
+			OkUnknown: "the result at message 4 answers no call requested before it and names no tool: what ran, and whether it succeeded, is unknown"},
 	})
 }
 

@@ -165,7 +165,9 @@
 //  5. otherwise a Call is synthesised from the result (Event = the result's
 //     event, ID = its id or else tool_call.id, Tool and Args from tool_call
 //     or name, or "" and {} without them), because a result proves a call
-//     ran even when its request is missing.
+//     ran even when its request is missing. When nothing names the tool
+//     and the result reports no error, its ok is unknown (OkUnknown): the
+//     result proves that something ran, not what.
 //
 // The fallbacks (rules 3 and 4) stay inside the latest turn: an earlier
 // call left unanswered must not take a later call's result, which would

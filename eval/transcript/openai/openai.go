@@ -119,7 +119,10 @@ func message(m *build.Matcher, rn *run.Run, i int, raw any) string {
 			}
 		}
 	}
-	ev := &run.Event{Index: i, Role: role}
+	// Index is the event's place in rn.Events: a user message holding
+	// tool results and the user's own words is two events or more
+	// (build.SplitResults), so from then on it is not i.
+	ev := &run.Event{Index: len(rn.Events), Role: role}
 	var blocks []build.BlockItem
 	switch c := msg["content"].(type) {
 	case nil:
@@ -135,15 +138,38 @@ func message(m *build.Matcher, rn *run.Run, i int, raw any) string {
 	default:
 		return "content: want a string, null or a list of content blocks, got " + build.Kind(c)
 	}
-	rn.Events = append(rn.Events, ev)
-
-	// A result message answers earlier calls before this message's own
-	// calls are requested.
-	if resultRole(role) {
-		if err := result(m, rn, ev, msg); err != "" {
-			return err
+	if segs := build.SplitResults(ev.Blocks); role == "user" && segs != nil {
+		// The user's words beside tool_result blocks are the user's turn,
+		// the results the tool's: an event each, in content order. The
+		// message's other members go with its last event.
+		for _, seg := range segs {
+			sub := ev.Blocks[seg.Start:seg.End]
+			part := &run.Event{Index: len(rn.Events), Role: role, Blocks: sub, Content: build.BlockText(sub)}
+			subBlocks, err := build.ContentBlocks(sub) // the whole list passed: cannot fail
+			if err != "" {
+				return err
+			}
+			rn.Events = append(rn.Events, part)
+			addBlocks(m, rn, part, role, subBlocks)
+			ev = part
 		}
+	} else {
+		rn.Events = append(rn.Events, ev)
+		// A result message answers earlier calls before this message's
+		// own calls are requested.
+		if resultRole(role) {
+			if err := result(m, rn, ev, msg); err != "" {
+				return err
+			}
+		}
+		addBlocks(m, rn, ev, role, blocks)
 	}
+	return messageCalls(m, rn, ev, role, msg)
+}
+
+// addBlocks requests the calls and matches the results of blocks, the
+// tool_use and tool_result blocks of ev.
+func addBlocks(m *build.Matcher, rn *run.Run, ev *run.Event, role string, blocks []build.BlockItem) {
 	// Content blocks are taken in order: a tool_use requests a call, a
 	// tool_result answers one, so a tool_result after a tool_use in the
 	// same message can answer it, and one before it answers an earlier
@@ -172,11 +198,16 @@ func message(m *build.Matcher, rn *run.Run, i int, raw any) string {
 	// shape). Left as "user", the results would count as user text and
 	// as a user turn, so "no user message in between" would never hold
 	// after a read and an injected send would escape such an invariant.
-	// Text beside the results in that message is then not user text:
-	// the cautious reading (it can only make an invariant fire).
+	// The user's own words beside the results are an event of their own
+	// (build.SplitResults); only blank text stays in the tool's event.
 	if role == "function" || nResults > 0 {
 		ev.Role = "tool"
 	}
+}
+
+// messageCalls requests the calls of msg's tool_calls and function_call,
+// made by ev, and refuses what the reader would misread as no call.
+func messageCalls(m *build.Matcher, rn *run.Run, ev *run.Event, role string, msg map[string]any) string {
 
 	own, err := toolCalls("tool_calls", msg["tool_calls"])
 	if err != "" {
@@ -208,6 +239,14 @@ func message(m *build.Matcher, rn *run.Run, i int, raw any) string {
 		}
 	default:
 		return "function_call: want an object {name, arguments}, got " + build.Kind(fc)
+	}
+	// A call the model wrote as text in a chat template's form would be
+	// read as no call (build/textcall.go). A message with structured calls
+	// too is read by them: a server that parsed the text keeps both.
+	if role == "assistant" && len(ev.Calls) == 0 {
+		if err := build.TextCallProblem(ev.Content); err != "" {
+			return err
+		}
 	}
 	return scanMessageRest(msg)
 }

@@ -76,16 +76,17 @@ func rec(msgs ...string) string { return `{"messages": [` + strings.Join(msgs, "
 // followed by a request with that id. Before, the request was not run (ok
 // false) and the result a call to "" that ran, with no mismatch; now the
 // request's ok is unknown, with the reason and a mismatch. A later result
-// of its own answers it as usual.
+// of its own answers it as usual. The early result names no tool, so its
+// own call's ok is unknown (review 15).
 func TestResultBeforeRequest(t *testing.T) {
 	rn := readOne(t, lines(rec(userGo, `{"role": "tool", "tool_call_id": "c1", "content": "sent"}`, asst(sendEve))))
 	check(t, "calls", callSummary(rn), []string{
-		` id=c1 ok=true result=1 mismatch=`,
+		` id=c1 ok=? the result at message 1 answers no call requested before it and names no tool: what ran, and whether it succeeded, is unknown result=1 mismatch=`,
 		`send_email id=c1 ok=? a result with its id "c1" came at message 1, before the call was requested: whether that result is this call's is unknown result=-1 mismatch=answered before it was requested, at message 1`,
 	})
 	rn = readOne(t, lines(rec(userGo, `{"role": "tool", "tool_call_id": "c1", "content": "x"}`, asst(sendEve), `{"role": "tool", "tool_call_id": "c1", "content": "sent"}`)))
 	check(t, "calls answered later", callSummary(rn), []string{
-		` id=c1 ok=true result=1 mismatch=`,
+		` id=c1 ok=? the result at message 1 answers no call requested before it and names no tool: what ran, and whether it succeeded, is unknown result=1 mismatch=`,
 		`send_email id=c1 ok=true result=3 mismatch=`,
 	})
 }

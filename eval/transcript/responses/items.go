@@ -188,6 +188,14 @@ func message(rn *run.Run, ev *run.Event, it map[string]any) string {
 	default:
 		return "content: want a string, null or a list of content parts, got " + build.Kind(c)
 	}
+	// A call the model wrote as text would be read as no call
+	// (build/textcall.go); in the Responses API a message item never
+	// holds a structured call, so any such text is refused.
+	if ev.Role == "assistant" {
+		if msg := terms.TextCallProblem(ev.Content); msg != "" {
+			return msg
+		}
+	}
 	rn.Events = append(rn.Events, ev)
 	return terms.ScanRest(it, messageKeys, "")
 }

@@ -267,6 +267,7 @@ var terms = build.Terms{
 	Convert:       "in the Responses API a call is a function_call item and its result a function_call_output item",
 	Response:      `a model response logged beside the request? append its items to "output"`,
 	ResponsesItem: `a Responses API item out of place? this reader reads items only in "input" and "output", or a list of items`,
+	Calls:         "function_call items",
 }
 
 // sharedCallIDs makes unknown the ok of every call of a group of calls
