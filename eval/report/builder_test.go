@@ -206,7 +206,9 @@ func TestBuilderCrossCondition(t *testing.T) {
 }
 
 // TestBuilderAgentDojo: the four AgentDojo contracts on the 12 agents'
-// transcripts, with unknown labels refused and bounded.
+// transcripts, with unknown labels refused and bounded; the traces hold one
+// injection task of each suite's every goal declared, so metrics are over
+// the observed cases.
 func TestBuilderAgentDojo(t *testing.T) {
 	if testing.Short() {
 		t.Skip("evaluates the AgentDojo corpus")
@@ -236,7 +238,7 @@ func TestBuilderAgentDojo(t *testing.T) {
 	for _, unknown := range []string{metrics.UnknownRefuse, metrics.UnknownBounds} {
 		t.Run(unknown, func(t *testing.T) {
 			d := checkEquivalent(t, testInput{Command: CommandEval, Version: "test", Inputs: files, Contracts: contracts,
-				Records: all, Declared: declared, Programs: progs, Metrics: metrics.Options{Unknown: unknown}})
+				Records: all, Declared: declared, Programs: progs, Metrics: metrics.Options{Unknown: unknown, Cases: metrics.CasesObserved}})
 			if d.Runs != len(all) || len(d.Conditions) != 48 || len(d.Violations) == 0 || len(d.Leaderboard) != 12 {
 				t.Errorf("%d runs, %d conditions, %d violations, %d leaderboard rows", d.Runs, len(d.Conditions), len(d.Violations), len(d.Leaderboard))
 			}

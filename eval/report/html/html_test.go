@@ -412,7 +412,7 @@ func corpusDocument(t *testing.T) *report.Document {
 			all = append(all, res.Records...)
 		}
 		corpus.doc = assemble.Build(assemble.Input{Command: report.CommandEval, Version: "test", Inputs: files,
-			Contracts: contracts, Programs: progs, Metrics: metrics.Options{Unknown: metrics.UnknownBounds}}, all)
+			Contracts: contracts, Programs: progs, Metrics: metrics.Options{Unknown: metrics.UnknownBounds, Cases: metrics.CasesObserved}}, all)
 	})
 	if corpus.err != nil {
 		t.Fatal(corpus.err)
