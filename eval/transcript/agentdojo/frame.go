@@ -11,6 +11,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/tenetlang/tenet/eval/run"
+	"github.com/tenetlang/tenet/eval/transcript/build"
 	"github.com/tenetlang/tenet/eval/transcript/frame"
 )
 
@@ -99,7 +100,11 @@ func checkFile(data []byte, maxDepth int) (int, string) {
 		}
 		var se *jsontext.SyntacticError
 		if errors.As(err, &se) {
-			return lineAt(data, int(se.ByteOffset)), "invalid JSON: " + se.Err.Error()
+			at := ""
+			if se.JSONPointer != "" {
+				at = fmt.Sprintf(" at %q", build.Clip(string(se.JSONPointer), 200))
+			}
+			return lineAt(data, int(se.ByteOffset)), "invalid JSON" + at + ": " + se.Err.Error()
 		}
 		return lineAt(data, int(dec.InputOffset())), "invalid JSON: " + err.Error()
 	}
@@ -109,7 +114,7 @@ func checkFile(data []byte, maxDepth int) (int, string) {
 		_, err := dec.ReadToken()
 		return bad(err)
 	default:
-		return lineAt(data, int(dec.InputOffset())), fmt.Sprintf("the file is a JSON %s, want one AgentDojo run, a JSON object {suite_name, pipeline_name, user_task_id, messages, ...}", kindName(k))
+		return lineAt(data, len(data)-len(bytes.TrimLeft(data, " \t\r\n"))), fmt.Sprintf("the file is a JSON %s, want one AgentDojo run, a JSON object {suite_name, pipeline_name, user_task_id, messages, ...}", kindName(k))
 	}
 	if _, err := dec.ReadToken(); err != nil {
 		return bad(err)
@@ -208,10 +213,7 @@ func clipNames(names []string) string {
 	}
 	quoted := make([]string, len(names))
 	for i, n := range names {
-		if len(n) > 40 {
-			n = n[:40] + "…"
-		}
-		quoted[i] = fmt.Sprintf("%q", n)
+		quoted[i] = fmt.Sprintf("%q", build.Clip(n, 40))
 	}
 	if len(quoted) == 0 {
 		return "none"
