@@ -95,10 +95,13 @@ func checkFile(data []byte, maxDepth int) (int, string) {
 	}
 	dec := jsontext.NewDecoder(bytes.NewReader(data))
 	bad := func(err error) (int, string) {
-		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+		var se *jsontext.SyntacticError
+		// A file cut inside a string (before its line break) fails at the
+		// end: truncated too.
+		cut := errors.As(err, &se) && se.ByteOffset >= 0 && int(se.ByteOffset) <= len(data) && len(bytes.TrimSpace(data[se.ByteOffset:])) == 0
+		if cut || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
 			return lineAt(data, len(bytes.TrimRight(data, " \t\r\n"))), "the file ends inside the run's JSON object: truncated (AgentDojo rewrites the file after every step, so a run stopped while writing, or a cut copy)"
 		}
-		var se *jsontext.SyntacticError
 		if errors.As(err, &se) {
 			at := ""
 			if se.JSONPointer != "" {
