@@ -73,11 +73,13 @@ var (
 	// optional members are null in meta when the file lacks them: older
 	// packages do not write the version fields, a crashed run has no
 	// labels and no duration.
-	optional = map[string]string{
-		"injection_task_id": "string", "attack_type": "string", "injections": "object",
-		"error": "string", "benchmark_version": "string", "evaluation_timestamp": "string",
-		"agentdojo_package_version": "string", "duration": "number",
-		"utility": "boolean", "security": "boolean",
+	// (A list, not a map: a file with two wrong members is refused for
+	// the same one every time.)
+	optional = []struct{ name, kind string }{
+		{"injection_task_id", "string"}, {"attack_type", "string"}, {"injections", "object"},
+		{"error", "string"}, {"benchmark_version", "string"}, {"evaluation_timestamp", "string"},
+		{"agentdojo_package_version", "string"}, {"duration", "number"},
+		{"utility", "boolean"}, {"security", "boolean"},
 	}
 )
 
@@ -89,13 +91,13 @@ func decodeRun(rec map[string]any, file string) (rn *run.Run, msg string, at []a
 			return nil, fmt.Sprintf("%s: want a string, got %s", k, build.KindOrMissing(rec, k)), []any{k}
 		}
 	}
-	for k, want := range optional {
-		v := rec[k]
+	for _, o := range optional {
+		v := rec[o.name]
 		if v == nil {
 			continue
 		}
-		if got := build.Kind(v); got != "a "+want && got != "an "+want {
-			return nil, fmt.Sprintf("%s: want a %s or null, got %s", k, want, got), []any{k}
+		if got := build.Kind(v); got != "a "+o.kind && got != "an "+o.kind {
+			return nil, fmt.Sprintf("%s: want a %s or null, got %s", o.name, o.kind, got), []any{o.name}
 		}
 	}
 	if _, ok := rec["path"]; ok {
@@ -116,9 +118,9 @@ func decodeRun(rec map[string]any, file string) (rn *run.Run, msg string, at []a
 			meta[k] = v
 		}
 	}
-	for k := range optional {
-		if _, ok := meta[k]; !ok {
-			meta[k] = nil
+	for _, o := range optional {
+		if _, ok := meta[o.name]; !ok {
+			meta[o.name] = nil
 		}
 	}
 	meta["path"] = pathMeta(file)
