@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/tenetlang/tenet/eval/run"
+	"github.com/tenetlang/tenet/eval/transcript/agentdojo"
 	"github.com/tenetlang/tenet/eval/transcript/anthropic"
 	"github.com/tenetlang/tenet/eval/transcript/frame"
 	"github.com/tenetlang/tenet/eval/transcript/inspect"
@@ -42,6 +43,7 @@ type format struct {
 // formats is the one table of transcript formats: a new format is a
 // package under eval/transcript and one row here.
 var formats = map[string]format{
+	"agentdojo-run":      {frame: agentdojo.Frame, decode: agentdojo.Decode, sniff: agentdojo.SniffHead},
 	"anthropic-messages": {frame: frame.JSONL, decode: anthropic.Decode, sniff: anthropic.SniffHead},
 	"inspect":            {frame: inspect.Frame, decode: inspect.Decode, sniff: inspect.SniffHead},
 	"mcp":                {frame: mcp.Frame, decode: mcp.Decode, sniff: mcp.SniffHead},

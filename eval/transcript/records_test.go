@@ -83,6 +83,7 @@ func TestFormats(t *testing.T) {
 		"otel-genai",
 		"tenet",
 		"tau-bench",
+		"agentdojo-run",
 	}))
 	if got := Formats(); !slices.Equal(got, want) {
 		t.Errorf("Formats() = %q, want %q", got, want)

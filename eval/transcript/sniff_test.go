@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tenetlang/tenet/eval/transcript/agentdojo"
 	"github.com/tenetlang/tenet/eval/transcript/anthropic"
 	"github.com/tenetlang/tenet/eval/transcript/frame"
 	"github.com/tenetlang/tenet/eval/transcript/inspect"
@@ -118,7 +119,7 @@ func TestResolveFormat(t *testing.T) {
 		t.Errorf("long: %d bytes back, want %d", len(b), len(long))
 	}
 	_, _, err = ResolveFormat(Auto, "n.jsonl", strings.NewReader(`{"task": "t"}`))
-	want := `n.jsonl:1: format auto: the file's start looks like none of the formats tried (anthropic-messages, inspect, mcp, openai-messages, openai-responses, otel-genai, tau-bench, tenet); name the format with format = "..." in the source or --transcript-format`
+	want := `n.jsonl:1: format auto: the file's start looks like none of the formats tried (agentdojo-run, anthropic-messages, inspect, mcp, openai-messages, openai-responses, otel-genai, tau-bench, tenet); name the format with format = "..." in the source or --transcript-format`
 	if err == nil || err.Error() != want || !errors.Is(err, ErrNotRecognised) {
 		t.Errorf("none: %v\nwant %s", err, want)
 	}
@@ -139,7 +140,8 @@ func TestCheckFormatAuto(t *testing.T) {
 // exactly their reader too.
 func TestSniffReaderTestdata(t *testing.T) {
 	dirs := map[string]string{"anthropic": "anthropic-messages", "inspect": "inspect", "native": "tenet",
-		"otelgenai": "otel-genai", "responses": "openai-responses", "taubench": "tau-bench"}
+		"otelgenai": "otel-genai", "responses": "openai-responses", "taubench": "tau-bench",
+		"agentdojo": "agentdojo-run"}
 	for dir, name := range dirs {
 		files, _ := filepath.Glob(filepath.Join(dir, "testdata", "*"))
 		if len(files) == 0 {
@@ -160,6 +162,7 @@ func TestSniffPerPackage(t *testing.T) {
 		"anthropic-messages": anthropic.Sniff, "inspect": inspect.Sniff, "mcp": mcp.Sniff,
 		"openai-messages": openai.Sniff, "openai-responses": responses.Sniff, "otel-genai": otelgenai.Sniff,
 		"tau-bench": taubench.Sniff, "tenet": native.Sniff,
+		"agentdojo-run": agentdojo.Sniff,
 	}
 	if len(sniff) != len(Formats()) {
 		t.Fatalf("%d sniffers here, %d formats registered", len(sniff), len(Formats()))

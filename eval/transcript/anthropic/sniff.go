@@ -19,7 +19,8 @@ func SniffHead(h frame.Head) bool {
 	if h.Keys["request"] && !h.Inner["input"] && (h.Inner["messages"] || h.Keys["response"] && h.Inner["stop_reason"]) {
 		return true
 	}
-	if h.Keys["tenet_run"] || h.Keys["jsonrpc"] || h.Keys["resourceSpans"] {
+	if h.Keys["tenet_run"] || h.Keys["jsonrpc"] || h.Keys["resourceSpans"] ||
+		(h.Keys["suite_name"] && h.Keys["pipeline_name"] && h.Keys["user_task_id"]) { // an AgentDojo run file's thinking blocks (agentdojo-run)
 		return false
 	}
 	return (h.Keys["messages"] || h.Keys["role"]) && anthropicBlocks(h)

@@ -49,6 +49,11 @@ func recordProblem(rec map[string]any) string {
 		}
 	}
 	if _, ok := rec["messages"]; ok {
+		if rec["suite_name"] != nil && rec["pipeline_name"] != nil && rec["user_task_id"] != nil {
+			// AgentDojo's run file, compacted: its identity would be
+			// no metadata, its FunctionCalls misread or refused.
+			return `"suite_name", "pipeline_name" and "user_task_id" beside "messages": an AgentDojo run file's object (format "agentdojo-run"); openai-messages wants them under "metadata"`
+		}
 		return ""
 	}
 	if _, ok := rec["tenet_run"]; ok {

@@ -17,7 +17,8 @@ func SniffHead(h frame.Head) bool {
 		return false
 	}
 	if h.Keys["tenet_run"] || h.Keys["jsonrpc"] || h.Keys["resourceSpans"] || h.Keys["simulations"] ||
-		(h.Keys["task_id"] && h.Keys["termination_reason"]) { // a tau2 simulation (tau-bench)
+		(h.Keys["task_id"] && h.Keys["termination_reason"]) || // a tau2 simulation (tau-bench)
+		(h.Keys["suite_name"] && h.Keys["pipeline_name"] && h.Keys["user_task_id"]) { // an AgentDojo run file (agentdojo-run)
 		return false
 	}
 	return !frame.Any(h.Types, "tool_use", "tool_result", "thinking", "redacted_thinking", "server_tool_use", "mcp_tool_use", "mcp_tool_result")

@@ -103,3 +103,9 @@ source "inspect" {
   task      = "'pay_rent'"
   condition = "'demo-agent'"
 }
+
+source "agentdojo-run" {
+  format    = "agentdojo-run"
+  task      = "meta.user_task_id"
+  condition = "meta.pipeline_name"
+}
