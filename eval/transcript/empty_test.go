@@ -19,7 +19,7 @@ func (compressed) Compression() string { return "gzip" }
 // format makes of it, and content that was decompressed is said to be so
 // (review 15: both said only "looks like none of the formats tried").
 func TestResolveFormatEmptyAndDecompressed(t *testing.T) {
-	const formats = "; anthropic-messages, mcp, openai-messages, openai-responses, otel-genai, tenet read it as no run; inspect, tau-bench refuse it: leave it out, or name the format with format = \"...\" in the source or --transcript-format"
+	const formats = "; anthropic-messages, mcp, openai-messages, openai-responses, otel-genai, tenet read it as no run; agentdojo-run, inspect, tau-bench refuse it: leave it out, or name the format with format = \"...\" in the source or --transcript-format"
 	for _, c := range []struct {
 		name string
 		r    io.Reader
@@ -27,7 +27,7 @@ func TestResolveFormatEmptyAndDecompressed(t *testing.T) {
 	}{
 		{"e.jsonl", strings.NewReader(""), "e.jsonl:1: format auto: the file is empty, so its format cannot be recognised" + formats},
 		{"b.jsonl", strings.NewReader("\n \r\n\t\n"), "b.jsonl:1: format auto: the file is blank (white space only), so its format cannot be recognised" + formats},
-		{"g.jsonl.gz", compressed{strings.NewReader("\x01\x02 not a transcript")}, `g.jsonl.gz:1: format auto: the file's start, once gzip-decompressed, looks like none of the formats tried (anthropic-messages, inspect, mcp, openai-messages, openai-responses, otel-genai, tau-bench, tenet); name the format with format = "..." in the source or --transcript-format`},
+		{"g.jsonl.gz", compressed{strings.NewReader("\x01\x02 not a transcript")}, `g.jsonl.gz:1: format auto: the file's start, once gzip-decompressed, looks like none of the formats tried (agentdojo-run, anthropic-messages, inspect, mcp, openai-messages, openai-responses, otel-genai, tau-bench, tenet); name the format with format = "..." in the source or --transcript-format`},
 	} {
 		_, _, err := ResolveFormat(Auto, c.name, c.r)
 		if err == nil || err.Error() != c.want || !errors.Is(err, ErrNotRecognised) {
