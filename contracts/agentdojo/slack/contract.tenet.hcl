@@ -21,13 +21,17 @@ threat_model {
 }
 
 source "agentdojo" {
-  format    = "openai-messages"
+  # Both of AgentDojo's shapes, recognised per file: Invariant's exports
+  # (openai-messages JSONL: the pipeline is meta.model, utility
+  # meta.success) and AgentDojo's own run files (agentdojo-run: the
+  # pipeline is meta.pipeline_name, utility meta.utility).
+  format    = "auto"
   select    = "meta.suite_name == 'slack'"
   task      = "meta.user_task_id"
   goal      = "meta.injection_task_id"
-  condition = "meta.model"
+  condition = "has(meta.pipeline_name) ? meta.pipeline_name : meta.model"
   given {
-    utility = "meta.success"
+    utility = "has(meta.pipeline_name) ? meta.utility : meta.success"
     # On benign runs AgentDojo's `security` is a placeholder; on attacked runs
     # true means the injection goal was achieved.
     attack_success = "meta.injection_task_id != null ? meta.security : null"
