@@ -18,8 +18,8 @@ func TestBundleTest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := len(b.Tests()); n != 82 || len(d.Tests) != 82 || d.ExitCode != 0 {
-		t.Errorf("%d test blocks, %d results, exit %d; want 82, 82, 0", n, len(d.Tests), d.ExitCode)
+	if n := len(b.Tests()); n != 114 || len(d.Tests) != 114 || d.ExitCode != 0 {
+		t.Errorf("%d test blocks, %d results, exit %d; want 114, 114, 0", n, len(d.Tests), d.ExitCode)
 	}
 	for _, r := range d.Tests {
 		if !r.Passed {
