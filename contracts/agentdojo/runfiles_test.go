@@ -24,7 +24,9 @@ import (
 // unknown (never guessed) and disagreeing — and names every disagreement,
 // each a run whose successful attempt AgentDojo did not log (a hidden
 // retry: facts/native-runs.md §6). It also pins what is not judged yet:
-// injection tasks run as user tasks (issue 16, item 4).
+// injection tasks run as user tasks (issue 16, item 4). From the same
+// judgements it writes the run-files section of docs/conformance.md
+// (runFilesReport; -update rewrites it).
 func TestRunFilesConformance(t *testing.T) {
 	testtier.Heavy(t, "judges AgentDojo's 9,036 run files (about 20 s)")
 	dir := filepath.Join(shared.Dir(t), "agentdojo", "runs")
@@ -36,6 +38,7 @@ func TestRunFilesConformance(t *testing.T) {
 	if len(list.Files) != 9036 {
 		t.Fatalf("%d run files, want 9,036", len(list.Files))
 	}
+	var judged []suiteRuns // for the report: each suite is judged once
 	for _, tc := range []struct {
 		suite              string
 		judged, notInTasks int
@@ -55,6 +58,7 @@ func TestRunFilesConformance(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			judged = append(judged, suiteRuns{tc.suite, p, res})
 			if len(res.Errors) > 0 {
 				t.Fatalf("bad records: %v", res.Errors[:min(len(res.Errors), 3)])
 			}
@@ -93,4 +97,9 @@ func TestRunFilesConformance(t *testing.T) {
 			}
 		})
 	}
+	if len(judged) < len(suites) { // -run picked some suites only
+		t.Logf("the report needs every suite; %d judged", len(judged))
+		return
+	}
+	runFilesReport(t, dir, list.Files, judged)
 }
