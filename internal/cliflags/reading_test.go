@@ -41,7 +41,7 @@ func TestSourcePlan(t *testing.T) {
 		t.Errorf("no override: got %p (%v), want the bundle's plan %p", src, err, own)
 	}
 
-	const want = `contract formats has no source "nope" (its sources: ["anthropic-messages" "inspect" "mcp" "openai-messages" "openai-responses" "otel-genai" "tau-bench" "tenet"])`
+	const want = `contract formats has no source "nope" (its sources: ["agentdojo-run" "anthropic-messages" "inspect" "mcp" "openai-messages" "openai-responses" "otel-genai" "tau-bench" "tenet"])`
 	if _, err := SourcePlan(p, "nope", "anthropic-messages"); err == nil || err.Error() != want {
 		t.Errorf("unknown source: got %v, want %s", err, want)
 	}
