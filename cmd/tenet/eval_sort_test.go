@@ -27,14 +27,21 @@ func outDir(t *testing.T, dir string) []string {
 	return names
 }
 
-// TestEvalSortMemoryAgentDojo: the four AgentDojo contracts with the judged
+// TestEvalSortMemoryAgentDojo: the AgentDojo contracts (banking; the four in
+// the heavy tier) with the judged
 // runs sorted in temporary files (budgets that spill every run or few, the
 // default that spills nothing here) give the runs file, JSON report, stdout,
 // stderr and exit code of the evaluation that keeps every run in memory
 // (--sort-memory 0), and leave no temporary file next to --out.
 func TestEvalSortMemoryAgentDojo(t *testing.T) {
 	traces := filepath.Join(shared.Dir(t), "agentdojo", "traces")
-	contracts, err := filepath.Abs(filepath.Join("..", "..", "contracts", "agentdojo"))
+	// The default tier judges with the banking contract; the heavy tier
+	// with the four (a collection: one pass, four contracts' runs).
+	suite := filepath.Join("..", "..", "contracts", "agentdojo", "banking")
+	if testtier.HeavyOn() {
+		suite = filepath.Dir(suite)
+	}
+	contracts, err := filepath.Abs(suite)
 	if err != nil {
 		t.Fatal(err)
 	}

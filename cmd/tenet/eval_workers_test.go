@@ -40,14 +40,21 @@ func runEval(t *testing.T, dir, format string, args ...string) evalOutputs {
 }
 
 // TestEvalWorkersDeterministicAgentDojo is the determinism property of the
-// parallel evaluation on real data: the four AgentDojo contracts (one pass
-// over the 12 agents' transcripts) give byte-identical runs files, JSON
-// reports (with every metric, violation and the metric error of the one
-// workspace condition that lacks runs), stdout and stderr for 1 to 8 workers, each with the files in a
+// parallel evaluation on real data: the AgentDojo contracts (banking; the
+// four in the heavy tier, one pass over the 12 agents' transcripts) give
+// byte-identical runs files, JSON
+// reports (with every metric, violation and the metric errors of the
+// declared cases the traces lack), stdout and stderr for 1 to 8 workers, each with the files in a
 // different shuffled order (with -short: 1, 2 and 8 workers).
 func TestEvalWorkersDeterministicAgentDojo(t *testing.T) {
 	traces := filepath.Join(shared.Dir(t), "agentdojo", "traces")
-	contracts, err := filepath.Abs(filepath.Join("..", "..", "contracts", "agentdojo"))
+	// The default tier judges with the banking contract; the heavy tier
+	// with the four (a collection: one pass, four contracts' runs).
+	suite := filepath.Join("..", "..", "contracts", "agentdojo", "banking")
+	if testtier.HeavyOn() {
+		suite = filepath.Dir(suite)
+	}
+	contracts, err := filepath.Abs(suite)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,8 +80,9 @@ func TestEvalWorkersDeterministicAgentDojo(t *testing.T) {
 			t.Fatalf("%d workers: exit %d, %v, %v; stderr:\n%s", w, got.code, got.runsErr, got.reportErr, got.stderr)
 		}
 		if i == 0 {
-			// Exit 2: one workspace condition lacks runs (a metric error);
-			// the runs file and the report are written all the same.
+			// Exit 2: declared security cases lack runs (the traces hold
+			// injection_task_3 only: a metric error); the runs file and
+			// the report are written all the same.
 			if got.code != exitBad || len(got.runsFile) == 0 || !strings.Contains(got.stderr, "violated") {
 				t.Fatalf("exit %d, want 2 (a metric error; invariant violations named on stderr); stderr:\n%s", got.code, got.stderr)
 			}
