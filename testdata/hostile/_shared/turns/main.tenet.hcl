@@ -1,4 +1,4 @@
-# A pattern over roles: an untrusted read, then a send that ran, with no
+# Shared by the hostile cases on message roles (turns): a pattern over roles: an untrusted read, then a send that ran, with no
 # user message in between.
 contract "turns" {
   version = "1"
