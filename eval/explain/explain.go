@@ -204,6 +204,7 @@ func Write(w io.Writer, b *bundle.Bundle, ex *eval.Explanation) {
 		pf(" · violated %s", strings.Join(v, ", "))
 	}
 	pf("\n")
+	writeGiven(w, &r)
 	if len(ex.Predicates) > 0 {
 		pf("\npredicates\n")
 	}
