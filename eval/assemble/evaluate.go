@@ -166,6 +166,7 @@ func Evaluate(in EvalInput) (*Evaluation, error) {
 		}
 	}
 	ev.Document = a.Document()
+	ev.Document.Unselected = unselectedOf(results)
 	return ev, nil
 }
 

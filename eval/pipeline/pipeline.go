@@ -95,13 +95,14 @@ func EvalTargets(targets []Target, files []string, opt Options) ([]*Result, erro
 		}
 		ps := byFormat[jt.format]
 		if ps == nil {
-			ps = &pass{format: jt.format, unread: &unread{}}
+			ps = &pass{format: jt.format, unread: &unread{}, unselected: &unselected{}}
 			byFormat[jt.format] = ps
 			passes = append(passes, ps)
 		}
 		ps.targets = append(ps.targets, jt)
 		ps.results = append(ps.results, results[i])
 		results[i].unread = ps.unread
+		results[i].unselected = ps.unselected
 		ps.seen = append(ps.seen, map[runs.Key]runs.Record{})
 	}
 	workers := opt.Workers
@@ -110,6 +111,7 @@ func EvalTargets(targets []Target, files []string, opt Options) ([]*Result, erro
 	}
 	var c counts
 	for _, ps := range passes {
+		ps.unselected.keepAll = len(passes) > 1 // for AllUnselected
 		if err := ps.run(files, opt, workers, &c); err != nil {
 			return fail(err)
 		}
@@ -199,6 +201,8 @@ type pass struct {
 	n       int                        // records collected, for their runs.Seq
 	failed  error                      // a store's temporary file failed
 	unread  *unread                    // the records no target could read, shared by the results
+
+	unselected *unselected // the records no target selected, shared by the results
 }
 
 // job is one framed record on its way through the pipeline.
@@ -259,6 +263,7 @@ func (ps *pass) run(files []string, opt Options, workers int, c *counts) error {
 		o := <-j.done
 		ps.n++
 		ps.record(o, runs.Seq{File: j.file, Line: ps.n})
+		ps.noteUnselected(o, j)
 		if ps.failed != nil {
 			return ps.failed
 		}

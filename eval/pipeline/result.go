@@ -36,6 +36,8 @@ type Result struct {
 	dups      int
 	maxErrors int     // Options.MaxErrors
 	unread    *unread // the unreadable records of this result's pass
+
+	unselected *unselected // the records no target of this result's pass selected
 }
 
 // Options configure EvalFiles and EvalCollection.

@@ -84,6 +84,10 @@ type Document struct {
 	// --cases observed), how many of the declared ones ran (CasesLine);
 	// empty otherwise. It does not change the exit code.
 	Cases []string
+
+	// Unselected counts the records no contract selected (tenet eval
+	// only, set by eval/assemble.Evaluate; nil for the other commands).
+	Unselected *Unselected
 }
 
 // Contract is one contract of a report, with what happened to the records

@@ -27,7 +27,9 @@ const (
 //	 "contracts", "conditions", "agreement", "checks", "violations",
 //	 "more_violations", "audit", "gates", "leaderboard", "comparison", "tests"}
 //
-// Every member is always present, whatever the command: a list with
+// and, in tenet eval's reports only, "unselected" (unselected.go).
+//
+// Every other member is always present, whatever the command: a list with
 // nothing in it is [], never null, and comparison is null outside tenet
 // compare. null stands for a value that does not exist — a rate over an
 // empty set, a null conditional rate, a missing interval, every metric of
@@ -101,6 +103,8 @@ type wireDocument struct {
 	Comparison    *wireComparison `json:"comparison"`
 	Tests         []wireTest      `json:"tests"`
 	Warnings      []string        `json:"warnings"`
+
+	Unselected *wireUnselected `json:"unselected,omitempty"` // tenet eval only
 }
 
 type wireTool struct {
@@ -132,6 +136,7 @@ func jsonDocument(d *Document) wireDocument {
 		Leaderboard:   jsonList(d.Leaderboard, jsonLeaderRow),
 		Tests:         jsonList(d.Tests, jsonTest),
 	}
+	out.Unselected = jsonUnselected(d.Unselected)
 	if d.Comparison != nil {
 		c := jsonComparison(*d.Comparison)
 		out.Comparison = &c

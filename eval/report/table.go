@@ -44,6 +44,7 @@ func WriteTable(w io.Writer, d *Document) error {
 			fmt.Fprintf(bw, "contract %s  %s\n", strings.TrimSpace(c.Name+" "+c.Version), c.Bundle)
 			writeStats(bw, c)
 		}
+		writeUnselected(bw, d)
 	}
 	if len(d.Conditions) > 0 {
 		fmt.Fprintln(bw, "\nmetrics (docs/metrics.md; rate (numerator/denominator))")

@@ -116,6 +116,7 @@ type htmlView struct {
 	MaxListed   int
 
 	Contracts   []htmlContractView
+	Unselected  string // report.UnselectedLine
 	Legend      []htmlLegendEntry
 	Leaderboard *htmlLeaderView
 	Groups      []htmlGroupView
@@ -386,6 +387,7 @@ func newHTMLView(d *report.Document) *htmlView {
 	v.PaletteCSS = template.CSS(css.String())
 
 	v.Contracts = htmlContractViews(d)
+	v.Unselected = report.UnselectedLine(d)
 	v.Leaderboard = htmlLeaderboardView(d.Leaderboard, numbers)
 	v.Groups = htmlGroupViews(d.Conditions, numbers)
 	v.Agreement = htmlAgreementViewOf(d.Agreement)

@@ -68,6 +68,9 @@ func Write(w io.Writer, d *report.Document) error {
 	mdList(bw, "Cases", d.Cases)
 	if d.Command != report.CommandTest {
 		mdContracts(bw, d.Contracts)
+		if line := report.UnselectedLine(d); line != "" {
+			fmt.Fprintf(bw, "\n%s\n", mdItem(line))
+		}
 	}
 	mdMetrics(bw, d.Conditions)
 	if len(d.Agreement) > 0 {
