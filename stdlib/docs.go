@@ -51,6 +51,7 @@ func specs() []spec {
 		parseYAMLSpec(),
 		parseTimeSpec(),
 		argSpec(),
+		unknownSpec(),
 	}
 }
 
