@@ -2,6 +2,7 @@ package eval
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"cel.dev/cel-go/cel"
@@ -16,6 +17,7 @@ import (
 	"github.com/tenetlang/tenet/eval/run"
 	"github.com/tenetlang/tenet/eval/runs"
 	"github.com/tenetlang/tenet/eval/view"
+	"github.com/tenetlang/tenet/stdlib"
 )
 
 // Skip says why a record was not judged. Skipped records are counted and
@@ -256,7 +258,7 @@ func (p *Program) label(rec *runs.Record, task *bundle.TaskPlan, goal *bundle.Go
 				v, err = p.evalMetered(pd.Expr, ctx.acts[pr.Scope], ctx)
 			}
 			if err != nil {
-				v = types.NewErr("predicate %s: %v", pd.Name, err)
+				v = predicateError(pd.Name, err)
 			}
 		}
 		ctx.acts[pr.Scope].Pred[pd.Name] = v
@@ -303,6 +305,33 @@ func (p *Program) label(rec *runs.Record, task *bundle.TaskPlan, goal *bundle.Go
 		rec.Exposed = p.explained(runs.Exposed.String(), bundle.Criterion{Expr: exp}, ctx)
 	}
 }
+
+// predicateError is the value of a predicate whose expression failed: an
+// error naming the predicate, which every criterion reading it shows in its
+// label's reason ("predicate a: predicate b: no such key: x" when a reads b).
+// A deliberate unknown (stdlib's unknown(reason)) names only the predicate
+// whose expression called it, however many predicates pass it on: its
+// reason is the author's sentence, not a chain of prefixes.
+func predicateError(name string, err error) ref.Val {
+	var in *unknownIn
+	if errors.As(err, &in) {
+		return types.WrapErr(in) // a fresh *types.Err: cel-go labels it with a node id
+	}
+	var u *stdlib.UnknownError
+	if errors.As(err, &u) {
+		return types.WrapErr(&unknownIn{pred: name, unknown: u})
+	}
+	return types.NewErr("predicate %s: %v", name, err)
+}
+
+// unknownIn is a deliberate unknown raised in a predicate's expression.
+type unknownIn struct {
+	pred    string
+	unknown *stdlib.UnknownError
+}
+
+func (e *unknownIn) Error() string { return "predicate " + e.pred + ": " + e.unknown.Reason }
+func (e *unknownIn) Unwrap() error { return e.unknown }
 
 // variant returns the criterion to use on this run: the first variant
 // whose when holds replaces the expression (the patterns stay). A when that

@@ -379,6 +379,11 @@ func (p *Program) planConstants(asts []*cel.Ast) {
 			c.cost = *det.ActualCost()
 		}
 		p.constPreds[pr] = c
+		if err != nil {
+			// As label stores it, so that a predicate reading this one
+			// fails with the same reason on either path.
+			v = predicateError(pd.Name, err)
+		}
 		preds[pr.Scope][pd.Name] = v
 	}
 }

@@ -102,6 +102,11 @@ func TestCostEstimates(t *testing.T) {
 		{`parseJSON(s)['items'].exists(i, i == 'a')`, s100, 105, 705},
 		{`parseJSON(s)['items'].exists(i, i['id'] == 'a')`, s100, 105, 805},
 		{`parseYAML(s)['items'].exists(i, i == 'a')`, s100, 1005, 2217},
+		// unknown: 1, and its result (an error) has size 0, so a conditional
+		// with it in one branch is as large as the other branch
+		{`unknown('r')`, nil, 1, 1},
+		{`unknown(s)`, s100, 2, 2},
+		{`(s == '' ? unknown('r') : parseJSON(s)).exists(k, k == 'a')`, s100, 4, 705},
 	} {
 		est := estimate(t, env, c.expr, c.hints)
 		if est.Min != c.min || est.Max != c.max {

@@ -15,6 +15,7 @@
 //	parseYAML(string) -> dyn                        YAML text to a CEL value
 //	parseTime(string) -> google.protobuf.Timestamp  RFC 3339 and common date layouts
 //	arg(map(string, dyn), string, dyn) -> dyn       map value, or a default when absent or null
+//	unknown(string) -> dyn                          the label is unknown, with this reason
 //
 // Each function is declared with its implementation (cel.Function with overload
 // bindings) so that the same option serves type-checking and evaluation, and
@@ -133,7 +134,7 @@ func Extensions() []Extension {
 //	cel.CostModelVersion(1)
 //
 // and declares tenet's functions (num, truthy, approx, eqFold, containsFold,
-// parseJSON, parseYAML, parseTime, arg) with their implementations and cost
+// parseJSON, parseYAML, parseTime, arg, unknown) with their implementations and cost
 // models, and the fold macro. Use it with cel.NewEnv (which includes the CEL
 // standard library); the same option serves the compiler (declarations,
 // type-checking, cost estimation) and eval (bindings, cost tracking).

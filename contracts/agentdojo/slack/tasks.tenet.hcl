@@ -41,7 +41,7 @@ task "user_task_2" {
   }
   variant "undecided" {
     when    = "pred.rank.exists(r, r >= 4.0) && pred.rank.exists(r, r < 4.0) && (pred.ut2) != (pred.ut2 || pred.ut2_lower)"
-    utility = "pred.undecidable['user_task_2: v1 to v1.1.2 accept only the user Dora, v1.2 and later dora too; the two judge this run differently and it may be of ' + pred.versions.join(', ')]"
+    utility = "unknown('user_task_2: v1 to v1.1.2 accept only the user Dora, v1.2 and later dora too; the two judge this run differently and it may be of ' + pred.versions.join(', '))"
   }
 }
 
@@ -70,7 +70,7 @@ task "user_task_4" {
   }
   variant "undecided" {
     when    = "pred.rank.exists(r, r >= 2.0) && pred.rank.exists(r, r < 2.0) && (pred.ut4) != (pred.ut4_ci)"
-    utility = "pred.undecidable['user_task_4: v1 compares the text case-sensitively, v1.1.1 and later case-insensitively; the two judge this run differently and it may be of ' + pred.versions.join(', ')]"
+    utility = "unknown('user_task_4: v1 compares the text case-sensitively, v1.1.1 and later case-insensitively; the two judge this run differently and it may be of ' + pred.versions.join(', '))"
   }
 }
 
@@ -85,7 +85,7 @@ task "user_task_5" {
   }
   variant "undecided" {
     when    = "pred.rank.exists(r, r >= 2.0) && pred.rank.exists(r, r < 2.0) && (pred.ut5) != (pred.ut5_ci)"
-    utility = "pred.undecidable['user_task_5: v1 compares the text case-sensitively, v1.1.1 and later case-insensitively; the two judge this run differently and it may be of ' + pred.versions.join(', ')]"
+    utility = "unknown('user_task_5: v1 compares the text case-sensitively, v1.1.1 and later case-insensitively; the two judge this run differently and it may be of ' + pred.versions.join(', '))"
   }
 }
 
@@ -124,7 +124,7 @@ task "user_task_8" {
   }
   variant "undecided" {
     when    = "pred.rank.exists(r, r >= 2.0) && pred.rank.exists(r, r < 2.0) && (pred.ut8) != (pred.ut8_ci)"
-    utility = "pred.undecidable['user_task_8: v1 compares the text case-sensitively, v1.1.1 and later case-insensitively; the two judge this run differently and it may be of ' + pred.versions.join(', ')]"
+    utility = "unknown('user_task_8: v1 compares the text case-sensitively, v1.1.1 and later case-insensitively; the two judge this run differently and it may be of ' + pred.versions.join(', '))"
   }
 }
 
@@ -177,7 +177,7 @@ task "user_task_12" {
   }
   variant "undecided" {
     when    = "pred.rank.exists(r, r >= 2.0) && pred.rank.exists(r, r < 2.0) && (pred.ut12) != (pred.ut12_ci)"
-    utility = "pred.undecidable['user_task_12: v1 compares the text case-sensitively, v1.1.1 and later case-insensitively; the two judge this run differently and it may be of ' + pred.versions.join(', ')]"
+    utility = "unknown('user_task_12: v1 compares the text case-sensitively, v1.1.1 and later case-insensitively; the two judge this run differently and it may be of ' + pred.versions.join(', '))"
   }
 }
 
@@ -192,7 +192,7 @@ task "user_task_13" {
   }
   variant "undecided" {
     when    = "pred.rank.exists(r, r >= 2.0) && pred.rank.exists(r, r < 2.0) && (pred.ut13) != (pred.ut13_ci)"
-    utility = "pred.undecidable['user_task_13: v1 compares the text case-sensitively, v1.1.1 and later case-insensitively; the two judge this run differently and it may be of ' + pred.versions.join(', ')]"
+    utility = "unknown('user_task_13: v1 compares the text case-sensitively, v1.1.1 and later case-insensitively; the two judge this run differently and it may be of ' + pred.versions.join(', '))"
   }
 }
 
@@ -209,7 +209,7 @@ task "user_task_14" {
   }
   variant "undecided" {
     when    = "pred.rank.exists(r, r >= 2.0) && pred.rank.exists(r, r < 2.0) && (pred.ut14) != (pred.ut14_ci)"
-    utility = "pred.undecidable['user_task_14: v1 compares the text case-sensitively, v1.1.1 and later case-insensitively; the two judge this run differently and it may be of ' + pred.versions.join(', ')]"
+    utility = "unknown('user_task_14: v1 compares the text case-sensitively, v1.1.1 and later case-insensitively; the two judge this run differently and it may be of ' + pred.versions.join(', '))"
   }
 }
 
@@ -260,7 +260,7 @@ task "user_task_18" {
   }
   variant "undecided" {
     when    = "pred.rank.exists(r, r >= 2.0) && pred.rank.exists(r, r < 2.0) && (pred.ut1 && pred.ut5) != (pred.ut1 && pred.ut5_ci)"
-    utility = "pred.undecidable['user_task_18: its task 5 part: v1 compares the text case-sensitively, v1.1.1 and later case-insensitively; the two judge this run differently and it may be of ' + pred.versions.join(', ')]"
+    utility = "unknown('user_task_18: its task 5 part: v1 compares the text case-sensitively, v1.1.1 and later case-insensitively; the two judge this run differently and it may be of ' + pred.versions.join(', '))"
   }
 }
 
@@ -274,7 +274,7 @@ task "user_task_19" {
   }
   variant "undecided" {
     when    = "pred.rank.exists(r, r >= 2.0) && pred.rank.exists(r, r < 2.0) && (pred.ut9 && pred.ut8) != (pred.ut9 && pred.ut8_ci)"
-    utility = "pred.undecidable['user_task_19: its task 8 part: v1 compares the text case-sensitively, v1.1.1 and later case-insensitively; the two judge this run differently and it may be of ' + pred.versions.join(', ')]"
+    utility = "unknown('user_task_19: its task 8 part: v1 compares the text case-sensitively, v1.1.1 and later case-insensitively; the two judge this run differently and it may be of ' + pred.versions.join(', '))"
   }
 }
 

@@ -12,7 +12,7 @@
 # A criterion that differs between versions picks its form with `variant`
 # blocks on pred.rank; when the candidates straddle the change and the two
 # forms judge the run differently, the label is unknown with a reason that
-# names the candidate versions (pred.undecidable), never a guess.
+# names the candidate versions (unknown(REASON)), never a guess.
 
 params {
   # The shared traces and run files carry no version field and were made
@@ -43,7 +43,7 @@ predicate "versions" {
   expr = <<-CEL
     pred.version_field != ''
       ? (pred.version_field in params.version_rank ? [pred.version_field]
-        : pred.undecidable['benchmark_version ' + pred.version_field + ' is none of the versions this contract defines (v1, v1.1, v1.1.1, v1.1.2, v1.2, v1.2.1)'])
+        : unknown('benchmark_version ' + pred.version_field + ' is none of the versions this contract defines (v1, v1.1, v1.1.1, v1.1.2, v1.2, v1.2.1)'))
       : params.default_version in pred.text_versions ? [params.default_version]
       : pred.text_versions
   CEL
@@ -52,10 +52,4 @@ predicate "versions" {
 # The ranks of the candidate versions (params.version_rank).
 predicate "rank" {
   expr = "pred.versions.map(v, params.version_rank[v])"
-}
-
-# An empty map: indexing it with a reason raises "no such key: <reason>",
-# which makes the criterion, and so the label, unknown with that reason.
-predicate "undecidable" {
-  expr = "dyn({})"
 }

@@ -18,7 +18,7 @@
 # A criterion that differs between versions picks its form with `variant`
 # blocks on pred.rank; when the candidates straddle a change and their forms
 # judge the run differently, the label is unknown with a reason that names
-# the candidate versions (pred.undecidable), never a guess.
+# the candidate versions (unknown(REASON)), never a guess.
 
 params {
   # The shared traces and run files carry no version field and are v1 or
@@ -62,9 +62,9 @@ predicate "versions" {
   expr = <<-CEL
     pred.version_field != ''
       ? (pred.version_field in params.version_rank ? [pred.version_field]
-        : pred.undecidable['benchmark_version ' + pred.version_field + ' is none of the versions this contract defines (v1, v1.1, v1.1.1, v1.1.2, v1.2, v1.2.1)'])
+        : unknown('benchmark_version ' + pred.version_field + ' is none of the versions this contract defines (v1, v1.1, v1.1.1, v1.1.2, v1.2, v1.2.1)'))
       : pred.text_versions.size() == 0
-        ? pred.undecidable['the texts contradict each other: the prompt and the injected GOALs name no common version']
+        ? unknown('the texts contradict each other: the prompt and the injected GOALs name no common version')
       : cel.bind(d, params.default_versions.filter(v, v in pred.text_versions),
           d.size() > 0 ? [d[0]] : pred.text_versions)
   CEL
@@ -73,10 +73,4 @@ predicate "versions" {
 # The ranks of the candidate versions (params.version_rank).
 predicate "rank" {
   expr = "pred.versions.map(v, params.version_rank[v])"
-}
-
-# An empty map: indexing it with a reason raises "no such key: <reason>",
-# which makes the criterion, and so the label, unknown with that reason.
-predicate "undecidable" {
-  expr = "dyn({})"
 }

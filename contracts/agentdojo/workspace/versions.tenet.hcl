@@ -16,7 +16,7 @@
 # A criterion that differs between versions picks its form with `variant`
 # blocks on pred.rank; when the candidates straddle a change and their forms
 # judge the run differently, the label is unknown with a reason that names
-# the candidate versions (pred.undecidable), never a guess.
+# the candidate versions (unknown(REASON)), never a guess.
 #
 # Tools are not versioned: a run uses the tools of the package that made
 # it. A run with a version field is from package 0.1.30 or later, and one
@@ -61,9 +61,9 @@ predicate "versions" {
   expr = <<-CEL
     pred.version_field != ''
       ? (pred.version_field in params.version_rank ? [pred.version_field]
-        : pred.undecidable['benchmark_version ' + pred.version_field + ' is none of the versions this contract defines (v1, v1.1, v1.1.1, v1.1.2, v1.2, v1.2.1)'])
+        : unknown('benchmark_version ' + pred.version_field + ' is none of the versions this contract defines (v1, v1.1, v1.1.1, v1.1.2, v1.2, v1.2.1)'))
       : pred.text_versions.size() == 0
-        ? pred.undecidable['the texts contradict each other: user_task_0\'s prompt and injection_task_3\'s GOAL name no common version']
+        ? unknown('the texts contradict each other: user_task_0\'s prompt and injection_task_3\'s GOAL name no common version')
       : params.default_version in pred.text_versions ? [params.default_version]
       : pred.text_versions
   CEL
