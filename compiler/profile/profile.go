@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"sort"
 
+	"cel.dev/cel-go/common/types"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
@@ -65,7 +66,7 @@ func Check(profiles []*lang.Profile, declared map[string]any, convert func(cty.V
 				continue
 			}
 			want, got := celenv.ValueType(base), celenv.ValueType(v)
-			if !want.IsAssignableType(got) {
+			if !fits(want, v) {
 				fail("profile-param-type", o.Range, "Wrong type in profile",
 					"Profile %q sets params.%s to a value of type %s, but the param is declared with a value of type %s; a profile changes values, not types.",
 					p.Name.Value, o.Name.Value, got, want)
@@ -81,4 +82,40 @@ func Check(profiles []*lang.Profile, declared map[string]any, convert func(cty.V
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, diags
+}
+
+// fits says whether value v may stand where a value of CEL type want was
+// declared: element by element, so that an empty list or map fits any
+// list or map type (ValueType gives it dyn elements), and anything fits
+// dyn (a null param).
+func fits(want *types.Type, v any) bool {
+	switch v := v.(type) {
+	case []any:
+		if want.Kind() == types.DynKind {
+			return true
+		}
+		if want.Kind() != types.ListKind {
+			return false
+		}
+		for _, e := range v {
+			if !fits(want.Parameters()[0], e) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		if want.Kind() == types.DynKind {
+			return true
+		}
+		if want.Kind() != types.MapKind {
+			return false
+		}
+		for _, e := range v {
+			if !fits(want.Parameters()[1], e) {
+				return false
+			}
+		}
+		return true
+	}
+	return want.IsAssignableType(celenv.ValueType(v))
 }
