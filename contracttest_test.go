@@ -18,8 +18,8 @@ func TestBundleTest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := len(b.Tests()); n != 121 || len(d.Tests) != 121 || d.ExitCode != 0 {
-		t.Errorf("%d test blocks, %d results, exit %d; want 121, 121, 0", n, len(d.Tests), d.ExitCode)
+	if n := len(b.Tests()); n != 132 || len(d.Tests) != 132 || d.ExitCode != 0 {
+		t.Errorf("%d test blocks, %d results, exit %d; want 132, 132, 0", n, len(d.Tests), d.ExitCode)
 	}
 	for _, r := range d.Tests {
 		if !r.Passed {

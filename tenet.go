@@ -319,6 +319,12 @@ type EvalOptions struct {
 	MaxListed int
 	// Context, when set, stops the evaluation once it is cancelled.
 	Context context.Context
+	// Profiles are profile blocks of the contract to judge every run under
+	// too, as tenet eval's --profile: their runs are condition
+	// "<condition>+<profile>" and Document.Profiles counts the labels each
+	// flips. A name the contract does not declare is an error naming those
+	// it declares.
+	Profiles []string
 }
 
 // Evaluation is what Evaluate gives: the judged runs in key order and the
@@ -392,7 +398,8 @@ func (b *Bundle) Evaluate(files []string, opts EvalOptions) (*Evaluation, error)
 	}
 	ev, err := assemble.Evaluate(assemble.EvalInput{
 		Input: assemble.Input{Command: report.CommandEval, Version: compiler.Version,
-			Programs: []*eval.Program{p}, Metrics: metrics.Options{Unknown: unknown, Cases: opts.Cases}, MaxListed: opts.MaxListed},
+			Programs: []*eval.Program{p}, Metrics: metrics.Options{Unknown: unknown, Cases: opts.Cases}, MaxListed: opts.MaxListed,
+			Profiles: opts.Profiles},
 		Files: files, Include: opts.Include, Keep: true,
 		Options: pipeline.Options{Source: opts.Source, Format: opts.Format, Grant: opts.Grant,
 			Workers: opts.Workers, Context: opts.Context},

@@ -18,6 +18,7 @@ import (
 
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/compiler/celenv"
+	"github.com/tenetlang/tenet/compiler/profile"
 	"github.com/tenetlang/tenet/lang"
 	"github.com/tenetlang/tenet/lang/diag"
 )
@@ -121,6 +122,8 @@ func (c *compiler) run() {
 	c.gates()
 	c.cases()
 	c.sources()
+	profiles, diags := profile.Check(c.mod.Profiles, c.root.params, ctyToGo)
+	c.b.Decls.Profiles, c.diags = profiles, append(c.diags, diags...)
 	c.tests()
 	c.requireThreatModel()
 	c.warnUnused()

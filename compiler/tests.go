@@ -2,6 +2,7 @@ package compiler
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -22,6 +23,7 @@ type TestSpec struct {
 	// Task and Goal override the source's mapping when non-nil; a Goal of
 	// "" makes the run benign.
 	Task, Goal *string
+	Profile    string // "" means the params as declared
 	Expect     []Expect
 	Range      hcl.Range
 }
@@ -47,6 +49,9 @@ func Tests(m *lang.Module) []TestSpec {
 		}
 		if t.Source != nil {
 			s.Source = t.Source.Value
+		}
+		if t.Profile != nil {
+			s.Profile = t.Profile.Value
 		}
 		if t.Task != nil {
 			v := t.Task.Value
@@ -82,6 +87,10 @@ func (c *compiler) tests() {
 	for _, f := range c.b.Plan.Failures {
 		fails[f.Name] = true
 	}
+	var profiles []string // declared, whether in error or not
+	for _, p := range c.mod.Profiles {
+		profiles = append(profiles, p.Name.Value)
+	}
 	for _, t := range c.mod.Tests {
 		if t.Record != nil && t.Record.Value < 1 {
 			c.errorf("invalid-number", t.Record.Range, "Invalid record number", fmt.Sprintf("record counts the transcript's runs from 1, not %d.", t.Record.Value))
@@ -93,6 +102,10 @@ func (c *compiler) tests() {
 		if t.Source == nil && len(sources) != 1 {
 			c.errorf("unknown-test-source", t.Range, "Unknown source in test",
 				fmt.Sprintf("Test %q names no source and the contract declares %d; add source = \"...\".", t.Name.Value, len(sources)))
+		}
+		if pr := t.Profile; pr != nil && !slices.Contains(profiles, pr.Value) {
+			c.errorf("unknown-profile", pr.Range, "Unknown profile",
+				fmt.Sprintf("Test %q names profile %q, which is not declared.%s", t.Name.Value, pr.Value, didYouMean(pr.Value, profiles)))
 		}
 		if t.Task != nil {
 			if _, ok := c.tasks[t.Task.Value]; !ok {

@@ -122,6 +122,9 @@ func (p *Program) JudgeAs(src *bundle.SourcePlan, r *run.Run, o *Override) (Judg
 	if key.Condition, err = p.sourceString(src.Condition, &sact, false); err != nil {
 		return fail("condition: %v", err)
 	}
+	if p.profile != "" {
+		key.Condition += "+" + p.profile // a condition of its own (WithProfile)
+	}
 	if key.Attempt, err = p.sourceCount(src.Attempt, &sact, runs.MaxAttempt); err != nil {
 		return fail("attempt: %v", err)
 	}

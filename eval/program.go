@@ -81,6 +81,8 @@ type Program struct {
 	tasks      map[string]*bundle.TaskPlan
 	goals      map[string]*bundle.GoalPlan
 	cases      map[bundle.Case]bool
+	asts       []*cel.Ast // the checked expressions, for WithProfile's planConstants
+	profile    string     // the profile judged under (WithProfile); "" for the params as declared
 }
 
 // Load verifies bundle bytes (magic, format version, sha256) and plans them.
@@ -124,14 +126,7 @@ func plan(b *bundle.Bundle, id string, metered bool) (*Program, error) {
 	if len(b.Decls.Scopes) > 0 {
 		p.adapter = envs.Scope(0).CELTypeAdapter()
 	}
-	// Params are converted to CEL values once, not at every access (an
-	// import's params map is shared with its parent's, so it is converted
-	// once too).
-	for i, sc := range b.Decls.Scopes {
-		for _, pr := range sc.Params {
-			p.params[i][pr.Name] = p.celValue(pr.Value)
-		}
-	}
+	p.convertParams(nil)
 	p.gateFields = map[int][]string{}
 	p.progs = make([]cel.Program, len(b.Exprs))
 	p.folds = make([]bool, len(b.Exprs))
@@ -210,6 +205,7 @@ func plan(b *bundle.Bundle, id string, metered bool) (*Program, error) {
 	for _, g := range b.Plan.Goals {
 		p.goalVals[g.ID] = map[string]any{"id": types.String(g.ID), "summary": types.String(g.Summary)}
 	}
+	p.asts = asts
 	p.planConstants(asts)
 	for i := range b.Plan.Goals {
 		p.goals[b.Plan.Goals[i].ID] = &b.Plan.Goals[i]
@@ -286,6 +282,56 @@ func (p *Program) declareParams() {
 			p.params[i][ns] = p.params[p.scopeIndex[celenv.Child(sc.Path, ns)]]
 		}
 	}
+}
+
+// convertParams converts the params to CEL values once, not at every
+// access (an import's params map is shared with its parent's, so it is
+// converted once too); override replaces the contract's own (scope 0)
+// values by name (a profile's).
+func (p *Program) convertParams(override map[string]any) {
+	for i, sc := range p.Bundle.Decls.Scopes {
+		for _, pr := range sc.Params {
+			v := pr.Value
+			if o, ok := override[pr.Name]; ok && i == 0 {
+				v = o
+			}
+			p.params[i][pr.Name] = p.celValue(v)
+		}
+	}
+}
+
+// WithProfile returns a Program that judges as p does under the params of
+// the named profile block (docs/language.md, "profile"): the compiled
+// expressions are shared, the params and the predicates that read only
+// params (planConstants) are the profile's, and every run's condition is
+// the source's followed by "+" and the profile's name, so that its runs
+// are a condition of their own next to the base ones. p is not changed.
+func (p *Program) WithProfile(name string) (*Program, error) {
+	i := slices.IndexFunc(p.Bundle.Decls.Profiles, func(pr bundle.Profile) bool { return pr.Name == name })
+	if i < 0 {
+		return nil, fmt.Errorf("contract %s declares no profile %q (its profiles: %s)", p.Bundle.Manifest.Contract, name, profileList(p.Bundle))
+	}
+	override := map[string]any{}
+	for _, pr := range p.Bundle.Decls.Profiles[i].Params {
+		override[pr.Name] = pr.Value
+	}
+	q := *p
+	q.profile, q.explaining = name, nil
+	q.declareParams()
+	q.convertParams(override)
+	q.planConstants(q.asts)
+	return &q, nil
+}
+
+// Profile is the name of the profile the Program judges under, "" for the
+// params as declared.
+func (p *Program) Profile() string { return p.profile }
+
+func profileList(b *bundle.Bundle) string {
+	if len(b.Decls.Profiles) == 0 {
+		return "none"
+	}
+	return fmt.Sprintf("%q", b.ProfileNames())
 }
 
 // rangeString renders an expression's source location, file:line:col.

@@ -58,6 +58,7 @@ type Module struct {
 	Gates       []*Gate
 	Tests       []*Test
 	Uses        []*Use
+	Profiles    []*Profile // profile blocks (profiles.go)
 
 	// Imports are the modules named by use blocks, loaded by ParseDir
 	// (recursively; cycles are errors), in the order of the use blocks.
@@ -352,10 +353,13 @@ type Test struct {
 	Source     *Str // source block; nil means the contract's only source
 	// Task and Goal, when set, override the source's mapping, so that a
 	// self-written transcript needs no metadata. Goal "" means benign.
-	Task   *Str
-	Goal   *Str
-	Expect []*Expectation
-	Range  hcl.Range
+	Task *Str
+	Goal *Str
+	// Profile, when set, names the profile block whose params the run is
+	// judged under.
+	Profile *Str
+	Expect  []*Expectation
+	Range   hcl.Range
 }
 
 // Expectation is one entry of a test's expect = { ... } object.

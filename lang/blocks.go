@@ -34,6 +34,7 @@ var fileSchema = &hcl.BodySchema{
 		{Type: "gate", LabelNames: []string{"name"}},
 		{Type: "test", LabelNames: []string{"name"}},
 		{Type: "use", LabelNames: []string{"path"}},
+		{Type: "profile", LabelNames: []string{"name"}},
 	},
 }
 
@@ -75,7 +76,7 @@ var (
 	invariantSchema = &hcl.BodySchema{Attributes: attrs(nil, "description", "severity", "assert", "match", "forbid"), Blocks: stepBlocks}
 	failureSchema   = &hcl.BodySchema{Attributes: attrs(nil, "description", "when", "match", "forbid"), Blocks: stepBlocks}
 	gateSchema      = &hcl.BodySchema{Attributes: attrs([]string{"require"}, "description", "conditions")}
-	testSchema      = &hcl.BodySchema{Attributes: attrs([]string{"transcript", "expect"}, "record", "source", "task", "goal")}
+	testSchema      = &hcl.BodySchema{Attributes: attrs([]string{"transcript", "expect"}, "record", "source", "task", "goal", "profile")}
 	useSchema       = &hcl.BodySchema{Attributes: attrs(nil, "as")}
 )
 
@@ -150,6 +151,10 @@ func (d *decoder) decodeFile(body hcl.Body) {
 		case "use":
 			if u := d.use(b); u != nil {
 				m.Uses = append(m.Uses, u)
+			}
+		case "profile":
+			if p := d.profile(b); p != nil {
+				m.Profiles = append(m.Profiles, p)
 			}
 		}
 	}

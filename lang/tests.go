@@ -26,6 +26,7 @@ func (d *decoder) test(b *hcl.Block) *Test {
 		Source:     d.str(c.Attributes["source"]),
 		Task:       d.str(c.Attributes["task"]),
 		Goal:       d.str(c.Attributes["goal"]),
+		Profile:    d.str(c.Attributes["profile"]),
 		Expect:     d.expect(c.Attributes["expect"]),
 		Range:      b.DefRange,
 	}

@@ -26,6 +26,7 @@ func evalCmd() *cobra.Command {
 	var rf reportFlags
 	var lim cliflags.Limits
 	var inf cliflags.Inputs
+	var pf cliflags.Profiles
 	var trust trustFlags
 	sortBytes := defaultSortBytes
 	cmd := &cobra.Command{
@@ -47,6 +48,10 @@ func evalCmd() *cobra.Command {
 			}
 			if d := opt.Transcript.MaxDepth; d < 1 || d > transcript.DefaultMaxDepth {
 				return fmt.Errorf("--max-depth %d: want 1 to %d", d, transcript.DefaultMaxDepth)
+			}
+			profiles, err := pf.Names()
+			if err != nil {
+				return err
 			}
 			if err := lim.Check(); err != nil {
 				return err
@@ -93,7 +98,7 @@ func evalCmd() *cobra.Command {
 			var outputs atomicfile.Set
 			defer outputs.Abort() // after Commit, a no-op
 			in := assemble.EvalInput{Input: assemble.Input{Command: report.CommandEval, Version: compiler.Version,
-				Inputs: files, Programs: progs, Metrics: mf.Options(), MaxListed: rf.maxItems},
+				Inputs: files, Programs: progs, Metrics: mf.Options(), MaxListed: rf.maxItems, Profiles: profiles},
 				Files: files, Options: opt, Progress: stderr}
 			in.Options.Open, in.Size = list.Open, list.Size
 			if out != "" {
@@ -117,6 +122,7 @@ func evalCmd() *cobra.Command {
 	cmd.Flags().IntVar(&opt.Transcript.MaxDepth, "max-depth", transcript.DefaultMaxDepth, "deepest nesting of arrays and objects accepted in a transcript record (at most the default)")
 	lim.Add(cmd)
 	inf.Add(cmd)
+	pf.Add(cmd)
 	cmd.Flags().IntVar(&opt.Workers, "workers", 0, "goroutines that decode and judge records (0: one per CPU); the output does not depend on it")
 	cmd.Flags().IntVar(&sortBytes, "sort-memory", defaultSortBytes, "bytes of judged runs held in memory before they are sorted in temporary files (0: all in memory)")
 	cmd.Flags().MarkHidden("sort-memory")

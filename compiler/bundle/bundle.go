@@ -79,6 +79,10 @@ type Decls struct {
 	// Scopes[0] is the contract itself, the others the contracts it
 	// imports (use blocks), sorted by path.
 	Scopes []Scope `cbor:"scopes"`
+	// Profiles are the contract's profile blocks, sorted by name
+	// (profiles.go). Omitted when empty, so that a contract without them
+	// keeps its bundle bytes and id.
+	Profiles []Profile `cbor:"profiles,omitempty"`
 }
 
 // Scope is one module's params and predicates. Path is "" for the contract

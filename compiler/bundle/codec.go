@@ -179,6 +179,7 @@ func (b *Bundle) Validate() error {
 	if len(b.Decls.Scopes) == 0 || b.Decls.Scopes[0].Path != "" {
 		errs = append(errs, fmt.Errorf("the first scope must be the contract's own (path \"\")"))
 	}
+	errs = append(errs, b.validProfiles()...)
 	npreds := 0
 	for _, t := range b.Decls.Tools {
 		for _, f := range t.Params {

@@ -163,6 +163,7 @@ func (l *listing) decls(b *Bundle) {
 			}
 		}
 	}
+	l.profiles(b)
 }
 
 // plan prints what produces each label.

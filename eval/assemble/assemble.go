@@ -44,19 +44,24 @@ type Input struct {
 	// MaxListed bounds the run references the Document lists
 	// (summary.NewCollector); 0 or less: no bound.
 	MaxListed int
+	// Profiles are the profiles the runs were also judged under (tenet
+	// eval --profile): the Document counts the labels each flips
+	// (summary.FlipCounter).
+	Profiles []string
 }
 
 // Assembler builds a Document from records added one at a time in key
 // order (runs.Key.Compare), as a runs.Sorted yields them, holding one
 // condition's records at a time (summary.Collector).
 type Assembler struct {
-	in Input
-	c  *summary.Collector
+	in    Input
+	c     *summary.Collector
+	flips *summary.FlipCounter
 }
 
 // New returns an Assembler for in with no record added.
 func New(in Input) *Assembler {
-	return &Assembler{in: in, c: summary.NewCollector(in.declared(), in.Metrics, in.MaxListed)}
+	return &Assembler{in: in, c: summary.NewCollector(in.declared(), in.Metrics, in.MaxListed), flips: summary.NewFlipCounter(in.Profiles)}
 }
 
 // declared is each program's tasks, cases and attempt rules by contract
@@ -73,11 +78,18 @@ func (in Input) declared() map[string]metrics.Declared {
 }
 
 // Add adds one record; records come in key order (summary.Collector.Add).
-func (a *Assembler) Add(r runs.Record) error { return a.c.Add(r) }
+func (a *Assembler) Add(r runs.Record) error {
+	a.flips.Add(r)
+	return a.c.Add(r)
+}
 
 // Document returns the report of the records added. The Assembler must
 // not be used after it.
-func (a *Assembler) Document() *report.Document { return document(a.in, a.c.Results()) }
+func (a *Assembler) Document() *report.Document {
+	d := document(a.in, a.c.Results())
+	d.Profiles = a.flips.Result()
+	return d
+}
 
 // document evaluates the gates on res and builds the Document.
 func document(in Input, res summary.Results) *report.Document {
@@ -91,5 +103,11 @@ func document(in Input, res summary.Results) *report.Document {
 // Build returns the Document of recs, in any order: the one an Assembler
 // fed them in key order gives.
 func Build(in Input, recs []runs.Record) *report.Document {
-	return document(in, summary.Collect(recs, in.declared(), in.Metrics, in.MaxListed))
+	d := document(in, summary.Collect(recs, in.declared(), in.Metrics, in.MaxListed))
+	flips := summary.NewFlipCounter(in.Profiles)
+	for _, r := range recs {
+		flips.Add(r)
+	}
+	d.Profiles = flips.Result()
+	return d
 }

@@ -110,7 +110,20 @@ func Evaluate(in EvalInput) (*Evaluation, error) {
 		line = progress.New(in.Progress, in.Files, passes(in.Programs, opt), in.Size)
 		opt.Progress = line.Update
 	}
-	results, err := pipeline.EvalCollection(in.Programs, in.Files, opt)
+	// Each profile is one more Program per contract (eval.Program.WithProfile),
+	// judging the same records in the same pass; its results come after
+	// the contracts' own.
+	programs := in.Programs
+	for _, name := range in.Profiles {
+		for _, p := range in.Programs {
+			q, err := p.WithProfile(name)
+			if err != nil {
+				return nil, err
+			}
+			programs = append(programs, q)
+		}
+	}
+	results, err := pipeline.EvalCollection(programs, in.Files, opt)
 	if line != nil {
 		line.Done()
 	}
@@ -122,12 +135,16 @@ func Evaluate(in EvalInput) (*Evaluation, error) {
 			r.Close()
 		}
 	}()
-	if pipeline.AllBadRecords(results) > 0 {
+	// A profile's Program reads and maps records as its contract's does
+	// (a source never reads params): its bad records are the contract's,
+	// so only the contracts' own results name them.
+	own := results[:len(in.Programs)]
+	if pipeline.AllBadRecords(own) > 0 {
 		// Sorting finds the duplicate keys, reported with the rest.
 		if err := pipeline.SortResults(results, nil); err != nil {
 			return nil, err
 		}
-		return nil, badError(results)
+		return nil, badError(own)
 	}
 	in.Contracts = nil
 	for i, p := range in.Programs {
@@ -157,7 +174,10 @@ func Evaluate(in EvalInput) (*Evaluation, error) {
 	if err != nil {
 		return nil, err
 	}
-	if pipeline.AllBadRecords(results) > 0 {
+	if pipeline.AllBadRecords(own) > 0 {
+		return nil, badError(own)
+	}
+	if pipeline.AllBadRecords(results) > 0 { // a profile's own: not expected, but never dropped
 		return nil, badError(results)
 	}
 	if w != nil {

@@ -62,6 +62,9 @@ type Document struct {
 	Leaderboard []metrics.LeaderRow
 	Comparison  *metrics.Comparison // tenet compare only
 	Tests       []TestResult        // tenet test only
+	// Profiles counts, per contract, condition and profile, the labels a
+	// profile flips (tenet eval --profile; profiles.go); nil without one.
+	Profiles []summary.ProfileFlips
 
 	// Failures are the one-line reasons behind exit code 1 — a violated
 	// invariant, a failed gate requirement, a failed contract test — as

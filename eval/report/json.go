@@ -8,6 +8,7 @@ import (
 
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/eval/summary"
 )
 
 // JSON schema of WriteJSON's output (docs/report-schema.json): SchemaID is
@@ -102,7 +103,10 @@ type wireDocument struct {
 	Leaderboard   []wireLeaderRow `json:"leaderboard"`
 	Comparison    *wireComparison `json:"comparison"`
 	Tests         []wireTest      `json:"tests"`
-	Warnings      []string        `json:"warnings"`
+	// Profiles is present only when runs were judged under profiles
+	// (tenet eval --profile), so that reports without them keep their bytes.
+	Profiles []summary.ProfileFlips `json:"profiles,omitempty"`
+	Warnings []string               `json:"warnings"`
 
 	Unselected *wireUnselected `json:"unselected,omitempty"` // tenet eval only
 }
@@ -135,6 +139,7 @@ func jsonDocument(d *Document) wireDocument {
 		Gates:         jsonList(d.Gates, jsonGate),
 		Leaderboard:   jsonList(d.Leaderboard, jsonLeaderRow),
 		Tests:         jsonList(d.Tests, jsonTest),
+		Profiles:      d.Profiles,
 	}
 	out.Unselected = jsonUnselected(d.Unselected)
 	if d.Comparison != nil {

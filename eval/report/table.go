@@ -78,6 +78,7 @@ func WriteTable(w io.Writer, d *Document) error {
 			return err
 		}
 	}
+	WriteProfiles(bw, d.Profiles)
 	if len(d.Warnings) > 0 {
 		fmt.Fprintln(bw, "\nwarnings")
 		for _, w := range d.Warnings {

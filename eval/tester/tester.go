@@ -47,8 +47,18 @@ type Result struct {
 // with the reason as its one problem; the other tests still run.
 func Run(p *eval.Program, dir string, tests []compiler.TestSpec) []Result {
 	var results []Result
+	profiled := map[string]*eval.Program{} // each profile's Program, made once
 	for _, s := range tests {
-		results = append(results, RunTest(p, dir, s))
+		q := p
+		if s.Profile != "" {
+			if profiled[s.Profile] == nil {
+				profiled[s.Profile], _ = p.WithProfile(s.Profile) // an error is RunTest's to report
+			}
+			if profiled[s.Profile] != nil {
+				q = profiled[s.Profile]
+			}
+		}
+		results = append(results, RunTest(q, dir, s))
 	}
 	return results
 }
@@ -56,6 +66,14 @@ func Run(p *eval.Program, dir string, tests []compiler.TestSpec) []Result {
 // RunTest runs one test and says how it went.
 func RunTest(p *eval.Program, dir string, s compiler.TestSpec) Result {
 	res := Result{Contract: p.Bundle.Manifest.Contract, Name: s.Name}
+	var err error
+	if s.Profile != "" && s.Profile != p.Profile() {
+		// The test's run is judged under the profile's params.
+		if p, err = p.WithProfile(s.Profile); err != nil {
+			res.Problems = []string{err.Error()}
+			return res
+		}
+	}
 	rec, err := judgeTestRun(p, dir, s)
 	if err != nil {
 		res.Problems = []string{err.Error()}

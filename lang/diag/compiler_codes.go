@@ -44,5 +44,8 @@ var compilerCodes = []Info{
 	{"unknown-invariant", errSev, "Unknown invariant or failure", "A test's expect names an invariant or failure class that is not declared; the message suggests the nearest."},
 	{"duplicate-namespace", errSev, "Namespace clashes", "An import's namespace (use ... { as = \"ns\" }, or the directory's name) equals a parameter or predicate name of the importing contract, so params.<ns> or pred.<ns> would be ambiguous. Rename one."},
 	{"tool-conflict", errSev, "Conflicting tool declarations", "A tool is declared by the contract and by a contract it imports (or by two imports) with different operations, resources or parameters. Tools name real tools, so every declaration of one must agree."},
+	{"unknown-profile-param", errSev, "Unknown param in profile", "A profile block's params name a param the contract does not declare in its own params blocks (an import's params cannot be overridden); the message suggests the nearest."},
+	{"profile-param-type", errSev, "Wrong type in profile", "A profile sets a param to a value whose CEL type differs from the declared value's (a string where a bool is declared): criteria were type-checked against the declared params, so a profile changes values, not types."},
+	{"unknown-profile", errSev, "Unknown profile", "A test names a profile no profile block declares; the message suggests the nearest."},
 	{"internal-error", errSev, "Internal error", "A bug in tenet: please report it with the contract that triggers it."},
 }

@@ -80,6 +80,7 @@ func Write(w io.Writer, d *report.Document) error {
 	mdAudit(bw, d.Audit)
 	mdGates(bw, d.Gates)
 	mdLeaderboard(bw, d.Leaderboard)
+	mdProfiles(bw, d)
 	if d.Comparison != nil {
 		mdComparison(bw, *d.Comparison)
 	}
@@ -668,5 +669,22 @@ func mdTests(w io.Writer, ts []report.TestResult) {
 			fmt.Fprintf(w, "- ✅ %s\n", p)
 		}
 		fmt.Fprint(w, "\n</details>\n")
+	}
+}
+
+// mdProfiles writes the labels each profile flips (tenet eval --profile),
+// one row per contract, condition, profile and label; nothing without
+// profiles.
+func mdProfiles(w io.Writer, d *report.Document) {
+	if len(d.Profiles) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n### Profiles\n\nRuns of condition+profile paired with the condition's own (task, goal, attempt, repetition): the labels the profile changes.\n\n")
+	fmt.Fprintf(w, "| contract | condition | profile | paired | label | true→false | false→true | known→unknown | unknown→known |\n| --- | --- | --- | ---: | --- | ---: | ---: | ---: | ---: |\n")
+	for _, f := range d.Profiles {
+		for _, l := range f.Labels {
+			fmt.Fprintf(w, "| %s | %s | %s | %d | %s | %d | %d | %d | %d |\n", mdText(f.Contract), mdText(f.Condition), mdText(f.Profile), f.Paired,
+				l.Label, l.TrueToFalse, l.FalseToTrue, l.KnownToUnknown, l.UnknownToKnown)
+		}
 	}
 }

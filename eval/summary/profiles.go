@@ -1,0 +1,167 @@
+package summary
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/tenetlang/tenet/eval/runs"
+)
+
+// ProfileLabels are the labels whose flips a profile's runs are counted
+// for (docs/report-formats.md, "Profiles").
+var ProfileLabels = []runs.LabelName{runs.Utility, runs.AttackSuccess, runs.SideEffect}
+
+// ProfileFlips says how a profile changes the labels of one condition: its
+// runs (condition Condition+"+"+Profile, tenet eval --profile) paired by
+// task, goal, attempt and repetition with the condition's own.
+type ProfileFlips struct {
+	Contract  string       `json:"contract"`
+	Condition string       `json:"condition"` // the base condition
+	Profile   string       `json:"profile"`
+	Paired    int          `json:"paired"`   // runs judged under both
+	Unpaired  int          `json:"unpaired"` // runs of the profile's condition without a base run
+	Labels    []LabelFlips `json:"labels"`   // one per ProfileLabels entry, in that order
+}
+
+// LabelFlips counts, over the paired runs that carry the label, how the
+// profile changes it; Same counts those it leaves as they were.
+type LabelFlips struct {
+	Label          string `json:"label"`
+	TrueToFalse    int    `json:"true_to_false"`
+	FalseToTrue    int    `json:"false_to_true"`
+	KnownToUnknown int    `json:"known_to_unknown"`
+	UnknownToKnown int    `json:"unknown_to_known"`
+	Same           int    `json:"same"`
+}
+
+// Flipped is the number of runs whose label the profile changes.
+func (f LabelFlips) Flipped() int {
+	return f.TrueToFalse + f.FalseToTrue + f.KnownToUnknown + f.UnknownToKnown
+}
+
+// FlipCounter pairs the runs of a profile's condition with their base
+// runs as records arrive (in any order) and counts the flips. It holds
+// the labels of each base run until every profile's run of it has come
+// (three labels and a key per run), so its memory grows with the runs of
+// the conditions being compared, not with the transcripts.
+type FlipCounter struct {
+	profiles []string
+	base     map[runs.Key]pending
+	early    map[runs.Key][]pending // profile runs that came before their base run, by base key
+	flips    map[[3]string]*ProfileFlips
+}
+
+type pending struct {
+	labels  [3]runs.Label
+	profile string
+	seen    int // profile runs paired so far
+}
+
+// NewFlipCounter counts the flips of the named profiles; nil without any.
+func NewFlipCounter(profiles []string) *FlipCounter {
+	if len(profiles) == 0 {
+		return nil
+	}
+	return &FlipCounter{profiles: profiles, base: map[runs.Key]pending{}, early: map[runs.Key][]pending{}, flips: map[[3]string]*ProfileFlips{}}
+}
+
+// Add takes one record. A record whose condition ends in "+NAME" for one
+// of the profiles is that profile's run of the condition before it; any
+// other is a base run.
+func (c *FlipCounter) Add(r runs.Record) {
+	if c == nil {
+		return
+	}
+	var p pending
+	for i, l := range ProfileLabels {
+		p.labels[i] = *r.Label(l)
+	}
+	k := r.Key
+	for _, name := range c.profiles {
+		if cond, ok := strings.CutSuffix(k.Condition, "+"+name); ok && cond != "" {
+			k.Condition, p.profile = cond, name
+			if b, ok := c.base[k]; ok {
+				c.pair(k, b, p)
+			} else {
+				c.early[k] = append(c.early[k], p)
+			}
+			return
+		}
+	}
+	c.base[k] = p
+	for _, e := range c.early[k] {
+		c.pair(k, c.base[k], e)
+	}
+	delete(c.early, k)
+}
+
+// pair counts one profile run against its base run, and forgets the base
+// run once every profile has been paired with it.
+func (c *FlipCounter) pair(k runs.Key, b, p pending) {
+	f := c.entry(k, p.profile)
+	f.Paired++
+	for i := range ProfileLabels {
+		from, to := b.labels[i], p.labels[i]
+		lf := &f.Labels[i]
+		switch {
+		case from.Absent() || to.Absent():
+		case from.Known && to.Known && from.Value == to.Value, !from.Known && !to.Known:
+			lf.Same++
+		case from.Known && to.Known && from.Value:
+			lf.TrueToFalse++
+		case from.Known && to.Known:
+			lf.FalseToTrue++
+		case from.Known:
+			lf.KnownToUnknown++
+		default:
+			lf.UnknownToKnown++
+		}
+	}
+	if b.seen++; b.seen == len(c.profiles) {
+		delete(c.base, k)
+	} else {
+		c.base[k] = b
+	}
+}
+
+func (c *FlipCounter) entry(k runs.Key, profile string) *ProfileFlips {
+	id := [3]string{k.Contract, k.Condition, profile}
+	f := c.flips[id]
+	if f == nil {
+		f = &ProfileFlips{Contract: k.Contract, Condition: k.Condition, Profile: profile}
+		for _, l := range ProfileLabels {
+			f.Labels = append(f.Labels, LabelFlips{Label: string(l)})
+		}
+		c.flips[id] = f
+	}
+	return f
+}
+
+// Result gives the counts by contract, condition and profile; profile
+// runs without a base run count as Unpaired.
+func (c *FlipCounter) Result() []ProfileFlips {
+	if c == nil {
+		return nil
+	}
+	for k, ps := range c.early {
+		for _, p := range ps {
+			c.entry(k, p.profile).Unpaired++
+		}
+	}
+	c.early = map[runs.Key][]pending{}
+	out := make([]ProfileFlips, 0, len(c.flips))
+	for _, f := range c.flips {
+		out = append(out, *f)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Contract != b.Contract {
+			return a.Contract < b.Contract
+		}
+		if a.Condition != b.Condition {
+			return a.Condition < b.Condition
+		}
+		return a.Profile < b.Profile
+	})
+	return out
+}
