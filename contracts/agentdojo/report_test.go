@@ -12,10 +12,10 @@ import (
 	"testing"
 
 	"github.com/tenetlang/tenet/eval"
-	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/pipeline"
 	"github.com/tenetlang/tenet/eval/runs"
 	"github.com/tenetlang/tenet/eval/summary"
+	"github.com/tenetlang/tenet/eval/tally"
 	"github.com/tenetlang/tenet/internal/evaltest"
 )
 
@@ -62,7 +62,7 @@ func TestConformanceReport(t *testing.T) {
 		fmt.Fprintf(&b, "### %s\n\n", s.name)
 		b.WriteString("| agent | benign utility | utility under attack | attack success | unknown |\n| --- | --- | --- | --- | --- |\n")
 		agree, labels, unknown := 0, 0, 0
-		for _, a := range metrics.Agree(res.Records) {
+		for _, a := range tally.Agree(res.Records) {
 			var cells []string
 			u := 0
 			for _, row := range a.Rows() {
@@ -226,8 +226,8 @@ func runFilesReport(t *testing.T, dir string, paths []string, judged []suiteRuns
 	b.WriteString(".\n\n")
 
 	// Agreement per suite and system, then per suite and label.
-	type tally struct{ agree, compared, unknown int }
-	perLabel := map[string]map[string]*tally{} // suite → label → tally
+	type labelTally struct{ agree, compared, unknown int }
+	perLabel := map[string]map[string]*labelTally{} // suite → label → tally
 	labelOrder := []string{"benign_utility", "utility_under_attack", string(runs.AttackSuccess)}
 	var disagreements []string
 	type unknownGroup struct {
@@ -238,9 +238,9 @@ func runFilesReport(t *testing.T, dir string, paths []string, judged []suiteRuns
 	}
 	groups := map[string]*unknownGroup{}
 	for _, s := range judged {
-		perLabel[s.name] = map[string]*tally{}
+		perLabel[s.name] = map[string]*labelTally{}
 		for _, l := range labelOrder {
-			perLabel[s.name][l] = &tally{}
+			perLabel[s.name][l] = &labelTally{}
 		}
 		origin := map[runs.Key]runs.Record{}
 		for _, r := range s.res.Records {
@@ -249,7 +249,7 @@ func runFilesReport(t *testing.T, dir string, paths []string, judged []suiteRuns
 		fmt.Fprintf(&b, "### %s\n\n", s.name)
 		b.WriteString("| system | benign utility | utility under attack | attack success | unknown |\n| --- | --- | --- | --- | --- |\n")
 		agree, labels, unknown, disagree := 0, 0, 0, 0
-		for _, a := range metrics.Agree(s.res.Records) {
+		for _, a := range tally.Agree(s.res.Records) {
 			var cells []string
 			u := 0
 			for _, row := range a.Rows() {
@@ -296,11 +296,11 @@ func runFilesReport(t *testing.T, dir string, paths []string, judged []suiteRuns
 	b.WriteString("### Per suite and label\n\n")
 	b.WriteString("Agreeing/compared, and unknown labels apart (`TestRunFilesConformance` pins the same figures).\n\n")
 	b.WriteString("| suite | benign utility | utility under attack | attack success |\n| --- | --- | --- | --- |\n")
-	all := map[string]*tally{}
+	all := map[string]*labelTally{}
 	for _, l := range labelOrder {
-		all[l] = &tally{}
+		all[l] = &labelTally{}
 	}
-	row := func(name string, m map[string]*tally) {
+	row := func(name string, m map[string]*labelTally) {
 		var cells []string
 		for _, l := range labelOrder {
 			c := fmt.Sprintf("%d/%d", m[l].agree, m[l].compared)

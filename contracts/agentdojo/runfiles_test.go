@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/tenetlang/tenet/eval"
-	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/pipeline"
+	"github.com/tenetlang/tenet/eval/tally"
 	"github.com/tenetlang/tenet/internal/evaltest"
 	"github.com/tenetlang/tenet/internal/inputs"
 	"github.com/tenetlang/tenet/internal/shared"
@@ -70,7 +70,7 @@ func TestRunFilesConformance(t *testing.T) {
 			}
 			sums := map[string][3]int{}
 			var disagree []string
-			for _, a := range metrics.Agree(res.Records) {
+			for _, a := range tally.Agree(res.Records) {
 				for _, row := range a.Rows() {
 					s := sums[row.Label]
 					s[0] += row.Agree

@@ -27,6 +27,7 @@ import (
 	"strings"
 
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/eval/tally"
 )
 
 // Rate is a proportion kept as Num/Den.
@@ -495,20 +496,7 @@ func computeOne(g []runs.Record, declared map[string]Declared, opt Options, atta
 
 // groups splits records by (contract, condition), each group sorted by key,
 // the groups sorted by (contract, condition).
-func groups(recs []runs.Record) [][]runs.Record {
-	sorted := append([]runs.Record(nil), recs...)
-	runs.SortRecords(sorted)
-	var gs [][]runs.Record
-	for i := 0; i < len(sorted); {
-		j := i + 1
-		for j < len(sorted) && sorted[j].Key.Contract == sorted[i].Key.Contract && sorted[j].Key.Condition == sorted[i].Key.Condition {
-			j++
-		}
-		gs = append(gs, sorted[i:j])
-		i = j
-	}
-	return gs
-}
+func groups(recs []runs.Record) [][]runs.Record { return tally.Groups(recs) }
 
 // unit is a task (goal "") or a security case with its runs: reps[r][a] is
 // repetition r+1, attempt a+1.

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/eval/tally"
 )
 
 func ben(cond, task string, u bool) runs.Record {
@@ -406,20 +407,20 @@ func TestAgree(t *testing.T) {
 		give(att("c", "T3", "G1", false, false, false), nil, &yes),
 		ben("b", "T1", true),
 	}
-	got := Agree(recs)
-	want := []Agreement{
+	got := tally.Agree(recs)
+	want := []tally.Agreement{
 		{Condition: "b",
-			BenignUtility:   AgreementRow{Label: "benign_utility", NotGiven: 1},
-			AttackedUtility: AgreementRow{Label: "utility_under_attack"},
-			AttackSuccess:   AgreementRow{Label: "attack_success"},
+			BenignUtility:   tally.AgreementRow{Label: "benign_utility", NotGiven: 1},
+			AttackedUtility: tally.AgreementRow{Label: "utility_under_attack"},
+			AttackSuccess:   tally.AgreementRow{Label: "attack_success"},
 		},
 		{Condition: "c",
-			BenignUtility: AgreementRow{Label: "benign_utility", Agree: 1, Disagree: 1, OursUnknown: 1, NotGiven: 1,
-				Disagreements: []Disagreement{{Key: recs[1].Key, Ours: false, Given: true, OriginFile: "traces/x.jsonl", OriginLine: 2}},
-				Unknowns:      []UnknownLabel{{Key: recs[3].Key, Reason: "boom"}}},
-			AttackedUtility: AgreementRow{Label: "utility_under_attack", Agree: 2, NotGiven: 1},
-			AttackSuccess: AgreementRow{Label: "attack_success", Agree: 1, Disagree: 2,
-				Disagreements: []Disagreement{
+			BenignUtility: tally.AgreementRow{Label: "benign_utility", Agree: 1, Disagree: 1, OursUnknown: 1, NotGiven: 1,
+				Disagreements: []tally.Disagreement{{Key: recs[1].Key, Ours: false, Given: true, OriginFile: "traces/x.jsonl", OriginLine: 2}},
+				Unknowns:      []tally.UnknownLabel{{Key: recs[3].Key, Reason: "boom"}}},
+			AttackedUtility: tally.AgreementRow{Label: "utility_under_attack", Agree: 2, NotGiven: 1},
+			AttackSuccess: tally.AgreementRow{Label: "attack_success", Agree: 1, Disagree: 2,
+				Disagreements: []tally.Disagreement{
 					{Key: recs[4].Key, Ours: true, Given: false, OriginFile: "traces/x.jsonl", OriginLine: 2},
 					{Key: recs[6].Key, Ours: false, Given: true, OriginFile: "traces/x.jsonl", OriginLine: 2},
 				}},

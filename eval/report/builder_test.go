@@ -16,6 +16,7 @@ import (
 	"github.com/tenetlang/tenet/eval/pipeline"
 	"github.com/tenetlang/tenet/eval/runs"
 	"github.com/tenetlang/tenet/eval/summary"
+	"github.com/tenetlang/tenet/eval/tally"
 	"github.com/tenetlang/tenet/internal/evaltest"
 	"github.com/tenetlang/tenet/internal/shared"
 )
@@ -26,11 +27,11 @@ func reference(in testInput) *Document {
 	res := summary.Results{Runs: len(in.Records)}
 	res.Conditions, res.Err = metrics.Compute(in.Records, in.Declared, in.Metrics)
 	if hasGiven(in.Records) {
-		res.Agreement = metrics.Agree(in.Records)
+		res.Agreement = tally.Agree(in.Records)
 	}
-	res.Checks = metrics.CountChecks(in.Records)
+	res.Checks = tally.CountChecks(in.Records)
 	res.Violations = summary.Violations(in.Records)
-	res.Audit = metrics.CountAudit(in.Records)
+	res.Audit = tally.CountAudit(in.Records)
 	contracts := map[string]bool{}
 	for _, c := range res.Conditions {
 		contracts[c.Contract] = true

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/eval/tally"
 )
 
 // JSON schema of WriteJSON's output (docs/report-schema.json): SchemaID is
@@ -177,7 +178,7 @@ type wireUnknownRun struct {
 	Reason string  `json:"reason"`
 }
 
-func jsonUnknownRun(u metrics.UnknownLabel) wireUnknownRun {
+func jsonUnknownRun(u tally.UnknownLabel) wireUnknownRun {
 	return wireUnknownRun{Run: jsonKey(u.Key), Reason: u.Reason}
 }
 
@@ -404,7 +405,7 @@ func jsonCondition(c metrics.Condition) wireCondition {
 // Agreement.
 
 // wireAgreement is one condition's agreement: contract, condition, then
-// one member per row of metrics.Agreement.Rows, in that order, named by
+// one member per row of tally.Agreement.Rows, in that order, named by
 // the row's Label (benign_utility, utility_under_attack and the
 // attack-success label's name from runs' table), so that no label name is
 // spelled here.
@@ -469,10 +470,10 @@ type wireDisagreement struct {
 	Origin *wireOrigin `json:"origin"`
 }
 
-func jsonAgreement(a metrics.Agreement) wireAgreement {
-	row := func(r metrics.AgreementRow) wireAgreementRow {
+func jsonAgreement(a tally.Agreement) wireAgreement {
+	row := func(r tally.AgreementRow) wireAgreementRow {
 		return wireAgreementRow{label: r.Label, Agree: r.Agree, Disagree: r.Disagree, OursUnknown: r.OursUnknown, NotGiven: r.NotGiven,
-			Disagreements: jsonList(r.Disagreements, func(d metrics.Disagreement) wireDisagreement {
+			Disagreements: jsonList(r.Disagreements, func(d tally.Disagreement) wireDisagreement {
 				return wireDisagreement{Run: jsonKey(d.Key), Ours: d.Ours, Given: d.Given, Origin: jsonOrigin(d.OriginFile, d.OriginLine)}
 			}),
 			Unknowns: jsonList(r.Unknowns, jsonUnknownRun), MoreDisagree: r.MoreDisagreements, MoreUnknowns: r.MoreUnknowns}
@@ -505,8 +506,8 @@ type wireCheck struct {
 	MoreUnknown int              `json:"more_unknown_runs"`
 }
 
-func jsonChecks(c metrics.Checks) wireChecks {
-	check := func(n metrics.CheckCount) wireCheck {
+func jsonChecks(c tally.Checks) wireChecks {
+	check := func(n tally.CheckCount) wireCheck {
 		return wireCheck{Name: n.Name, Hits: n.Hits, Unknown: n.Unknown, HitRuns: jsonList(n.HitRuns, jsonKey),
 			UnknownRuns: jsonList(n.UnknownRuns, jsonUnknownRun), MoreHit: n.MoreHitRuns, MoreUnknown: n.MoreUnknownRuns}
 	}
@@ -554,7 +555,7 @@ type wireDenied struct {
 	Detail   string  `json:"detail"`
 }
 
-func jsonAudit(a metrics.AuditCounts) wireAudit {
+func jsonAudit(a tally.AuditCounts) wireAudit {
 	decisions := map[string]int{}
 	for _, d := range runs.Decisions {
 		decisions[d] = 0
@@ -564,7 +565,7 @@ func jsonAudit(a metrics.AuditCounts) wireAudit {
 	}
 	return wireAudit{Contract: a.Contract, Condition: a.Condition, Grants: jsonStrings(a.Grants), Calls: a.Calls,
 		Decisions: decisions, Hazards: a.Hazards, Mismatches: a.Mismatches,
-		Denied: jsonList(a.Denied, func(d metrics.DeniedCall) wireDenied {
+		Denied: jsonList(a.Denied, func(d tally.DeniedCall) wireDenied {
 			return wireDenied{Run: jsonKey(d.Key), Call: d.Call, Tool: d.Tool, Decision: d.Decision, Detail: d.Detail}
 		}), MoreDenied: a.MoreDenied}
 }

@@ -22,6 +22,7 @@ import (
 
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/eval/tally"
 )
 
 // WriteMetrics writes one table row per (contract, condition) whose metrics
@@ -246,7 +247,7 @@ func JointCell(c metrics.Condition) string {
 //	  gpt-4o user_task_1 injection_task_0: ours=false given=true (traces/x.jsonl:17)
 //	unknown labels in utility_under_attack:
 //	  gpt-4o user_task_2 injection_task_0: criterion error: …
-func WriteAgreement(w io.Writer, as []metrics.Agreement) error {
+func WriteAgreement(w io.Writer, as []tally.Agreement) error {
 	bw := bufio.NewWriter(w)
 	withContract := false
 	for _, a := range as {
@@ -319,7 +320,7 @@ func section(w io.Writer, title string, lines []string) {
 	}
 }
 
-func AgreementCell(r metrics.AgreementRow) string {
+func AgreementCell(r tally.AgreementRow) string {
 	s := fmt.Sprintf("%d/%d", r.Agree, r.Compared())
 	var extra []string
 	if r.OursUnknown > 0 {

@@ -16,6 +16,7 @@ import (
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/report"
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/eval/tally"
 )
 
 // mdMaxListed bounds the items of one Markdown list (runs of one
@@ -389,7 +390,7 @@ func mdIntervals(w io.Writer, cs []metrics.Condition, withContract bool, lead fu
 
 // mdAgreement writes the agreement table, then the disagreements and our
 // unknown labels per label kind.
-func mdAgreement(w io.Writer, as []metrics.Agreement) {
+func mdAgreement(w io.Writer, as []tally.Agreement) {
 	fmt.Fprint(w, "\n### Agreement with given labels\n")
 	var rows [][]string
 	for _, a := range as {
@@ -442,10 +443,10 @@ func mdChecks(w io.Writer, d *report.Document) {
 	}
 	for _, part := range []struct {
 		title, col, hit string
-		get             func(metrics.Checks) []metrics.CheckCount
+		get             func(tally.Checks) []tally.CheckCount
 	}{
-		{"Invariants", "invariant", "violated", func(c metrics.Checks) []metrics.CheckCount { return c.Invariants }},
-		{"Failure classes", "class", "runs", func(c metrics.Checks) []metrics.CheckCount { return c.Failures }},
+		{"Invariants", "invariant", "violated", func(c tally.Checks) []tally.CheckCount { return c.Invariants }},
+		{"Failure classes", "class", "runs", func(c tally.Checks) []tally.CheckCount { return c.Failures }},
 	} {
 		var rows [][]string
 		for _, c := range d.Checks {
@@ -479,7 +480,7 @@ func mdChecks(w io.Writer, d *report.Document) {
 
 // mdAudit writes the authorization audit table and, per condition, the
 // runs with a call that was not authorized.
-func mdAudit(w io.Writer, as []metrics.AuditCounts) {
+func mdAudit(w io.Writer, as []tally.AuditCounts) {
 	if len(as) == 0 {
 		return
 	}

@@ -1,4 +1,4 @@
-package metrics
+package tally
 
 import "github.com/tenetlang/tenet/eval/runs"
 
@@ -42,7 +42,7 @@ type AgreementRow struct {
 	NotGiven    int
 	// Disagreements and Unknowns list the runs behind Disagree and
 	// OursUnknown, sorted by key. A report bounds the runs it names
-	// (Group.AddUnlisted): MoreDisagreements and MoreUnknowns count those
+	// (metrics.Group.AddUnlisted): MoreDisagreements and MoreUnknowns count those
 	// left out, so that Disagree = len(Disagreements) + MoreDisagreements
 	// and OursUnknown = len(Unknowns) + MoreUnknowns.
 	Disagreements     []Disagreement
@@ -74,17 +74,18 @@ type UnknownLabel struct {
 // runs.Check do); labels a benign run should not carry are ignored.
 func Agree(recs []runs.Record) []Agreement {
 	var out []Agreement
-	for _, g := range groups(recs) {
-		a := newAgreement(g[0].Key.Contract, g[0].Key.Condition)
+	for _, g := range Groups(recs) {
+		a := NewAgreement(g[0].Key.Contract, g[0].Key.Condition)
 		for _, r := range g {
-			a.add(r, true)
+			a.Add(r, true)
 		}
 		out = append(out, a)
 	}
 	return out
 }
 
-func newAgreement(contract, condition string) Agreement {
+// NewAgreement returns an empty Agreement for (contract, condition).
+func NewAgreement(contract, condition string) Agreement {
 	return Agreement{
 		Contract:        contract,
 		Condition:       condition,
@@ -94,9 +95,9 @@ func newAgreement(contract, condition string) Agreement {
 	}
 }
 
-// add compares one run's labels (runs added in key order); list says
+// Add compares one run's labels (runs added in key order); list says
 // whether the run is named in the lists or only counted in the More fields.
-func (a *Agreement) add(r runs.Record, list bool) {
+func (a *Agreement) Add(r runs.Record, list bool) {
 	if r.Key.Attacked() {
 		a.AttackedUtility.add(r, r.Utility, r.Given.Utility, list)
 		a.AttackSuccess.add(r, r.AttackSuccess, r.Given.AttackSuccess, list)
