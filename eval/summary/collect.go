@@ -71,7 +71,7 @@ func Violations(recs []runs.Record) []Violation {
 }
 
 // Collector computes the Results of records given one at a time in key
-// order (runs.Key.Compare), as a runs.Sorted yields them, holding one
+// order (runs.Key.Compare), as a runsort.Sorted yields them, holding one
 // condition's records at a time (and of those only what the metrics read;
 // see Group): memory does not grow with the number of conditions or runs
 // beyond the results themselves, and the lists of runs are cut as the runs
