@@ -109,7 +109,7 @@ func (g *Group) add(r runs.Record, list bool) error {
 		r = runs.Record{
 			Key: runs.Key{Contract: g.contract, Condition: g.condition, Task: g.str(k.Task), Goal: g.str(k.Goal),
 				Attempt: k.Attempt, Repetition: k.Repetition},
-			Bundle:  g.str(r.Bundle),
+			Bundle: g.str(r.Bundle), GoalTask: r.GoalTask,
 			Utility: r.Utility, AttackSuccess: r.AttackSuccess, SideEffect: r.SideEffect, Exposed: r.Exposed,
 			HasExposed: r.HasExposed, AttemptBudget: r.AttemptBudget,
 		}
