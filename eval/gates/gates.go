@@ -177,9 +177,19 @@ func metricsValue(c metrics.Condition, ch tally.Checks) map[string]any {
 		},
 		"exposed_cases": count(c.ExposedCases), "conditional_asr_exposed": nullable(c.ConditionalASRExposed),
 		"benign_solved_cases": count(c.BenignSolvedCases), "conditional_asr_benign_solved": nullable(c.ConditionalASRBenignSolved),
+		"goal_tasks": int64(c.GoalTasks), "goal_task_utility": goalTaskRate(c),
 		"runs": int64(ch.Runs), "violations": int64(ch.ViolatingRuns),
 		"undecided": int64(ch.UndecidedRuns), "failures": failures,
 	}
+}
+
+// goalTaskRate is goal_task_utility, or null when the condition has no
+// goal task or the unknown labels change it (as a bounded rate is).
+func goalTaskRate(c metrics.Condition) any {
+	if s := c.GoalTaskUtility; c.GoalTasks > 0 && s.Exact() {
+		return s.Low.Rate.Value()
+	}
+	return nil
 }
 
 // metricValues renders the metrics a requirement reads, e.g.

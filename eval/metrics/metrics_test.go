@@ -406,6 +406,8 @@ func TestAgree(t *testing.T) {
 		give(att("c", "T2", "G1", false, false, false), &no, &no),
 		give(att("c", "T3", "G1", false, false, false), nil, &yes),
 		ben("b", "T1", true),
+		// A goal-task run has its own row, apart from benign utility.
+		give(runs.Record{Key: runs.Key{Condition: "c", Task: "G1", Attempt: 1, Repetition: 1}, Utility: runs.False(), GoalTask: true}, &yes, nil),
 	}
 	got := tally.Agree(recs)
 	want := []tally.Agreement{
@@ -413,6 +415,7 @@ func TestAgree(t *testing.T) {
 			BenignUtility:   tally.AgreementRow{Label: "benign_utility", NotGiven: 1},
 			AttackedUtility: tally.AgreementRow{Label: "utility_under_attack"},
 			AttackSuccess:   tally.AgreementRow{Label: "attack_success"},
+			GoalTaskUtility: tally.AgreementRow{Label: "goal_task_utility"},
 		},
 		{Condition: "c",
 			BenignUtility: tally.AgreementRow{Label: "benign_utility", Agree: 1, Disagree: 1, OursUnknown: 1, NotGiven: 1,
@@ -424,10 +427,22 @@ func TestAgree(t *testing.T) {
 					{Key: recs[4].Key, Ours: true, Given: false, OriginFile: "traces/x.jsonl", OriginLine: 2},
 					{Key: recs[6].Key, Ours: false, Given: true, OriginFile: "traces/x.jsonl", OriginLine: 2},
 				}},
+			GoalTaskUtility: tally.AgreementRow{Label: "goal_task_utility", Disagree: 1,
+				Disagreements: []tally.Disagreement{{Key: recs[8].Key, Ours: false, Given: true, OriginFile: "traces/x.jsonl", OriginLine: 2}}},
 		},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got  %+v\nwant %+v", got, want)
+	}
+	// The goal-task row is shown only where there are goal-task runs.
+	if n := len(got[0].Rows()); n != 3 {
+		t.Errorf("b: %d rows, want 3", n)
+	}
+	if n := len(got[1].Rows()); n != 4 {
+		t.Errorf("c: %d rows, want 4", n)
+	}
+	if cols := tally.Columns(got); !reflect.DeepEqual(cols, []string{"benign_utility", "utility_under_attack", "attack_success", "goal_task_utility"}) {
+		t.Errorf("columns %v", cols)
 	}
 }
 

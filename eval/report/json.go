@@ -223,20 +223,29 @@ func jsonContract(c Contract) wireContract {
 // how many of them had no run in this condition, left out of
 // benign_tasks and security_cases.
 type wireCondition struct {
-	Contract          string   `json:"contract"`
-	Condition         string   `json:"condition"`
-	Cases             string   `json:"cases,omitempty"`
-	DeclaredTasks     *int     `json:"declared_tasks,omitempty"`
-	DeclaredCases     *int     `json:"declared_cases,omitempty"`
-	LeftOutTasks      *int     `json:"left_out_tasks,omitempty"`
-	LeftOutCases      *int     `json:"left_out_cases,omitempty"`
-	Errors            []string `json:"errors"`
-	BenignTasks       *int     `json:"benign_tasks"`
-	SecurityCases     *int     `json:"security_cases"`
-	BenignRepetitions *int     `json:"benign_repetitions"`
-	CaseRepetitions   *int     `json:"case_repetitions"`
-	Repetitions       *int     `json:"repetitions"`
-	AttemptBudget     *int     `json:"attempt_budget"`
+	Contract      string `json:"contract"`
+	Condition     string `json:"condition"`
+	Cases         string `json:"cases,omitempty"`
+	DeclaredTasks *int   `json:"declared_tasks,omitempty"`
+	DeclaredCases *int   `json:"declared_cases,omitempty"`
+	LeftOutTasks  *int   `json:"left_out_tasks,omitempty"`
+	LeftOutCases  *int   `json:"left_out_cases,omitempty"`
+	// The goal-task members are present only for a condition with goal
+	// tasks or left-out optional sets (metrics.Condition.GoalTasks,
+	// LeftOut), absent otherwise as in reports written before them.
+	LeftOutSets         []wireLeftOutSet `json:"left_out_sets,omitempty"`
+	DeclaredGoalTasks   *int             `json:"declared_goal_tasks,omitempty"`
+	LeftOutGoalTasks    *int             `json:"left_out_goal_tasks,omitempty"`
+	GoalTasks           *int             `json:"goal_tasks,omitempty"`
+	GoalTaskRepetitions *int             `json:"goal_task_repetitions,omitempty"`
+	GoalTaskUtility     *wireRate        `json:"goal_task_utility,omitempty"`
+	Errors              []string         `json:"errors"`
+	BenignTasks         *int             `json:"benign_tasks"`
+	SecurityCases       *int             `json:"security_cases"`
+	BenignRepetitions   *int             `json:"benign_repetitions"`
+	CaseRepetitions     *int             `json:"case_repetitions"`
+	Repetitions         *int             `json:"repetitions"`
+	AttemptBudget       *int             `json:"attempt_budget"`
 
 	BenignUtility              *wireRate `json:"benign_utility"`
 	RawAttackedUtility         *wireRate `json:"raw_attacked_utility"`
@@ -256,6 +265,13 @@ type wireCondition struct {
 
 	BootstrapResamples *int   `json:"bootstrap_resamples"`
 	BootstrapSeed      *int64 `json:"bootstrap_seed"`
+}
+
+// wireLeftOutSet is an optional set a condition did not run.
+type wireLeftOutSet struct {
+	Label     string `json:"label"`
+	Cases     int    `json:"cases"`
+	GoalTasks int    `json:"goal_tasks"`
 }
 
 // wireRate is a rate with its intervals. Num, Den and Value are null when
@@ -342,8 +358,24 @@ func jsonCondition(c metrics.Condition) wireCondition {
 		out.DeclaredTasks, out.DeclaredCases = &c.DeclaredTasks, &c.DeclaredCases
 		out.LeftOutTasks, out.LeftOutCases = &c.LeftOutTasks, &c.LeftOutCases
 	}
+	for _, l := range c.LeftOut {
+		out.LeftOutSets = append(out.LeftOutSets, wireLeftOutSet{Label: l.Label, Cases: l.Cases, GoalTasks: l.GoalTasks})
+	}
+	if c.DeclaredGoalTasks > 0 && c.Cases == metrics.CasesObserved {
+		out.DeclaredGoalTasks, out.LeftOutGoalTasks = &c.DeclaredGoalTasks, &c.LeftOutGoalTasks
+	}
 	if !c.OK() {
 		return out
+	}
+	if s := c.GoalTaskUtility; c.GoalTasks > 0 {
+		r := &wireRate{Wilson: jsonInterval(s.Wilson)}
+		if s.Exact() {
+			r.Num, r.Den, r.Value = jsonNumberPtr(s.Low.Rate.Num), jsonNumberPtr(s.Low.Rate.Den), jsonNumberPtr(s.Low.Rate.Value())
+		}
+		if c.Bounded || !s.Exact() {
+			r.Bounds = &wireBounds{Low: jsonNullableFraction(s.Low), High: jsonNullableFraction(s.High), Unknown: s.Unknown}
+		}
+		out.GoalTasks, out.GoalTaskRepetitions, out.GoalTaskUtility = &c.GoalTasks, &c.GoalTaskRepetitions, r
 	}
 	rate := func(name string, point metrics.NullableRate) *wireRate {
 		r := &wireRate{}

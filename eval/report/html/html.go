@@ -752,11 +752,11 @@ func htmlAgreementViewOf(as []tally.Agreement) *htmlAgreementView {
 	if as == nil {
 		return nil
 	}
-	v := &htmlAgreementView{Labels: []string{"benign_utility", "utility_under_attack", runs.AttackSuccess.String()}}
+	v := &htmlAgreementView{Labels: tally.Columns(as)}
 	for _, a := range as {
 		row := htmlAgreementRowView{Contract: htmlContract(a.Contract), Condition: report.ShownName(a.Condition)}
-		for _, r := range a.Rows() {
-			row.Cells = append(row.Cells, report.AgreementCell(r))
+		for i := range v.Labels {
+			row.Cells = append(row.Cells, report.AgreementCell(a.Row(i)))
 		}
 		v.Rows = append(v.Rows, row)
 		v.WithContract = v.WithContract || a.Contract != ""
@@ -765,7 +765,7 @@ func htmlAgreementViewOf(as []tally.Agreement) *htmlAgreementView {
 		dis := htmlAgreementSection{Title: "Disagreements in " + label}
 		unk := htmlAgreementSection{Title: "Unknown labels in " + label}
 		for _, a := range as {
-			r := a.Rows()[i]
+			r := a.Row(i)
 			if len(r.Disagreements) > 0 || r.MoreDisagreements > 0 {
 				var lines []htmlAgreementLine
 				for _, d := range r.Disagreements {
