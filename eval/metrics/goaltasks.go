@@ -69,8 +69,9 @@ func withoutUnrun(decl *Declared, others, goalTasks []runs.Record) (*Declared, [
 		d.Cases = slices.DeleteFunc(slices.Clone(d.Cases), func(cs runs.Case) bool { return slices.Contains(set.Cases, cs) })
 		n := len(d.GoalTasks)
 		d.GoalTasks = slices.DeleteFunc(slices.Clone(d.GoalTasks), func(t string) bool {
-			inSet := slices.Contains(set.GoalTasks, t) || slices.ContainsFunc(set.Cases, func(cs runs.Case) bool { return cs.Goal == t })
-			return inSet && !ranGoalTask(t) && !slices.ContainsFunc(d.Cases, func(cs runs.Case) bool { return cs.Goal == t })
+			viaCases := slices.ContainsFunc(set.Cases, func(cs runs.Case) bool { return cs.Goal == t }) &&
+				!ranGoalTask(t) && !slices.ContainsFunc(d.Cases, func(cs runs.Case) bool { return cs.Goal == t })
+			return slices.Contains(set.GoalTasks, t) || viaCases
 		})
 		left = append(left, LeftOutSet{Label: set.Label, Cases: len(set.Cases), GoalTasks: n - len(d.GoalTasks)})
 	}
