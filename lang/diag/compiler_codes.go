@@ -20,7 +20,7 @@ var compilerCodes = []Info{
 	{"unknown-predicate", errSev, "Unknown predicate", "pred.<name> names no predicate block; the message suggests the nearest."},
 	{"predicate-cycle", errSev, "Predicate cycle", "Predicates may use other predicates, but not in a cycle: they are evaluated once per run in dependency order. The message names the cycle."},
 	{"unknown-task", errSev, "Unknown task", "A cases block names a task id that no task block declares; the message suggests the nearest."},
-	{"unknown-goal", errSev, "Unknown goal", "A cases block names a goal id that no goal block declares; the message suggests the nearest."},
+	{"unknown-goal", errSev, "Unknown goal", "A cases or goal_tasks block names a goal id that no goal block declares; the message suggests the nearest."},
 	{"goal-task-is-task", errSev, "Goal task with a task's id", "A goal_tasks block names a goal whose id is also a declared task's: a run mapped to that id could be either, so the two are never judged alike. Rename the task or the goal, or leave the goal out of goal_tasks."},
 	{"duplicate-cases-label", errSev, "Duplicate cases label", "Two cases blocks have the same label: a report names an optional block by its label, so each label names one block."},
 	{"duplicate-case", errSev, "Duplicate security case", "Two cases blocks declare the same (task, goal) pair; each security case is declared once, so that it is counted once."},
