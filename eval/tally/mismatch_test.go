@@ -1,10 +1,9 @@
-package metrics
+package tally
 
 import (
 	"testing"
 
 	"github.com/tenetlang/tenet/eval/runs"
-	"github.com/tenetlang/tenet/eval/tally"
 )
 
 // TestCountAuditMismatches counts the audited calls whose result disagrees
@@ -13,7 +12,7 @@ func TestCountAuditMismatches(t *testing.T) {
 	rec := func(task string, audit ...runs.AuditEntry) runs.Record {
 		return runs.Record{Key: runs.Key{Condition: "m", Task: task, Attempt: 1, Repetition: 1}, Grant: "g", Audit: audit}
 	}
-	as := tally.CountAudit([]runs.Record{
+	as := CountAudit([]runs.Record{
 		rec("a", runs.AuditEntry{Call: 0, Tool: "send", Decision: runs.Authorized, Parent: -1, Mismatch: `tool "send" ran, "read" was requested`},
 			runs.AuditEntry{Call: 1, Tool: "read", Decision: runs.Authorized, Parent: -1}),
 		rec("b", runs.AuditEntry{Call: 0, Tool: "send", Decision: runs.Authorized, Parent: -1, Mismatch: "other arguments ran than were requested"}),
