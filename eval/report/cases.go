@@ -32,7 +32,7 @@ func CasesLine(c metrics.Condition) string {
 //
 // and its goal_task_utility, which is over its goal tasks, never T or C:
 //
-//	goal tasks — banking:gpt-4o: goal_task_utility 0.5556 (5/9) over 9 goal tasks, apart from |T| and |C|
+//	goal tasks — banking:gpt-4o: goal_task_utility 0.5556 (5/9) [0.2667, 0.8112] over 9 goal tasks, apart from |T| and |C|
 func ConditionLines(c metrics.Condition) []string {
 	var out []string
 	if line := CasesLine(c); line != "" {
