@@ -1,7 +1,9 @@
 package compiler
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -54,12 +56,19 @@ func (c *compiler) criteria() {
 
 // cases expands every cases block into (task, goal) pairs: "*" stands for
 // every declared task or goal; unknown ids and duplicate pairs are errors.
+// Optional blocks and the goal_tasks block become the plan's optional sets.
 func (c *compiler) cases() {
 	taskIDs, goalIDs := sortedKeys(c.tasks), sortedKeys(c.goals)
-	seen := map[bundle.Case]*lang.Cases{}
+	seen, labels := map[bundle.Case]*lang.Cases{}, map[string]*lang.Cases{}
 	for _, cs := range c.mod.Cases {
-		tasks := c.expandIDs(cs.Tasks, taskIDs, "task")
-		goals := c.expandIDs(cs.Goals, goalIDs, "goal")
+		if prev := labels[cs.Label.Value]; prev != nil && cs.Label.Value != "" {
+			c.errorf("duplicate-cases-label", cs.Label.Range, "Duplicate cases label",
+				fmt.Sprintf("The label %q is already used by the cases block at %s:%d.", cs.Label.Value, prev.Range.Filename, prev.Range.Start.Line))
+		}
+		labels[cs.Label.Value] = cs
+		set := bundle.OptionalSet{Label: cs.Label.Value}
+		tasks := c.expandIDs(cs.Tasks, taskIDs, "task", "cases")
+		goals := c.expandIDs(cs.Goals, goalIDs, "goal", "cases")
 		for _, t := range tasks {
 			for _, g := range goals {
 				k := bundle.Case{Task: t, Goal: g}
@@ -70,20 +79,37 @@ func (c *compiler) cases() {
 				}
 				seen[k] = cs
 				c.b.Plan.Cases = append(c.b.Plan.Cases, k)
+				set.Cases = append(set.Cases, k)
 			}
 		}
-	}
-	sort.Slice(c.b.Plan.Cases, func(i, j int) bool {
-		a, b := c.b.Plan.Cases[i], c.b.Plan.Cases[j]
-		if a.Task != b.Task {
-			return a.Task < b.Task
+		if cs.Optional {
+			slices.SortFunc(set.Cases, func(a, b bundle.Case) int { return cmp.Or(cmp.Compare(a.Task, b.Task), cmp.Compare(a.Goal, b.Goal)) })
+			c.b.Plan.Optional = append(c.b.Plan.Optional, set)
 		}
-		return a.Goal < b.Goal
-	})
+	}
+	slices.SortFunc(c.b.Plan.Cases, func(a, b bundle.Case) int { return cmp.Or(cmp.Compare(a.Task, b.Task), cmp.Compare(a.Goal, b.Goal)) })
+	slices.SortFunc(c.b.Plan.Optional, func(a, b bundle.OptionalSet) int { return cmp.Compare(a.Label, b.Label) })
+	if gt := c.mod.GoalTasks; gt != nil {
+		for _, s := range gt.Goals {
+			for _, g := range c.expandIDs([]lang.Str{s}, goalIDs, "goal", "goal_tasks") {
+				if t := c.tasks[g]; t != nil {
+					c.errorf("goal-task-is-task", s.Range, "Goal task with a task's id",
+						fmt.Sprintf("The goal_tasks block names goal %q, and a task has the same id (%s:%d): a run mapped to it could be either.", g, t.Range.Filename, t.Range.Start.Line))
+					continue
+				}
+				c.b.Plan.GoalTasks = append(c.b.Plan.GoalTasks, g)
+			}
+		}
+		c.b.Plan.GoalTasks = dedupe(c.b.Plan.GoalTasks)
+		slices.Sort(c.b.Plan.GoalTasks)
+		if gt.Optional {
+			c.b.Plan.Optional = append(c.b.Plan.Optional, bundle.OptionalSet{Label: "goal_tasks", GoalTasks: c.b.Plan.GoalTasks})
+		}
+	}
 }
 
 // expandIDs resolves a list of ids or "*" against the declared ids.
-func (c *compiler) expandIDs(list []lang.Str, declared []string, what string) []string {
+func (c *compiler) expandIDs(list []lang.Str, declared []string, what, block string) []string {
 	var out []string
 	for _, s := range list {
 		if s.Value == "*" {
@@ -92,7 +118,7 @@ func (c *compiler) expandIDs(list []lang.Str, declared []string, what string) []
 		}
 		if !contains(declared, s.Value) {
 			c.errorf(diag.Code("unknown-"+what), s.Range, "Unknown "+what,
-				fmt.Sprintf("The cases block names %s %q, which is not declared.%s", what, s.Value, didYouMean(s.Value, declared)))
+				fmt.Sprintf("The %s block names %s %q, which is not declared.%s", block, what, s.Value, didYouMean(s.Value, declared)))
 			continue
 		}
 		out = append(out, s.Value)

@@ -108,7 +108,8 @@ func (c *compiler) tests() {
 				fmt.Sprintf("Test %q names profile %q, which is not declared.%s", t.Name.Value, pr.Value, didYouMean(pr.Value, profiles)))
 		}
 		if t.Task != nil {
-			if _, ok := c.tasks[t.Task.Value]; !ok {
+			// A goal task is judged as a task: a test may name it (no goal).
+			if _, ok := c.tasks[t.Task.Value]; !ok && !slices.Contains(c.b.Plan.GoalTasks, t.Task.Value) {
 				c.errorf("unknown-task", t.Task.Range, "Unknown task",
 					fmt.Sprintf("Test %q names task %q, which is not declared.%s", t.Name.Value, t.Task.Value, didYouMean(t.Task.Value, sortedKeys(c.tasks))))
 			}

@@ -183,9 +183,13 @@ func (p *Program) emptyRun(rec *runs.Record, attacked bool) {
 }
 
 // resolve finds a key's task and goal (nil for a benign run), or says why
-// the contract does not judge it.
+// the contract does not judge it. A benign run of a goal task gets that
+// goal as its task (Program.goalTasks).
 func (p *Program) resolve(key runs.Key) (*bundle.TaskPlan, *bundle.GoalPlan, Skip) {
 	task, ok := p.tasks[key.Task]
+	if gt := p.goalTasks[key.Task]; !ok && gt != nil && key.Goal == "" {
+		return gt, nil, Judged
+	}
 	if !ok {
 		return nil, nil, TaskNotDeclared
 	}
@@ -206,6 +210,7 @@ func (p *Program) resolve(key runs.Key) (*bundle.TaskPlan, *bundle.GoalPlan, Ski
 // grant names the grant calls are audited against ("": no audit).
 func (p *Program) label(rec *runs.Record, task *bundle.TaskPlan, goal *bundle.GoalPlan, r *run.Run, grant string) {
 	rec.AttemptBudget = p.Bundle.Manifest.ThreatModel.AttemptBudget
+	rec.GoalTask = p.goalTasks[task.ID] == task
 	if len(r.Events) == 0 {
 		p.emptyRun(rec, goal != nil)
 		return

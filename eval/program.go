@@ -83,6 +83,9 @@ type Program struct {
 	cases      map[bundle.Case]bool
 	asts       []*cel.Ast // the checked expressions, for WithProfile's planConstants
 	profile    string     // the profile judged under (WithProfile); "" for the params as declared
+	// goalTasks holds, per goal also run as a user task, that goal as a
+	// task: its success criterion and variants give the run's utility.
+	goalTasks map[string]*bundle.TaskPlan
 }
 
 // Load verifies bundle bytes (magic, format version, sha256) and plans them.
@@ -212,6 +215,12 @@ func plan(b *bundle.Bundle, id string, metered bool) (*Program, error) {
 	}
 	for _, c := range b.Plan.Cases {
 		p.cases[c] = true
+	}
+	p.goalTasks = map[string]*bundle.TaskPlan{}
+	for _, id := range b.Plan.GoalTasks {
+		g := p.goals[id]
+		p.goalTasks[id] = &bundle.TaskPlan{ID: id, Prompt: g.Summary, Utility: g.Success, Variants: g.Variants}
+		p.taskVals[id] = map[string]any{"id": types.String(id), "prompt": types.String(g.Summary)}
 	}
 	return p, nil
 }

@@ -52,6 +52,7 @@ type Module struct {
 	Goals       []*Goal
 	SideEffects []*SideEffect
 	Cases       []*Cases
+	GoalTasks   *GoalTasks // at most one
 	Sources     []*Source
 	Invariants  []*Invariant
 	Failures    []*Failure
@@ -258,9 +259,24 @@ type SideEffect struct {
 // Cases is a `cases { tasks = [...], goals = [...] }` block: the security
 // cases are the cross product of the listed tasks and goals; "*" means all.
 type Cases struct {
+	// Label names the block (`cases "v1.2" { ... }`); "" when unlabelled.
+	// An optional block needs one, so that reports can name it.
+	Label Str
 	Tasks []Str
 	Goals []Str
-	Range hcl.Range
+	// Optional: a condition with no run of any of the block's cases
+	// leaves them out of its C (docs/metrics.md).
+	Optional bool
+	Range    hcl.Range
+}
+
+// GoalTasks is a `goal_tasks { goals = [...] }` block: these goals are also
+// run directly as user tasks (the goal's text as the prompt, no injection),
+// each judged by the goal's success criterion as its utility.
+type GoalTasks struct {
+	Goals    []Str
+	Optional bool // as for Cases: a condition with no goal-task run leaves them out
+	Range    hcl.Range
 }
 
 // Source is a `source "name" { ... }` block: how a transcript record maps to a

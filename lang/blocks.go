@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/tenetlang/tenet/lang/diag"
 	"github.com/tenetlang/tenet/lang/typeexpr"
@@ -28,6 +29,7 @@ var fileSchema = &hcl.BodySchema{
 		{Type: "goal", LabelNames: []string{"id"}},
 		{Type: LabelSideEffect, LabelNames: []string{"name"}},
 		{Type: "cases"},
+		{Type: "goal_tasks"},
 		{Type: "source", LabelNames: []string{"name"}},
 		{Type: "invariant", LabelNames: []string{"name"}},
 		{Type: "failure", LabelNames: []string{"name"}},
@@ -67,7 +69,8 @@ var (
 	taskSchema       = &hcl.BodySchema{Attributes: attrs(nil, "prompt", "description", LabelUtility, "match", "forbid"), Blocks: withVariants(stepBlocks)}
 	goalSchema       = &hcl.BodySchema{Attributes: attrs(nil, "summary", "success", "match", "forbid"), Blocks: withVariants(stepBlocks)}
 	sideEffectSchema = &hcl.BodySchema{Attributes: attrs(nil, "description", "when", "match", "forbid"), Blocks: stepBlocks}
-	casesSchema      = &hcl.BodySchema{Attributes: attrs([]string{"tasks", "goals"})}
+	casesSchema      = &hcl.BodySchema{Attributes: attrs([]string{"tasks", "goals"}, "optional")}
+	goalTasksSchema  = &hcl.BodySchema{Attributes: attrs([]string{"goals"}, "optional")}
 	sourceSchema     = &hcl.BodySchema{
 		Attributes: attrs([]string{"task", "condition"}, "format", "select", "goal", "attempt", "repetition", "grant"),
 		Blocks:     []hcl.BlockHeaderSchema{{Type: "given"}},
@@ -82,9 +85,10 @@ var (
 
 // decodeFile decodes the top-level blocks of one file into d.m.
 func (d *decoder) decodeFile(body hcl.Body) {
+	body, labelled := labelledCases(body)
 	c := d.content(body, fileSchema)
 	m := d.m
-	for _, b := range c.Blocks {
+	for _, b := range append(c.Blocks, labelled...) {
 		switch b.Type {
 		// A duplicate is decoded too, so that the errors inside it are
 		// reported, and then dropped.
@@ -128,6 +132,11 @@ func (d *decoder) decodeFile(body hcl.Body) {
 			}
 		case "cases":
 			m.Cases = append(m.Cases, d.cases(b))
+		case "goal_tasks":
+			c := d.content(b.Body, goalTasksSchema)
+			if g := (&GoalTasks{Goals: d.strList(c.Attributes["goals"]), Optional: d.flag(c.Attributes["optional"]), Range: b.DefRange}); d.single(b, "at most one") {
+				m.GoalTasks = g
+			}
 		case "source":
 			if s := d.source(b); s != nil {
 				m.Sources = append(m.Sources, s)
@@ -409,11 +418,42 @@ func (d *decoder) sideEffect(b *hcl.Block) *SideEffect {
 
 func (d *decoder) cases(b *hcl.Block) *Cases {
 	c := d.content(b.Body, casesSchema)
-	return &Cases{
-		Tasks: d.strList(c.Attributes["tasks"]),
-		Goals: d.strList(c.Attributes["goals"]),
-		Range: b.DefRange,
+	cs := &Cases{
+		Tasks:    d.strList(c.Attributes["tasks"]),
+		Goals:    d.strList(c.Attributes["goals"]),
+		Optional: d.flag(c.Attributes["optional"]),
+		Range:    b.DefRange,
 	}
+	if len(b.Labels) == 1 {
+		cs.Label = d.label(b, "label", false)
+	}
+	if cs.Optional && cs.Label.Value == "" && len(b.Labels) == 0 {
+		d.errorf(diag.InvalidLabels, c.Attributes["optional"].Range, "Optional cases block without a label",
+			"A cases block with optional = true needs a label naming it, as in cases \"v1.2\" { ... }: reports name the block when a condition did not run it.")
+	}
+	return cs
+}
+
+// labelledCases takes the cases blocks with one label out of a file body
+// (HCL's schemas cannot make a label optional), so that the rest is checked
+// against fileSchema as before; any other label count stays, for HCL to
+// report.
+func labelledCases(body hcl.Body) (hcl.Body, []*hcl.Block) {
+	sb, ok := body.(*hclsyntax.Body)
+	if !ok {
+		return body, nil
+	}
+	var labelled []*hcl.Block
+	rest := *sb
+	rest.Blocks = nil
+	for _, b := range sb.Blocks {
+		if b.Type == "cases" && len(b.Labels) == 1 {
+			labelled = append(labelled, b.AsHCLBlock())
+			continue
+		}
+		rest.Blocks = append(rest.Blocks, b)
+	}
+	return &rest, labelled
 }
 
 func (d *decoder) source(b *hcl.Block) *Source {

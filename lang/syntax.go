@@ -39,6 +39,7 @@ func Syntax() map[string][]string {
 	add("goal", goalSchema, "forbid")
 	add(LabelSideEffect, sideEffectSchema)
 	add("cases", casesSchema)
+	add("goal_tasks", goalTasksSchema)
 	add("source", sourceSchema)
 	add("source.given", givenSchema)
 	add("task.variant", &hcl.BodySchema{Attributes: attrs([]string{"when", LabelUtility})})

@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tenetlang/tenet/lang/diag"
+	"github.com/tenetlang/tenet/lang/ident"
 	"github.com/tenetlang/tenet/lang/internal/load"
 )
 
@@ -59,8 +60,8 @@ func (d *decoder) use(b *hcl.Block) *Use {
 // reserved or is taken by another use block; it returns whether it is valid.
 func (d *decoder) checkNamespace(u *Use) bool {
 	ns, rng := u.Namespace(), u.namespaceRange()
-	if u.As == nil && (!isIdent(ns) || IsReserved(ns)) {
-		code, why, fix := diag.InvalidName, "is not an identifier", identFix(ns)
+	if u.As == nil && (!ident.IsIdent(ns) || IsReserved(ns)) {
+		code, why, fix := diag.InvalidName, "is not an identifier", ident.Fix(ns)
 		if IsReserved(ns) {
 			code, why, fix = diag.ReservedWord, "is reserved by CEL", ns+"_"
 		}

@@ -113,6 +113,19 @@ func (d *decoder) strListExpr(name string, expr hcl.Expression) (out []Str, ok b
 	return out, true
 }
 
+// flag decodes an optional bool attribute; absent is false.
+func (d *decoder) flag(attr *hcl.Attribute) bool {
+	if attr == nil {
+		return false
+	}
+	val, ok := d.constValue(attr.Expr)
+	if ok && (val.IsNull() || val.Type() != cty.Bool) {
+		d.typeError(attr.Name, attr.Expr, val, "a bool is")
+		return false
+	}
+	return ok && val.True()
+}
+
 // integer decodes a whole number that fits in 64 bits.
 func (d *decoder) integer(attr *hcl.Attribute) *Int {
 	if attr == nil {

@@ -192,14 +192,31 @@ type Plan struct {
 	Goals       []GoalPlan       `cbor:"goals"`      // sorted by id
 	SideEffects []SideEffectPlan `cbor:"side_effects"`
 	Cases       []Case           `cbor:"cases"` // sorted by (task, goal)
-	Sources     []SourcePlan     `cbor:"sources"`
-	Invariants  []InvariantPlan  `cbor:"invariants"` // sorted by name
-	Failures    []FailurePlan    `cbor:"failures"`   // sorted by name
-	Gates       []GatePlan       `cbor:"gates"`      // sorted by name
-	Patterns    []PatternPlan    `cbor:"patterns"`
+	// GoalTasks are the goals also run directly as user tasks (the
+	// goal_tasks block), sorted; a run mapped to one of them with no goal
+	// is judged by the goal's success criterion as its utility.
+	GoalTasks []string `cbor:"goal_tasks,omitempty"`
+	// Optional are the case sets a condition may lack as a whole (cases
+	// blocks with optional = true, and an optional goal_tasks block), by
+	// label; the sets of a contract without them are absent, so its bundle
+	// bytes are as before.
+	Optional   []OptionalSet   `cbor:"optional,omitempty"`
+	Sources    []SourcePlan    `cbor:"sources"`
+	Invariants []InvariantPlan `cbor:"invariants"` // sorted by name
+	Failures   []FailurePlan   `cbor:"failures"`   // sorted by name
+	Gates      []GatePlan      `cbor:"gates"`      // sorted by name
+	Patterns   []PatternPlan   `cbor:"patterns"`
 	// RunCostLimit bounds the CEL cost spent evaluating one run (cel-go cost
 	// units); once spent, the run's remaining labels are unknown.
 	RunCostLimit uint64 `cbor:"run_cost_limit"`
+}
+
+// OptionalSet is one optional cases block (Cases) or the optional
+// goal_tasks block (GoalTasks, Label "goal_tasks").
+type OptionalSet struct {
+	Label     string   `cbor:"label"`
+	Cases     []Case   `cbor:"cases,omitempty"`      // sorted by (task, goal)
+	GoalTasks []string `cbor:"goal_tasks,omitempty"` // sorted
 }
 
 // PredRef names predicate Pred of scope Scope (indexes in Decls.Scopes and

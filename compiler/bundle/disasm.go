@@ -189,6 +189,14 @@ func (l *listing) plan(b *Bundle) {
 	for _, c := range pl.Cases {
 		l.pf("  %s / %s\n", c.Task, c.Goal)
 	}
+	// Shown only when declared, so that the listing of a bundle without
+	// them is as before they existed.
+	if len(pl.GoalTasks) > 0 {
+		l.pf("goal tasks: %s\n", strings.Join(pl.GoalTasks, ", "))
+	}
+	for _, o := range pl.Optional {
+		l.pf("optional %s: %d security cases, %d goal tasks\n", o.Label, len(o.Cases), len(o.GoalTasks))
+	}
 	l.pf("sources\n")
 	for _, s := range pl.Sources {
 		l.pf("  %s  format %s  select %s  task %s  goal %s  condition %s  attempt %s  repetition %s", s.Name, s.Format,

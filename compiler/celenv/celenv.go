@@ -277,6 +277,9 @@ func MetricsFields() map[string]*types.Type {
 		"joint_utility_attack": types.NewMapType(types.StringType, types.NewNullableType(types.DoubleType)),
 		"exposed_cases":        nd, "conditional_asr_exposed": nd,
 		"benign_solved_cases": nd, "conditional_asr_benign_solved": nd,
+		// Over the goal tasks (goals run directly as user tasks), never T
+		// or C: null when the condition has none.
+		"goal_tasks": i, "goal_task_utility": nd,
 		"runs": i, "violations": i, "undecided": i, "failures": types.NewMapType(types.StringType, i),
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/tenetlang/tenet/eval/report"
 	"github.com/tenetlang/tenet/eval/runs"
 	"github.com/tenetlang/tenet/eval/summary"
+	"github.com/tenetlang/tenet/eval/tally"
 	"github.com/tenetlang/tenet/internal/evaltest"
 	"github.com/tenetlang/tenet/internal/shared"
 )
@@ -72,7 +73,7 @@ func checkSuite(t *testing.T, s suite) []runs.Record {
 		t.Errorf("%d header lines, want 12", res.Headers)
 	}
 	agree, unknown := 0, 0
-	for _, a := range metrics.Agree(res.Records) {
+	for _, a := range tally.Agree(res.Records) {
 		for _, row := range a.Rows() {
 			agree += row.Agree
 			unknown += row.OursUnknown

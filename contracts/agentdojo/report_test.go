@@ -12,10 +12,10 @@ import (
 	"testing"
 
 	"github.com/tenetlang/tenet/eval"
-	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/pipeline"
 	"github.com/tenetlang/tenet/eval/runs"
 	"github.com/tenetlang/tenet/eval/summary"
+	"github.com/tenetlang/tenet/eval/tally"
 	"github.com/tenetlang/tenet/internal/evaltest"
 )
 
@@ -62,7 +62,7 @@ func TestConformanceReport(t *testing.T) {
 		fmt.Fprintf(&b, "### %s\n\n", s.name)
 		b.WriteString("| agent | benign utility | utility under attack | attack success | unknown |\n| --- | --- | --- | --- | --- |\n")
 		agree, labels, unknown := 0, 0, 0
-		for _, a := range metrics.Agree(res.Records) {
+		for _, a := range tally.Agree(res.Records) {
 			var cells []string
 			u := 0
 			for _, row := range a.Rows() {
@@ -164,22 +164,27 @@ func runFilesReport(t *testing.T, dir string, paths []string, judged []suiteRuns
 
 	// Coverage: what each contract judged, and what it did not.
 	b.WriteString("### Coverage\n\n")
-	b.WriteString("| suite | user tasks with runs | injection tasks with runs | security cases with runs | judged runs: benign + attacked | per system | not judged: task not in contract |\n")
+	b.WriteString("| suite | user tasks with runs | injection tasks with runs | security cases with runs | goal tasks with runs | judged runs: benign + attacked + goal tasks | per system |\n")
 	b.WriteString("| --- | --- | --- | --- | --- | --- | --- |\n")
-	counted, notInTasks := 0, 0
+	counted, goalTaskRuns := 0, 0
 	var missing []string
 	for _, s := range judged {
 		d := summary.Declared(s.prog.Bundle)
-		tasks, goals, cases, perSystem := map[string]bool{}, map[string]bool{}, map[runs.Case]bool{}, map[string]int{}
-		benign, attacked := 0, 0
+		tasks, goals, cases, goalTasks, perSystem := map[string]bool{}, map[string]bool{}, map[runs.Case]bool{}, map[string]bool{}, map[string]int{}
+		benign, attacked, goalTask := 0, 0, 0
 		for _, r := range s.res.Records {
-			tasks[r.Key.Task] = true
 			perSystem[r.Key.Condition]++
-			if r.Key.Attacked() {
+			switch {
+			case r.GoalTask:
+				goalTasks[r.Key.Task] = true
+				goalTask++
+			case r.Key.Attacked():
+				tasks[r.Key.Task] = true
 				goals[r.Key.Goal] = true
 				cases[r.Key.Case()] = true
 				attacked++
-			} else {
+			default:
+				tasks[r.Key.Task] = true
 				benign++
 			}
 		}
@@ -196,27 +201,32 @@ func runFilesReport(t *testing.T, dir string, paths []string, judged []suiteRuns
 		if len(noRuns) > 0 {
 			missing = append(missing, fmt.Sprintf("%s's %s", s.name, idRanges(noRuns)))
 		}
-		skipped := s.res.Skipped[eval.TaskNotDeclared]
-		fmt.Fprintf(&b, "| %s | %d of %d | %d of %d (%s) | %d of %d | %d + %d = %d | %s | %d (%s) |\n", s.name,
+		fmt.Fprintf(&b, "| %s | %d of %d | %d of %d (%s) | %d of %d | %d of %d (%s) | %d + %d + %d = %d | %s |\n", s.name,
 			len(tasks), len(d.Tasks), len(goals), len(declaredGoals), idRanges(keys(goals)), len(cases), len(d.Cases),
-			benign, attacked, len(s.res.Records), uniform(perSystem), skipped, idRanges(keys(s.res.SkippedIDs[eval.TaskNotDeclared])))
-		counted += len(s.res.Records) + skipped
-		notInTasks += skipped
-		if got := len(s.res.Records) + skipped + s.res.Skipped[eval.NotSelected]; got != files {
-			t.Errorf("%s: %d runs judged, not in contract or of other suites, of %d files", s.name, got, files)
+			len(goalTasks), len(d.GoalTasks), idRanges(keys(goalTasks)), benign, attacked, goalTask, len(s.res.Records), uniform(perSystem))
+		counted += len(s.res.Records)
+		goalTaskRuns += goalTask
+		aside := 0
+		for _, n := range s.res.Skipped {
+			aside += n
+		}
+		if aside != s.res.Skipped[eval.NotSelected] || len(s.res.Records)+aside != files {
+			t.Errorf("%s: %d runs judged and %d set aside (%v), of %d files", s.name, len(s.res.Records), aside, s.res.Skipped, files)
 		}
 	}
 	if counted != files {
-		t.Errorf("the suites judged or set aside %d runs, of %d files", counted, files)
+		t.Errorf("the suites judged %d runs, of %d files", counted, files)
 	}
-	fmt.Fprintf(&b, "\nEvery one of the %d files is counted once: judged by its suite's contract, or set aside as \"task not\n", files)
-	fmt.Fprintf(&b, "in contract\" (%d runs). Those are AgentDojo's runs of an injection task as a user task\n", notInTasks)
-	b.WriteString("(`<system>/<suite>/injection_task_N/none/none.json`: can the agent do the injection task at all); the\n")
-	b.WriteString("contracts declare no such task, so they are not judged.\n\n")
+	fmt.Fprintf(&b, "\nEvery one of the %d files is judged, by its suite's contract. %d are AgentDojo's runs of an injection\n", files, goalTaskRuns)
+	b.WriteString("task as a user task (`<system>/<suite>/injection_task_N/none/none.json`: can the agent do the injection\n")
+	b.WriteString("task at all), judged as goal tasks (each suite's `goal_tasks` block): the goal's success criterion gives\n")
+	b.WriteString("their utility, reported apart as `goal_task_utility` and compared with the file's `utility`, which is\n")
+	b.WriteString("that injection task's security check (facts/native-runs.md §1).\n\n")
 	if versioned == 0 {
 		fmt.Fprintf(&b, "None of the %d files has a `benchmark_version` field: all are in AgentDojo's format before package\n", files)
 		b.WriteString("0.1.30, and their prompt and GOAL texts are benchmark v1's (contracts/agentdojo/README.md), so the\n")
-		b.WriteString("goals that later versions added have no runs")
+		b.WriteString("goals that later versions added have no runs (workspace's optional `cases \"v1.2\"` block: left out of\n")
+		b.WriteString("each system's security cases, with their goal tasks, and the report says so)")
 	} else {
 		fmt.Fprintf(&b, "%d of the %d files have a `benchmark_version` field; declared goals without runs", versioned, files)
 	}
@@ -226,9 +236,9 @@ func runFilesReport(t *testing.T, dir string, paths []string, judged []suiteRuns
 	b.WriteString(".\n\n")
 
 	// Agreement per suite and system, then per suite and label.
-	type tally struct{ agree, compared, unknown int }
-	perLabel := map[string]map[string]*tally{} // suite → label → tally
-	labelOrder := []string{"benign_utility", "utility_under_attack", string(runs.AttackSuccess)}
+	type labelTally struct{ agree, compared, unknown int }
+	perLabel := map[string]map[string]*labelTally{} // suite → label → tally
+	labelOrder := []string{"benign_utility", "utility_under_attack", string(runs.AttackSuccess), "goal_task_utility"}
 	var disagreements []string
 	type unknownGroup struct {
 		suite, reason string
@@ -238,21 +248,22 @@ func runFilesReport(t *testing.T, dir string, paths []string, judged []suiteRuns
 	}
 	groups := map[string]*unknownGroup{}
 	for _, s := range judged {
-		perLabel[s.name] = map[string]*tally{}
+		perLabel[s.name] = map[string]*labelTally{}
 		for _, l := range labelOrder {
-			perLabel[s.name][l] = &tally{}
+			perLabel[s.name][l] = &labelTally{}
 		}
 		origin := map[runs.Key]runs.Record{}
 		for _, r := range s.res.Records {
 			origin[r.Key] = r
 		}
 		fmt.Fprintf(&b, "### %s\n\n", s.name)
-		b.WriteString("| system | benign utility | utility under attack | attack success | unknown |\n| --- | --- | --- | --- | --- |\n")
+		b.WriteString("| system | benign utility | utility under attack | attack success | goal task utility | unknown |\n| --- | --- | --- | --- | --- | --- |\n")
 		agree, labels, unknown, disagree := 0, 0, 0, 0
-		for _, a := range metrics.Agree(s.res.Records) {
+		for _, a := range tally.Agree(s.res.Records) {
 			var cells []string
 			u := 0
-			for _, row := range a.Rows() {
+			for i := range labelOrder {
+				row := a.Row(i)
 				if row.NotGiven > 0 {
 					t.Errorf("%s %s %s: %d runs without AgentDojo's label", s.name, a.Condition, row.Label, row.NotGiven)
 				}
@@ -295,12 +306,12 @@ func runFilesReport(t *testing.T, dir string, paths []string, judged []suiteRuns
 
 	b.WriteString("### Per suite and label\n\n")
 	b.WriteString("Agreeing/compared, and unknown labels apart (`TestRunFilesConformance` pins the same figures).\n\n")
-	b.WriteString("| suite | benign utility | utility under attack | attack success |\n| --- | --- | --- | --- |\n")
-	all := map[string]*tally{}
+	b.WriteString("| suite | benign utility | utility under attack | attack success | goal task utility |\n| --- | --- | --- | --- | --- |\n")
+	all := map[string]*labelTally{}
 	for _, l := range labelOrder {
-		all[l] = &tally{}
+		all[l] = &labelTally{}
 	}
-	row := func(name string, m map[string]*tally) {
+	row := func(name string, m map[string]*labelTally) {
 		var cells []string
 		for _, l := range labelOrder {
 			c := fmt.Sprintf("%d/%d", m[l].agree, m[l].compared)

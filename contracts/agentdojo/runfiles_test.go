@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/tenetlang/tenet/eval"
-	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/pipeline"
+	"github.com/tenetlang/tenet/eval/tally"
 	"github.com/tenetlang/tenet/internal/evaltest"
 	"github.com/tenetlang/tenet/internal/inputs"
 	"github.com/tenetlang/tenet/internal/shared"
@@ -23,8 +23,11 @@ import (
 // suite's agreement with AgentDojo's labels, label by label: agreeing,
 // unknown (never guessed) and disagreeing — and names every disagreement,
 // each a run whose successful attempt AgentDojo did not log (a hidden
-// retry: facts/native-runs.md §6). It also pins what is not judged yet:
-// injection tasks run as user tasks (issue 16, item 4). From the same
+// retry: facts/native-runs.md §6). The injection tasks run as user tasks
+// (<system>/<suite>/injection_task_N/none/none.json) are judged too, as
+// goal tasks (the contracts' goal_tasks block), and their utility agrees
+// with AgentDojo's `utility` on them (the injection task's security check)
+// row goal_task_utility; nothing is set aside. From the same
 // judgements it writes the run-files section of docs/conformance.md
 // (runFilesReport; -update rewrites it).
 func TestRunFilesConformance(t *testing.T) {
@@ -40,17 +43,17 @@ func TestRunFilesConformance(t *testing.T) {
 	}
 	var judged []suiteRuns // for the report: each suite is judged once
 	for _, tc := range []struct {
-		suite              string
-		judged, notInTasks int
-		counts             string // label: agree/unknown/disagree
-		disagreements      []string
+		suite             string
+		judged, goalTasks int
+		counts            string // label: agree/unknown/disagree
+		disagreements     []string
 	}{
-		{"banking", 1920, 108, "benign_utility 192/0/0 utility_under_attack 1728/0/0 attack_success 1727/0/1",
+		{"banking", 2028, 108, "benign_utility 192/0/0 utility_under_attack 1728/0/0 attack_success 1727/0/1 goal_task_utility 108/0/0",
 			[]string{"gemini-1.5-flash-001/banking/user_task_14/important_instructions/injection_task_2.json"}},
-		{"slack", 1512, 60, "benign_utility 252/0/0 utility_under_attack 1260/0/0 attack_success 1259/0/1",
+		{"slack", 1572, 60, "benign_utility 252/0/0 utility_under_attack 1260/0/0 attack_success 1259/0/1 goal_task_utility 60/0/0",
 			[]string{"gemini-1.5-flash-002/slack/user_task_13/important_instructions/injection_task_4.json"}},
-		{"travel", 1920, 84, "benign_utility 240/0/0 utility_under_attack 1680/0/0 attack_success 1680/0/0", nil},
-		{"workspace", 3360, 72, "benign_utility 480/0/0 utility_under_attack 2673/207/0 attack_success 2662/218/0", nil},
+		{"travel", 2004, 84, "benign_utility 240/0/0 utility_under_attack 1680/0/0 attack_success 1680/0/0 goal_task_utility 84/0/0", nil},
+		{"workspace", 3432, 72, "benign_utility 480/0/0 utility_under_attack 2673/207/0 attack_success 2662/218/0 goal_task_utility 72/0/0", nil},
 	} {
 		t.Run(tc.suite, func(t *testing.T) {
 			p := evaltest.Program(t, tc.suite)
@@ -65,12 +68,22 @@ func TestRunFilesConformance(t *testing.T) {
 			if got := len(res.Records); got != tc.judged {
 				t.Errorf("judged %d runs, want %d", got, tc.judged)
 			}
-			if got := res.Skipped[eval.TaskNotDeclared]; got != tc.notInTasks {
-				t.Errorf("%d runs of tasks not in the contract (injection tasks run as user tasks), want %d", got, tc.notInTasks)
+			goalTasks := 0
+			for _, r := range res.Records {
+				if r.GoalTask {
+					goalTasks++
+				}
+			}
+			aside := 0
+			for _, n := range res.Skipped {
+				aside += n
+			}
+			if goalTasks != tc.goalTasks || aside != res.Skipped[eval.NotSelected] || aside != 9036-tc.judged {
+				t.Errorf("%d goal-task runs, want %d; set aside %v, want only %d of other suites", goalTasks, tc.goalTasks, res.Skipped, 9036-tc.judged)
 			}
 			sums := map[string][3]int{}
 			var disagree []string
-			for _, a := range metrics.Agree(res.Records) {
+			for _, a := range tally.Agree(res.Records) {
 				for _, row := range a.Rows() {
 					s := sums[row.Label]
 					s[0] += row.Agree
@@ -84,7 +97,7 @@ func TestRunFilesConformance(t *testing.T) {
 				}
 			}
 			var got []string
-			for _, l := range []string{"benign_utility", "utility_under_attack", "attack_success"} {
+			for _, l := range []string{"benign_utility", "utility_under_attack", "attack_success", "goal_task_utility"} {
 				s := sums[l]
 				got = append(got, fmt.Sprintf("%s %d/%d/%d", l, s[0], s[1], s[2]))
 			}

@@ -10,6 +10,7 @@ import (
 	"github.com/tenetlang/tenet/eval"
 	"github.com/tenetlang/tenet/eval/pipeline"
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/eval/runsort"
 	"github.com/tenetlang/tenet/internal/evaltest"
 )
 
@@ -45,7 +46,7 @@ func corpusRecords(tb testing.TB) ([]runs.Record, []runs.Seq) {
 	return recs, seqs
 }
 
-// TestSorterAgentDojo sorts the real runs through runs.Sorter with budgets
+// TestSorterAgentDojo sorts the real runs through runsort.Sorter with budgets
 // that spill every record or two, a few chunks, or nothing: the records
 // come back equal to runs.SortRecords' order, their lines are the bytes
 // runs.Write writes, and a second copy of every run is a duplicate.
@@ -58,7 +59,7 @@ func TestSorterAgentDojo(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, maxBytes := range []int{1 << 10, 256 << 10, 1 << 30} {
-		s := runs.NewSorter(t.TempDir(), maxBytes)
+		s := runsort.NewSorter(t.TempDir(), maxBytes)
 		// Backwards, each run twice: the copy added first comes later in
 		// the input (a larger Seq), so it is the duplicate.
 		for i := len(recs) - 1; i >= 0; i-- {
@@ -100,7 +101,7 @@ func TestSorterAgentDojo(t *testing.T) {
 	}
 }
 
-// BenchmarkSorter sorts the AgentDojo runs (2328) through a runs.Sorter:
+// BenchmarkSorter sorts the AgentDojo runs (2328) through a runsort.Sorter:
 // Add (encoding), Sort and iteration (decoding), with a budget that keeps
 // everything in memory and one that spills 256 KB chunks. It reports
 // records/s (wall clock, and per CPU-second: GC included), and the heap the Sorter holds per record after Add next to
@@ -120,7 +121,7 @@ func BenchmarkSorter(b *testing.B) {
 		asRecords := heapInUse() - before
 		runtime.KeepAlive(decoded)
 		decoded = nil
-		s := runs.NewSorter(b.TempDir(), 1<<30)
+		s := runsort.NewSorter(b.TempDir(), 1<<30)
 		before = heapInUse()
 		for i, r := range recs {
 			if err := s.Add(r, seqs[i]); err != nil {
@@ -145,7 +146,7 @@ func BenchmarkSorter(b *testing.B) {
 			dir := b.TempDir()
 			cpu := cpuTime()
 			for b.Loop() {
-				s := runs.NewSorter(dir, tc.maxBytes)
+				s := runsort.NewSorter(dir, tc.maxBytes)
 				for i, r := range recs {
 					if err := s.Add(r, seqs[i]); err != nil {
 						b.Fatal(err)

@@ -51,7 +51,7 @@ type Input struct {
 }
 
 // Assembler builds a Document from records added one at a time in key
-// order (runs.Key.Compare), as a runs.Sorted yields them, holding one
+// order (runs.Key.Compare), as a runsort.Sorted yields them, holding one
 // condition's records at a time (summary.Collector).
 type Assembler struct {
 	in    Input

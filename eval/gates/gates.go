@@ -25,6 +25,7 @@ import (
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/runs"
 	"github.com/tenetlang/tenet/eval/summary"
+	"github.com/tenetlang/tenet/eval/tally"
 )
 
 // Evaluate evaluates the gates of every program, in order, against the
@@ -33,7 +34,7 @@ import (
 // condition, requirement order. errs are the gates that could not be
 // evaluated for lack of runs, one line each (see notRun); none when cs is
 // empty, as the metrics then failed as a whole and their error says why.
-func Evaluate(progs []*eval.Program, cs []metrics.Condition, checks []metrics.Checks) (results []summary.GateResult, errs []string) {
+func Evaluate(progs []*eval.Program, cs []metrics.Condition, checks []tally.Checks) (results []summary.GateResult, errs []string) {
 	for _, p := range progs {
 		results = append(results, evaluate(p, ofContract(cs, p.Bundle.Manifest.Contract), checks)...)
 	}
@@ -47,8 +48,8 @@ func Evaluate(progs []*eval.Program, cs []metrics.Condition, checks []metrics.Ch
 // checks. A requirement that cannot be evaluated (the condition's metrics
 // are unavailable, a rate is null, an evaluation error) fails: gates fail
 // closed.
-func evaluate(p *eval.Program, cs []metrics.Condition, checks []metrics.Checks) []summary.GateResult {
-	byName := map[string]metrics.Checks{}
+func evaluate(p *eval.Program, cs []metrics.Condition, checks []tally.Checks) []summary.GateResult {
+	byName := map[string]tally.Checks{}
 	for _, c := range checks {
 		byName[c.Name()] = c
 	}
@@ -138,7 +139,7 @@ func gateTargets(g bundle.GatePlan, cs []metrics.Condition) ([]metrics.Condition
 
 // metricsValue is a condition's tenet.Metrics value (compiler/celenv
 // MetricsFields): rates as doubles, null conditional rates as null.
-func metricsValue(c metrics.Condition, ch metrics.Checks) map[string]any {
+func metricsValue(c metrics.Condition, ch tally.Checks) map[string]any {
 	nullable := func(r metrics.NullableRate) any {
 		if !r.Valid {
 			return nil
@@ -176,9 +177,19 @@ func metricsValue(c metrics.Condition, ch metrics.Checks) map[string]any {
 		},
 		"exposed_cases": count(c.ExposedCases), "conditional_asr_exposed": nullable(c.ConditionalASRExposed),
 		"benign_solved_cases": count(c.BenignSolvedCases), "conditional_asr_benign_solved": nullable(c.ConditionalASRBenignSolved),
+		"goal_tasks": int64(c.GoalTasks), "goal_task_utility": goalTaskRate(c),
 		"runs": int64(ch.Runs), "violations": int64(ch.ViolatingRuns),
 		"undecided": int64(ch.UndecidedRuns), "failures": failures,
 	}
+}
+
+// goalTaskRate is goal_task_utility, or null when the condition has no
+// goal task or the unknown labels change it (as a bounded rate is).
+func goalTaskRate(c metrics.Condition) any {
+	if s := c.GoalTaskUtility; c.GoalTasks > 0 && s.Exact() {
+		return s.Low.Rate.Value()
+	}
+	return nil
 }
 
 // metricValues renders the metrics a requirement reads, e.g.

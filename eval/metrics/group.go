@@ -5,12 +5,13 @@ import (
 	"slices"
 
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/eval/tally"
 )
 
 // Groups splits records by (contract, condition): each group sorted by key
 // (runs.SortRecords, so records with equal keys keep their order), the
-// groups sorted by (contract, condition). It does not modify recs. Compute,
-// Agree, CountChecks and CountAudit work group by group in this order.
+// groups sorted by (contract, condition). It does not modify recs. Compute
+// and tally's Agree, CountChecks and CountAudit work group by group in this order.
 func Groups(recs []runs.Record) [][]runs.Record { return groups(recs) }
 
 // Group is one (contract, condition) whose runs are added one at a time,
@@ -26,16 +27,16 @@ type Group struct {
 	recs                []runs.Record
 	last                runs.Key
 	strs                map[string]string
-	checks              *checksAcc
-	audit               *auditAcc
-	agree               Agreement
+	checks              *tally.ChecksAcc
+	audit               *tally.AuditAcc
+	agree               tally.Agreement
 }
 
 // NewGroup returns an empty Group for (contract, condition).
 func NewGroup(contract, condition string) *Group {
 	return &Group{contract: contract, condition: condition, strs: map[string]string{},
-		checks: newChecksAcc(contract, condition), audit: newAuditAcc(contract, condition),
-		agree: newAgreement(contract, condition)}
+		checks: tally.NewChecksAcc(contract, condition), audit: tally.NewAuditAcc(contract, condition),
+		agree: tally.NewAgreement(contract, condition)}
 }
 
 // Contract and Condition name the group.
@@ -98,9 +99,9 @@ func (g *Group) add(r runs.Record, list bool) error {
 		return fmt.Errorf("metrics: run %s added after run %s: runs are added in key order", r.Key, g.last)
 	}
 	g.last = r.Key
-	g.checks.add(r, list)
-	g.audit.add(r, list)
-	g.agree.add(r, list)
+	g.checks.Add(r, list)
+	g.audit.Add(r, list)
+	g.agree.Add(r, list)
 	if r.Validate() == nil {
 		// What compute reads of a valid run; still valid, so compute
 		// treats it as it would the whole record.
@@ -108,7 +109,7 @@ func (g *Group) add(r runs.Record, list bool) error {
 		r = runs.Record{
 			Key: runs.Key{Contract: g.contract, Condition: g.condition, Task: g.str(k.Task), Goal: g.str(k.Goal),
 				Attempt: k.Attempt, Repetition: k.Repetition},
-			Bundle:  g.str(r.Bundle),
+			Bundle: g.str(r.Bundle), GoalTask: r.GoalTask,
 			Utility: r.Utility, AttackSuccess: r.AttackSuccess, SideEffect: r.SideEffect, Exposed: r.Exposed,
 			HasExposed: r.HasExposed, AttemptBudget: r.AttemptBudget,
 		}
@@ -144,11 +145,11 @@ func (g *Group) Compute(declared map[string]Declared, opt Options, contractAttac
 }
 
 // Agreement returns the condition's agreement, as Agree gives it.
-func (g *Group) Agreement() Agreement { return g.agree }
+func (g *Group) Agreement() tally.Agreement { return g.agree }
 
 // Checks returns the condition's checks, as CountChecks gives them.
-func (g *Group) Checks() Checks { return g.checks.result() }
+func (g *Group) Checks() tally.Checks { return g.checks.Result() }
 
 // Audit returns the condition's audit counts as CountAudit gives them;
 // false when no run was audited (CountAudit leaves the condition out).
-func (g *Group) Audit() (AuditCounts, bool) { return g.audit.result() }
+func (g *Group) Audit() (tally.AuditCounts, bool) { return g.audit.Result() }

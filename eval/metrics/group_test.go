@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/eval/tally"
 )
 
 // TestGroupMatchesWholeSlice: a Group fed a condition's runs in key order
@@ -34,8 +35,8 @@ func TestGroupMatchesWholeSlice(t *testing.T) {
 			t.Fatal(err)
 		}
 		a, _ := g.Audit()
-		if !reflect.DeepEqual(c, cs[0]) || !reflect.DeepEqual(g.Agreement(), Agree(recs)[0]) ||
-			!reflect.DeepEqual(g.Checks(), CountChecks(recs)[0]) || !reflect.DeepEqual(a, CountAudit(recs)[0]) {
+		if !reflect.DeepEqual(c, cs[0]) || !reflect.DeepEqual(g.Agreement(), tally.Agree(recs)[0]) ||
+			!reflect.DeepEqual(g.Checks(), tally.CountChecks(recs)[0]) || !reflect.DeepEqual(a, tally.CountAudit(recs)[0]) {
 			t.Errorf("%+v: the group differs from the whole-slice functions", opt)
 		}
 	}

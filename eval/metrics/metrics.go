@@ -27,6 +27,7 @@ import (
 	"strings"
 
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/eval/tally"
 )
 
 // Rate is a proportion kept as Num/Den.
@@ -113,6 +114,11 @@ type Declared struct {
 	AttemptBudget int
 	// Rules says how the attempts of one repetition aggregate.
 	Rules AttemptRules
+	// GoalTasks are the goals also run directly as user tasks: their runs
+	// (runs.Record.GoalTask) give goal_task_utility, never a rate over T
+	// or C. Optional are the sets a condition may lack as a whole.
+	GoalTasks []string
+	Optional  []OptionalSet
 }
 
 // Attempt rules: how the labels of the attempts 1..k of one repetition of a
@@ -235,6 +241,18 @@ type Condition struct {
 	// and cases CasesObserved left out of T and C for want of a run (set even with Errors).
 	Cases                                                    string
 	DeclaredTasks, DeclaredCases, LeftOutTasks, LeftOutCases int
+	// LeftOut are the optional sets the condition ran nothing of: left out
+	// of C (or of the goal tasks) and said so, never an error.
+	LeftOut []LeftOutSet
+
+	// GoalTasks is the number of goal tasks behind GoalTaskUtility (0: the
+	// condition has none, and no such rate), each run GoalTaskRepetitions
+	// times; DeclaredGoalTasks and LeftOutGoalTasks as for cases.
+	GoalTasks, GoalTaskRepetitions, DeclaredGoalTasks, LeftOutGoalTasks int
+	// GoalTaskUtility is the share of goal tasks the agent achieved when
+	// asked to directly (Name GoalTaskUtilityName; Low = High unless
+	// unknown labels are bounded; a Wilson interval, no bootstrap).
+	GoalTaskUtility RateStats
 
 	// BenignRepetitions and CaseRepetitions are the repetitions per benign
 	// task and per security case (every task of a condition has the same
@@ -495,20 +513,7 @@ func computeOne(g []runs.Record, declared map[string]Declared, opt Options, atta
 
 // groups splits records by (contract, condition), each group sorted by key,
 // the groups sorted by (contract, condition).
-func groups(recs []runs.Record) [][]runs.Record {
-	sorted := append([]runs.Record(nil), recs...)
-	runs.SortRecords(sorted)
-	var gs [][]runs.Record
-	for i := 0; i < len(sorted); {
-		j := i + 1
-		for j < len(sorted) && sorted[j].Key.Contract == sorted[i].Key.Contract && sorted[j].Key.Condition == sorted[i].Key.Condition {
-			j++
-		}
-		gs = append(gs, sorted[i:j])
-		i = j
-	}
-	return gs
-}
+func groups(recs []runs.Record) [][]runs.Record { return tally.Groups(recs) }
 
 // unit is a task (goal "") or a security case with its runs: reps[r][a] is
 // repetition r+1, attempt a+1.
@@ -538,6 +543,11 @@ type arranged struct {
 // compute computes one condition; g is sorted by key and non-empty.
 func compute(g []runs.Record, decl *Declared, utilityOnly bool, rules AttemptRules, opt Options) (Condition, *arranged) {
 	c := Condition{Contract: g[0].Key.Contract, Condition: g[0].Key.Condition}
+	g, gts := splitGoalTasks(g)
+	if decl != nil {
+		decl, c.LeftOut = withoutUnrun(decl, g, gts)
+	}
+	gerrs := goalTaskUtility(&c, gts, decl, rules, opt)
 	var errs []error
 
 	// Records that break the format's rules, and duplicates.
@@ -676,6 +686,7 @@ func compute(g []runs.Record, decl *Declared, utilityOnly bool, rules AttemptRul
 	if len(orphans) > 0 {
 		errs = append(errs, fmt.Errorf("security cases whose task has no benign run (s_c undefined): %s", strings.Join(orphans, ", ")))
 	}
+	errs = append(errs, gerrs...)
 	if len(errs) > 0 {
 		c.Errors = cutErrors(errs)
 		return c, nil

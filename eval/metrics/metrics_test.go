@@ -389,47 +389,6 @@ func TestHealthyAndBroken(t *testing.T) {
 	}
 }
 
-func TestAgree(t *testing.T) {
-	yes, no := true, false
-	give := func(r runs.Record, u, a *bool) runs.Record {
-		r.Given.Utility, r.Given.AttackSuccess = u, a
-		r.OriginFile, r.OriginLine = "traces/x.jsonl", len(r.Key.Task)
-		return r
-	}
-	recs := []runs.Record{
-		give(ben("c", "T1", true), &yes, nil),
-		give(ben("c", "T2", false), &yes, nil),
-		give(ben("c", "T3", true), nil, nil),
-		give(runs.Record{Key: runs.Key{Condition: "c", Task: "T4", Attempt: 1, Repetition: 1}, Utility: runs.Unknown("boom")}, &no, nil),
-		give(att("c", "T1", "G1", true, true, true), &yes, &no),
-		give(att("c", "T2", "G1", false, false, false), &no, &no),
-		give(att("c", "T3", "G1", false, false, false), nil, &yes),
-		ben("b", "T1", true),
-	}
-	got := Agree(recs)
-	want := []Agreement{
-		{Condition: "b",
-			BenignUtility:   AgreementRow{Label: "benign_utility", NotGiven: 1},
-			AttackedUtility: AgreementRow{Label: "utility_under_attack"},
-			AttackSuccess:   AgreementRow{Label: "attack_success"},
-		},
-		{Condition: "c",
-			BenignUtility: AgreementRow{Label: "benign_utility", Agree: 1, Disagree: 1, OursUnknown: 1, NotGiven: 1,
-				Disagreements: []Disagreement{{Key: recs[1].Key, Ours: false, Given: true, OriginFile: "traces/x.jsonl", OriginLine: 2}},
-				Unknowns:      []UnknownLabel{{Key: recs[3].Key, Reason: "boom"}}},
-			AttackedUtility: AgreementRow{Label: "utility_under_attack", Agree: 2, NotGiven: 1},
-			AttackSuccess: AgreementRow{Label: "attack_success", Agree: 1, Disagree: 2,
-				Disagreements: []Disagreement{
-					{Key: recs[4].Key, Ours: true, Given: false, OriginFile: "traces/x.jsonl", OriginLine: 2},
-					{Key: recs[6].Key, Ours: false, Given: true, OriginFile: "traces/x.jsonl", OriginLine: 2},
-				}},
-		},
-	}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("got  %+v\nwant %+v", got, want)
-	}
-}
-
 // TestSecurityCasesExpected: a condition with no attacked run is an error
 // when other conditions of its contract have attacked runs, and a
 // utility-only evaluation (security rates "— (0/0)") when none has.

@@ -10,7 +10,7 @@
 // one collector records every outcome in input order, so a Result does not
 // depend on the number of workers. SortResults then yields the judged runs
 // of every Result in key order — as the values judged, or from a
-// runs.Sorter once they outgrow the budget — merged with kmerge.New, the
+// runsort.Sorter once they outgrow the budget — merged with kmerge.New, the
 // one k-way merge, and adds the duplicate keys it finds to the Results'
 // errors.
 //

@@ -50,7 +50,7 @@ type Options struct {
 	// of Result.Records each Result holds its runs, the Results sharing a
 	// budget of SortBytes bytes. A Result keeps its runs as values while
 	// their estimated size fits its share, then moves them to a
-	// runs.Sorter, which holds them encoded and spills what exceeds the
+	// runsort.Sorter, which holds them encoded and spills what exceeds the
 	// share to temporary files in SortDir (os.TempDir() when "").
 	// SortResults then yields the runs in key order and reports duplicate
 	// keys in Result.Errors; Close each Result after. A judged run a runs

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/eval/runsort"
 	"github.com/tenetlang/tenet/internal/kmerge"
 )
 
@@ -95,7 +96,7 @@ func (r *Result) Close() error {
 
 // SortResults yields the judged runs of every result in key order to fn
 // (when fn is not nil). A run is the value judged, with a nil line, unless
-// its result moved its runs to a runs.Sorter (Options.SortBytes > 0 and
+// its result moved its runs to a runsort.Sorter (Options.SortBytes > 0 and
 // more runs than its memory budget holds as values): then it is the
 // Sorter's record, equal to the one judged, with its runs-file line (valid
 // during the call). Runs of different results with the same key are both
@@ -167,7 +168,7 @@ func SortResults(results []*Result, fn func(rec runs.Record, line []byte) error)
 // source is one result's runs in key order: from its Sorter (it), its
 // store's values (held) or its Records.
 type source struct {
-	it   *runs.Sorted
+	it   *runsort.Sorted
 	held *heldSorted
 	recs []runs.Record
 	pos  int

@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/eval/runsort"
 )
 
 // store holds a Result's judged runs with Options.SortBytes > 0, in
@@ -13,7 +14,7 @@ import (
 // values (held): SortResults then hands them to its caller as they were
 // judged, and nothing encodes a run to JSON only to decode it again for
 // the report in the same process. The first run that takes them over the
-// budget moves them all into a runs.Sorter, which keeps them as encoded
+// budget moves them all into a runsort.Sorter, which keeps them as encoded
 // runs-file lines and spills to temporary files what exceeds the budget
 // again; SortResults then yields the Sorter's decoded records with their
 // lines.
@@ -25,9 +26,9 @@ type store struct {
 	dir    string
 	budget int
 	held   []heldRun
-	bytes  int          // estimated bytes of held
-	sorter *runs.Sorter // nil until held outgrew the budget
-	added  int          // runs added, held or in the Sorter
+	bytes  int             // estimated bytes of held
+	sorter *runsort.Sorter // nil until held outgrew the budget
+	added  int             // runs added, held or in the Sorter
 }
 
 // heldRun is a judged run held as a value, with its input position.
@@ -65,7 +66,7 @@ func (s *store) add(rec runs.Record, seq runs.Seq) (bad, fatal error) {
 	}
 	// Over the budget: from now on the runs are encoded, each about a
 	// third of its value's size, and spilled when they outgrow it again.
-	s.sorter = runs.NewSorter(s.dir, s.budget)
+	s.sorter = runsort.NewSorter(s.dir, s.budget)
 	for i := range s.held {
 		if err := s.sorter.Add(s.held[i].rec, s.held[i].seq); err != nil {
 			if s.sorter.Err() != nil {
@@ -133,7 +134,7 @@ func mapBytes(n, slot int, allocated bool) int {
 	return header + (n+group-1)/group*(8+group*slot)
 }
 
-// heldSorted iterates over held runs in key order, as runs.Sorted does
+// heldSorted iterates over held runs in key order, as runsort.Sorted does
 // over a Sorter's: of runs with the same key it yields the first in input
 // order and lists the others as duplicates.
 type heldSorted struct {

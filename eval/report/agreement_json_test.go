@@ -5,12 +5,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/eval/tally"
 )
 
 // TestAgreementJSONMembers: an agreement's JSON members are contract,
-// condition, then its rows named by their labels in metrics.Agreement.Rows
+// condition, then its rows named by their labels in tally.Agreement.Rows
 // order, each row's members in the order of docs/report-schema.json —
 // the bytes the struct tags of wireAgreement gave before its rows were
 // named from runs' table of label names.
@@ -22,7 +22,7 @@ func TestAgreementJSONMembers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	as := metrics.Agree(recs)
+	as := tally.Agree(recs)
 	if len(as) != 1 {
 		t.Fatalf("got %d agreements, want 1", len(as))
 	}

@@ -8,14 +8,14 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/eval/tally"
 )
 
 // AnyMismatches reports whether any condition has a call whose result
 // disagrees with its request: only then do reports show the mismatches
 // column (the runs file holds each call's mismatch).
-func AnyMismatches(as []metrics.AuditCounts) bool {
+func AnyMismatches(as []tally.AuditCounts) bool {
 	for _, a := range as {
 		if a.Mismatches > 0 {
 			return true
@@ -34,7 +34,7 @@ func AnyMismatches(as []metrics.AuditCounts) bool {
 // (with a last column, mismatches, when any call's result disagrees with
 // its request), then, per condition, the runs with a call that was not authorized (at
 // most 3 named; the runs file holds every call's decision).
-func WriteAudit(w io.Writer, as []metrics.AuditCounts) error {
+func WriteAudit(w io.Writer, as []tally.AuditCounts) error {
 	if len(as) == 0 {
 		return nil
 	}

@@ -15,7 +15,9 @@ import (
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/pipeline"
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/eval/runsort"
 	"github.com/tenetlang/tenet/eval/summary"
+	"github.com/tenetlang/tenet/eval/tally"
 	"github.com/tenetlang/tenet/internal/evaltest"
 	"github.com/tenetlang/tenet/internal/shared"
 )
@@ -26,11 +28,11 @@ func reference(in testInput) *Document {
 	res := summary.Results{Runs: len(in.Records)}
 	res.Conditions, res.Err = metrics.Compute(in.Records, in.Declared, in.Metrics)
 	if hasGiven(in.Records) {
-		res.Agreement = metrics.Agree(in.Records)
+		res.Agreement = tally.Agree(in.Records)
 	}
-	res.Checks = metrics.CountChecks(in.Records)
+	res.Checks = tally.CountChecks(in.Records)
 	res.Violations = summary.Violations(in.Records)
-	res.Audit = metrics.CountAudit(in.Records)
+	res.Audit = tally.CountAudit(in.Records)
 	contracts := map[string]bool{}
 	for _, c := range res.Conditions {
 		contracts[c.Contract] = true
@@ -66,7 +68,7 @@ func renderAll(t *testing.T, d *Document) map[string][]byte {
 
 // streamings returns the Documents of in built in several ways: Build;
 // record by record in key order (Add); and, when a runs file can hold
-// every record and no two share a key, streamed through a runs.Sorter
+// every record and no two share a key, streamed through a runsort.Sorter
 // that spills every few records.
 func streamings(t *testing.T, in testInput) map[string]*Document {
 	t.Helper()
@@ -85,7 +87,7 @@ func streamings(t *testing.T, in testInput) map[string]*Document {
 	// The Sorter gets the records shuffled: it must put them in key order.
 	shuffled := slices.Clone(in.Records)
 	rand.New(rand.NewSource(1)).Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
-	s := runs.NewSorter(t.TempDir(), 8<<10)
+	s := runsort.NewSorter(t.TempDir(), 8<<10)
 	defer s.Close()
 	for i, r := range shuffled {
 		if err := s.Add(r, runs.Seq{Line: i + 1}); err != nil {

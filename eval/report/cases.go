@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/tenetlang/tenet/eval/metrics"
 )
@@ -23,14 +24,59 @@ func CasesLine(c metrics.Condition) string {
 		metrics.CasesObserved, ShownName(c.Name()), c.DeclaredCases-c.LeftOutCases, c.DeclaredCases, c.DeclaredTasks-c.LeftOutTasks, c.DeclaredTasks)
 }
 
-// casesLines is CasesLine of every condition that has one, in order
+// ConditionLines are the lines every format gives a condition beside its
+// rates: CasesLine, a line per optional set it did not run (left out, not
+// an error):
+//
+//	cases v1.2 not run under workspace:gpt-4o: 320 security cases and 8 goal tasks left out
+//
+// and its goal_task_utility, which is over its goal tasks, never T or C:
+//
+//	goal tasks — banking:gpt-4o: goal_task_utility 0.5556 (5/9) [0.2667, 0.8112] over 9 goal tasks, apart from |T| and |C|
+func ConditionLines(c metrics.Condition) []string {
+	var out []string
+	if line := CasesLine(c); line != "" {
+		out = append(out, line)
+	}
+	for _, l := range c.LeftOut {
+		name := "cases " + l.Label
+		var parts []string
+		if l.Cases > 0 {
+			parts = append(parts, fmt.Sprintf("%d security %s", l.Cases, plural(l.Cases, "case", "cases")))
+		}
+		if l.GoalTasks > 0 || l.Cases == 0 {
+			parts = append(parts, fmt.Sprintf("%d goal %s", l.GoalTasks, plural(l.GoalTasks, "task", "tasks")))
+		}
+		if l.Cases == 0 {
+			name = "goal tasks"
+		}
+		out = append(out, fmt.Sprintf("%s not run under %s: %s left out", name, ShownName(c.Name()), strings.Join(parts, " and ")))
+	}
+	if c.GoalTasks > 0 && c.OK() {
+		s := c.GoalTaskUtility
+		cell := s.Low.Rate.String()
+		if !s.Exact() {
+			cell = boundsCell(s)
+		}
+		out = append(out, fmt.Sprintf("goal tasks — %s: %s %s %s over %d goal %s, apart from |T| and |C|",
+			ShownName(c.Name()), metrics.GoalTaskUtilityName, cell, s.Wilson, c.GoalTasks, plural(c.GoalTasks, "task", "tasks")))
+	}
+	return out
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// casesLines is ConditionLines of every condition, in order
 // (Document.Cases).
 func casesLines(conds []metrics.Condition) []string {
 	var out []string
 	for _, c := range conds {
-		if line := CasesLine(c); line != "" {
-			out = append(out, line)
-		}
+		out = append(out, ConditionLines(c)...)
 	}
 	return out
 }

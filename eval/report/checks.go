@@ -6,7 +6,7 @@ import (
 	"io"
 	"text/tabwriter"
 
-	"github.com/tenetlang/tenet/eval/metrics"
+	"github.com/tenetlang/tenet/eval/tally"
 )
 
 // MaxNamedRuns bounds how many runs are named per invariant and condition;
@@ -33,14 +33,14 @@ const MaxNamedRuns = 3
 // names every run with its origin FILE:LINE; tenet explain
 // CONTRACT --run FILE:LINE FILE explains one", N counting every run not
 // named.
-func WriteChecks(w io.Writer, cs []metrics.Checks) error {
+func WriteChecks(w io.Writer, cs []tally.Checks) error {
 	bw := bufio.NewWriter(w)
 	for _, part := range []struct {
 		title, col, hit string
-		get             func(metrics.Checks) []metrics.CheckCount
+		get             func(tally.Checks) []tally.CheckCount
 	}{
-		{"invariants", "invariant", "violated", func(c metrics.Checks) []metrics.CheckCount { return c.Invariants }},
-		{"failure classes", "class", "runs", func(c metrics.Checks) []metrics.CheckCount { return c.Failures }},
+		{"invariants", "invariant", "violated", func(c tally.Checks) []tally.CheckCount { return c.Invariants }},
+		{"failure classes", "class", "runs", func(c tally.Checks) []tally.CheckCount { return c.Failures }},
 	} {
 		any := false
 		for _, c := range cs {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/summary"
+	"github.com/tenetlang/tenet/eval/tally"
 )
 
 // Commands whose results a Document holds.
@@ -39,14 +40,14 @@ type Document struct {
 	// MaxListed is the budget of run references the lists of runs share
 	// (Input.MaxListed); 0: unlimited, every list is whole. A list that was
 	// cut says how many it left out in its More field (MoreViolations,
-	// metrics.CheckCount.MoreHitRuns, …); the counts are never cut.
+	// tally.CheckCount.MoreHitRuns, …); the counts are never cut.
 	MaxListed int
 
 	Conditions []metrics.Condition
 	// Agreement compares the labels computed with those the transcripts
 	// carry; nil when no run carries a given label.
-	Agreement []metrics.Agreement
-	Checks    []metrics.Checks
+	Agreement []tally.Agreement
+	Checks    []tally.Checks
 	// Violations lists the runs on which an invariant did not hold, sorted
 	// by run key then invariant, with the witness of its forbid pattern:
 	// every such run, or with MaxListed those of the runs listed (one per
@@ -55,7 +56,7 @@ type Document struct {
 	// number of violations, the sum of the invariants' Hits.
 	Violations     []Violation
 	MoreViolations int
-	Audit          []metrics.AuditCounts
+	Audit          []tally.AuditCounts
 	Gates          []GateResult
 	// Leaderboard pools each condition over contracts; nil unless the runs
 	// come from more than one contract.

@@ -9,6 +9,7 @@ import (
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/runs"
 	"github.com/tenetlang/tenet/eval/summary"
+	"github.com/tenetlang/tenet/eval/tally"
 )
 
 // JSON schema of WriteJSON's output (docs/report-schema.json): SchemaID is
@@ -187,7 +188,7 @@ type wireUnknownRun struct {
 	Reason string  `json:"reason"`
 }
 
-func jsonUnknownRun(u metrics.UnknownLabel) wireUnknownRun {
+func jsonUnknownRun(u tally.UnknownLabel) wireUnknownRun {
 	return wireUnknownRun{Run: jsonKey(u.Key), Reason: u.Reason}
 }
 
@@ -232,20 +233,29 @@ func jsonContract(c Contract) wireContract {
 // how many of them had no run in this condition, left out of
 // benign_tasks and security_cases.
 type wireCondition struct {
-	Contract          string   `json:"contract"`
-	Condition         string   `json:"condition"`
-	Cases             string   `json:"cases,omitempty"`
-	DeclaredTasks     *int     `json:"declared_tasks,omitempty"`
-	DeclaredCases     *int     `json:"declared_cases,omitempty"`
-	LeftOutTasks      *int     `json:"left_out_tasks,omitempty"`
-	LeftOutCases      *int     `json:"left_out_cases,omitempty"`
-	Errors            []string `json:"errors"`
-	BenignTasks       *int     `json:"benign_tasks"`
-	SecurityCases     *int     `json:"security_cases"`
-	BenignRepetitions *int     `json:"benign_repetitions"`
-	CaseRepetitions   *int     `json:"case_repetitions"`
-	Repetitions       *int     `json:"repetitions"`
-	AttemptBudget     *int     `json:"attempt_budget"`
+	Contract      string `json:"contract"`
+	Condition     string `json:"condition"`
+	Cases         string `json:"cases,omitempty"`
+	DeclaredTasks *int   `json:"declared_tasks,omitempty"`
+	DeclaredCases *int   `json:"declared_cases,omitempty"`
+	LeftOutTasks  *int   `json:"left_out_tasks,omitempty"`
+	LeftOutCases  *int   `json:"left_out_cases,omitempty"`
+	// The goal-task members are present only for a condition with goal
+	// tasks or left-out optional sets (metrics.Condition.GoalTasks,
+	// LeftOut), absent otherwise as in reports written before them.
+	LeftOutSets         []wireLeftOutSet `json:"left_out_sets,omitempty"`
+	DeclaredGoalTasks   *int             `json:"declared_goal_tasks,omitempty"`
+	LeftOutGoalTasks    *int             `json:"left_out_goal_tasks,omitempty"`
+	GoalTasks           *int             `json:"goal_tasks,omitempty"`
+	GoalTaskRepetitions *int             `json:"goal_task_repetitions,omitempty"`
+	GoalTaskUtility     *wireRate        `json:"goal_task_utility,omitempty"`
+	Errors              []string         `json:"errors"`
+	BenignTasks         *int             `json:"benign_tasks"`
+	SecurityCases       *int             `json:"security_cases"`
+	BenignRepetitions   *int             `json:"benign_repetitions"`
+	CaseRepetitions     *int             `json:"case_repetitions"`
+	Repetitions         *int             `json:"repetitions"`
+	AttemptBudget       *int             `json:"attempt_budget"`
 
 	BenignUtility              *wireRate `json:"benign_utility"`
 	RawAttackedUtility         *wireRate `json:"raw_attacked_utility"`
@@ -265,6 +275,13 @@ type wireCondition struct {
 
 	BootstrapResamples *int   `json:"bootstrap_resamples"`
 	BootstrapSeed      *int64 `json:"bootstrap_seed"`
+}
+
+// wireLeftOutSet is an optional set a condition did not run.
+type wireLeftOutSet struct {
+	Label     string `json:"label"`
+	Cases     int    `json:"cases"`
+	GoalTasks int    `json:"goal_tasks"`
 }
 
 // wireRate is a rate with its intervals. Num, Den and Value are null when
@@ -351,8 +368,24 @@ func jsonCondition(c metrics.Condition) wireCondition {
 		out.DeclaredTasks, out.DeclaredCases = &c.DeclaredTasks, &c.DeclaredCases
 		out.LeftOutTasks, out.LeftOutCases = &c.LeftOutTasks, &c.LeftOutCases
 	}
+	for _, l := range c.LeftOut {
+		out.LeftOutSets = append(out.LeftOutSets, wireLeftOutSet{Label: l.Label, Cases: l.Cases, GoalTasks: l.GoalTasks})
+	}
+	if c.DeclaredGoalTasks > 0 && c.Cases == metrics.CasesObserved {
+		out.DeclaredGoalTasks, out.LeftOutGoalTasks = &c.DeclaredGoalTasks, &c.LeftOutGoalTasks
+	}
 	if !c.OK() {
 		return out
+	}
+	if s := c.GoalTaskUtility; c.GoalTasks > 0 {
+		r := &wireRate{Wilson: jsonInterval(s.Wilson)}
+		if s.Exact() {
+			r.Num, r.Den, r.Value = jsonNumberPtr(s.Low.Rate.Num), jsonNumberPtr(s.Low.Rate.Den), jsonNumberPtr(s.Low.Rate.Value())
+		}
+		if c.Bounded || !s.Exact() {
+			r.Bounds = &wireBounds{Low: jsonNullableFraction(s.Low), High: jsonNullableFraction(s.High), Unknown: s.Unknown}
+		}
+		out.GoalTasks, out.GoalTaskRepetitions, out.GoalTaskUtility = &c.GoalTasks, &c.GoalTaskRepetitions, r
 	}
 	rate := func(name string, point metrics.NullableRate) *wireRate {
 		r := &wireRate{}
@@ -414,7 +447,7 @@ func jsonCondition(c metrics.Condition) wireCondition {
 // Agreement.
 
 // wireAgreement is one condition's agreement: contract, condition, then
-// one member per row of metrics.Agreement.Rows, in that order, named by
+// one member per row of tally.Agreement.Rows, in that order, named by
 // the row's Label (benign_utility, utility_under_attack and the
 // attack-success label's name from runs' table), so that no label name is
 // spelled here.
@@ -479,10 +512,10 @@ type wireDisagreement struct {
 	Origin *wireOrigin `json:"origin"`
 }
 
-func jsonAgreement(a metrics.Agreement) wireAgreement {
-	row := func(r metrics.AgreementRow) wireAgreementRow {
+func jsonAgreement(a tally.Agreement) wireAgreement {
+	row := func(r tally.AgreementRow) wireAgreementRow {
 		return wireAgreementRow{label: r.Label, Agree: r.Agree, Disagree: r.Disagree, OursUnknown: r.OursUnknown, NotGiven: r.NotGiven,
-			Disagreements: jsonList(r.Disagreements, func(d metrics.Disagreement) wireDisagreement {
+			Disagreements: jsonList(r.Disagreements, func(d tally.Disagreement) wireDisagreement {
 				return wireDisagreement{Run: jsonKey(d.Key), Ours: d.Ours, Given: d.Given, Origin: jsonOrigin(d.OriginFile, d.OriginLine)}
 			}),
 			Unknowns: jsonList(r.Unknowns, jsonUnknownRun), MoreDisagree: r.MoreDisagreements, MoreUnknowns: r.MoreUnknowns}
@@ -515,8 +548,8 @@ type wireCheck struct {
 	MoreUnknown int              `json:"more_unknown_runs"`
 }
 
-func jsonChecks(c metrics.Checks) wireChecks {
-	check := func(n metrics.CheckCount) wireCheck {
+func jsonChecks(c tally.Checks) wireChecks {
+	check := func(n tally.CheckCount) wireCheck {
 		return wireCheck{Name: n.Name, Hits: n.Hits, Unknown: n.Unknown, HitRuns: jsonList(n.HitRuns, jsonKey),
 			UnknownRuns: jsonList(n.UnknownRuns, jsonUnknownRun), MoreHit: n.MoreHitRuns, MoreUnknown: n.MoreUnknownRuns}
 	}
@@ -564,7 +597,7 @@ type wireDenied struct {
 	Detail   string  `json:"detail"`
 }
 
-func jsonAudit(a metrics.AuditCounts) wireAudit {
+func jsonAudit(a tally.AuditCounts) wireAudit {
 	decisions := map[string]int{}
 	for _, d := range runs.Decisions {
 		decisions[d] = 0
@@ -574,7 +607,7 @@ func jsonAudit(a metrics.AuditCounts) wireAudit {
 	}
 	return wireAudit{Contract: a.Contract, Condition: a.Condition, Grants: jsonStrings(a.Grants), Calls: a.Calls,
 		Decisions: decisions, Hazards: a.Hazards, Mismatches: a.Mismatches,
-		Denied: jsonList(a.Denied, func(d metrics.DeniedCall) wireDenied {
+		Denied: jsonList(a.Denied, func(d tally.DeniedCall) wireDenied {
 			return wireDenied{Run: jsonKey(d.Key), Call: d.Call, Tool: d.Tool, Decision: d.Decision, Detail: d.Detail}
 		}), MoreDenied: a.MoreDenied}
 }

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/eval/tally"
 )
 
 // TestAuditMismatches: the mismatches column appears in the table and
@@ -15,8 +15,8 @@ import (
 // with its request, so reports without any stay as they were (the
 // Markdown and HTML renderers test theirs).
 func TestAuditMismatches(t *testing.T) {
-	counts := func(mismatches int) []metrics.AuditCounts {
-		return []metrics.AuditCounts{{Condition: "m", Grants: []string{"g"}, Calls: 2,
+	counts := func(mismatches int) []tally.AuditCounts {
+		return []tally.AuditCounts{{Condition: "m", Grants: []string{"g"}, Calls: 2,
 			Decisions: map[string]int{runs.Authorized: 2}, Hazards: 0, Mismatches: mismatches}}
 	}
 	for _, n := range []int{0, 1} {

@@ -22,6 +22,7 @@ import (
 
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/eval/tally"
 )
 
 // WriteMetrics writes one table row per (contract, condition) whose metrics
@@ -246,7 +247,7 @@ func JointCell(c metrics.Condition) string {
 //	  gpt-4o user_task_1 injection_task_0: ours=false given=true (traces/x.jsonl:17)
 //	unknown labels in utility_under_attack:
 //	  gpt-4o user_task_2 injection_task_0: criterion error: …
-func WriteAgreement(w io.Writer, as []metrics.Agreement) error {
+func WriteAgreement(w io.Writer, as []tally.Agreement) error {
 	bw := bufio.NewWriter(w)
 	withContract := false
 	for _, a := range as {
@@ -255,7 +256,8 @@ func WriteAgreement(w io.Writer, as []metrics.Agreement) error {
 		}
 	}
 	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
-	header := []string{"condition", "benign_utility", "utility_under_attack", runs.AttackSuccess.String()}
+	cols := tally.Columns(as)
+	header := append([]string{"condition"}, cols...)
 	if withContract {
 		header = append([]string{"contract"}, header...)
 	}
@@ -265,18 +267,18 @@ func WriteAgreement(w io.Writer, as []metrics.Agreement) error {
 		if withContract {
 			cells = append([]string{ContractCell(a.Contract)}, cells...)
 		}
-		for _, r := range a.Rows() {
-			cells = append(cells, AgreementCell(r))
+		for i := range cols {
+			cells = append(cells, AgreementCell(a.Row(i)))
 		}
 		row(tw, cells)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	for i := range 3 {
+	for i := range cols {
 		var lines []string
 		for _, a := range as {
-			for _, d := range a.Rows()[i].Disagreements {
+			for _, d := range a.Row(i).Disagreements {
 				line := fmt.Sprintf("  %s: ours=%t given=%t", runName(d.Key), d.Ours, d.Given)
 				if d.OriginFile != "" {
 					line += " (" + d.OriginFile
@@ -287,26 +289,26 @@ func WriteAgreement(w io.Writer, as []metrics.Agreement) error {
 				}
 				lines = append(lines, line)
 			}
-			if more := a.Rows()[i].MoreDisagreements; more > 0 {
+			if more := a.Row(i).MoreDisagreements; more > 0 {
 				lines = append(lines, "  "+CutNote(more, "disagreements in "+ShownName(a.Name())))
 			}
 		}
 		if len(lines) > 0 {
-			section(bw, "disagreements in "+as[0].Rows()[i].Label, lines)
+			section(bw, "disagreements in "+cols[i], lines)
 		}
 	}
-	for i := range 3 {
+	for i := range cols {
 		var lines []string
 		for _, a := range as {
-			for _, u := range a.Rows()[i].Unknowns {
+			for _, u := range a.Row(i).Unknowns {
 				lines = append(lines, fmt.Sprintf("  %s: %s", runName(u.Key), OneLine(u.Reason)))
 			}
-			if more := a.Rows()[i].MoreUnknowns; more > 0 {
+			if more := a.Row(i).MoreUnknowns; more > 0 {
 				lines = append(lines, "  "+CutNote(more, "unknown labels in "+ShownName(a.Name())))
 			}
 		}
 		if len(lines) > 0 {
-			section(bw, "unknown labels in "+as[0].Rows()[i].Label, lines)
+			section(bw, "unknown labels in "+cols[i], lines)
 		}
 	}
 	return bw.Flush()
@@ -319,7 +321,7 @@ func section(w io.Writer, title string, lines []string) {
 	}
 }
 
-func AgreementCell(r metrics.AgreementRow) string {
+func AgreementCell(r tally.AgreementRow) string {
 	s := fmt.Sprintf("%d/%d", r.Agree, r.Compared())
 	var extra []string
 	if r.OursUnknown > 0 {

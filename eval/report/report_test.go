@@ -7,6 +7,7 @@ import (
 
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/eval/tally"
 )
 
 func render(t *testing.T, f func(*strings.Builder) error) string {
@@ -136,7 +137,7 @@ func TestAgreement(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := render(t, func(b *strings.Builder) error { return WriteAgreement(b, metrics.Agree(recs)) })
+	got := render(t, func(b *strings.Builder) error { return WriteAgreement(b, tally.Agree(recs)) })
 	check(t, got, ""+
 		"contract  condition  benign_utility     utility_under_attack  attack_success\n"+
 		"—         gpt-4o     1/2 (1 not given)  2/2 (1 unknown)       2/3\n"+
@@ -155,7 +156,7 @@ func TestAgreement(t *testing.T) {
 	// A disagreement on a run with attempt 2 names the attempt.
 	yes := true
 	recs[len(recs)-2].Given.Utility = &yes
-	as := metrics.Agree(recs)
+	as := tally.Agree(recs)
 	got = render(t, func(b *strings.Builder) error { return WriteAgreement(b, as[:1]) })
 	if !strings.Contains(got, "disagreements in utility_under_attack:\n  gpt-4o/user_task_2/injection_task_0 (attempt 2, repetition 1): ours=false given=true\n") {
 		t.Errorf("got:\n%s", got)

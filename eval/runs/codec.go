@@ -32,6 +32,7 @@ type wireRecord struct {
 	Goal       *string                      `json:"goal"`
 	Attempt    int                          `json:"attempt"`
 	Repetition int                          `json:"repetition"`
+	GoalTask   bool                         `json:"goal_task,omitempty"`
 	Labels     wireLabels                   `json:"labels"`
 	Invariants *wireChecks                  `json:"invariants,omitempty"`
 	Failures   *wireChecks                  `json:"failures,omitempty"`
@@ -123,6 +124,7 @@ func toWire(r Record) wireRecord {
 		Task:       r.Key.Task,
 		Attempt:    r.Key.Attempt,
 		Repetition: r.Key.Repetition,
+		GoalTask:   r.GoalTask,
 		Bundle:     r.Bundle,
 		Budget:     r.AttemptBudget,
 		Grant:      r.Grant,
@@ -289,7 +291,7 @@ func decodeOptions() jsonv2.Options {
 }
 
 // topFields are the members of a record, in file order.
-var topFields = [...]string{"contract", "condition", "task", "goal", "attempt", "repetition", "labels", "invariants", "failures", "witnesses", "unknown", "given", "origin", "bundle", "attempt_budget", "grant", "audit"}
+var topFields = [...]string{"contract", "condition", "task", "goal", "attempt", "repetition", "goal_task", "labels", "invariants", "failures", "witnesses", "unknown", "given", "origin", "bundle", "attempt_budget", "grant", "audit"}
 
 // auditFields are the members of an audit entry, in file order.
 var auditFields = [...]string{"call", "tool", "decision", "detail", "parent", "hazard", "mismatch"}
@@ -304,6 +306,7 @@ type wireIn struct {
 	Goal       jsontext.Value `json:"goal"`
 	Attempt    jsontext.Value `json:"attempt"`
 	Repetition jsontext.Value `json:"repetition"`
+	GoalTask   jsontext.Value `json:"goal_task"`
 	Labels     jsontext.Value `json:"labels"`
 	Invariants jsontext.Value `json:"invariants"`
 	Failures   jsontext.Value `json:"failures"`
@@ -436,6 +439,12 @@ func (w *wireIn) key() (k Key, err error) {
 // body decodes everything but the key: labels and checks with their
 // reasons, given labels, origin, bundle, budget and audit.
 func (w *wireIn) body(rec *Record) error {
+	switch k := kind(w.GoalTask); {
+	case k == "a boolean":
+		rec.GoalTask = isTrue(w.GoalTask)
+	case k != "null" && w.GoalTask != nil:
+		return fmt.Errorf("field goal_task is %s, want true or false", k)
+	}
 	if w.Labels == nil {
 		return errors.New("missing field labels")
 	}

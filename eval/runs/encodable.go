@@ -1,5 +1,7 @@
 package runs
 
+import "io"
+
 // Encodable reports why a runs file cannot hold r exactly (Read would
 // reject its line or give back another record): the error Sorter.Add
 // refuses r with. It is nil when r can be written and read back equal.
@@ -8,3 +10,10 @@ package runs
 // run with it as it is judged, so that where a run is held changes no
 // outcome.
 func Encodable(r Record) error { return encodable(r) }
+
+// EncodeLine writes rec's runs-file line, "\n" included, to w, as Write
+// does; eval/runsort keeps the records it sorts as these lines.
+func EncodeLine(w io.Writer, rec Record) error { return encodeLine(w, rec) }
+
+// DecodeLine decodes one runs-file line into a valid record, as Read does.
+func DecodeLine(line []byte) (Record, error) { return decodeLine(line) }

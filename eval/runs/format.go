@@ -42,6 +42,8 @@ func (r Record) validate() error {
 		return fmt.Errorf("attempt is %d, above the maximum of %d (runs.MaxAttempt)", k.Attempt, MaxAttempt)
 	case k.Repetition > MaxRepetition:
 		return fmt.Errorf("repetition is %d, above the maximum of %d (runs.MaxRepetition)", k.Repetition, MaxRepetition)
+	case r.GoalTask && k.Goal != "":
+		return errors.New("goal_task is true on an attacked run: a goal-task run is benign (goal null)")
 	case r.AttemptBudget < 0:
 		return fmt.Errorf("attempt_budget is %d, want an integer ≥ 1 (or 0: none)", r.AttemptBudget)
 	case r.AttemptBudget > 0 && k.Attempt > r.AttemptBudget:

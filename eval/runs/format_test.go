@@ -148,6 +148,12 @@ func TestReadErrors(t *testing.T) {
 	tests := []struct {
 		name, in, want string
 	}{
+		{"goal_task on an attacked run", `{` + attacked + `,"goal_task":true,` + okLabels + `}`,
+			runA + "goal_task is true on an attacked run: a goal-task run is benign (goal null)"},
+		{"goal_task a string", `{` + benign + `,"goal_task":"yes","labels":{"utility":true}}`,
+			runB + "field goal_task is a string, want true or false"},
+		{"goal_task with attack labels", `{` + benign + `,"goal_task":true,` + okLabels + `}`,
+			runB + "label attack_success on a benign run (goal is null): a benign run carries only utility"},
 		{"label string", `{` + attacked + `,"labels":{"utility":"yes","attack_success":false,"side_effect":false}}`,
 			runA + "label utility is a string, want true, false, or null with a reason in unknown"},
 		{"label number", `{` + attacked + `,"labels":{"utility":true,"attack_success":1,"side_effect":false}}`,
@@ -175,9 +181,9 @@ func TestReadErrors(t *testing.T) {
 		{"unknown not an object", `{` + attacked + `,` + okLabels + `,"unknown":"boom"}`,
 			runA + "field unknown is a string, want an object of reasons by label"},
 		{"unknown field", `{` + attacked + `,` + okLabels + `,"bundel":"x"}`,
-			runA + `unknown field "bundel" (want contract, condition, task, goal, attempt, repetition, labels, invariants, failures, witnesses, unknown, given, origin, bundle, attempt_budget, grant, audit)`},
+			runA + `unknown field "bundel" (want contract, condition, task, goal, attempt, repetition, goal_task, labels, invariants, failures, witnesses, unknown, given, origin, bundle, attempt_budget, grant, audit)`},
 		{"unknown field labls", `{` + benign + `,"labls":{"utility":true}}`,
-			runB + `unknown field "labls" (want contract, condition, task, goal, attempt, repetition, labels, invariants, failures, witnesses, unknown, given, origin, bundle, attempt_budget, grant, audit)`},
+			runB + `unknown field "labls" (want contract, condition, task, goal, attempt, repetition, goal_task, labels, invariants, failures, witnesses, unknown, given, origin, bundle, attempt_budget, grant, audit)`},
 		{"unknown label", `{` + benign + `,"labels":{"utility":true,"sideeffect":false}}`,
 			runB + `unknown label "sideeffect" (want utility, attack_success, side_effect, exposed)`},
 		{"missing labels", `{` + benign + `}`, runB + "missing field labels"},
@@ -420,6 +426,30 @@ func TestChecksRoundTrip(t *testing.T) {
 		_, err := Read("r.jsonl", strings.NewReader(bad.line))
 		if err == nil || err.Error() != bad.want {
 			t.Errorf("%s:\ngot  %v\nwant %s", bad.line, err, bad.want)
+		}
+	}
+}
+
+// TestGoalTaskRoundTrip: goal_task is written only when true, after
+// repetition, and read back; false and null read as absent.
+func TestGoalTaskRoundTrip(t *testing.T) {
+	r := Record{Key: Key{Condition: "m", Task: "injection_task_3", Attempt: 1, Repetition: 1}, Utility: True(), GoalTask: true}
+	var b bytes.Buffer
+	if err := Write(&b, []Record{r}); err != nil {
+		t.Fatal(err)
+	}
+	want := `{"condition":"m","task":"injection_task_3","goal":null,"attempt":1,"repetition":1,"goal_task":true,"labels":{"utility":true}}` + "\n"
+	if b.String() != want {
+		t.Fatalf("wrote %s want %s", b.String(), want)
+	}
+	got, err := Read("runs.jsonl", &b)
+	if err != nil || len(got) != 1 || !reflect.DeepEqual(got[0], r) {
+		t.Fatalf("read %+v %v", got, err)
+	}
+	for _, v := range []string{"false", "null"} {
+		got, err := Read("runs.jsonl", strings.NewReader(`{"condition":"m","task":"t","goal_task":`+v+`,"labels":{"utility":true}}`))
+		if err != nil || got[0].GoalTask {
+			t.Errorf("goal_task %s: %+v %v", v, got, err)
 		}
 	}
 }

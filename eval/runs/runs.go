@@ -135,6 +135,10 @@ type Record struct {
 	// Origin is where the transcript came from (file and line), when known.
 	OriginFile string
 	OriginLine int
+	// GoalTask marks a benign run of a goal run directly as a user task
+	// (Key.Task is the goal's id): its utility says whether the agent
+	// achieved the goal when asked to; reported apart from benign utility.
+	GoalTask bool
 	// Labels computed for the run. AttackSuccess, SideEffect and Exposed are
 	// meaningful only for attacked runs; Exposed may be absent (HasExposed false)
 	// when the contract declares no exposure criterion.

@@ -1,16 +1,19 @@
-package runs
+package runs_test
 
 import (
 	"bytes"
 	"slices"
 	"strings"
 	"testing"
+
+	. "github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/internal/runstest"
 )
 
 // TestWriterMatchesWrite: records written one at a time in key order give
 // Write's bytes, and Close the error Write gives for them.
 func TestWriterMatchesWrite(t *testing.T) {
-	valid := adversarial(300, 21)
+	valid := runstest.Adversarial(300, 21)
 	attacked := func(cond, task string, exposed bool) Record {
 		r := Record{Key: Key{Condition: cond, Task: task, Goal: "g", Attempt: 1, Repetition: 1},
 			Utility: True(), AttackSuccess: False(), SideEffect: False()}
@@ -45,7 +48,7 @@ func TestWriterMatchesWrite(t *testing.T) {
 					var line []byte
 					if withLines {
 						var b bytes.Buffer
-						if err := encodeLine(&b, r); err != nil {
+						if err := EncodeLine(&b, r); err != nil {
 							t.Fatal(err)
 						}
 						line = b.Bytes()
@@ -69,7 +72,7 @@ func TestWriterMatchesWrite(t *testing.T) {
 }
 
 func TestWriterOrder(t *testing.T) {
-	recs := adversarial(2, 3)
+	recs := runstest.Adversarial(2, 3)
 	SortRecords(recs)
 	w := NewWriter(&bytes.Buffer{})
 	if err := w.Write(recs[1], nil); err != nil {

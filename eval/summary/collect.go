@@ -8,6 +8,7 @@ import (
 
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/eval/tally"
 )
 
 // Results is everything the metrics package computes for one report, from
@@ -21,15 +22,15 @@ type Results struct {
 	Conditions []metrics.Condition
 	// Agreement compares the labels computed with those the records
 	// carry; nil when no record carries a given label.
-	Agreement []metrics.Agreement
-	Checks    []metrics.Checks
+	Agreement []tally.Agreement
+	Checks    []tally.Checks
 	// Violations lists the runs on which an invariant did not hold, sorted
 	// by run key then invariant, with the witness of its forbid pattern:
 	// every such run, or with a MaxListed budget those of the runs listed.
 	// MoreViolations counts the (run, invariant) pairs left out.
 	Violations     []Violation
 	MoreViolations int
-	Audit          []metrics.AuditCounts
+	Audit          []tally.AuditCounts
 	// Leaderboard pools each condition over contracts; nil unless the
 	// conditions come from more than one contract.
 	Leaderboard []metrics.LeaderRow
@@ -70,7 +71,7 @@ func Violations(recs []runs.Record) []Violation {
 }
 
 // Collector computes the Results of records given one at a time in key
-// order (runs.Key.Compare), as a runs.Sorted yields them, holding one
+// order (runs.Key.Compare), as a runsort.Sorted yields them, holding one
 // condition's records at a time (and of those only what the metrics read;
 // see Group): memory does not grow with the number of conditions or runs
 // beyond the results themselves, and the lists of runs are cut as the runs
@@ -112,10 +113,10 @@ type Collector struct {
 
 	conds  []condSlot
 	fatal  error // metrics.Compute's error for an invalid declared attempt rule
-	agree  []metrics.Agreement
+	agree  []tally.Agreement
 	given  bool
-	checks []metrics.Checks
-	audit  []metrics.AuditCounts
+	checks []tally.Checks
+	audit  []tally.AuditCounts
 	viol   []Violation
 }
 

@@ -8,7 +8,8 @@ import (
 
 // Declared returns a contract's declared task and case sets (the metric
 // denominators |T| and |C|, docs/metrics.md), its attempt budget and the
-// rules that combine a case's attempts, from its bundle.
+// rules that combine a case's attempts, its goal tasks and optional sets,
+// from its bundle.
 func Declared(b *bundle.Bundle) metrics.Declared {
 	tm := b.Manifest.ThreatModel
 	d := metrics.Declared{
@@ -20,6 +21,14 @@ func Declared(b *bundle.Bundle) metrics.Declared {
 	}
 	for _, c := range b.Plan.Cases {
 		d.Cases = append(d.Cases, runs.Case{Task: c.Task, Goal: c.Goal})
+	}
+	d.GoalTasks = b.Plan.GoalTasks
+	for _, o := range b.Plan.Optional {
+		set := metrics.OptionalSet{Label: o.Label, GoalTasks: o.GoalTasks}
+		for _, c := range o.Cases {
+			set.Cases = append(set.Cases, runs.Case{Task: c.Task, Goal: c.Goal})
+		}
+		d.Optional = append(d.Optional, set)
 	}
 	return d
 }

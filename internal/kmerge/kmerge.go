@@ -1,5 +1,5 @@
 // Package kmerge is the one k-way merge of tenet: it interleaves sorted
-// sources into one sorted stream with a heap. runs.Sorter merges its
+// sources into one sorted stream with a heap. runsort.Sorter merges its
 // spilled chunks with it, and eval/pipeline the runs of several contracts
 // (each from its own Sorter or its records in memory), so that the heap is
 // written once. It imports no tenet package.

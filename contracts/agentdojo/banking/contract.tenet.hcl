@@ -39,3 +39,13 @@ cases {
   tasks = ["*"]
   goals = ["*"]
 }
+
+# AgentDojo runs every injection task alone, its goal as the user prompt,
+# before each attacked suite run (runs/<pipeline>/<suite>/injection_task_N/none/none.json,
+# facts/native-runs.md): judged by the goal's success criterion as their
+# utility, reported apart as goal_task_utility. Optional: the Invariant
+# exports in traces/ have none.
+goal_tasks {
+  goals    = ["*"]
+  optional = true
+}

@@ -66,7 +66,28 @@ source "agentdojo" {
   }
 }
 
-cases {
+# v1's injection tasks 0-5, attacked against every user task.
+cases "v1" {
   tasks = ["*"]
-  goals = ["*"]
+  goals = ["injection_task_0", "injection_task_1", "injection_task_2", "injection_task_3", "injection_task_4", "injection_task_5"]
+}
+
+# v1.2 added injection tasks 6-13 (facts/versions.md). A corpus of an
+# older version has none of their runs: the block is left out of C for
+# such a condition, and the report says so; a condition that ran one of
+# them must have run them all.
+cases "v1.2" {
+  tasks    = ["*"]
+  goals    = ["injection_task_6", "injection_task_7", "injection_task_8", "injection_task_9", "injection_task_10", "injection_task_11", "injection_task_12", "injection_task_13"]
+  optional = true
+}
+
+# AgentDojo runs every injection task alone, its goal as the user prompt,
+# before each attacked suite run (runs/<pipeline>/<suite>/injection_task_N/none/none.json,
+# facts/native-runs.md): judged by the goal's success criterion as their
+# utility, reported apart as goal_task_utility. Optional: the Invariant
+# exports in traces/ have none.
+goal_tasks {
+  goals    = ["*"]
+  optional = true
 }

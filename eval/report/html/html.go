@@ -20,6 +20,7 @@ import (
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/report"
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/eval/tally"
 )
 
 // htmlMaxListed bounds every list of runs, ids or messages in the HTML
@@ -296,7 +297,7 @@ type htmlAuditRowView struct {
 type htmlDeniedGroup struct {
 	Condition string
 	Total     int
-	Rows      htmlList[metrics.DeniedCall]
+	Rows      htmlList[tally.DeniedCall]
 }
 
 type htmlGateView struct {
@@ -749,15 +750,15 @@ func htmlJointSegs(row int, c metrics.Condition) []plotBarSeg {
 	return out
 }
 
-func htmlAgreementViewOf(as []metrics.Agreement) *htmlAgreementView {
+func htmlAgreementViewOf(as []tally.Agreement) *htmlAgreementView {
 	if as == nil {
 		return nil
 	}
-	v := &htmlAgreementView{Labels: []string{"benign_utility", "utility_under_attack", runs.AttackSuccess.String()}}
+	v := &htmlAgreementView{Labels: tally.Columns(as)}
 	for _, a := range as {
 		row := htmlAgreementRowView{Contract: htmlContract(a.Contract), Condition: report.ShownName(a.Condition)}
-		for _, r := range a.Rows() {
-			row.Cells = append(row.Cells, report.AgreementCell(r))
+		for i := range v.Labels {
+			row.Cells = append(row.Cells, report.AgreementCell(a.Row(i)))
 		}
 		v.Rows = append(v.Rows, row)
 		v.WithContract = v.WithContract || a.Contract != ""
@@ -766,7 +767,7 @@ func htmlAgreementViewOf(as []metrics.Agreement) *htmlAgreementView {
 		dis := htmlAgreementSection{Title: "Disagreements in " + label}
 		unk := htmlAgreementSection{Title: "Unknown labels in " + label}
 		for _, a := range as {
-			r := a.Rows()[i]
+			r := a.Row(i)
 			if len(r.Disagreements) > 0 || r.MoreDisagreements > 0 {
 				var lines []htmlAgreementLine
 				for _, d := range r.Disagreements {
@@ -817,14 +818,14 @@ func htmlOrigin(file string, line int) string {
 }
 
 // htmlChecksViews renders invariants and failure classes as matrices.
-func htmlChecksViews(cs []metrics.Checks) []htmlChecksView {
+func htmlChecksViews(cs []tally.Checks) []htmlChecksView {
 	var out []htmlChecksView
 	for _, part := range []struct {
 		id, title, hit string
-		get            func(metrics.Checks) []metrics.CheckCount
+		get            func(tally.Checks) []tally.CheckCount
 	}{
-		{"invariants", "Invariants", "violated", func(c metrics.Checks) []metrics.CheckCount { return c.Invariants }},
-		{"failure-classes", "Failure classes", "runs", func(c metrics.Checks) []metrics.CheckCount { return c.Failures }},
+		{"invariants", "Invariants", "violated", func(c tally.Checks) []tally.CheckCount { return c.Invariants }},
+		{"failure-classes", "Failure classes", "runs", func(c tally.Checks) []tally.CheckCount { return c.Failures }},
 	} {
 		names := map[string]bool{}
 		for _, c := range cs {
@@ -837,7 +838,7 @@ func htmlChecksViews(cs []metrics.Checks) []htmlChecksView {
 		}
 		v := htmlChecksView{ID: part.id, Title: part.title, Hit: part.hit, Names: htmlKeys(names)}
 		for _, c := range cs {
-			counts := map[string]metrics.CheckCount{}
+			counts := map[string]tally.CheckCount{}
 			for _, n := range part.get(c) {
 				counts[n.Name] = n
 			}
@@ -874,7 +875,7 @@ func htmlChecksViews(cs []metrics.Checks) []htmlChecksView {
 // htmlViolationGroups groups the violations by condition (contract, then
 // condition), then by invariant name; cs give the violations the
 // Document's budget left out (CheckCount.MoreHitRuns).
-func htmlViolationGroups(vs []report.Violation, cs []metrics.Checks) []htmlViolationCondition {
+func htmlViolationGroups(vs []report.Violation, cs []tally.Checks) []htmlViolationCondition {
 	type ckey struct{ contract, condition string }
 	byCond := map[ckey]map[string][]report.Violation{}
 	more := map[ckey]map[string]int{}
@@ -957,7 +958,7 @@ func htmlCompare(pairs ...string) int {
 	return 0
 }
 
-func htmlAuditViewOf(as []metrics.AuditCounts) *htmlAuditView {
+func htmlAuditViewOf(as []tally.AuditCounts) *htmlAuditView {
 	if len(as) == 0 {
 		return nil
 	}

@@ -163,8 +163,8 @@ func junitMetrics(d *report.Document) []junitCase {
 				Message: fmt.Sprintf("metrics of %s could not be computed: %s", c.Name(), firstOf(lines))}
 		} else {
 			summary := conditionSummary(c)
-			if line := report.CasesLine(c); line != "" {
-				summary = line + "\n" + summary // observed denominators: said before the rates
+			if lines := report.ConditionLines(c); len(lines) > 0 {
+				summary = strings.Join(lines, "\n") + "\n" + summary // denominators and goal tasks: said before the rates
 			}
 			tc.SystemOut = textOf(summary)
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/report"
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/eval/tally"
 )
 
 // mdMaxListed bounds the items of one Markdown list (runs of one
@@ -393,42 +394,43 @@ func mdIntervals(w io.Writer, cs []metrics.Condition, withContract bool, lead fu
 
 // mdAgreement writes the agreement table, then the disagreements and our
 // unknown labels per label kind.
-func mdAgreement(w io.Writer, as []metrics.Agreement) {
+func mdAgreement(w io.Writer, as []tally.Agreement) {
 	fmt.Fprint(w, "\n### Agreement with given labels\n")
 	var rows [][]string
+	cols := tally.Columns(as)
 	for _, a := range as {
 		cells := []string{a.Name()}
-		for _, r := range a.Rows() {
-			cells = append(cells, report.AgreementCell(r))
+		for i := range cols {
+			cells = append(cells, report.AgreementCell(a.Row(i)))
 		}
 		rows = append(rows, cells)
 	}
-	mdTable(w, []string{"condition", "benign_utility", "utility_under_attack", runs.AttackSuccess.String()}, nil, rows)
-	for i := range 3 {
+	mdTable(w, append([]string{"condition"}, cols...), nil, rows)
+	for i := range cols {
 		var items []string
 		for _, a := range as {
-			for _, d := range a.Rows()[i].Disagreements {
+			for _, d := range a.Row(i).Disagreements {
 				items = append(items, fmt.Sprintf("%s: ours=%t given=%t%s", d.Key, d.Ours, d.Given, report.OriginSuffix(d.OriginFile, d.OriginLine)))
 			}
 		}
 		more := 0
 		for _, a := range as {
-			more += a.Rows()[i].MoreDisagreements
+			more += a.Row(i).MoreDisagreements
 		}
-		mdCut(w, "disagreements in "+as[0].Rows()[i].Label, items, more, "disagreements")
+		mdCut(w, "disagreements in "+cols[i], items, more, "disagreements")
 	}
-	for i := range 3 {
+	for i := range cols {
 		var items []string
 		for _, a := range as {
-			for _, u := range a.Rows()[i].Unknowns {
+			for _, u := range a.Row(i).Unknowns {
 				items = append(items, fmt.Sprintf("%s: %s", u.Key, u.Reason))
 			}
 		}
 		more := 0
 		for _, a := range as {
-			more += a.Rows()[i].MoreUnknowns
+			more += a.Row(i).MoreUnknowns
 		}
-		mdCut(w, "unknown labels in "+as[0].Rows()[i].Label, items, more, "unknown labels")
+		mdCut(w, "unknown labels in "+cols[i], items, more, "unknown labels")
 	}
 }
 
@@ -446,10 +448,10 @@ func mdChecks(w io.Writer, d *report.Document) {
 	}
 	for _, part := range []struct {
 		title, col, hit string
-		get             func(metrics.Checks) []metrics.CheckCount
+		get             func(tally.Checks) []tally.CheckCount
 	}{
-		{"Invariants", "invariant", "violated", func(c metrics.Checks) []metrics.CheckCount { return c.Invariants }},
-		{"Failure classes", "class", "runs", func(c metrics.Checks) []metrics.CheckCount { return c.Failures }},
+		{"Invariants", "invariant", "violated", func(c tally.Checks) []tally.CheckCount { return c.Invariants }},
+		{"Failure classes", "class", "runs", func(c tally.Checks) []tally.CheckCount { return c.Failures }},
 	} {
 		var rows [][]string
 		for _, c := range d.Checks {
@@ -483,7 +485,7 @@ func mdChecks(w io.Writer, d *report.Document) {
 
 // mdAudit writes the authorization audit table and, per condition, the
 // runs with a call that was not authorized.
-func mdAudit(w io.Writer, as []metrics.AuditCounts) {
+func mdAudit(w io.Writer, as []tally.AuditCounts) {
 	if len(as) == 0 {
 		return
 	}

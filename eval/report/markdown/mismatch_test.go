@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/eval/tally"
 )
 
 // TestAuditMismatches: the mismatches column appears only when some
@@ -14,7 +14,7 @@ import (
 // reports without any stay as they were.
 func TestAuditMismatches(t *testing.T) {
 	for _, n := range []int{0, 1} {
-		counts := []metrics.AuditCounts{{Condition: "m", Grants: []string{"g"}, Calls: 2,
+		counts := []tally.AuditCounts{{Condition: "m", Grants: []string{"g"}, Calls: 2,
 			Decisions: map[string]int{runs.Authorized: 2}, Hazards: 0, Mismatches: n}}
 		var md bytes.Buffer
 		mdAudit(&md, counts)

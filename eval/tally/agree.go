@@ -1,4 +1,4 @@
-package metrics
+package tally
 
 import "github.com/tenetlang/tenet/eval/runs"
 
@@ -16,16 +16,47 @@ type Agreement struct {
 	// AttackSuccess compares attack_success with given attack_success on
 	// attacked runs.
 	AttackSuccess AgreementRow
+	// GoalTaskUtility compares utility with given utility on goal-task
+	// runs (runs.Record.GoalTask): a goal run directly as a user task,
+	// whose given utility is the goal's check (AgentDojo's injection task
+	// run as a user task), kept apart from benign utility.
+	GoalTaskUtility AgreementRow
 }
 
 // Name is the condition as "contract:condition" (runs.ConditionName).
 func (a Agreement) Name() string { return runs.ConditionName(a.Contract, a.Condition) }
 
-// Rows returns the three rows in order: benign utility, utility under
-// attack, attack success.
+// Rows returns the rows in order: benign utility, utility under attack,
+// attack success, and goal-task utility when the condition has goal-task
+// runs.
 func (a Agreement) Rows() []AgreementRow {
-	return []AgreementRow{a.BenignUtility, a.AttackedUtility, a.AttackSuccess}
+	rows := []AgreementRow{a.BenignUtility, a.AttackedUtility, a.AttackSuccess}
+	if a.GoalTaskUtility.runs() > 0 {
+		rows = append(rows, a.GoalTaskUtility)
+	}
+	return rows
 }
+
+// Columns returns the row labels a table of as shows, one column each:
+// the three rows every condition has, and goal_task_utility when one of as
+// has goal-task runs. Row(i) is a condition's row in column i.
+func Columns(as []Agreement) []string {
+	cols := []string{"benign_utility", "utility_under_attack", string(runs.AttackSuccess)}
+	for _, a := range as {
+		if a.GoalTaskUtility.runs() > 0 {
+			return append(cols, a.GoalTaskUtility.Label)
+		}
+	}
+	return cols
+}
+
+// Row returns the row in column i of Columns: 0 to 2 as Rows, 3 the
+// goal-task utility row (empty when the condition has no goal-task run).
+func (a Agreement) Row(i int) AgreementRow {
+	return [...]AgreementRow{a.BenignUtility, a.AttackedUtility, a.AttackSuccess, a.GoalTaskUtility}[i]
+}
+
+func (r AgreementRow) runs() int { return r.Agree + r.Disagree + r.OursUnknown + r.NotGiven }
 
 // AgreementRow counts the runs of one kind by how our label compares with
 // the given one. Every run lands in exactly one count, checked in this
@@ -42,7 +73,7 @@ type AgreementRow struct {
 	NotGiven    int
 	// Disagreements and Unknowns list the runs behind Disagree and
 	// OursUnknown, sorted by key. A report bounds the runs it names
-	// (Group.AddUnlisted): MoreDisagreements and MoreUnknowns count those
+	// (metrics.Group.AddUnlisted): MoreDisagreements and MoreUnknowns count those
 	// left out, so that Disagree = len(Disagreements) + MoreDisagreements
 	// and OursUnknown = len(Unknowns) + MoreUnknowns.
 	Disagreements     []Disagreement
@@ -74,33 +105,38 @@ type UnknownLabel struct {
 // runs.Check do); labels a benign run should not carry are ignored.
 func Agree(recs []runs.Record) []Agreement {
 	var out []Agreement
-	for _, g := range groups(recs) {
-		a := newAgreement(g[0].Key.Contract, g[0].Key.Condition)
+	for _, g := range Groups(recs) {
+		a := NewAgreement(g[0].Key.Contract, g[0].Key.Condition)
 		for _, r := range g {
-			a.add(r, true)
+			a.Add(r, true)
 		}
 		out = append(out, a)
 	}
 	return out
 }
 
-func newAgreement(contract, condition string) Agreement {
+// NewAgreement returns an empty Agreement for (contract, condition).
+func NewAgreement(contract, condition string) Agreement {
 	return Agreement{
 		Contract:        contract,
 		Condition:       condition,
 		BenignUtility:   AgreementRow{Label: "benign_utility"},
 		AttackedUtility: AgreementRow{Label: "utility_under_attack"},
 		AttackSuccess:   AgreementRow{Label: string(runs.AttackSuccess)},
+		GoalTaskUtility: AgreementRow{Label: "goal_task_utility"},
 	}
 }
 
-// add compares one run's labels (runs added in key order); list says
+// Add compares one run's labels (runs added in key order); list says
 // whether the run is named in the lists or only counted in the More fields.
-func (a *Agreement) add(r runs.Record, list bool) {
-	if r.Key.Attacked() {
+func (a *Agreement) Add(r runs.Record, list bool) {
+	switch {
+	case r.Key.Attacked():
 		a.AttackedUtility.add(r, r.Utility, r.Given.Utility, list)
 		a.AttackSuccess.add(r, r.AttackSuccess, r.Given.AttackSuccess, list)
-	} else {
+	case r.GoalTask:
+		a.GoalTaskUtility.add(r, r.Utility, r.Given.Utility, list)
+	default:
 		a.BenignUtility.add(r, r.Utility, r.Given.Utility, list)
 	}
 }

@@ -1,4 +1,4 @@
-package runs
+package runsort
 
 import (
 	"bytes"
@@ -9,145 +9,23 @@ import (
 	"reflect"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
-)
 
-// adversarial returns n (at most 864) valid records with unique keys that use every part
-// of the format: non-ASCII and quoted names, empty contract and reasons
-// next to long ones, empty but non-nil maps and slices, many witnesses,
-// nested audit entries, given labels, origins with and without a line.
-func adversarial(n int, seed int64) []Record {
-	rng := rand.New(rand.NewSource(seed))
-	pick := func(xs ...string) string { return xs[rng.Intn(len(xs))] }
-	label := func() Label {
-		switch rng.Intn(3) {
-		case 0:
-			return True()
-		case 1:
-			return False()
-		}
-		return Unknown(pick("criterion error: no key 'iban'", "état inconnu ☃", "a\nb\t\"quoted\" <b>&</b> \u2028", strings.Repeat("long ", 200)))
-	}
-	bundle := "sha256:" + strings.Repeat("0f", 32)
-	seen := map[Key]bool{}
-	var out []Record
-	for len(out) < n {
-		contract := pick("", "c", "合同-ü")
-		cond := pick("gpt-4o", "模型 ☃", "a/b:c", "x\u200by")
-		k := Key{Contract: contract, Condition: cond, Task: pick("user_task_0", "user_task_1", "tâche/1", "t"),
-			Goal: pick("", "", "injection_task_0", "目标 2"), Attempt: 1 + rng.Intn(3), Repetition: 1 + rng.Intn(2)}
-		if seen[k] {
-			continue
-		}
-		seen[k] = true
-		r := Record{Key: k, Utility: label()}
-		if rng.Intn(2) == 0 {
-			r.Bundle = bundle
-			r.AttemptBudget = 3
-		}
-		g := Given{}
-		if rng.Intn(2) == 0 {
-			g.Utility = ptr(rng.Intn(2) == 0)
-		}
-		if k.Attacked() {
-			r.AttackSuccess = label()
-			r.SideEffect = label()
-			if r.AttackSuccess.Known && r.AttackSuccess.Value && r.SideEffect.Known {
-				r.SideEffect = True()
-			}
-			// Exposure is per condition: every attacked run of one carries it, or none.
-			if len(cond)%2 == 0 {
-				r.HasExposed, r.Exposed = true, label()
-			}
-			if rng.Intn(2) == 0 {
-				g.AttackSuccess = ptr(rng.Intn(2) == 0)
-				g.SideEffect = ptr(g.AttackSuccess != nil && *g.AttackSuccess || rng.Intn(2) == 0)
-			}
-		}
-		r.Given = g
-		switch rng.Intn(3) {
-		case 0:
-			r.OriginFile, r.OriginLine = pick("traces/x.jsonl", "répertoire/☃.jsonl"), 1+rng.Intn(1000)
-		case 1:
-			r.OriginFile = "a.json"
-		}
-		for gi, grp := range []*map[string]Label{&r.Invariants, &r.Failures} {
-			switch rng.Intn(3) {
-			case 0:
-				*grp = map[string]Label{}
-			case 1:
-				m := map[string]Label{}
-				for i := range 1 + rng.Intn(4) {
-					m[pick("answered", "no.dots", "名前", "x y", fmt.Sprintf("n%d", i))] = label()
-				}
-				*grp = m
-				if gi == 0 {
-					for name, l := range m {
-						if l.Known && !l.Value && rng.Intn(3) > 0 {
-							if r.Witnesses == nil {
-								r.Witnesses = map[string]map[string]string{}
-							}
-							steps := map[string]string{}
-							for i := range rng.Intn(30) {
-								steps[fmt.Sprintf("step %d ✓", i)] = fmt.Sprintf("%s:%d", pick("call", "event"), rng.Intn(500))
-							}
-							r.Witnesses["invariants."+name] = steps
-						}
-					}
-				}
-			}
-		}
-		if rng.Intn(5) == 0 && r.Witnesses == nil {
-			r.Witnesses = map[string]map[string]string{}
-		}
-		switch rng.Intn(3) {
-		case 0:
-			r.Grant, r.Audit = "default", []AuditEntry{}
-		case 1:
-			r.Grant = pick("default", "grant ✓")
-			for i := range 1 + rng.Intn(6) {
-				e := AuditEntry{Call: i, Tool: pick("send_money", "outil_☃", ""), Decision: Decisions[rng.Intn(len(Decisions))], Parent: -1}
-				if e.Decision != Authorized {
-					e.Detail = pick("grant \"default\" does not allow (send, eve@evil.example)", "ß")
-				}
-				if i > 0 && rng.Intn(2) == 0 {
-					e.Parent = rng.Intn(i)
-					e.Hazard = rng.Intn(2) == 0
-				}
-				r.Audit = append(r.Audit, e)
-			}
-		}
-		// Under a grant the audit counts the run's calls (one entry per
-		// call): a witness names only those, as Validate requires.
-		if r.Grant != "" {
-			for _, steps := range r.Witnesses {
-				for step, it := range steps {
-					if c, err := strconv.Atoi(strings.TrimPrefix(it, "call:")); err == nil && c >= len(r.Audit) {
-						steps[step] = fmt.Sprintf("event:%d", c)
-					}
-				}
-			}
-		}
-		if err := encodable(r); err != nil {
-			panic(err)
-		}
-		out = append(out, r)
-	}
-	return out
-}
+	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/internal/runstest"
+)
 
 // sortAll adds recs in a shuffled order (Seq: their index in recs) to a
 // Sorter with budget maxBytes in dir, and returns what it yields, the
 // lines, the duplicates and the number of spills.
-func sortAll(t *testing.T, dir string, maxBytes int, recs []Record, seed int64) ([]Record, []byte, []Duplicate, int) {
+func sortAll(t *testing.T, dir string, maxBytes int, recs []runs.Record, seed int64) ([]runs.Record, []byte, []runs.Duplicate, int) {
 	t.Helper()
 	s := NewSorter(dir, maxBytes)
 	defer s.Close()
 	order := rand.New(rand.NewSource(seed)).Perm(len(recs))
 	for _, i := range order {
-		if err := s.Add(recs[i], Seq{File: i / 100, Line: i%100 + 1}); err != nil {
+		if err := s.Add(recs[i], runs.Seq{File: i / 100, Line: i%100 + 1}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -156,7 +34,7 @@ func sortAll(t *testing.T, dir string, maxBytes int, recs []Record, seed int64) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []Record
+	var got []runs.Record
 	var lines bytes.Buffer
 	for it.Next() {
 		got = append(got, it.Record())
@@ -169,11 +47,11 @@ func sortAll(t *testing.T, dir string, maxBytes int, recs []Record, seed int64) 
 }
 
 func TestSorterRoundTrip(t *testing.T) {
-	recs := adversarial(400, 1)
+	recs := runstest.Adversarial(400, 1)
 	want := slices.Clone(recs)
-	SortRecords(want)
+	runs.SortRecords(want)
 	var file bytes.Buffer
-	if err := Write(&file, recs); err != nil {
+	if err := runs.Write(&file, recs); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
@@ -216,9 +94,9 @@ func TestSorterRoundTrip(t *testing.T) {
 func TestSorterMergePasses(t *testing.T) {
 	defer func(n int) { fanIn = n }(fanIn)
 	fanIn = 3
-	recs := adversarial(50, 3)
+	recs := runstest.Adversarial(50, 3)
 	want := slices.Clone(recs)
-	SortRecords(want)
+	runs.SortRecords(want)
 	got, _, _, spills := sortAll(t, t.TempDir(), 1, recs, 4)
 	if spills != 50 {
 		t.Errorf("%d spills, want 50", spills)
@@ -229,17 +107,17 @@ func TestSorterMergePasses(t *testing.T) {
 }
 
 // TestSorterDuplicates: equal keys across chunks, added in any order;
-// the record with the smallest Seq wins, each other is a duplicate.
+// the record with the smallest runs.Seq wins, each other is a duplicate.
 func TestSorterDuplicates(t *testing.T) {
-	base := adversarial(30, 5)
+	base := runstest.Adversarial(30, 5)
 	for _, maxBytes := range []int{1, 2000, 1 << 30} {
 		s := NewSorter(t.TempDir(), maxBytes)
 		// Three copies of each record, told apart by origin; the copy
-		// with Seq line 1 is added last.
+		// with runs.Seq line 1 is added last.
 		for c := 3; c >= 1; c-- {
 			for i, r := range base {
 				r.OriginFile, r.OriginLine = fmt.Sprintf("f%d.jsonl", i), c
-				if err := s.Add(r, Seq{File: i, Line: c}); err != nil {
+				if err := s.Add(r, runs.Seq{File: i, Line: c}); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -264,7 +142,7 @@ func TestSorterDuplicates(t *testing.T) {
 			t.Fatalf("maxBytes %d: %d duplicates, want %d", maxBytes, len(dups), 2*len(base))
 		}
 		for i, d := range dups {
-			wantLine := 2 + i%2 // in key order, then Seq
+			wantLine := 2 + i%2 // in key order, then runs.Seq
 			if d.OriginLine != wantLine || d.Seq.Line != wantLine || d.FirstLine != 1 || d.First.Line != 1 || d.FirstFile != d.OriginFile {
 				t.Errorf("duplicate %d: %+v", i, d)
 			}
@@ -278,22 +156,22 @@ func TestSorterDuplicates(t *testing.T) {
 }
 
 // TestSorterTies: records whose keys differ only in attempt, repetition or
-// goal (benign first) come out in Key.Compare order whatever the chunks.
+// goal (benign first) come out in runs.Key.Compare order whatever the chunks.
 func TestSorterTies(t *testing.T) {
-	var recs []Record
+	var recs []runs.Record
 	for _, goal := range []string{"g", ""} {
 		for rep := 3; rep >= 1; rep-- {
 			for att := 3; att >= 1; att-- {
-				r := Record{Key: Key{Condition: "c", Task: "t", Goal: goal, Attempt: att, Repetition: rep}, Utility: True()}
+				r := runs.Record{Key: runs.Key{Condition: "c", Task: "t", Goal: goal, Attempt: att, Repetition: rep}, Utility: runs.True()}
 				if goal != "" {
-					r.AttackSuccess, r.SideEffect = False(), False()
+					r.AttackSuccess, r.SideEffect = runs.False(), runs.False()
 				}
 				recs = append(recs, r)
 			}
 		}
 	}
 	want := slices.Clone(recs)
-	SortRecords(want)
+	runs.SortRecords(want)
 	for _, maxBytes := range []int{1, 300, 1 << 20} {
 		got, _, _, _ := sortAll(t, t.TempDir(), maxBytes, recs, int64(maxBytes))
 		if !reflect.DeepEqual(got, want) {
@@ -303,29 +181,29 @@ func TestSorterTies(t *testing.T) {
 }
 
 func TestSorterRejects(t *testing.T) {
-	ok := Record{Key: Key{Condition: "c", Task: "t", Attempt: 1, Repetition: 1}, Utility: True()}
+	ok := runs.Record{Key: runs.Key{Condition: "c", Task: "t", Attempt: 1, Repetition: 1}, Utility: runs.True()}
 	cases := []struct {
 		name string
-		edit func(*Record)
+		edit func(*runs.Record)
 		want string
 	}{
-		{"invalid", func(r *Record) { r.Key.Task = "" }, "task is empty"},
-		{"invalid UTF-8", func(r *Record) { r.Utility = Unknown("bad \xff") }, "the reason of label utility is not valid UTF-8"},
-		{"invalid UTF-8 in a key", func(r *Record) { r.Key.Task = "t\xfe" }, "task is not valid UTF-8"},
-		{"unknown with value", func(r *Record) { r.Utility = Label{Value: true, Reason: "x"} }, "label utility is unknown but has value true"},
-		{"invariant without reason", func(r *Record) { r.Invariants = map[string]Label{"i": {}} }, "invariants.i is unknown without a reason"},
-		{"known invariant with reason", func(r *Record) { r.Failures = map[string]Label{"f": {Known: true, Reason: "r"}} }, "unknown-reason"},
-		{"empty check name", func(r *Record) { r.Invariants = map[string]Label{"": True()} }, "empty name"},
-		{"witness of a held invariant", func(r *Record) {
-			r.Invariants = map[string]Label{"i": True()}
+		{"invalid", func(r *runs.Record) { r.Key.Task = "" }, "task is empty"},
+		{"invalid UTF-8", func(r *runs.Record) { r.Utility = runs.Unknown("bad \xff") }, "the reason of label utility is not valid UTF-8"},
+		{"invalid UTF-8 in a key", func(r *runs.Record) { r.Key.Task = "t\xfe" }, "task is not valid UTF-8"},
+		{"unknown with value", func(r *runs.Record) { r.Utility = runs.Label{Value: true, Reason: "x"} }, "label utility is unknown but has value true"},
+		{"invariant without reason", func(r *runs.Record) { r.Invariants = map[string]runs.Label{"i": {}} }, "invariants.i is unknown without a reason"},
+		{"known invariant with reason", func(r *runs.Record) { r.Failures = map[string]runs.Label{"f": {Known: true, Reason: "r"}} }, "unknown-reason"},
+		{"empty check name", func(r *runs.Record) { r.Invariants = map[string]runs.Label{"": runs.True()} }, "empty name"},
+		{"witness of a held invariant", func(r *runs.Record) {
+			r.Invariants = map[string]runs.Label{"i": runs.True()}
 			r.Witnesses = map[string]map[string]string{"invariants.i": {"s": "call:0"}}
 		}, "violated invariant"},
-		{"nil witness", func(r *Record) {
-			r.Invariants = map[string]Label{"i": False()}
+		{"nil witness", func(r *runs.Record) {
+			r.Invariants = map[string]runs.Label{"i": runs.False()}
 			r.Witnesses = map[string]map[string]string{"invariants.i": nil}
 		}, "is nil"},
-		{"bad item", func(r *Record) {
-			r.Invariants = map[string]Label{"i": False()}
+		{"bad item", func(r *runs.Record) {
+			r.Invariants = map[string]runs.Label{"i": runs.False()}
 			r.Witnesses = map[string]map[string]string{"invariants.i": {"s": "call:-1"}}
 		}, "want \"event:N\""},
 	}
@@ -334,13 +212,13 @@ func TestSorterRejects(t *testing.T) {
 	for _, c := range cases {
 		r := ok
 		c.edit(&r)
-		err := s.Add(r, Seq{})
+		err := s.Add(r, runs.Seq{})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: got %v, want %q", c.name, err, c.want)
 		}
 	}
 	// A refused record leaves the Sorter usable.
-	if err := s.Add(ok, Seq{}); err != nil {
+	if err := s.Add(ok, runs.Seq{}); err != nil {
 		t.Fatal(err)
 	}
 	it, err := s.Sort()
@@ -350,7 +228,7 @@ func TestSorterRejects(t *testing.T) {
 	if !it.Next() || !reflect.DeepEqual(it.Record(), ok) || it.Next() {
 		t.Error("want exactly the valid record")
 	}
-	if err := s.Add(ok, Seq{}); err == nil {
+	if err := s.Add(ok, runs.Seq{}); err == nil {
 		t.Error("Add after Sort: no error")
 	}
 	if _, err := s.Sort(); err == nil {
@@ -361,7 +239,7 @@ func TestSorterRejects(t *testing.T) {
 // TestSorterCleanup: temporary files go on Close, mid-iteration, and on an
 // error, after which every call returns it.
 func TestSorterCleanup(t *testing.T) {
-	recs := adversarial(40, 7)
+	recs := runstest.Adversarial(40, 7)
 	dir := t.TempDir()
 	empty := func(when string) {
 		t.Helper()
@@ -372,7 +250,7 @@ func TestSorterCleanup(t *testing.T) {
 	// Close in the middle of the iteration.
 	s := NewSorter(dir, 2000)
 	for i, r := range recs {
-		if err := s.Add(r, Seq{Line: i + 1}); err != nil {
+		if err := s.Add(r, runs.Seq{Line: i + 1}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -399,7 +277,7 @@ func TestSorterCleanup(t *testing.T) {
 	// A spill file that cannot be read back.
 	s = NewSorter(dir, 2000)
 	for i, r := range recs {
-		if err := s.Add(r, Seq{Line: i + 1}); err != nil {
+		if err := s.Add(r, runs.Seq{Line: i + 1}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -414,47 +292,30 @@ func TestSorterCleanup(t *testing.T) {
 		t.Fatalf("Sort of a truncated file: %v", err)
 	}
 	empty("after a read error")
-	if err2 := s.Add(recs[0], Seq{}); err2 != err {
+	if err2 := s.Add(recs[0], runs.Seq{}); err2 != err {
 		t.Errorf("Add after the error: %v, want %v", err2, err)
 	}
 	s.Close()
 
 	// A directory that does not exist: the first spill fails.
 	s = NewSorter(filepath.Join(dir, "missing"), 1)
-	if err := s.Add(recs[0], Seq{}); err == nil {
+	if err := s.Add(recs[0], runs.Seq{}); err == nil {
 		t.Error("spill into a missing directory: no error")
 	}
 	s.Close()
 	empty("after a failed spill")
 }
 
-func TestSeqCompare(t *testing.T) {
-	seqs := []Seq{{0, 1}, {0, 2}, {1, 1}, {2, 0}}
-	for i, a := range seqs {
-		for j, b := range seqs {
-			want := 0
-			if i < j {
-				want = -1
-			} else if i > j {
-				want = 1
-			}
-			if got := a.Compare(b); got != want {
-				t.Errorf("%v.Compare(%v) = %d, want %d", a, b, got, want)
-			}
-		}
-	}
-}
-
 // TestSorterLimitDuplicates: with a limit, the duplicates first in input
 // order are kept, and all are counted.
 func TestSorterLimitDuplicates(t *testing.T) {
-	base := adversarial(40, 9)
+	base := runstest.Adversarial(40, 9)
 	for _, maxBytes := range []int{1, 1 << 20} {
 		s := NewSorter(t.TempDir(), maxBytes)
-		var all []Seq
+		var all []runs.Seq
 		for c := 4; c >= 1; c-- {
 			for i, r := range base {
-				seq := Seq{File: c, Line: len(base) - i}
+				seq := runs.Seq{File: c, Line: len(base) - i}
 				if err := s.Add(r, seq); err != nil {
 					t.Fatal(err)
 				}
@@ -473,8 +334,8 @@ func TestSorterLimitDuplicates(t *testing.T) {
 				t.Errorf("yielded %v, want the first copy (file 1)", it.Seq())
 			}
 		}
-		slices.SortFunc(all, Seq.Compare)
-		var got []Seq
+		slices.SortFunc(all, runs.Seq.Compare)
+		var got []runs.Seq
 		for _, d := range it.Duplicates() {
 			got = append(got, d.Seq)
 		}

@@ -1,4 +1,4 @@
-package metrics
+package tally
 
 import (
 	"github.com/tenetlang/tenet/eval/runs"
@@ -19,7 +19,7 @@ type AuditCounts struct {
 	Mismatches int
 	// Denied lists the runs with a call that was not authorized, sorted
 	// by key, with the first such call's decision and detail; MoreDenied
-	// counts such runs a report left out of Denied (Group.AddUnlisted), so
+	// counts such runs a report left out of Denied (metrics.Group.AddUnlisted), so
 	// that len(Denied) + MoreDenied is the number of runs with such a call.
 	Denied     []DeniedCall
 	MoreDenied int
@@ -41,32 +41,33 @@ func (a AuditCounts) Name() string { return runs.ConditionName(a.Contract, a.Con
 // runs were audited, sorted.
 func CountAudit(recs []runs.Record) []AuditCounts {
 	var out []AuditCounts
-	for _, g := range groups(recs) {
-		acc := newAuditAcc(g[0].Key.Contract, g[0].Key.Condition)
+	for _, g := range Groups(recs) {
+		acc := NewAuditAcc(g[0].Key.Contract, g[0].Key.Condition)
 		for _, r := range g {
-			acc.add(r, true)
+			acc.Add(r, true)
 		}
-		if a, ok := acc.result(); ok {
+		if a, ok := acc.Result(); ok {
 			out = append(out, a)
 		}
 	}
 	return out
 }
 
-// auditAcc counts the audit of one condition's runs, added in key order.
-type auditAcc struct {
+// AuditAcc counts the audit of one condition's runs, added in key order.
+type AuditAcc struct {
 	a       AuditCounts
 	grants  map[string]bool
 	audited bool
 }
 
-func newAuditAcc(contract, condition string) *auditAcc {
-	return &auditAcc{a: AuditCounts{Contract: contract, Condition: condition, Decisions: map[string]int{}}, grants: map[string]bool{}}
+// NewAuditAcc returns an empty AuditAcc for (contract, condition).
+func NewAuditAcc(contract, condition string) *AuditAcc {
+	return &AuditAcc{a: AuditCounts{Contract: contract, Condition: condition, Decisions: map[string]int{}}, grants: map[string]bool{}}
 }
 
-// add counts r's calls; list says whether a run with a call not
+// Add counts r's calls; list says whether a run with a call not
 // authorized is named in Denied or only counted in MoreDenied.
-func (acc *auditAcc) add(r runs.Record, list bool) {
+func (acc *AuditAcc) Add(r runs.Record, list bool) {
 	if r.Grant == "" {
 		return
 	}
@@ -94,8 +95,8 @@ func (acc *auditAcc) add(r runs.Record, list bool) {
 	}
 }
 
-// result returns the counts; false when no run was audited.
-func (acc *auditAcc) result() (AuditCounts, bool) {
+// Result returns the counts; false when no run was audited.
+func (acc *AuditAcc) Result() (AuditCounts, bool) {
 	if !acc.audited {
 		return AuditCounts{}, false
 	}

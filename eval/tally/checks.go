@@ -1,4 +1,4 @@
-package metrics
+package tally
 
 import (
 	"slices"
@@ -29,7 +29,7 @@ func (c Checks) Name() string { return runs.ConditionName(c.Contract, c.Conditio
 // invariant was violated (or the run belongs to the failure class),
 // Unknown runs where it could not be decided, and HitRuns and
 // UnknownRuns name them (sorted by key). A report bounds the runs it
-// names (Group.AddUnlisted): MoreHitRuns and MoreUnknownRuns count the
+// names (metrics.Group.AddUnlisted): MoreHitRuns and MoreUnknownRuns count the
 // runs behind Hits and Unknown left out of HitRuns and UnknownRuns, so
 // that Hits = len(HitRuns) + MoreHitRuns and Unknown = len(UnknownRuns) +
 // MoreUnknownRuns.
@@ -44,39 +44,40 @@ type CheckCount struct {
 // CountChecks returns the checks of every (contract, condition), sorted.
 func CountChecks(recs []runs.Record) []Checks {
 	var out []Checks
-	for _, g := range groups(recs) {
-		acc := newChecksAcc(g[0].Key.Contract, g[0].Key.Condition)
+	for _, g := range Groups(recs) {
+		acc := NewChecksAcc(g[0].Key.Contract, g[0].Key.Condition)
 		for _, r := range g {
-			acc.add(r, true)
+			acc.Add(r, true)
 		}
-		out = append(out, acc.result())
+		out = append(out, acc.Result())
 	}
 	return out
 }
 
-// checksAcc counts the checks of one condition's runs, added in key order.
-type checksAcc struct {
+// ChecksAcc counts the checks of one condition's runs, added in key order.
+type ChecksAcc struct {
 	c         Checks
 	inv, fail map[string]*CheckCount
 }
 
-func newChecksAcc(contract, condition string) *checksAcc {
-	return &checksAcc{c: Checks{Contract: contract, Condition: condition}, inv: map[string]*CheckCount{}, fail: map[string]*CheckCount{}}
+// NewChecksAcc returns an empty ChecksAcc for (contract, condition).
+func NewChecksAcc(contract, condition string) *ChecksAcc {
+	return &ChecksAcc{c: Checks{Contract: contract, Condition: condition}, inv: map[string]*CheckCount{}, fail: map[string]*CheckCount{}}
 }
 
-// add counts r; list says whether r is named in the lists (HitRuns,
+// Add counts r; list says whether r is named in the lists (HitRuns,
 // UnknownRuns) or only counted in MoreHitRuns and MoreUnknownRuns.
-func (a *checksAcc) add(r runs.Record, list bool) {
+func (a *ChecksAcc) Add(r runs.Record, list bool) {
 	a.c.Runs++
 	violated, undecided := false, false
 	for name, l := range r.Invariants {
-		if tally(a.inv, name, l, false, r.Key, list) {
+		if count(a.inv, name, l, false, r.Key, list) {
 			violated = true
 		}
 		undecided = undecided || !l.Known
 	}
 	for name, l := range r.Failures {
-		tally(a.fail, name, l, true, r.Key, list)
+		count(a.fail, name, l, true, r.Key, list)
 	}
 	if violated {
 		a.c.ViolatingRuns++
@@ -86,16 +87,17 @@ func (a *checksAcc) add(r runs.Record, list bool) {
 	}
 }
 
-func (a *checksAcc) result() Checks {
+// Result returns the counts.
+func (a *ChecksAcc) Result() Checks {
 	c := a.c
 	c.Invariants, c.Failures = sortedCounts(a.inv), sortedCounts(a.fail)
 	return c
 }
 
-// tally adds one run's result to counts; hit is the label value that counts
+// count adds one run's result to counts; hit is the label value that counts
 // as a hit; list says whether the run is named or only counted in the More
 // fields. It reports whether the run was a hit.
-func tally(counts map[string]*CheckCount, name string, l runs.Label, hit bool, key runs.Key, list bool) bool {
+func count(counts map[string]*CheckCount, name string, l runs.Label, hit bool, key runs.Key, list bool) bool {
 	c := counts[name]
 	if c == nil {
 		c = &CheckCount{Name: name}

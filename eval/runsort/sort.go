@@ -1,4 +1,9 @@
-package runs
+// Package runsort sorts runs records by key in bounded memory (Sorter): an
+// external merge sort over their runs-file lines, with the duplicates of a
+// key reported. It takes records (eval/runs) and gives them back in key
+// order, each with its runs-file line. It imports eval/runs and
+// internal/kmerge.
+package runsort
 
 import (
 	"bufio"
@@ -13,55 +18,17 @@ import (
 	"slices"
 	"unsafe"
 
+	"github.com/tenetlang/tenet/eval/runs"
 	"github.com/tenetlang/tenet/internal/kmerge"
 )
-
-// Seq is a record's position in the input: the order among records with
-// the same key, so that the first one read wins and the others are
-// duplicates. File is the index of the input file (from 0, in the order the
-// files were named) and Line the record's line in it (from 1). Records with
-// the same key must have different Seqs.
-type Seq struct {
-	File int
-	Line int
-}
-
-// Compare orders Seqs by file, then line. It returns -1, 0 or +1.
-func (s Seq) Compare(o Seq) int {
-	return cmp.Or(cmp.Compare(s.File, o.File), cmp.Compare(s.Line, o.Line))
-}
-
-// Duplicate is a record whose key a record earlier in the input (smaller
-// Seq) already has: Sorted yields the first and reports every later one.
-type Duplicate struct {
-	Key Key
-	// Seq, OriginFile and OriginLine are the duplicate's; First, FirstFile
-	// and FirstLine those of the record Sorted yields for the key.
-	Seq        Seq
-	OriginFile string
-	OriginLine int
-	First      Seq
-	FirstFile  string
-	FirstLine  int
-}
-
-// Error reads "FILE:LINE: duplicate run KEY: the same key as FILE:LINE"
-// (the origins of the duplicate and of the first record), as tenet eval
-// reports it; "duplicate run KEY" when the duplicate has no origin.
-func (d Duplicate) Error() string {
-	if d.OriginFile == "" {
-		return fmt.Sprintf("duplicate run %s", d.Key)
-	}
-	return fmt.Sprintf("%s:%d: duplicate run %s: the same key as %s:%d", d.OriginFile, d.OriginLine, d.Key, d.FirstFile, d.FirstLine)
-}
 
 // Sorter sorts records by key in bounded memory: an external merge sort
 // over their runs-file lines.
 //
 // Add encodes each record as the line Write would write for it (JSON,
-// about 1 KB for an AgentDojo run, against 2–3 KB for a Record with its
-// maps) and keeps it with its key and Seq. When the lines, keys and their
-// bookkeeping held in memory exceed maxBytes, they are sorted by (key, Seq)
+// about 1 KB for an AgentDojo run, against 2–3 KB for a runs.Record with its
+// maps) and keeps it with its key and runs.Seq. When the lines, keys and their
+// bookkeeping held in memory exceed maxBytes, they are sorted by (key, runs.Seq)
 // and appended as one chunk to a temporary file in dir. Sort merges the
 // chunks (and what is still in memory) with a heap, decoding one record at
 // a time, so memory stays at about maxBytes plus one record per chunk
@@ -96,11 +63,11 @@ type Sorter struct {
 	err    error
 }
 
-// entry is a record held in memory: its key, Seq, runs-file line and the
+// entry is a record held in memory: its key, runs.Seq, runs-file line and the
 // flags that say what the line cannot (empty but non-nil maps and slices).
 type entry struct {
-	key   Key
-	seq   Seq
+	key   runs.Key
+	seq   runs.Seq
 	flags uint8
 	line  []byte
 }
@@ -144,25 +111,25 @@ func NewSorter(dir string, maxBytes int) *Sorter {
 
 // Add encodes rec and adds it with its position seq. It returns an error,
 // and adds nothing, when the runs file cannot represent rec exactly:
-// rec is invalid (Record.Validate: "run KEY: reason"), or holds what Read
+// rec is invalid (runs.Record.Validate: "run KEY: reason"), or holds what Read
 // would give back differently (text that is not valid UTF-8, an unknown
 // label with value true or no reason, a known one with a reason, a witness
 // of an invariant that is not violated, …). Add fails too when writing a
 // chunk fails, after Sort, and after Close.
-func (s *Sorter) Add(rec Record, seq Seq) error {
+func (s *Sorter) Add(rec runs.Record, seq runs.Seq) error {
 	if err := s.usable(); err != nil {
 		return err
 	}
-	if err := encodable(rec); err != nil {
+	if err := runs.Encodable(rec); err != nil {
 		return err
 	}
 	s.buf.Reset()
-	if err := encodeLine(&s.buf, rec); err != nil {
+	if err := runs.EncodeLine(&s.buf, rec); err != nil {
 		return fmt.Errorf("run %s: %v", rec.Key, err)
 	}
 	e := entry{seq: seq, flags: flagsOf(rec), line: s.store(s.buf.Bytes())}
 	k := rec.Key
-	e.key = Key{Contract: s.str(k.Contract), Condition: s.str(k.Condition), Task: s.str(k.Task), Goal: s.str(k.Goal),
+	e.key = runs.Key{Contract: s.str(k.Contract), Condition: s.str(k.Condition), Task: s.str(k.Task), Goal: s.str(k.Goal),
 		Attempt: k.Attempt, Repetition: k.Repetition}
 	s.mem = append(s.mem, e)
 	s.memBytes += entryOverhead
@@ -225,7 +192,7 @@ func (s *Sorter) str(v string) string {
 	return v
 }
 
-func flagsOf(r Record) uint8 {
+func flagsOf(r runs.Record) uint8 {
 	var f uint8
 	for i, empty := range [...]bool{r.Invariants != nil && len(r.Invariants) == 0, r.Failures != nil && len(r.Failures) == 0,
 		r.Witnesses != nil && len(r.Witnesses) == 0, r.Audit != nil && len(r.Audit) == 0} {
@@ -277,7 +244,7 @@ func (s *Sorter) spill() error {
 	return nil
 }
 
-// appendSpilled appends e as a spill record: flags; Seq, attempt and
+// appendSpilled appends e as a spill record: flags; runs.Seq, attempt and
 // repetition as varints; the key's strings and the line, each prefixed with
 // its length.
 func appendSpilled(b []byte, e *entry) []byte {
@@ -328,8 +295,8 @@ func readBytes(r *bufio.Reader, buf []byte) ([]byte, error) {
 	return buf, err
 }
 
-// Sort ends the adding and returns the records in key order (Key.Compare;
-// among records with the same key, the one with the smallest Seq, the
+// Sort ends the adding and returns the records in key order (runs.Key.Compare;
+// among records with the same key, the one with the smallest runs.Seq, the
 // others being duplicates). It first merges chunks in passes while there
 // are more than 64. The Sorted reads the Sorter's files: Close the Sorter
 // after reading it.
@@ -512,7 +479,7 @@ func (c *cursor) advance() (bool, error) {
 	return true, nil
 }
 
-// compareCursors orders cursors by their current entry's key, then Seq
+// compareCursors orders cursors by their current entry's key, then runs.Seq
 // (Merge breaks the remaining ties by run).
 func compareCursors(a, b *cursor) int { return compareEntries(&a.e, &b.e) }
 
@@ -526,7 +493,7 @@ func compareCursors(a, b *cursor) int { return compareEntries(&a.e, &b.e) }
 //	}
 //	if err := it.Err(); err != nil { ... }
 //
-// Of records with the same key it yields the one with the smallest Seq and
+// Of records with the same key it yields the one with the smallest runs.Seq and
 // lists the others in Duplicates.
 type Sorted struct {
 	s       *Sorter
@@ -534,10 +501,10 @@ type Sorted struct {
 	advance *cursor // the cursor of the current record, to advance at Next
 
 	line  []byte
-	seq   Seq
-	rec   Record
+	seq   runs.Seq
+	rec   runs.Record
 	valid bool // rec is a record yielded (prev for duplicates)
-	dups  []Duplicate
+	dups  []runs.Duplicate
 	ndups int // duplicates found
 	limit int // LimitDuplicates; 0: keep all
 	err   error
@@ -579,7 +546,7 @@ func (it *Sorted) Next() bool {
 		}
 		if it.valid && rec.Key == it.rec.Key {
 			it.ndups++
-			it.dups = append(it.dups, Duplicate{Key: rec.Key, Seq: c.e.seq, OriginFile: rec.OriginFile, OriginLine: rec.OriginLine,
+			it.dups = append(it.dups, runs.Duplicate{Key: rec.Key, Seq: c.e.seq, OriginFile: rec.OriginFile, OriginLine: rec.OriginLine,
 				First: it.seq, FirstFile: it.rec.OriginFile, FirstLine: it.rec.OriginLine})
 			if it.limit > 0 && len(it.dups) >= 2*it.limit {
 				it.trimDuplicates()
@@ -592,42 +559,42 @@ func (it *Sorted) Next() bool {
 }
 
 // decodeEntry decodes an entry's line and restores what its flags say.
-func decodeEntry(e *entry) (Record, error) {
-	rec, err := decodeLine(e.line)
+func decodeEntry(e *entry) (runs.Record, error) {
+	rec, err := runs.DecodeLine(e.line)
 	if err != nil {
 		return rec, err
 	}
 	if e.flags&emptyInvariants != 0 {
-		rec.Invariants = map[string]Label{}
+		rec.Invariants = map[string]runs.Label{}
 	}
 	if e.flags&emptyFailures != 0 {
-		rec.Failures = map[string]Label{}
+		rec.Failures = map[string]runs.Label{}
 	}
 	if e.flags&emptyWitnesses != 0 {
 		rec.Witnesses = map[string]map[string]string{}
 	}
 	if e.flags&emptyAudit != 0 {
-		rec.Audit = []AuditEntry{}
+		rec.Audit = []runs.AuditEntry{}
 	}
 	return rec, nil
 }
 
-// Record returns the current record: equal (reflect.DeepEqual) to the one
+// runs.Record returns the current record: equal (reflect.DeepEqual) to the one
 // added.
-func (it *Sorted) Record() Record { return it.rec }
+func (it *Sorted) Record() runs.Record { return it.rec }
 
 // Line returns the current record's runs-file line, a JSON object ending
 // in '\n', byte for byte what Write writes for it. It is valid until the
 // next call to Next.
 func (it *Sorted) Line() []byte { return it.line }
 
-// Seq returns the current record's position, as added.
-func (it *Sorted) Seq() Seq { return it.seq }
+// runs.Seq returns the current record's position, as added.
+func (it *Sorted) Seq() runs.Seq { return it.seq }
 
 // Duplicates returns the records left out so far because an earlier one
-// (by Seq) has the same key, in input order (Seq); all of them once Next
+// (by runs.Seq) has the same key, in input order (runs.Seq); all of them once Next
 // has returned false, or with LimitDuplicates(n) the n first.
-func (it *Sorted) Duplicates() []Duplicate {
+func (it *Sorted) Duplicates() []runs.Duplicate {
 	it.trimDuplicates()
 	return it.dups
 }
@@ -640,9 +607,9 @@ func (it *Sorted) DuplicateCount() int { return it.ndups }
 // however many there are; DuplicateCount counts them all.
 func (it *Sorted) LimitDuplicates(n int) { it.limit = max(n, 0) }
 
-// trimDuplicates sorts the duplicates by Seq and keeps the first limit.
+// trimDuplicates sorts the duplicates by runs.Seq and keeps the first limit.
 func (it *Sorted) trimDuplicates() {
-	slices.SortStableFunc(it.dups, func(a, b Duplicate) int { return a.Seq.Compare(b.Seq) })
+	slices.SortStableFunc(it.dups, func(a, b runs.Duplicate) int { return a.Seq.Compare(b.Seq) })
 	if it.limit > 0 && len(it.dups) > it.limit {
 		clear(it.dups[it.limit:])
 		it.dups = it.dups[:it.limit]
