@@ -152,6 +152,9 @@ func (p *Program) JudgeAs(src *bundle.SourcePlan, r *run.Run, o *Override) (Judg
 	if rec.Given.SideEffect, err = p.sourceBool(src.Given.SideEffect, &sact); err != nil {
 		return fail("given.%s: %v", runs.SideEffect, err)
 	}
+	if msg := givenMisfit(key, rec.Given); msg != "" {
+		return fail("%s", msg)
+	}
 	p.label(&rec, task, goal, r, src.Grant)
 	return Judgement{Record: rec}, nil
 }
@@ -639,4 +642,25 @@ func TypeName(v ref.Val) string {
 		return "nothing"
 	}
 	return v.Type().TypeName()
+}
+
+// givenMisfit says why given labels break the runs file's rules
+// (runs.Record.Validate), or "". Refusing the record here names its
+// file:line; accepting it would write a runs file that tenet report refuses.
+func givenMisfit(key runs.Key, g runs.Given) string {
+	if !key.Attacked() {
+		for _, l := range []struct {
+			name runs.LabelName
+			v    *bool
+		}{{runs.AttackSuccess, g.AttackSuccess}, {runs.SideEffect, g.SideEffect}} {
+			if l.v != nil {
+				return fmt.Sprintf("given.%s gave %t on a benign run (goal is null): a benign run has only a utility label; give null for benign runs (e.g. \"meta.goal != null ? meta.security : null\")", l.name, *l.v)
+			}
+		}
+		return ""
+	}
+	if g.AttackSuccess != nil && *g.AttackSuccess && g.SideEffect != nil && !*g.SideEffect {
+		return fmt.Sprintf("given.%s is true but given.%s is false: a successful attack is a side effect (side_effect ≥ attack_success)", runs.AttackSuccess, runs.SideEffect)
+	}
+	return ""
 }
