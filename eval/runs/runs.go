@@ -57,7 +57,9 @@ func (k Key) Case() Case { return Case{Task: k.Task, Goal: k.Goal} }
 // by ConditionName.
 // With an attack it is "contract:condition · attack" (each part quoted as
 // Safe quotes it).
-func (k Key) ConditionName() string { return ConditionName(k.Contract, k.Condition) + attackSuffix(k.Attack) }
+func (k Key) ConditionName() string {
+	return ConditionName(k.Contract, k.Condition) + attackSuffix(k.Attack)
+}
 
 // String renders the key as it appears in messages:
 //
