@@ -397,7 +397,6 @@ func pipelineGroups(g []runs.Record, declared map[string]Declared) []*Group {
 	return p.End()
 }
 
-
 // conditionRecs splits recs into each condition's runs, sorted by key:
 // groups, with a pipeline whose runs name attacks split by attack (no
 // aggregates: Compare reads runs only, without a contract).

@@ -29,15 +29,15 @@ type Group struct {
 	// aggregate is set for an attack_aggregate's condition, whose runs are
 	// combined ones (attacks.go) and whose errs say why it cannot be
 	// computed, if it cannot.
-	attack              string
-	aggregate           bool
-	errs                []error
-	recs                []runs.Record
-	last                runs.Key
-	strs                map[string]string
-	checks              *tally.ChecksAcc
-	audit               *tally.AuditAcc
-	agree               tally.Agreement
+	attack    string
+	aggregate bool
+	errs      []error
+	recs      []runs.Record
+	last      runs.Key
+	strs      map[string]string
+	checks    *tally.ChecksAcc
+	audit     *tally.AuditAcc
+	agree     tally.Agreement
 }
 
 // NewGroup returns an empty Group for (contract, condition).

@@ -28,3 +28,10 @@ func attackSuffix(attack string) string {
 	}
 	return AttackSeparator + Safe(attack)
 }
+
+// AttackConditionName names the condition (condition, attack) of contract
+// in messages: ConditionName's "contract:condition", then " · attack" when
+// attack is not "", each part quoted as Safe quotes it.
+func AttackConditionName(contract, condition, attack string) string {
+	return ConditionName(contract, condition) + attackSuffix(attack)
+}
