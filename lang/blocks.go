@@ -34,6 +34,7 @@ var fileSchema = &hcl.BodySchema{
 		{Type: "gate", LabelNames: []string{"name"}},
 		{Type: "test", LabelNames: []string{"name"}},
 		{Type: "use", LabelNames: []string{"path"}},
+		{Type: "attack_aggregate", LabelNames: []string{"name"}},
 	},
 }
 
@@ -68,7 +69,7 @@ var (
 	sideEffectSchema = &hcl.BodySchema{Attributes: attrs(nil, "description", "when", "match", "forbid"), Blocks: stepBlocks}
 	casesSchema      = &hcl.BodySchema{Attributes: attrs([]string{"tasks", "goals"})}
 	sourceSchema     = &hcl.BodySchema{
-		Attributes: attrs([]string{"task", "condition"}, "format", "select", "goal", "attempt", "repetition", "grant"),
+		Attributes: attrs([]string{"task", "condition"}, "format", "select", "goal", "attack", "attempt", "repetition", "grant"),
 		Blocks:     []hcl.BlockHeaderSchema{{Type: "given"}},
 	}
 	givenSchema     = &hcl.BodySchema{Attributes: attrs(nil, LabelUtility, LabelAttackSuccess, LabelSideEffect)}
@@ -150,6 +151,10 @@ func (d *decoder) decodeFile(body hcl.Body) {
 		case "use":
 			if u := d.use(b); u != nil {
 				m.Uses = append(m.Uses, u)
+			}
+		case "attack_aggregate":
+			if a := d.attackAggregate(b); a != nil {
+				m.AttackAggregates = append(m.AttackAggregates, a)
 			}
 		}
 	}
@@ -419,6 +424,7 @@ func (d *decoder) source(b *hcl.Block) *Source {
 		Select:     d.criterion(c.Attributes["select"]),
 		Task:       d.criterion(c.Attributes["task"]),
 		Goal:       d.criterion(c.Attributes["goal"]),
+		Attack:     d.criterion(c.Attributes["attack"]),
 		Condition:  d.criterion(c.Attributes["condition"]),
 		Attempt:    d.criterion(c.Attributes["attempt"]),
 		Repetition: d.criterion(c.Attributes["repetition"]),

@@ -48,5 +48,6 @@ func Syntax() map[string][]string {
 	add("gate", gateSchema)
 	add("test", testSchema)
 	add("use", useSchema)
+	add("attack_aggregate", attackAggregateSchema)
 	return out
 }
