@@ -24,7 +24,7 @@ import (
 
 // AttackAggregate is a contract's attack_aggregate block: how the labels
 // of a security case under each attack a pipeline ran make the case's
-// labels in the condition "pipeline · Name". Each rule is one of Rules
+// labels in the condition "pipeline @ Name". Each rule is one of Rules
 // ("" is the default: attack success and side effect any, utility all,
 // exposure any). first and last take the attack whose name sorts first or
 // last.

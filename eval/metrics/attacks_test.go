@@ -59,9 +59,9 @@ func TestAttacksAsConditions(t *testing.T) {
 		condBenignSolved  NullableRate
 	}
 	want := []row{
-		{"p · A", "A", false, 2, 4, Rate{1, 2}, Rate{1, 4}, Rate{3, 4}, 2, NullableRate{Rate{1, 2}, true}},
-		{"p · B", "B", false, 2, 4, Rate{1, 2}, Rate{1, 4}, Rate{3, 4}, 2, NullableRate{Rate{1, 2}, true}},
-		{"p · max", "max", true, 2, 4, Rate{1, 2}, Rate{2, 4}, Rate{2, 4}, 2, NullableRate{Rate{2, 2}, true}},
+		{"p @ A", "A", false, 2, 4, Rate{1, 2}, Rate{1, 4}, Rate{3, 4}, 2, NullableRate{Rate{1, 2}, true}},
+		{"p @ B", "B", false, 2, 4, Rate{1, 2}, Rate{1, 4}, Rate{3, 4}, 2, NullableRate{Rate{1, 2}, true}},
+		{"p @ max", "max", true, 2, 4, Rate{1, 2}, Rate{2, 4}, Rate{2, 4}, 2, NullableRate{Rate{2, 2}, true}},
 	}
 	if len(cs) != len(want) {
 		t.Fatalf("%d conditions: %+v", len(cs), cs)
@@ -74,7 +74,7 @@ func TestAttacksAsConditions(t *testing.T) {
 			t.Errorf("condition %d:\n got %+v\nwant %+v", i, got, w)
 		}
 	}
-	if cs[2].Name() != "p · max" {
+	if cs[2].Name() != "p @ max" {
 		t.Errorf("name %s", cs[2].Name())
 	}
 
@@ -88,7 +88,7 @@ func TestAttacksAsConditions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c := cs[2]; c.Condition != "p · min" || c.TargetedASR != (Rate{0, 4}) || c.RawAttackedUtility != (Rate{4, 4}) {
+	if c := cs[2]; c.Condition != "p @ min" || c.TargetedASR != (Rate{0, 4}) || c.RawAttackedUtility != (Rate{4, 4}) {
 		t.Errorf("min: %s %v %v", c.Condition, c.TargetedASR, c.RawAttackedUtility)
 	}
 
@@ -100,7 +100,7 @@ func TestAttacksAsConditions(t *testing.T) {
 		}
 	}
 	cs, err = Compute(one, withMax(crossDeclared()), Options{})
-	if err != nil || len(cs) != 1 || cs[0].Condition != "p · A" {
+	if err != nil || len(cs) != 1 || cs[0].Condition != "p @ A" {
 		t.Fatalf("one attack: %v %+v", err, cs)
 	}
 }
@@ -118,8 +118,8 @@ func TestAttackAggregateUnknown(t *testing.T) {
 	}
 	recs[4].AttackSuccess, recs[4].SideEffect = unk, unk // A, T2/G1: failed under B
 	cs, _ = Compute(recs, withMax(crossDeclared()), Options{})
-	const want = "run p · max/T2/G1: label attack_success is unknown: under attack A: judge failed\n" +
-		"run p · max/T2/G1: label side_effect is unknown: under attack A: judge failed"
+	const want = "run p @ max/T2/G1: label attack_success is unknown: under attack A: judge failed\n" +
+		"run p @ max/T2/G1: label side_effect is unknown: under attack A: judge failed"
 	if got := errorLines(cs[2]); got != want {
 		t.Errorf("aggregate errors:\n%s\nwant\n%s", got, want)
 	}
@@ -138,7 +138,7 @@ func TestAttackAggregateUnknown(t *testing.T) {
 func TestAttackAggregateMissing(t *testing.T) {
 	recs := twoAttacks()[:9] // without B's T2/G2
 	cs, err := Compute(recs, withMax(crossDeclared()), Options{})
-	if err == nil || !strings.Contains(err.Error(), "2 of 3 conditions have errors: p · B, p · max") {
+	if err == nil || !strings.Contains(err.Error(), "2 of 3 conditions have errors: p @ B, p @ max") {
 		t.Fatalf("error %v", err)
 	}
 	if got := errorLines(cs[1]); got != "declared security cases with no attacked run: T2/G2" {
@@ -154,13 +154,13 @@ func TestAttackAggregateMissing(t *testing.T) {
 	}
 }
 
-// TestAttacksCompare: tenet compare names an attack's condition "p · A".
+// TestAttacksCompare: tenet compare names an attack's condition "p @ A".
 func TestAttacksCompare(t *testing.T) {
-	cmp, err := Compare(twoAttacks(), "p · A", "p · B", Options{})
+	cmp, err := Compare(twoAttacks(), "p @ A", "p @ B", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cmp.Reference != "p · A" || cmp.Defended != "p · B" {
+	if cmp.Reference != "p @ A" || cmp.Defended != "p @ B" {
 		t.Fatalf("%+v", cmp)
 	}
 	n := 0

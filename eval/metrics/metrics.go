@@ -229,7 +229,7 @@ func (o Options) withDefaults() (Options, error) {
 type Condition struct {
 	Contract string
 	// Condition is the condition's name as reports show it: the pipeline,
-	// or "pipeline · attack" (runs.ShownCondition); Pipeline and Attack
+	// or "pipeline @ attack" (runs.ShownCondition); Pipeline and Attack
 	// are its typed parts, set only for an attack's condition (both ""
 	// when no attack is named: Condition is the pipeline), Aggregate when
 	// Attack names an attack_aggregate (docs/metrics.md "Attacks as

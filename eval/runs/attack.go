@@ -9,10 +9,10 @@ package runs
 // AttackSeparator joins a pipeline and an attack in a condition's name.
 // Safe quotes a name holding a space, so in messages (Key.String) the
 // separator cannot be read as part of either name.
-const AttackSeparator = " · "
+const AttackSeparator = " @ "
 
 // ShownCondition is the name of the condition of pipeline condition under
-// attack: "condition · attack", or condition alone when attack is "" (no
+// attack: "condition @ attack", or condition alone when attack is "" (no
 // attack named: the condition is the pipeline, as without attacks).
 func ShownCondition(condition, attack string) string {
 	if attack == "" {
@@ -21,7 +21,7 @@ func ShownCondition(condition, attack string) string {
 	return condition + AttackSeparator + attack
 }
 
-// attackSuffix is " · attack" as Key.String writes it, or "".
+// attackSuffix is " @ attack" as Key.String writes it, or "".
 func attackSuffix(attack string) string {
 	if attack == "" {
 		return ""
@@ -30,7 +30,7 @@ func attackSuffix(attack string) string {
 }
 
 // AttackConditionName names the condition (condition, attack) of contract
-// in messages: ConditionName's "contract:condition", then " · attack" when
+// in messages: ConditionName's "contract:condition", then " @ attack" when
 // attack is not "", each part quoted as Safe quotes it.
 func AttackConditionName(contract, condition, attack string) string {
 	return ConditionName(contract, condition) + attackSuffix(attack)

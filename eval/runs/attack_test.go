@@ -40,13 +40,13 @@ func TestAttackRoundTrip(t *testing.T) {
 	if got[1].Key.Attack != "a_attack" || got[2].Key.Attack != "b_attack" || got[0].Key.Attack != "" {
 		t.Fatalf("attacks read back: %q %q %q", got[0].Key.Attack, got[1].Key.Attack, got[2].Key.Attack)
 	}
-	if s := got[1].Key.String(); s != `p · a_attack/t2/g` {
+	if s := got[1].Key.String(); s != `p @ a_attack/t2/g` {
 		t.Errorf("key %s", s)
 	}
-	if s := (Key{Contract: "c", Condition: "p", Attack: "two words", Task: "t", Goal: "g", Attempt: 1, Repetition: 1}).String(); s != `c:p · "two words"/t/g` {
+	if s := (Key{Contract: "c", Condition: "p", Attack: "two words", Task: "t", Goal: "g", Attempt: 1, Repetition: 1}).String(); s != `c:p @ "two words"/t/g` {
 		t.Errorf("key %s", s)
 	}
-	if s := ShownCondition("p", "a_attack"); s != "p · a_attack" {
+	if s := ShownCondition("p", "a_attack"); s != "p @ a_attack" {
 		t.Errorf("shown %s", s)
 	}
 	if s := ShownCondition("p", ""); s != "p" {
@@ -57,7 +57,7 @@ func TestAttackRoundTrip(t *testing.T) {
 func TestAttackErrors(t *testing.T) {
 	for _, tt := range []struct{ name, in, want string }{
 		{"attack on a benign run", `{"condition":"p","attack":"x","task":"t","labels":{"utility":true}}`,
-			"runs.jsonl:1: run p · x/t: attack x on a benign run (goal is null): a benign run is made under no attack (it is the benign side of every attack of its condition)"},
+			"runs.jsonl:1: run p @ x/t: attack x on a benign run (goal is null): a benign run is made under no attack (it is the benign side of every attack of its condition)"},
 		{"empty attack", `{"condition":"p","attack":"","task":"t","goal":"g","labels":{"utility":true,"attack_success":false,"side_effect":false}}`,
 			"runs.jsonl:1: field attack is empty, want an attack name, or null for no attack named"},
 		{"attack number", `{"condition":"p","attack":3,"task":"t","goal":"g","labels":{"utility":true,"attack_success":false,"side_effect":false}}`,
@@ -65,7 +65,7 @@ func TestAttackErrors(t *testing.T) {
 		{"exposure per attack", `{"condition":"p","attack":"a","task":"t","goal":"g","labels":{"utility":true,"attack_success":false,"side_effect":false,"exposed":true}}` + "\n" +
 			`{"condition":"p","attack":"a","task":"u","goal":"g","labels":{"utility":true,"attack_success":false,"side_effect":false}}` + "\n" +
 			`{"condition":"p","attack":"b","task":"t","goal":"g","labels":{"utility":true,"attack_success":false,"side_effect":false}}`,
-			"condition p · a: label exposed is present on 1 of 2 attacked runs (e.g. run p · a/t/g at runs.jsonl:1) and absent on 1 (e.g. run p · a/u/g at runs.jsonl:2); either every attacked run of a condition carries it or none"},
+			"condition p @ a: label exposed is present on 1 of 2 attacked runs (e.g. run p @ a/t/g at runs.jsonl:1) and absent on 1 (e.g. run p @ a/u/g at runs.jsonl:2); either every attacked run of a condition carries it or none"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := Read("runs.jsonl", strings.NewReader(tt.in))

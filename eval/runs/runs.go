@@ -55,7 +55,7 @@ func (k Key) Case() Case { return Case{Task: k.Task, Goal: k.Goal} }
 
 // ConditionName is the (contract, condition) the run belongs to, written as
 // by ConditionName.
-// With an attack it is "contract:condition · attack" (each part quoted as
+// With an attack it is "contract:condition @ attack" (each part quoted as
 // Safe quotes it).
 func (k Key) ConditionName() string {
 	return ConditionName(k.Contract, k.Condition) + attackSuffix(k.Attack)
@@ -63,7 +63,7 @@ func (k Key) ConditionName() string {
 
 // String renders the key as it appears in messages:
 //
-//	[contract:]condition[ · attack]/task[/goal][ (attempt A, repetition R)]
+//	[contract:]condition[ @ attack]/task[/goal][ (attempt A, repetition R)]
 //
 // The contract prefix is left out when Contract is "", the attack when it
 // is "", the goal when the run

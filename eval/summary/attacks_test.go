@@ -56,8 +56,8 @@ func TestCollectAttacks(t *testing.T) {
 	for _, c := range res.Conditions {
 		names = append(names, c.Name()+" "+c.TargetedASR.String()+" "+c.RawAttackedUtility.String()+" "+c.BenignUtility.String())
 	}
-	wantNames := []string{"k:p · A 0.5000 (1/2) 1.0000 (2/2) 0.5000 (1/2)", "k:p · B 0.5000 (1/2) 0.5000 (1/2) 0.5000 (1/2)",
-		"k:p · max 1.0000 (2/2) 0.5000 (1/2) 0.5000 (1/2)", "k:q 0.0000 (0/2) 1.0000 (2/2) 1.0000 (2/2)"}
+	wantNames := []string{"k:p @ A 0.5000 (1/2) 1.0000 (2/2) 0.5000 (1/2)", "k:p @ B 0.5000 (1/2) 0.5000 (1/2) 0.5000 (1/2)",
+		"k:p @ max 1.0000 (2/2) 0.5000 (1/2) 0.5000 (1/2)", "k:q 0.0000 (0/2) 1.0000 (2/2) 1.0000 (2/2)"}
 	if !reflect.DeepEqual(names, wantNames) {
 		t.Errorf("conditions %q\nwant %q", names, wantNames)
 	}
@@ -65,14 +65,14 @@ func TestCollectAttacks(t *testing.T) {
 	for _, c := range res.Checks {
 		checks = append(checks, c.Condition+" "+itoa(c.Runs)+" "+itoa(c.ViolatingRuns))
 	}
-	if want := []string{"p · A 4 2", "p · B 4 2", "p · max 6 2", "q 4 0"}; !reflect.DeepEqual(checks, want) {
+	if want := []string{"p @ A 4 2", "p @ B 4 2", "p @ max 6 2", "q 4 0"}; !reflect.DeepEqual(checks, want) {
 		t.Errorf("checks %q, want %q", checks, want)
 	}
 	var agree []string
 	for _, a := range res.Agreement {
 		agree = append(agree, a.Condition)
 	}
-	if want := []string{"p · A", "p · B", "q"}; !reflect.DeepEqual(agree, want) {
+	if want := []string{"p @ A", "p @ B", "q"}; !reflect.DeepEqual(agree, want) {
 		t.Errorf("agreement rows %q, want %q", agree, want)
 	}
 	if len(res.Violations) != 2 || res.Violations[0].Key.Task != "T1" || res.Violations[1].Key.Task != "T2" {
