@@ -6,6 +6,7 @@ import (
 
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/eval/tally"
 )
 
 // TestCollectAttacks: the streaming Collector gives the conditions Compute
@@ -74,6 +75,18 @@ func TestCollectAttacks(t *testing.T) {
 	}
 	if want := []string{"p @ A", "p @ B", "q"}; !reflect.DeepEqual(agree, want) {
 		t.Errorf("agreement rows %q, want %q", agree, want)
+	}
+	// The batch tallies split conditions alike (no aggregate: it needs
+	// the contract's rules).
+	var batch []string
+	for _, c := range tally.CountChecks(recs) {
+		batch = append(batch, c.Condition+" "+itoa(c.Runs)+" "+itoa(c.ViolatingRuns))
+	}
+	for _, a := range tally.Agree(recs) {
+		batch = append(batch, a.Condition)
+	}
+	if want := []string{"p @ A 4 2", "p @ B 4 2", "q 4 0", "p @ A", "p @ B", "q"}; !reflect.DeepEqual(batch, want) {
+		t.Errorf("batch tallies %q, want %q", batch, want)
 	}
 	if len(res.Violations) != 2 || res.Violations[0].Key.Task != "T1" || res.Violations[1].Key.Task != "T2" {
 		t.Errorf("violations %+v", res.Violations)

@@ -74,8 +74,8 @@ type UnknownLabel struct {
 // runs.Check do); labels a benign run should not carry are ignored.
 func Agree(recs []runs.Record) []Agreement {
 	var out []Agreement
-	for _, g := range Groups(recs) {
-		a := NewAgreement(g[0].Key.Contract, g[0].Key.Condition)
+	for _, g := range ConditionGroups(recs) {
+		a := NewAgreement(Name(g))
 		for _, r := range g {
 			a.Add(r, true)
 		}

@@ -41,8 +41,8 @@ func (a AuditCounts) Name() string { return runs.ConditionName(a.Contract, a.Con
 // runs were audited, sorted.
 func CountAudit(recs []runs.Record) []AuditCounts {
 	var out []AuditCounts
-	for _, g := range Groups(recs) {
-		acc := NewAuditAcc(g[0].Key.Contract, g[0].Key.Condition)
+	for _, g := range ConditionGroups(recs) {
+		acc := NewAuditAcc(Name(g))
 		for _, r := range g {
 			acc.Add(r, true)
 		}

@@ -44,8 +44,8 @@ type CheckCount struct {
 // CountChecks returns the checks of every (contract, condition), sorted.
 func CountChecks(recs []runs.Record) []Checks {
 	var out []Checks
-	for _, g := range Groups(recs) {
-		acc := NewChecksAcc(g[0].Key.Contract, g[0].Key.Condition)
+	for _, g := range ConditionGroups(recs) {
+		acc := NewChecksAcc(Name(g))
 		for _, r := range g {
 			acc.Add(r, true)
 		}
