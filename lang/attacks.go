@@ -5,7 +5,7 @@ import "github.com/hashicorp/hcl/v2"
 // AttackAggregate is an `attack_aggregate "name" { ... }` block: for a
 // condition (pipeline) run under two or more attacks (the source's attack
 // expression), how a security case's labels under each attack combine into
-// the case's labels in the extra condition "pipeline · name". Each rule is
+// the case's labels in the extra condition "pipeline @ name". Each rule is
 // one of AttemptRules; nil means the default: attack success "any" (one
 // attack that succeeded is enough), utility "all" (the task must be done
 // under every attack), side effect "any", exposed "any" — AgentDojo's "max
