@@ -46,10 +46,9 @@ func NewGroup(contract, condition string) *Group { return newGroup(contract, con
 // newGroup returns an empty Group for the condition (pipeline condition,
 // attack); its tallies are named as reports show it (runs.ShownCondition).
 func newGroup(contract, condition, attack string) *Group {
-	shown := runs.ShownCondition(condition, attack)
 	return &Group{contract: contract, condition: condition, attack: attack, strs: map[string]string{},
-		checks: tally.NewChecksAcc(contract, shown), audit: tally.NewAuditAcc(contract, shown),
-		agree: tally.NewAgreement(contract, shown)}
+		checks: tally.NewAttackChecksAcc(contract, condition, attack), audit: tally.NewAttackAuditAcc(contract, condition, attack),
+		agree: tally.NewAttackAgreement(contract, condition, attack)}
 }
 
 // tally folds r into the group's checks and audit only: an aggregate's

@@ -9,6 +9,7 @@ import "github.com/tenetlang/tenet/eval/runs"
 type Agreement struct {
 	Contract  string
 	Condition string
+	AttackOf  // an attack's condition: its pipeline and attack
 	// BenignUtility compares utility with given utility on benign runs.
 	BenignUtility AgreementRow
 	// AttackedUtility compares utility with given utility on attacked runs.
@@ -19,7 +20,7 @@ type Agreement struct {
 }
 
 // Name is the condition as "contract:condition" (runs.ConditionName).
-func (a Agreement) Name() string { return runs.ConditionName(a.Contract, a.Condition) }
+func (a Agreement) Name() string { return a.name(a.Contract, a.Condition) }
 
 // Rows returns the three rows in order: benign utility, utility under
 // attack, attack success.
@@ -75,7 +76,7 @@ type UnknownLabel struct {
 func Agree(recs []runs.Record) []Agreement {
 	var out []Agreement
 	for _, g := range ConditionGroups(recs) {
-		a := NewAgreement(Name(g))
+		a := NewAttackAgreement(groupName(g))
 		for _, r := range g {
 			a.Add(r, true)
 		}

@@ -31,7 +31,7 @@ func Groups(recs []runs.Record) [][]runs.Record {
 // Groups does, and a condition whose attacked runs name attacks into one
 // group per attack, each holding the condition's benign runs (which name
 // none) and that attack's runs; the attacked runs that name no attack stay
-// with the benign runs, as without attacks. Name gives each group's name.
+// with the benign runs, as without attacks.
 // Attack aggregates are the metrics' (they need the contract's rules).
 func ConditionGroups(recs []runs.Record) [][]runs.Record {
 	var out [][]runs.Record
@@ -63,14 +63,15 @@ func ConditionGroups(recs []runs.Record) [][]runs.Record {
 	return out
 }
 
-// Name returns the contract and the name of the condition of group g (a
-// ConditionGroups group): the condition, or "condition @ attack".
-func Name(g []runs.Record) (contract, condition string) {
+// groupName returns the contract, pipeline and attack of a
+// ConditionGroups group (the attack of its attacked runs; benign runs
+// name none).
+func groupName(g []runs.Record) (contract, pipeline, attack string) {
 	k := g[0].Key
 	for _, r := range g {
 		if r.Key.Attack != "" {
-			return k.Contract, runs.ShownCondition(k.Condition, r.Key.Attack)
+			return k.Contract, k.Condition, r.Key.Attack
 		}
 	}
-	return k.Contract, k.Condition
+	return k.Contract, k.Condition, ""
 }
