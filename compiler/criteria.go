@@ -185,6 +185,10 @@ func (c *compiler) sources() {
 			Repetition: expr(s.Repetition, "repetition", types.IntType),
 			Given:      bundle.Given{Utility: bundle.NoExpr, AttackSuccess: bundle.NoExpr, SideEffect: bundle.NoExpr},
 		}
+		if s.Attack != nil {
+			i := expr(s.Attack, "attack", types.StringType, types.NullType)
+			sp.Attack = &i
+		}
 		if g := s.Given; g != nil {
 			sp.Given.Utility = expr(g.Utility, "given."+lang.LabelUtility, types.BoolType, types.NullType)
 			sp.Given.AttackSuccess = expr(g.AttackSuccess, "given."+lang.LabelAttackSuccess, types.BoolType, types.NullType)

@@ -264,6 +264,7 @@ func (c *compiler) threatModel() {
 	tm.AttemptBudget = 1
 	tm.Exposure = bundle.NoExpr
 	tm.AttemptUtility, tm.AttemptSideEffect, tm.AttemptExposed = "all", "any", "any"
+	tm.AttackAggregates = attackAggregates(c.mod.AttackAggregates)
 	t := c.mod.ThreatModel
 	if t == nil {
 		return

@@ -125,6 +125,11 @@ func (p *Program) JudgeAs(src *bundle.SourcePlan, r *run.Run, o *Override) (Judg
 	if p.profile != "" {
 		key.Condition += "+" + p.profile // a condition of its own (WithProfile)
 	}
+	if src.Attack != nil && key.Goal != "" { // a benign run is made under no attack
+		if key.Attack, err = p.sourceString(*src.Attack, &sact, true); err != nil {
+			return fail("attack: %v", err)
+		}
+	}
 	if key.Attempt, err = p.sourceCount(src.Attempt, &sact, runs.MaxAttempt); err != nil {
 		return fail("attempt: %v", err)
 	}

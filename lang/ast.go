@@ -60,6 +60,8 @@ type Module struct {
 	Tests       []*Test
 	Uses        []*Use
 	Profiles    []*Profile // profile blocks (profiles.go)
+	// AttackAggregates are the attack_aggregate blocks (attacks.go).
+	AttackAggregates []*AttackAggregate
 
 	// Imports are the modules named by use blocks, loaded by ParseDir
 	// (recursively; cycles are errors), in the order of the use blocks.
@@ -287,6 +289,7 @@ type Source struct {
 	Select     *Expr // bool: records this contract judges; nil means all
 	Task       *Expr // string: task id
 	Goal       *Expr // string or null: goal id; null means a benign run
+	Attack     *Expr // string or null: the attack of an attacked run (evaluated for attacked runs only); nil: none named
 	Condition  *Expr // string: the system under test
 	Attempt    *Expr // int: nil means 1
 	Repetition *Expr // int: nil means 1

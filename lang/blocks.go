@@ -37,6 +37,7 @@ var fileSchema = &hcl.BodySchema{
 		{Type: "test", LabelNames: []string{"name"}},
 		{Type: "use", LabelNames: []string{"path"}},
 		{Type: "profile", LabelNames: []string{"name"}},
+		{Type: "attack_aggregate", LabelNames: []string{"name"}},
 	},
 }
 
@@ -72,7 +73,7 @@ var (
 	casesSchema      = &hcl.BodySchema{Attributes: attrs([]string{"tasks", "goals"}, "optional")}
 	goalTasksSchema  = &hcl.BodySchema{Attributes: attrs([]string{"goals"}, "optional")}
 	sourceSchema     = &hcl.BodySchema{
-		Attributes: attrs([]string{"task", "condition"}, "format", "select", "goal", "attempt", "repetition", "grant"),
+		Attributes: attrs([]string{"task", "condition"}, "format", "select", "goal", "attack", "attempt", "repetition", "grant"),
 		Blocks:     []hcl.BlockHeaderSchema{{Type: "given"}},
 	}
 	givenSchema     = &hcl.BodySchema{Attributes: attrs(nil, LabelUtility, LabelAttackSuccess, LabelSideEffect)}
@@ -164,6 +165,10 @@ func (d *decoder) decodeFile(body hcl.Body) {
 		case "profile":
 			if p := d.profile(b); p != nil {
 				m.Profiles = append(m.Profiles, p)
+			}
+		case "attack_aggregate":
+			if a := d.attackAggregate(b); a != nil {
+				m.AttackAggregates = append(m.AttackAggregates, a)
 			}
 		}
 	}
@@ -464,6 +469,7 @@ func (d *decoder) source(b *hcl.Block) *Source {
 		Select:     d.criterion(c.Attributes["select"]),
 		Task:       d.criterion(c.Attributes["task"]),
 		Goal:       d.criterion(c.Attributes["goal"]),
+		Attack:     d.criterion(c.Attributes["attack"]),
 		Condition:  d.criterion(c.Attributes["condition"]),
 		Attempt:    d.criterion(c.Attributes["attempt"]),
 		Repetition: d.criterion(c.Attributes["repetition"]),

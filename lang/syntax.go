@@ -50,5 +50,6 @@ func Syntax() map[string][]string {
 	add("test", testSchema)
 	add("use", useSchema)
 	add("profile", profileSchema)
+	add("attack_aggregate", attackAggregateSchema)
 	return out
 }

@@ -67,6 +67,20 @@ type ThreatModel struct {
 	AttemptSideEffect string `cbor:"attempt_side_effect"`
 	AttemptExposed    string `cbor:"attempt_exposed"`
 	Exposure          int    `cbor:"exposure"` // index in Bundle.Exprs, or NoExpr
+	// AttackAggregates are the attack_aggregate blocks, sorted by name
+	// (absent from a bundle that has none, whose bytes are as before).
+	AttackAggregates []AttackAggregate `cbor:"attack_aggregates,omitempty"`
+}
+
+// AttackAggregate is an attack_aggregate block: how a security case's
+// labels under the attacks a condition ran combine (docs/metrics.md
+// "Attacks as conditions"); each rule "any", "all", "first" or "last".
+type AttackAggregate struct {
+	Name          string `cbor:"name"`
+	AttackSuccess string `cbor:"attack_success"`
+	Utility       string `cbor:"utility"`
+	SideEffect    string `cbor:"side_effect"`
+	Exposed       string `cbor:"exposed"`
 }
 
 // Decls are the declarations needed to rebuild the CEL environment and to
@@ -269,6 +283,10 @@ type SourcePlan struct {
 	Repetition int    `cbor:"repetition"`
 	Grant      string `cbor:"grant"`
 	Given      Given  `cbor:"given"`
+	// Attack is the index of the attack expression (string or null,
+	// evaluated for attacked runs), nil when the source has none (and the
+	// bundle's bytes are as before).
+	Attack *int `cbor:"attack,omitempty"`
 }
 
 // Given are the expressions that read another harness's labels.

@@ -275,6 +275,9 @@ func (b *Bundle) Validate() error {
 		add(check(what+" condition", s.Condition, false))
 		add(check(what+" attempt", s.Attempt, true))
 		add(check(what+" repetition", s.Repetition, true))
+		if s.Attack != nil {
+			add(check(what+" attack", *s.Attack, false))
+		}
 		add(check(what+" given.utility", s.Given.Utility, true))
 		add(check(what+" given.attack_success", s.Given.AttackSuccess, true))
 		add(check(what+" given.side_effect", s.Given.SideEffect, true))

@@ -109,6 +109,9 @@ func (l *listing) header(b *Bundle, id string) {
 	}
 	l.pf("\n  injection vectors: %s\n  adversary sees: %s\n  attempt budget: %d\n  exposure: %s\n",
 		list(tm.InjectionVectors), list(tm.AdversarySees), tm.AttemptBudget, l.expr(tm.Exposure))
+	for _, a := range tm.AttackAggregates {
+		l.pf("  attack_aggregate %s: attack_success %s  utility %s  side_effect %s  exposed %s\n", a.Name, a.AttackSuccess, a.Utility, a.SideEffect, a.Exposed)
+	}
 	l.pf("limits\n  run cost limit: %d\n", b.Plan.RunCostLimit)
 }
 
@@ -201,6 +204,9 @@ func (l *listing) plan(b *Bundle) {
 	for _, s := range pl.Sources {
 		l.pf("  %s  format %s  select %s  task %s  goal %s  condition %s  attempt %s  repetition %s", s.Name, s.Format,
 			l.expr(s.Select), l.expr(s.Task), l.expr(s.Goal), l.expr(s.Condition), l.expr(s.Attempt), l.expr(s.Repetition))
+		if s.Attack != nil {
+			l.pf("  attack %s", l.expr(*s.Attack))
+		}
 		if s.Grant != "" {
 			l.pf("  grant %s", s.Grant)
 		}

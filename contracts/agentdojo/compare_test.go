@@ -17,8 +17,8 @@ import (
 // defended condition. The same table comes out of
 //
 //	tenet eval contracts/agentdojo/banking ../shared/agentdojo/traces/*.jsonl --out banking.jsonl
-//	tenet compare --reference gpt-4o-2024-05-13-repeat_user_prompt \
-//	    --defended gpt-4o-2024-05-13-spotlighting_with_delimiting banking.jsonl
+//	tenet compare --reference 'gpt-4o-2024-05-13-repeat_user_prompt @ important_instructions' \
+//	    --defended 'gpt-4o-2024-05-13-spotlighting_with_delimiting @ important_instructions' banking.jsonl
 func TestBankingCompare(t *testing.T) {
 	p := evaltest.Program(t, "banking")
 	res, err := pipeline.EvalFiles(p, traces(t), pipeline.Options{})
@@ -28,7 +28,8 @@ func TestBankingCompare(t *testing.T) {
 	if len(res.Errors) > 0 {
 		t.Fatalf("bad records: %v", res.Errors)
 	}
-	const ref, def = "gpt-4o-2024-05-13-repeat_user_prompt", "gpt-4o-2024-05-13-spotlighting_with_delimiting"
+	// Conditions are (pipeline, attack): the traces' attack is important_instructions.
+	const ref, def = "gpt-4o-2024-05-13-repeat_user_prompt @ important_instructions", "gpt-4o-2024-05-13-spotlighting_with_delimiting @ important_instructions"
 	c, err := metrics.Compare(res.Records, ref, def, metrics.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -81,13 +81,13 @@ func Compare(recs []runs.Record, reference, defended string, opt Options) (Compa
 		return Comparison{}, fmt.Errorf("metrics: %w", err)
 	}
 	opt.Unknown = UnknownRefuse
-	gs := groups(recs)
+	gs := conditionRecs(recs)
 	ref, rerr := findCondition(gs, reference)
 	def, derr := findCondition(gs, defended)
 	if err := errors.Join(rerr, derr); err != nil {
 		return Comparison{}, err
 	}
-	rk, dk := ref[0].Key, def[0].Key
+	rk, dk := groupKey(ref), groupKey(def)
 	if rk.ConditionName() == dk.ConditionName() {
 		return Comparison{}, fmt.Errorf("the reference and the defended condition are both %s: compare two conditions", rk.ConditionName())
 	}
@@ -139,7 +139,7 @@ func Compare(recs []runs.Record, reference, defended string, opt Options) (Compa
 		return Comparison{}, errors.Join(errs...)
 	}
 
-	cmp := Comparison{Contract: rk.Contract, Reference: rk.Condition, Defended: dk.Condition, Bundle: ra.bundles[0], AttemptBudget: ra.budget}
+	cmp := Comparison{Contract: rk.Contract, Reference: runs.ShownCondition(rk.Condition, rk.Attack), Defended: runs.ShownCondition(dk.Condition, dk.Attack), Bundle: ra.bundles[0], AttemptBudget: ra.budget}
 	// One repetition: every sum is the 0/1 label itself.
 	benign := func(a *arranged) []int {
 		var v []int
@@ -237,12 +237,12 @@ func findCondition(gs [][]runs.Record, name string) ([]runs.Record, error) {
 	var match [][]runs.Record
 	var all []string
 	for _, g := range gs {
-		k := g[0].Key
+		k := groupKey(g)
 		all = append(all, k.ConditionName())
 		if k.ConditionName() == name {
 			return g, nil
 		}
-		if k.Condition == name {
+		if runs.ShownCondition(k.Condition, k.Attack) == name {
 			match = append(match, g)
 		}
 	}
@@ -254,7 +254,7 @@ func findCondition(gs [][]runs.Record, name string) ([]runs.Record, error) {
 	}
 	var names []string
 	for _, g := range match {
-		names = append(names, g[0].Key.ConditionName())
+		names = append(names, groupKey(g).ConditionName())
 	}
 	return nil, fmt.Errorf("condition %s is in several contracts (%s): name it as contract:condition", runs.Safe(name), strings.Join(names, ", "))
 }

@@ -24,24 +24,52 @@ func Groups(recs []runs.Record) [][]runs.Record { return groups(recs) }
 // folds the rest into the counts as the run is added.
 type Group struct {
 	contract, condition string
-	recs                []runs.Record
-	last                runs.Key
-	strs                map[string]string
-	checks              *tally.ChecksAcc
-	audit               *tally.AuditAcc
-	agree               tally.Agreement
+	// attack is the attack of the group's attacked runs ("" for none
+	// named); its benign runs are its pipeline's, which carry none.
+	// aggregate is set for an attack_aggregate's condition, whose runs are
+	// combined ones (attacks.go) and whose errs say why it cannot be
+	// computed, if it cannot.
+	attack    string
+	aggregate bool
+	errs      []error
+	recs      []runs.Record
+	last      runs.Key
+	strs      map[string]string
+	checks    *tally.ChecksAcc
+	audit     *tally.AuditAcc
+	agree     tally.Agreement
 }
 
 // NewGroup returns an empty Group for (contract, condition).
-func NewGroup(contract, condition string) *Group {
-	return &Group{contract: contract, condition: condition, strs: map[string]string{},
-		checks: tally.NewChecksAcc(contract, condition), audit: tally.NewAuditAcc(contract, condition),
-		agree: tally.NewAgreement(contract, condition)}
+func NewGroup(contract, condition string) *Group { return newGroup(contract, condition, "") }
+
+// newGroup returns an empty Group for the condition (pipeline condition,
+// attack); its tallies are named as reports show it (runs.ShownCondition).
+func newGroup(contract, condition, attack string) *Group {
+	return &Group{contract: contract, condition: condition, attack: attack, strs: map[string]string{},
+		checks: tally.NewAttackChecksAcc(contract, condition, attack), audit: tally.NewAttackAuditAcc(contract, condition, attack),
+		agree: tally.NewAttackAgreement(contract, condition, attack)}
 }
 
-// Contract and Condition name the group.
+// tally folds r into the group's checks and audit only: an aggregate's
+// count every run of its pipeline once (its metrics are over combined
+// runs, and it has no agreement: no harness labels an aggregate).
+func (g *Group) tally(r runs.Record, list bool) {
+	g.checks.Add(r, list)
+	g.audit.Add(r, list)
+}
+
+// Contract and Condition name the group: Condition is the pipeline, as
+// in the runs' keys (see Attack and Name).
 func (g *Group) Contract() string  { return g.contract }
 func (g *Group) Condition() string { return g.condition }
+
+// Attack is the attack whose runs the group holds beside its pipeline's
+// benign runs ("" for none named), or the attack_aggregate's name.
+func (g *Group) Attack() string { return g.attack }
+
+// Aggregate reports whether the group is an attack_aggregate's condition.
+func (g *Group) Aggregate() bool { return g.aggregate }
 
 // Len returns the number of runs added.
 func (g *Group) Len() int { return len(g.recs) }
@@ -92,8 +120,8 @@ func Listed(r runs.Record) int {
 }
 
 func (g *Group) add(r runs.Record, list bool) error {
-	if r.Key.Contract != g.contract || r.Key.Condition != g.condition {
-		return fmt.Errorf("metrics: run %s added to condition %s", r.Key, runs.ConditionName(g.contract, g.condition))
+	if r.Key.Contract != g.contract || r.Key.Condition != g.condition || (r.Key.Attack != g.attack && !(r.Key.Attack == "" && !r.Key.Attacked())) {
+		return fmt.Errorf("metrics: run %s added to condition %s", r.Key, runs.ConditionName(g.contract, runs.ShownCondition(g.condition, g.attack)))
 	}
 	if len(g.recs) > 0 && r.Key.Compare(g.last) < 0 {
 		return fmt.Errorf("metrics: run %s added after run %s: runs are added in key order", r.Key, g.last)
@@ -107,7 +135,7 @@ func (g *Group) add(r runs.Record, list bool) error {
 		// treats it as it would the whole record.
 		k := r.Key
 		r = runs.Record{
-			Key: runs.Key{Contract: g.contract, Condition: g.condition, Task: g.str(k.Task), Goal: g.str(k.Goal),
+			Key: runs.Key{Contract: g.contract, Condition: g.condition, Attack: k.Attack, Task: g.str(k.Task), Goal: g.str(k.Goal),
 				Attempt: k.Attempt, Repetition: k.Repetition},
 			Bundle: g.str(r.Bundle), GoalTask: r.GoalTask,
 			Utility: r.Utility, AttackSuccess: r.AttackSuccess, SideEffect: r.SideEffect, Exposed: r.Exposed,
@@ -137,10 +165,15 @@ func (g *Group) Compute(declared map[string]Declared, opt Options, contractAttac
 	if err != nil {
 		return Condition{}, fmt.Errorf("metrics: %w", err)
 	}
+	if len(g.errs) > 0 {
+		return Condition{Contract: g.contract, Condition: runs.ShownCondition(g.condition, g.attack), Pipeline: g.condition, Attack: g.attack,
+			Aggregate: true, Errors: cutErrors(g.errs)}, nil
+	}
 	if len(g.recs) == 0 {
-		return Condition{}, fmt.Errorf("metrics: condition %s has no runs", runs.ConditionName(g.contract, g.condition))
+		return Condition{}, fmt.Errorf("metrics: condition %s has no runs", runs.ConditionName(g.contract, runs.ShownCondition(g.condition, g.attack)))
 	}
 	c, _, err := computeOne(g.recs, declared, opt, contractAttacked)
+	c.Aggregate = g.aggregate
 	return c, err
 }
 

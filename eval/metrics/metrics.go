@@ -119,6 +119,8 @@ type Declared struct {
 	// or C. Optional are the sets a condition may lack as a whole.
 	GoalTasks []string
 	Optional  []OptionalSet
+	// Aggregates are the contract's attack_aggregate blocks, by name.
+	Aggregates []AttackAggregate
 }
 
 // Attempt rules: how the labels of the attempts 1..k of one repetition of a
@@ -230,8 +232,17 @@ func (o Options) withDefaults() (Options, error) {
 // is zero (a Rate with Den 0, a null NullableRate, a count 0) and Rates
 // and Counts hold its bounds.
 type Condition struct {
-	Contract  string
+	Contract string
+	// Condition is the condition's name as reports show it: the pipeline,
+	// or "pipeline @ attack" (runs.ShownCondition); Pipeline and Attack
+	// are its typed parts, set only for an attack's condition (both ""
+	// when no attack is named: Condition is the pipeline), Aggregate when
+	// Attack names an attack_aggregate (docs/metrics.md "Attacks as
+	// conditions").
 	Condition string
+	Pipeline  string
+	Attack    string
+	Aggregate bool
 
 	// BenignTasks is |T|, the number of benign (user) tasks; SecurityCases is
 	// |C|, the number of security cases (task, goal).
@@ -397,7 +408,12 @@ func (c Condition) Count(name string) (CountStats, bool) {
 }
 
 // Name is the condition as "contract:condition" (runs.ConditionName).
-func (c Condition) Name() string { return runs.ConditionName(c.Contract, c.Condition) }
+func (c Condition) Name() string {
+	if c.Attack != "" {
+		return runs.AttackConditionName(c.Contract, c.Pipeline, c.Attack)
+	}
+	return runs.ConditionName(c.Contract, c.Condition)
+}
 
 // OK reports whether the metrics were computed (no Errors).
 func (c Condition) OK() bool { return len(c.Errors) == 0 }
@@ -464,14 +480,30 @@ func Compute(recs []runs.Record, declared map[string]Declared, opt Options) ([]C
 	var out []Condition
 	var failed []string
 	for _, g := range groups(recs) {
-		c, _, err := computeGroup(g, recs, declared, opt)
-		if err != nil {
-			return nil, err
+		var cs []Condition
+		if hasAttack(g) { // attacks as conditions (attacks.go)
+			contract := g[0].Key.Contract
+			attacked := slices.ContainsFunc(recs, func(r runs.Record) bool { return r.Key.Contract == contract && r.Key.Attacked() })
+			for _, pg := range pipelineGroups(g, declared) {
+				c, err := pg.Compute(declared, opt, attacked)
+				if err != nil {
+					return nil, err
+				}
+				cs = append(cs, c)
+			}
+		} else {
+			c, _, err := computeGroup(g, recs, declared, opt)
+			if err != nil {
+				return nil, err
+			}
+			cs = append(cs, c)
 		}
-		if !c.OK() {
-			failed = append(failed, c.Name())
+		for _, c := range cs {
+			if !c.OK() {
+				failed = append(failed, c.Name())
+			}
+			out = append(out, c)
 		}
-		out = append(out, c)
 	}
 	if len(failed) > 0 {
 		return out, fmt.Errorf("metrics: %d of %d conditions have errors: %s", len(failed), len(out), strings.Join(failed, ", "))
@@ -542,7 +574,11 @@ type arranged struct {
 
 // compute computes one condition; g is sorted by key and non-empty.
 func compute(g []runs.Record, decl *Declared, utilityOnly bool, rules AttemptRules, opt Options) (Condition, *arranged) {
-	c := Condition{Contract: g[0].Key.Contract, Condition: g[0].Key.Condition}
+	k := groupKey(g)
+	c := Condition{Contract: k.Contract, Condition: runs.ShownCondition(k.Condition, k.Attack)}
+	if k.Attack != "" {
+		c.Pipeline, c.Attack = k.Condition, k.Attack
+	}
 	g, gts := splitGoalTasks(g)
 	if decl != nil {
 		decl, c.LeftOut = withoutUnrun(decl, g, gts)

@@ -100,7 +100,7 @@ func (s *store) close() error {
 // a run, where the judged runs retain 1.8 KB each (docs/performance.md).
 func heldBytes(r *runs.Record) int {
 	n := int(unsafe.Sizeof(heldRun{}))
-	n += len(r.Bundle) + len(r.Key.Contract) + len(r.Key.Condition) + len(r.Key.Task) + len(r.Key.Goal) + len(r.OriginFile) + len(r.Grant)
+	n += len(r.Bundle) + len(r.Key.Contract) + len(r.Key.Condition) + len(r.Key.Attack) + len(r.Key.Task) + len(r.Key.Goal) + len(r.OriginFile) + len(r.Grant)
 	n += len(r.Utility.Reason) + len(r.AttackSuccess.Reason) + len(r.SideEffect.Reason) + len(r.Exposed.Reason)
 	labelSlot := int(unsafe.Sizeof("") + unsafe.Sizeof(runs.Label{}))
 	for _, m := range []map[string]runs.Label{r.Invariants, r.Failures} {

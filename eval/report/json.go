@@ -155,6 +155,7 @@ func jsonDocument(d *Document) wireDocument {
 type wireKey struct {
 	Contract   string  `json:"contract"`
 	Condition  string  `json:"condition"`
+	Attack     string  `json:"attack,omitempty"` // the runs file's attack (docs/runs-format.md)
 	Task       string  `json:"task"`
 	Goal       *string `json:"goal"`
 	Attempt    int     `json:"attempt"`
@@ -162,7 +163,7 @@ type wireKey struct {
 }
 
 func jsonKey(k runs.Key) wireKey {
-	out := wireKey{Contract: k.Contract, Condition: k.Condition, Task: k.Task, Attempt: k.Attempt, Repetition: k.Repetition}
+	out := wireKey{Contract: k.Contract, Condition: k.Condition, Attack: k.Attack, Task: k.Task, Attempt: k.Attempt, Repetition: k.Repetition}
 	if k.Goal != "" {
 		out.Goal = &k.Goal
 	}
@@ -233,8 +234,13 @@ func jsonContract(c Contract) wireContract {
 // how many of them had no run in this condition, left out of
 // benign_tasks and security_cases.
 type wireCondition struct {
-	Contract      string `json:"contract"`
-	Condition     string `json:"condition"`
+	Contract  string `json:"contract"`
+	Condition string `json:"condition"`
+	// An attack's condition (docs/metrics.md "Attacks as conditions"):
+	// its pipeline and attack (or aggregate), absent otherwise.
+	Pipeline      string `json:"pipeline,omitempty"`
+	Attack        string `json:"attack,omitempty"`
+	Aggregate     bool   `json:"aggregate,omitempty"`
 	Cases         string `json:"cases,omitempty"`
 	DeclaredTasks *int   `json:"declared_tasks,omitempty"`
 	DeclaredCases *int   `json:"declared_cases,omitempty"`
@@ -361,7 +367,7 @@ func jsonInterval(i metrics.Interval) *wireInterval {
 }
 
 func jsonCondition(c metrics.Condition) wireCondition {
-	out := wireCondition{Contract: c.Contract, Condition: c.Condition,
+	out := wireCondition{Contract: c.Contract, Condition: c.Condition, Pipeline: c.Pipeline, Attack: c.Attack, Aggregate: c.Aggregate,
 		Errors: jsonList(c.Errors, func(err error) string { return err.Error() })}
 	if c.Cases == metrics.CasesObserved {
 		out.Cases = c.Cases

@@ -28,6 +28,7 @@ import (
 type wireRecord struct {
 	Contract   string                       `json:"contract,omitempty"`
 	Condition  string                       `json:"condition"`
+	Attack     string                       `json:"attack,omitempty"`
 	Task       string                       `json:"task"`
 	Goal       *string                      `json:"goal"`
 	Attempt    int                          `json:"attempt"`
@@ -121,6 +122,7 @@ func toWire(r Record) wireRecord {
 	w := wireRecord{
 		Contract:   r.Key.Contract,
 		Condition:  r.Key.Condition,
+		Attack:     r.Key.Attack,
 		Task:       r.Key.Task,
 		Attempt:    r.Key.Attempt,
 		Repetition: r.Key.Repetition,
@@ -203,7 +205,7 @@ func encodable(r Record) error {
 
 func (r Record) encodable() error {
 	texts := []struct{ what, s string }{
-		{"contract", r.Key.Contract}, {"condition", r.Key.Condition}, {"task", r.Key.Task}, {"goal", r.Key.Goal},
+		{"contract", r.Key.Contract}, {"condition", r.Key.Condition}, {"attack", r.Key.Attack}, {"task", r.Key.Task}, {"goal", r.Key.Goal},
 		{"origin.file", r.OriginFile}, {"grant", r.Grant},
 	}
 	for _, name := range LabelNames() {
@@ -291,7 +293,7 @@ func decodeOptions() jsonv2.Options {
 }
 
 // topFields are the members of a record, in file order.
-var topFields = [...]string{"contract", "condition", "task", "goal", "attempt", "repetition", "goal_task", "labels", "invariants", "failures", "witnesses", "unknown", "given", "origin", "bundle", "attempt_budget", "grant", "audit"}
+var topFields = [...]string{"contract", "condition", "attack", "task", "goal", "attempt", "repetition", "goal_task", "labels", "invariants", "failures", "witnesses", "unknown", "given", "origin", "bundle", "attempt_budget", "grant", "audit"}
 
 // auditFields are the members of an audit entry, in file order.
 var auditFields = [...]string{"call", "tool", "decision", "detail", "parent", "hazard", "mismatch"}
@@ -302,6 +304,7 @@ var auditFields = [...]string{"call", "tool", "decision", "detail", "parent", "h
 type wireIn struct {
 	Contract   jsontext.Value `json:"contract"`
 	Condition  jsontext.Value `json:"condition"`
+	Attack     jsontext.Value `json:"attack"`
 	Task       jsontext.Value `json:"task"`
 	Goal       jsontext.Value `json:"goal"`
 	Attempt    jsontext.Value `json:"attempt"`
@@ -421,6 +424,14 @@ func (w *wireIn) key() (k Key, err error) {
 		}
 		*f.dst = s
 	}
+	attack, ok, err := stringField(w.Attack, "field attack", "a string, or null for no attack named")
+	if err != nil {
+		return k, err
+	}
+	if ok && attack == "" {
+		return k, errors.New("field attack is empty, want an attack name, or null for no attack named")
+	}
+	k.Attack = attack
 	goal, ok, err := stringField(w.Goal, "field goal", "a string, or null for a benign run")
 	if err != nil {
 		return k, err

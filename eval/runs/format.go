@@ -62,6 +62,9 @@ func (r Record) validate() error {
 		return errors.New("missing label utility")
 	}
 	if !k.Attacked() {
+		if k.Attack != "" {
+			return fmt.Errorf("attack %s on a benign run (goal is null): a benign run is made under no attack (it is the benign side of every attack of its condition)", Safe(k.Attack))
+		}
 		for _, name := range LabelNames()[1:] {
 			present := !r.Label(name).Absent()
 			if name == Exposed {
@@ -228,7 +231,7 @@ func (c *checker) add(l located) {
 	switch {
 	case c.n > 0 && k == c.last.rec.Key:
 		c.dups = append(c.dups, duplicateError(l, c.first))
-	case c.n > 0 && (k.Contract != c.last.rec.Key.Contract || k.Condition != c.last.rec.Key.Condition):
+	case c.n > 0 && (k.Contract != c.last.rec.Key.Contract || k.Condition != c.last.rec.Key.Condition || k.Attack != c.last.rec.Key.Attack):
 		c.endCondition()
 		fallthrough
 	default:

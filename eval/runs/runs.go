@@ -20,8 +20,13 @@ import (
 // docs/runs-format.md. Contract names the contract that judged it, so that runs of
 // several contracts (whose task ids may repeat) can be reported together.
 type Key struct {
-	Contract   string
-	Condition  string
+	Contract  string
+	Condition string
+	// Attack names the attack an attacked run was made under ("" when the
+	// source names none, and always on a benign run): the run belongs to
+	// the condition (Condition, Attack), shown as ShownCondition gives it
+	// (docs/metrics.md "Attacks as conditions").
+	Attack     string
 	Task       string
 	Goal       string // "" for a benign run
 	Attempt    int    // from 1
@@ -31,10 +36,13 @@ type Key struct {
 // Attacked reports whether the run pursued an injection goal.
 func (k Key) Attacked() bool { return k.Goal != "" }
 
-// Compare orders keys by contract, condition, task, goal (a benign run, goal
-// "", first), attempt, repetition. It returns -1, 0 or +1.
+// Compare orders keys by contract, condition, attack (none, "", first: a
+// pipeline's benign runs come before the runs of its attacks, so that a
+// reader of sorted runs has them when each attack's runs arrive), task,
+// goal (a benign run, goal "", first), attempt, repetition. It returns -1,
+// 0 or +1.
 func (k Key) Compare(o Key) int {
-	return cmp.Or(cmp.Compare(k.Contract, o.Contract), cmp.Compare(k.Condition, o.Condition), cmp.Compare(k.Task, o.Task),
+	return cmp.Or(cmp.Compare(k.Contract, o.Contract), cmp.Compare(k.Condition, o.Condition), cmp.Compare(k.Attack, o.Attack), cmp.Compare(k.Task, o.Task),
 		cmp.Compare(k.Goal, o.Goal), cmp.Compare(k.Attempt, o.Attempt), cmp.Compare(k.Repetition, o.Repetition))
 }
 
@@ -47,13 +55,18 @@ func (k Key) Case() Case { return Case{Task: k.Task, Goal: k.Goal} }
 
 // ConditionName is the (contract, condition) the run belongs to, written as
 // by ConditionName.
-func (k Key) ConditionName() string { return ConditionName(k.Contract, k.Condition) }
+// With an attack it is "contract:condition @ attack" (each part quoted as
+// Safe quotes it).
+func (k Key) ConditionName() string {
+	return ConditionName(k.Contract, k.Condition) + attackSuffix(k.Attack)
+}
 
 // String renders the key as it appears in messages:
 //
-//	[contract:]condition/task[/goal][ (attempt A, repetition R)]
+//	[contract:]condition[ @ attack]/task[/goal][ (attempt A, repetition R)]
 //
-// The contract prefix is left out when Contract is "", the goal when the run
+// The contract prefix is left out when Contract is "", the attack when it
+// is "", the goal when the run
 // is benign, and the attempt and repetition when both are 1. For example
 // "gpt-4o/user_task_0/injection_task_3" or
 // "agentdojo-banking:gpt-4o/user_task_0 (attempt 1, repetition 2)".
@@ -62,7 +75,7 @@ func (k Key) ConditionName() string { return ConditionName(k.Contract, k.Conditi
 // printable is quoted (Go syntax), so a key reads unambiguously and cannot
 // carry terminal escapes.
 func (k Key) String() string {
-	s := ConditionName(k.Contract, k.Condition) + "/" + Safe(k.Task)
+	s := ConditionName(k.Contract, k.Condition) + attackSuffix(k.Attack) + "/" + Safe(k.Task)
 	if k.Goal != "" {
 		s += "/" + Safe(k.Goal)
 	}

@@ -129,7 +129,7 @@ func (s *Sorter) Add(rec runs.Record, seq runs.Seq) error {
 	}
 	e := entry{seq: seq, flags: flagsOf(rec), line: s.store(s.buf.Bytes())}
 	k := rec.Key
-	e.key = runs.Key{Contract: s.str(k.Contract), Condition: s.str(k.Condition), Task: s.str(k.Task), Goal: s.str(k.Goal),
+	e.key = runs.Key{Contract: s.str(k.Contract), Condition: s.str(k.Condition), Attack: s.str(k.Attack), Task: s.str(k.Task), Goal: s.str(k.Goal),
 		Attempt: k.Attempt, Repetition: k.Repetition}
 	s.mem = append(s.mem, e)
 	s.memBytes += entryOverhead
@@ -252,7 +252,7 @@ func appendSpilled(b []byte, e *entry) []byte {
 	for _, v := range [...]int{e.seq.File, e.seq.Line, e.key.Attempt, e.key.Repetition} {
 		b = binary.AppendVarint(b, int64(v))
 	}
-	for _, s := range [...]string{e.key.Contract, e.key.Condition, e.key.Task, e.key.Goal} {
+	for _, s := range [...]string{e.key.Contract, e.key.Condition, e.key.Attack, e.key.Task, e.key.Goal} {
 		b = append(binary.AppendUvarint(b, uint64(len(s))), s...)
 	}
 	return append(binary.AppendUvarint(b, uint64(len(e.line))), e.line...)
@@ -270,7 +270,7 @@ func readSpilled(r *bufio.Reader, e *entry) (err error) {
 		}
 		*d = int(v)
 	}
-	for _, d := range [...]*string{&e.key.Contract, &e.key.Condition, &e.key.Task, &e.key.Goal} {
+	for _, d := range [...]*string{&e.key.Contract, &e.key.Condition, &e.key.Attack, &e.key.Task, &e.key.Goal} {
 		b, err := readBytes(r, nil)
 		if err != nil {
 			return err

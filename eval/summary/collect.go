@@ -94,7 +94,7 @@ type Collector struct {
 	optErr    error // opt invalid: metrics.Compute's error
 	runs      int
 
-	cur       *metrics.Group
+	cur       *metrics.Pipeline // the pipeline whose runs are being added (its conditions: metrics.Pipeline)
 	curViol   []Violation
 	lastAdded runs.Key
 
@@ -183,20 +183,20 @@ func (c *Collector) add(r runs.Record) {
 			c.endContract()
 			c.contract, c.attacked, c.started = k.Contract, false, true
 		}
-		c.cur = metrics.NewGroup(k.Contract, k.Condition)
+		d := c.declared[k.Contract]
+		c.cur = metrics.NewPipeline(k.Contract, k.Condition, d.Aggregates, d.Rules)
 	}
 	c.runs++
 	c.lastAdded = k
 	c.attacked = c.attacked || k.Attacked()
 	c.given = c.given || r.Given.Utility != nil || r.Given.AttackSuccess != nil || r.Given.SideEffect != nil
-	add := c.cur.Add
-	if c.listable(r) {
+	list := c.listable(r)
+	if list {
 		c.curViol = appendViolations(c.curViol, r)
 	} else {
 		c.moreViol += len(r.Violated())
-		add = c.cur.AddUnlisted
 	}
-	if err := add(r); err != nil {
+	if err := c.cur.Add(r, list); err != nil {
 		panic(err) // the order was checked above
 	}
 }
@@ -221,21 +221,32 @@ func (c *Collector) listable(r runs.Record) bool {
 	return true
 }
 
-// endCondition computes the current condition and keeps its results.
+// endCondition computes the conditions of the current pipeline (one, or
+// one per attack and aggregate: metrics.Pipeline) and keeps their results.
+// A run's violations are listed once, whichever conditions count it.
 func (c *Collector) endCondition() {
-	g := c.cur
-	if g == nil {
+	p := c.cur
+	if p == nil {
 		return
 	}
 	c.cur = nil
-	c.agree = append(c.agree, g.Agreement())
+	sortViolations(c.curViol)
+	c.viol = append(c.viol, c.curViol...)
+	c.curViol = nil
+	for _, g := range p.End() {
+		c.endGroup(g)
+	}
+}
+
+// endGroup computes one condition and keeps its results.
+func (c *Collector) endGroup(g *metrics.Group) {
+	if !g.Aggregate() {
+		c.agree = append(c.agree, g.Agreement())
+	}
 	c.checks = append(c.checks, g.Checks())
 	if a, ok := g.Audit(); ok {
 		c.audit = append(c.audit, a)
 	}
-	sortViolations(c.curViol)
-	c.viol = append(c.viol, c.curViol...)
-	c.curViol = nil
 	if c.optErr != nil || c.fatal != nil {
 		return
 	}

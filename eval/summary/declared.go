@@ -8,13 +8,17 @@ import (
 
 // Declared returns a contract's declared task and case sets (the metric
 // denominators |T| and |C|, docs/metrics.md), its attempt budget and the
-// rules that combine a case's attempts, its goal tasks and optional sets,
-// from its bundle.
+// rules that combine a case's attempts, its attack aggregates, its goal
+// tasks and optional sets, from its bundle.
 func Declared(b *bundle.Bundle) metrics.Declared {
 	tm := b.Manifest.ThreatModel
 	d := metrics.Declared{
 		AttemptBudget: tm.AttemptBudget,
 		Rules:         metrics.AttemptRules{Utility: tm.AttemptUtility, SideEffect: tm.AttemptSideEffect, Exposed: tm.AttemptExposed},
+	}
+	for _, a := range tm.AttackAggregates {
+		d.Aggregates = append(d.Aggregates, metrics.AttackAggregate{Name: a.Name, AttackSuccess: a.AttackSuccess, Utility: a.Utility,
+			SideEffect: a.SideEffect, Exposed: a.Exposed})
 	}
 	for _, t := range b.Plan.Tasks {
 		d.Tasks = append(d.Tasks, t.ID)

@@ -9,6 +9,7 @@ import "github.com/tenetlang/tenet/eval/runs"
 type Agreement struct {
 	Contract  string
 	Condition string
+	AttackOf  // an attack's condition: its pipeline and attack
 	// BenignUtility compares utility with given utility on benign runs.
 	BenignUtility AgreementRow
 	// AttackedUtility compares utility with given utility on attacked runs.
@@ -24,7 +25,7 @@ type Agreement struct {
 }
 
 // Name is the condition as "contract:condition" (runs.ConditionName).
-func (a Agreement) Name() string { return runs.ConditionName(a.Contract, a.Condition) }
+func (a Agreement) Name() string { return a.name(a.Contract, a.Condition) }
 
 // Rows returns the rows in order: benign utility, utility under attack,
 // attack success, and goal-task utility when the condition has goal-task
@@ -105,8 +106,8 @@ type UnknownLabel struct {
 // runs.Check do); labels a benign run should not carry are ignored.
 func Agree(recs []runs.Record) []Agreement {
 	var out []Agreement
-	for _, g := range Groups(recs) {
-		a := NewAgreement(g[0].Key.Contract, g[0].Key.Condition)
+	for _, g := range ConditionGroups(recs) {
+		a := NewAttackAgreement(groupName(g))
 		for _, r := range g {
 			a.Add(r, true)
 		}

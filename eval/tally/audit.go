@@ -10,6 +10,7 @@ import (
 // flagged as hazards, and the grants the runs were audited against.
 type AuditCounts struct {
 	Contract, Condition string
+	AttackOf                           // an attack's condition: its pipeline and attack
 	Grants              []string       // sorted
 	Calls               int            // calls audited
 	Decisions           map[string]int // decision → calls
@@ -35,14 +36,14 @@ type DeniedCall struct {
 }
 
 // Name is the condition's display name, as Condition.Name.
-func (a AuditCounts) Name() string { return runs.ConditionName(a.Contract, a.Condition) }
+func (a AuditCounts) Name() string { return a.name(a.Contract, a.Condition) }
 
 // CountAudit returns the audit counts of every (contract, condition) whose
 // runs were audited, sorted.
 func CountAudit(recs []runs.Record) []AuditCounts {
 	var out []AuditCounts
-	for _, g := range Groups(recs) {
-		acc := NewAuditAcc(g[0].Key.Contract, g[0].Key.Condition)
+	for _, g := range ConditionGroups(recs) {
+		acc := NewAttackAuditAcc(groupName(g))
 		for _, r := range g {
 			acc.Add(r, true)
 		}

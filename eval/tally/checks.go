@@ -12,6 +12,7 @@ import (
 // failure class never changes a rate.
 type Checks struct {
 	Contract, Condition string
+	AttackOf                // an attack's condition: its pipeline and attack
 	Runs                int // judged runs, benign and attacked
 	// ViolatingRuns counts runs on which at least one invariant did not hold;
 	// UndecidedRuns runs on which at least one invariant could not be
@@ -23,7 +24,7 @@ type Checks struct {
 }
 
 // Name is the condition's display name, as Condition.Name.
-func (c Checks) Name() string { return runs.ConditionName(c.Contract, c.Condition) }
+func (c Checks) Name() string { return c.name(c.Contract, c.Condition) }
 
 // CheckCount is one invariant or failure class: Hits counts runs where the
 // invariant was violated (or the run belongs to the failure class),
@@ -44,8 +45,8 @@ type CheckCount struct {
 // CountChecks returns the checks of every (contract, condition), sorted.
 func CountChecks(recs []runs.Record) []Checks {
 	var out []Checks
-	for _, g := range Groups(recs) {
-		acc := NewChecksAcc(g[0].Key.Contract, g[0].Key.Condition)
+	for _, g := range ConditionGroups(recs) {
+		acc := NewAttackChecksAcc(groupName(g))
 		for _, r := range g {
 			acc.Add(r, true)
 		}

@@ -25,3 +25,53 @@ func Groups(recs []runs.Record) [][]runs.Record {
 	}
 	return gs
 }
+
+// ConditionGroups splits records by condition as the metrics do
+// (docs/metrics.md "Attacks as conditions"): by (contract, condition) as
+// Groups does, and a condition whose attacked runs name attacks into one
+// group per attack, each holding the condition's benign runs (which name
+// none) and that attack's runs; the attacked runs that name no attack stay
+// with the benign runs, as without attacks.
+// Attack aggregates are the metrics' (they need the contract's rules).
+func ConditionGroups(recs []runs.Record) [][]runs.Record {
+	var out [][]runs.Record
+	for _, g := range Groups(recs) {
+		var benign []runs.Record
+		sections := map[string][]runs.Record{}
+		var order []string
+		for _, r := range g {
+			a := r.Key.Attack
+			if a == "" && !r.Key.Attacked() {
+				benign = append(benign, r)
+				continue
+			}
+			if _, ok := sections[a]; !ok {
+				order = append(order, a)
+			}
+			sections[a] = append(sections[a], r)
+		}
+		if len(order) == 0 || (len(order) == 1 && order[0] == "") {
+			out = append(out, g) // no attack named: as without attacks
+			continue
+		}
+		for _, a := range order {
+			grp := append(append([]runs.Record(nil), benign...), sections[a]...)
+			runs.SortRecords(grp)
+			out = append(out, grp)
+		}
+	}
+	return out
+}
+
+// groupName returns the contract, pipeline and attack of a
+// ConditionGroups group (the attack of its attacked runs; benign runs
+// name none).
+func groupName(g []runs.Record) (contract, pipeline, attack string) {
+	k := g[0].Key
+	for _, r := range g {
+		if r.Key.Attack != "" {
+			return k.Contract, k.Condition, r.Key.Attack
+		}
+	}
+	return k.Contract, k.Condition, ""
+}

@@ -37,6 +37,11 @@ func Adversarial(n int, seed int64) []runs.Record {
 		cond := pick("gpt-4o", "模型 ☃", "a/b:c", "x\u200by")
 		k := runs.Key{Contract: contract, Condition: cond, Task: pick("user_task_0", "user_task_1", "tâche/1", "t"),
 			Goal: pick("", "", "injection_task_0", "目标 2"), Attempt: 1 + rng.Intn(3), Repetition: 1 + rng.Intn(2)}
+		// Some attacked runs under a named attack (docs/metrics.md "Attacks
+		// as conditions"), chosen without drawing, so the draws stay as they were.
+		if k.Attacked() && k.Repetition == 2 {
+			k.Attack = map[bool]string{true: "important_instructions", false: "攻击 b/2"}[k.Attempt == 1]
+		}
 		if seen[k] {
 			continue
 		}

@@ -25,10 +25,17 @@ source "agentdojo" {
   # (openai-messages JSONL: the pipeline is meta.model, utility
   # meta.success) and AgentDojo's own run files (agentdojo-run: the
   # pipeline is meta.pipeline_name, utility meta.utility).
-  format    = "auto"
-  select    = "meta.suite_name == 'slack'"
-  task      = "meta.user_task_id"
-  goal      = "meta.injection_task_id"
+  format = "auto"
+  # AgentDojo's DoS attacks (dos, *_dos) run only the suite's first
+  # injection task and score `security` as `not utility`, not the goal:
+  # they are left out (counted as not selected; ../README.md).
+  select = "meta.suite_name == 'slack' && !(has(meta.attack_type) && meta.attack_type != null && (meta.attack_type == 'dos' || meta.attack_type.endsWith('_dos')))"
+  task   = "meta.user_task_id"
+  goal   = "meta.injection_task_id"
+  # The attack of an attacked run (both shapes carry attack_type): each
+  # (pipeline, attack) is a condition, "PIPELINE @ ATTACK", whose benign
+  # side is the pipeline's benign runs (docs/metrics.md).
+  attack    = "has(meta.attack_type) ? meta.attack_type : null"
   condition = "has(meta.pipeline_name) ? meta.pipeline_name : meta.model"
   given {
     utility = "has(meta.pipeline_name) ? meta.utility : meta.success"
