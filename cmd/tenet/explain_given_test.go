@@ -18,7 +18,7 @@ func TestExplainGivenAgentDojo(t *testing.T) {
 	file := filepath.Join(shared.Dir(t), "agentdojo", "runs", "gemini-1.5-flash-001", "banking", "user_task_14", "important_instructions", "injection_task_2.json")
 	contract := filepath.Join("..", "..", "contracts", "agentdojo", "banking")
 	var stdout, stderr bytes.Buffer
-	code := runMain([]string{"explain", contract, "--run", "agentdojo-banking:gemini-1.5-flash-001/user_task_14/injection_task_2", file}, &stdout, &stderr)
+	code := runMain([]string{"explain", contract, "--run", "agentdojo-banking:gemini-1.5-flash-001 @ important_instructions/user_task_14/injection_task_2", file}, &stdout, &stderr)
 	if code != 0 || stderr.Len() > 0 {
 		t.Fatalf("exit %d, stderr:\n%s", code, stderr.String())
 	}
