@@ -157,10 +157,13 @@ func runFilesReport(t *testing.T, dir string, paths []string, judged []suiteRuns
 	}
 	b.WriteString("## AgentDojo's run files\n\n")
 	fmt.Fprintf(&b, "The same contracts judged AgentDojo's own run files in `../shared/agentdojo/runs`: %d files of %d\n", files, len(systems))
-	b.WriteString("systems (the pipeline is the condition), read directly by the `agentdojo-run` reader (the contracts'\n")
+	b.WriteString("systems (a system under an attack is a condition, `PIPELINE @ ATTACK`: here every attacked run is\n")
+	b.WriteString("under `important_instructions`), read directly by the `agentdojo-run` reader (the contracts'\n")
 	b.WriteString("sources use format `auto`). Each label is compared with the run file's own: `utility` for utility,\n")
 	b.WriteString("`security` for attack success on attacked runs (on other runs it is a placeholder). A cell reads\n")
 	b.WriteString("agreeing/compared; unknown labels are counted apart and never compared.\n\n")
+
+	declaredPerVersion(&b, judged)
 
 	// Coverage: what each contract judged, and what it did not.
 	b.WriteString("### Coverage\n\n")
@@ -547,4 +550,67 @@ func unknownCause(t *testing.T, reason string) string {
 	}
 	t.Errorf("unknown labels with an unexplained reason %q: add its cause to unknownCauses and contracts/agentdojo/README.md", reason)
 	return "not explained yet."
+}
+
+// versionsOfSet names the benchmark versions an optional cases block of the
+// AgentDojo contracts stands for (its label is the version that added it;
+// facts/versions.md §2).
+var versionsOfSet = map[string]string{"v1.2": "v1.2, v1.2.1"}
+
+// declaredPerVersion writes what each suite's contract declares per
+// benchmark version, from its bundle: the sets every version has, then each
+// optional set (a version's additions) on top of them.
+func declaredPerVersion(b *bytes.Buffer, judged []suiteRuns) {
+	b.WriteString("### Declared, per suite and version\n\n")
+	b.WriteString("What each contract declares (from its bundle): the user tasks, injection tasks, security cases and goal\n")
+	b.WriteString("tasks a run of each benchmark version is judged against. A version's additions are an optional cases\n")
+	b.WriteString("block (docs/metrics.md \"Optional sets\"): left out, and said so, for a system that ran none of them.\n\n")
+	b.WriteString("| suite | versions | user tasks | injection tasks | security cases | goal tasks |\n")
+	b.WriteString("| --- | --- | --- | --- | --- | --- |\n")
+	for _, s := range judged {
+		d := summary.Declared(s.prog.Bundle)
+		optional := map[runs.Case]string{}
+		var labels []string
+		for _, o := range d.Optional {
+			if len(o.Cases) == 0 {
+				continue // the goal_tasks block's own optional set
+			}
+			labels = append(labels, o.Label)
+			for _, c := range o.Cases {
+				optional[c] = o.Label
+			}
+		}
+		slices.Sort(labels)
+		row := func(versions string, in func(label string) bool) {
+			goals := map[string]bool{}
+			cases := 0
+			for _, c := range d.Cases {
+				if l, ok := optional[c]; ok && !in(l) {
+					continue
+				}
+				goals[c.Goal] = true
+				cases++
+			}
+			goalTasks := 0
+			for _, g := range d.GoalTasks {
+				if goals[g] {
+					goalTasks++
+				}
+			}
+			fmt.Fprintf(b, "| %s | %s | %d | %d (%s) | %d | %d |\n", s.name, versions, len(d.Tasks), len(goals), idRanges(keys(goals)), cases, goalTasks)
+		}
+		if len(labels) == 0 {
+			row("every version (v1 – v1.2.1)", func(string) bool { return false })
+			continue
+		}
+		row("v1 – v1.1.2", func(string) bool { return false })
+		for i, l := range labels {
+			versions, ok := versionsOfSet[l]
+			if !ok {
+				versions = l
+			}
+			row(versions, func(label string) bool { return slices.Index(labels, label) <= i })
+		}
+	}
+	b.WriteString("\n")
 }
