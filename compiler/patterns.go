@@ -11,8 +11,8 @@ import (
 
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/compiler/celenv"
+	"github.com/tenetlang/tenet/compiler/patterncode"
 	"github.com/tenetlang/tenet/lang"
-	"github.com/tenetlang/tenet/lang/pattern"
 )
 
 // criterion compiles a block's criterion: its CEL attribute (e may be nil)
@@ -78,15 +78,13 @@ func (c *compiler) pattern(s *scope, tr *lang.Trace, p *lang.Pattern, owner stri
 		pp.Keyed = append(pp.Keyed, k)
 	}
 	sort.Ints(pp.Keyed)
-	prog := &program{steps: index}
-	prog.emit(p.Tree)
-	prog.add(bundle.OpMatch, 0, 0)
-	if len(prog.code) > MaxProgram {
+	code := patterncode.Emit(p.Tree, index)
+	if len(code) > patterncode.MaxProgram {
 		c.errorf("pattern-too-large", p.Expr.Range, "Pattern too large",
-			fmt.Sprintf("The pattern of %s compiles to %d instructions, more than %d: counted repetitions ({n,m}) are expanded into copies; use * or + where the exact count does not matter.", owner, len(prog.code), MaxProgram))
+			fmt.Sprintf("The pattern of %s compiles to %d instructions, more than %d: counted repetitions ({n,m}) are expanded into copies; use * or + where the exact count does not matter.", owner, len(code), patterncode.MaxProgram))
 		return bundle.NoExpr
 	}
-	pp.Program = prog.code
+	pp.Program = code
 	c.b.Plan.Patterns = append(c.b.Plan.Patterns, pp)
 	return len(c.b.Plan.Patterns) - 1
 }

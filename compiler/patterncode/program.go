@@ -1,3 +1,12 @@
+// Package patterncode turns a trace pattern into the program the pattern
+// VM (eval/pike) runs: a parsed pattern over its steps' names → a list of
+// bundle.Inst by Thompson's construction, bounded by MaxProgram. The
+// compiler stores the program in a bundle; eval/consistency compiles a
+// bundle's pattern texts again with PatternProgram, so that the program
+// that runs cannot disagree with the text inspect and explain show.
+//
+// It takes lang/pattern's tree (or a pattern's text) and gives
+// compiler/bundle's instructions; it imports only those two packages.
 package patterncode
 
 import (
@@ -87,6 +96,16 @@ func (p *program) emit(n *pattern.Node) {
 	}
 }
 
+// Emit returns the program of a parsed pattern whose step names index
+// gives (name → step number), ending in OpMatch. When it is longer than
+// MaxProgram, emission stopped early: the caller reports the size.
+func Emit(tree *pattern.Node, index map[string]int) []bundle.Inst {
+	prog := &program{steps: index}
+	prog.emit(tree)
+	prog.add(bundle.OpMatch, 0, 0)
+	return prog.code
+}
+
 // PatternProgram compiles a pattern's text, over its steps' names (in
 // order), into the program the compiler stores in a bundle. eval compiles
 // a bundle's pattern texts again with it, so that the program that runs
@@ -105,11 +124,9 @@ func PatternProgram(text string, steps []string) ([]bundle.Inst, error) {
 			return nil, fmt.Errorf("the pattern names step %q, which the pattern does not declare", r.Name)
 		}
 	}
-	prog := &program{steps: index}
-	prog.emit(tree)
-	prog.add(bundle.OpMatch, 0, 0)
-	if len(prog.code) > MaxProgram {
-		return nil, fmt.Errorf("the pattern compiles to %d instructions, more than %d", len(prog.code), MaxProgram)
+	code := Emit(tree, index)
+	if len(code) > MaxProgram {
+		return nil, fmt.Errorf("the pattern compiles to %d instructions, more than %d", len(code), MaxProgram)
 	}
-	return prog.code, nil
+	return code, nil
 }
