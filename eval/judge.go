@@ -16,6 +16,7 @@ import (
 	"github.com/tenetlang/tenet/eval/pike"
 	"github.com/tenetlang/tenet/eval/run"
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/eval/source"
 	"github.com/tenetlang/tenet/eval/view"
 	"github.com/tenetlang/tenet/stdlib"
 )
@@ -90,21 +91,22 @@ func (p *Program) JudgeAs(src *bundle.SourcePlan, r *run.Run, o *Override) (Judg
 		}
 		return Judgement{Skip: skip, Record: rec}, nil
 	}
-	sact := sourceActivation{meta: r.Meta, record: r.Record}
-	if sact.meta == nil {
-		sact.meta = map[string]any{}
+	sact := source.Activation{Meta: r.Meta, Record: r.Record}
+	if sact.Meta == nil {
+		sact.Meta = map[string]any{}
 	}
+	exprs := source.Exprs(p.progs)
 	fail := func(format string, args ...any) (Judgement, error) {
 		return Judgement{}, &SourceError{Origin: r.Origin, Msg: fmt.Sprintf("source %s: ", src.Name) + fmt.Sprintf(format, args...)}
 	}
 	if src.Select != bundle.NoExpr {
-		v, err := p.evalSource(src.Select, &sact)
+		v, err := exprs.Eval(src.Select, &sact)
 		if err != nil {
 			return fail("select: %v", err)
 		}
 		b, ok := v.(types.Bool)
 		if !ok {
-			return fail("select gave %s, want bool", TypeName(v))
+			return fail("select gave %s, want bool", source.TypeName(v))
 		}
 		if !b {
 			return Judgement{Skip: NotSelected}, nil
@@ -113,27 +115,27 @@ func (p *Program) JudgeAs(src *bundle.SourcePlan, r *run.Run, o *Override) (Judg
 	var key runs.Key
 	key.Contract = p.Bundle.Manifest.Contract
 	var err error
-	if key.Task, err = p.sourceString(src.Task, &sact, false); err != nil {
+	if key.Task, err = exprs.String(src.Task, &sact, false); err != nil {
 		return fail("task: %v", err)
 	}
-	if key.Goal, err = p.sourceString(src.Goal, &sact, true); err != nil {
+	if key.Goal, err = exprs.String(src.Goal, &sact, true); err != nil {
 		return fail("goal: %v", err)
 	}
-	if key.Condition, err = p.sourceString(src.Condition, &sact, false); err != nil {
+	if key.Condition, err = exprs.String(src.Condition, &sact, false); err != nil {
 		return fail("condition: %v", err)
 	}
 	if p.profile != "" {
 		key.Condition += "+" + p.profile // a condition of its own (WithProfile)
 	}
 	if src.Attack != nil && key.Goal != "" { // a benign run is made under no attack
-		if key.Attack, err = p.sourceString(*src.Attack, &sact, true); err != nil {
+		if key.Attack, err = exprs.String(*src.Attack, &sact, true); err != nil {
 			return fail("attack: %v", err)
 		}
 	}
-	if key.Attempt, err = p.sourceCount(src.Attempt, &sact, runs.MaxAttempt); err != nil {
+	if key.Attempt, err = exprs.Count(src.Attempt, &sact, runs.MaxAttempt); err != nil {
 		return fail("attempt: %v", err)
 	}
-	if key.Repetition, err = p.sourceCount(src.Repetition, &sact, runs.MaxRepetition); err != nil {
+	if key.Repetition, err = exprs.Count(src.Repetition, &sact, runs.MaxRepetition); err != nil {
 		return fail("repetition: %v", err)
 	}
 	// An attempt the threat model does not allow is bad input, like any
@@ -148,16 +150,16 @@ func (p *Program) JudgeAs(src *bundle.SourcePlan, r *run.Run, o *Override) (Judg
 	}
 	// Given labels are read only for runs that are judged: a skipped
 	// record's metadata need not fit this contract.
-	if rec.Given.Utility, err = p.sourceBool(src.Given.Utility, &sact); err != nil {
+	if rec.Given.Utility, err = exprs.Bool(src.Given.Utility, &sact); err != nil {
 		return fail("given.%s: %v", runs.Utility, err)
 	}
-	if rec.Given.AttackSuccess, err = p.sourceBool(src.Given.AttackSuccess, &sact); err != nil {
+	if rec.Given.AttackSuccess, err = exprs.Bool(src.Given.AttackSuccess, &sact); err != nil {
 		return fail("given.%s: %v", runs.AttackSuccess, err)
 	}
-	if rec.Given.SideEffect, err = p.sourceBool(src.Given.SideEffect, &sact); err != nil {
+	if rec.Given.SideEffect, err = exprs.Bool(src.Given.SideEffect, &sact); err != nil {
 		return fail("given.%s: %v", runs.SideEffect, err)
 	}
-	if msg := givenMisfit(key, rec.Given); msg != "" {
+	if msg := source.GivenMisfit(key, rec.Given); msg != "" {
 		return fail("%s", msg)
 	}
 	p.label(&rec, task, goal, r, src.Grant)
@@ -486,7 +488,7 @@ func (p *Program) expr(i int, ctx *runCtx) runs.Label {
 	if err != nil {
 		return runs.Unknown(fmt.Sprintf("%s: %v", where, err))
 	}
-	return runs.Unknown(fmt.Sprintf("%s: gave %s, want bool", where, TypeName(v)))
+	return runs.Unknown(fmt.Sprintf("%s: gave %s, want bool", where, source.TypeName(v)))
 }
 
 // evalMetered evaluates expression i, charging its cost to the run. Once the

@@ -1,8 +1,20 @@
+// Package source evaluates a contract's source block on one transcript
+// record: its expressions (select, task, goal, condition, attack, attempt,
+// repetition, the given labels) see the record's meta and the record
+// itself, and each value is taken as what the run key or a given label
+// needs — a non-empty string, a count from 1 to a bound, a bool or null —
+// or refused with a message saying what the expression gave instead.
+// GivenMisfit holds the rules given labels must keep.
+//
+// It takes the CEL programs of a bundle's expressions (index-aligned with
+// bundle.Bundle.Exprs) and imports compiler/bundle (NoExpr) and eval/runs
+// (keys and given labels) only; eval maps a record to its key with it.
 package source
 
 import (
 	"fmt"
 
+	"cel.dev/cel-go/cel"
 	"cel.dev/cel-go/common/types"
 	"cel.dev/cel-go/common/types/ref"
 	"cel.dev/cel-go/interpreter"
@@ -11,35 +23,41 @@ import (
 	"github.com/tenetlang/tenet/eval/runs"
 )
 
-// sourceActivation resolves the variables of source expressions.
-type sourceActivation struct {
-	meta, record map[string]any
+// Activation resolves the variables of source expressions: a record's
+// meta and the record.
+type Activation struct {
+	Meta, Record map[string]any
 }
 
-func (a *sourceActivation) ResolveName(name string) (any, bool) {
+func (a *Activation) ResolveName(name string) (any, bool) {
 	switch name {
 	case "meta":
-		return a.meta, true
+		return a.Meta, true
 	case "record":
-		return a.record, true
+		return a.Record, true
 	}
 	return nil, false
 }
 
-func (a *sourceActivation) Parent() interpreter.Activation { return nil }
+func (a *Activation) Parent() interpreter.Activation { return nil }
 
-func (p *Program) evalSource(i int, act interpreter.Activation) (ref.Val, error) {
-	v, _, err := p.progs[i].Eval(act)
+// Exprs are the CEL programs of a bundle's expressions, index-aligned with
+// its Exprs; a source's expressions are evaluated through them.
+type Exprs []cel.Program
+
+// Eval evaluates expression i on act.
+func (x Exprs) Eval(i int, act interpreter.Activation) (ref.Val, error) {
+	v, _, err := x[i].Eval(act)
 	return v, err
 }
 
-// sourceString evaluates a string-valued source expression; null is allowed
+// String evaluates a string-valued source expression; null is allowed
 // (and gives "") only when nullable.
-func (p *Program) sourceString(i int, act interpreter.Activation, nullable bool) (string, error) {
+func (x Exprs) String(i int, act interpreter.Activation, nullable bool) (string, error) {
 	if i == bundle.NoExpr {
 		return "", nil
 	}
-	v, err := p.evalSource(i, act)
+	v, err := x.Eval(i, act)
 	if err != nil {
 		return "", err
 	}
@@ -61,15 +79,15 @@ func (p *Program) sourceString(i int, act interpreter.Activation, nullable bool)
 	return "", fmt.Errorf("gave %s, want %s", TypeName(v), want)
 }
 
-// sourceCount evaluates an attempt or repetition number (default 1), from
+// Count evaluates an attempt or repetition number (default 1), from
 // 1 to max (runs.MaxAttempt, runs.MaxRepetition: a larger one is bad input
 // here, before anything is written). JSON numbers are doubles, so a whole
 // double is accepted.
-func (p *Program) sourceCount(i int, act interpreter.Activation, max int64) (int, error) {
+func (x Exprs) Count(i int, act interpreter.Activation, max int64) (int, error) {
 	if i == bundle.NoExpr {
 		return 1, nil
 	}
-	v, err := p.evalSource(i, act)
+	v, err := x.Eval(i, act)
 	if err != nil {
 		return 0, err
 	}
@@ -95,12 +113,12 @@ func (p *Program) sourceCount(i int, act interpreter.Activation, max int64) (int
 	return int(n), nil
 }
 
-// sourceBool evaluates a given label: bool, or null for "not given".
-func (p *Program) sourceBool(i int, act interpreter.Activation) (*bool, error) {
+// Bool evaluates a given label: bool, or null for "not given".
+func (x Exprs) Bool(i int, act interpreter.Activation) (*bool, error) {
 	if i == bundle.NoExpr {
 		return nil, nil
 	}
-	v, err := p.evalSource(i, act)
+	v, err := x.Eval(i, act)
 	if err != nil {
 		return nil, err
 	}
@@ -123,10 +141,10 @@ func TypeName(v ref.Val) string {
 	return v.Type().TypeName()
 }
 
-// givenMisfit says why given labels break the runs file's rules
+// GivenMisfit says why given labels break the runs file's rules
 // (runs.Record.Validate), or "". Refusing the record here names its
 // file:line; accepting it would write a runs file that tenet report refuses.
-func givenMisfit(key runs.Key, g runs.Given) string {
+func GivenMisfit(key runs.Key, g runs.Given) string {
 	if !key.Attacked() {
 		for _, l := range []struct {
 			name runs.LabelName
