@@ -371,21 +371,6 @@ type CountStats struct {
 	Low, High float64
 }
 
-// Interval is a confidence interval [Low, High]; Valid is false when there
-// is none (an empty denominator).
-type Interval struct {
-	Low, High float64
-	Valid     bool
-}
-
-// String renders "[0.3006, 0.9544]", or "—" when not Valid.
-func (i Interval) String() string {
-	if !i.Valid {
-		return "—"
-	}
-	return fmt.Sprintf("[%.4f, %.4f]", i.Low, i.High)
-}
-
 // Rate returns the stats of the rate called name (one of RateNames); ok is
 // false when the condition has none (errors, or built by hand).
 func (c Condition) Rate(name string) (RateStats, bool) {
