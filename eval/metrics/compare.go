@@ -3,11 +3,11 @@ package metrics
 import (
 	"errors"
 	"fmt"
-	"math/big"
 	"slices"
 	"strings"
 
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/eval/stats"
 )
 
 // Comparison is a paired comparison of two conditions of one contract
@@ -49,7 +49,7 @@ type Transition struct {
 	GainRate      Rate // Gained/N
 	LossRate      Rate // Lost/N
 	NetEffect     Rate // (Gained − Lost)/N = DefendedRate − ReferenceRate
-	// PValue is the exact two-sided McNemar p-value (McNemarExact).
+	// PValue is the exact two-sided McNemar p-value (stats.McNemarExact).
 	PValue float64
 	// LostIDs and GainedIDs name the ids behind Lost and Gained, sorted.
 	// A report may bound them (report.CutComparison): MoreLostIDs and
@@ -194,7 +194,7 @@ func transition(name, over string, ids []string, ref, def []int) Transition {
 	t.GainRate = Rate{float64(t.Gained), n}
 	t.LossRate = Rate{float64(t.Lost), n}
 	t.NetEffect = Rate{float64(t.Gained - t.Lost), n}
-	t.PValue = McNemarExact(t.Lost, t.Gained)
+	t.PValue = stats.McNemarExact(t.Lost, t.Gained)
 	return t
 }
 

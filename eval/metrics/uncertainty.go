@@ -1,9 +1,6 @@
 package metrics
 
-import (
-	"math"
-	"slices"
-)
+import "github.com/tenetlang/tenet/eval/stats"
 
 // splitmix64 (Steele, Lea & Flood, 2014, "Fast splittable pseudorandom
 // number generators", OOPSLA) is the bootstrap's generator: tiny and fully
@@ -94,7 +91,7 @@ func bootstrap(rates []RateStats, data []taskData, nT, nC int, opt Options) {
 	}
 	for i := range rates {
 		if use[i] {
-			rates[i].Bootstrap = Percentile(values[i])
+			rates[i].Bootstrap = stats.Percentile(values[i])
 		}
 	}
 }

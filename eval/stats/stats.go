@@ -1,3 +1,10 @@
+// Package stats holds the statistics tenet's metrics use that know
+// nothing of runs: the 95% Wilson score interval of a proportion, the
+// percentile interval of resampled values, and the exact McNemar test of
+// a paired comparison, with Interval, the confidence interval they give.
+// It takes counts and values and gives intervals and p-values; it imports
+// no tenet package (eval/metrics applies it to a condition's rates, and
+// the HTML report to pooled leaderboard rates).
 package stats
 
 import (

@@ -20,6 +20,7 @@ import (
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/report"
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/eval/stats"
 	"github.com/tenetlang/tenet/eval/tally"
 )
 
@@ -587,7 +588,7 @@ func htmlPooled(lo, hi metrics.Rate) ([2]float64, metrics.Interval, bool) {
 	if lo.Den == 0 || hi.Den == 0 {
 		return [2]float64{}, metrics.Interval{}, false
 	}
-	a, b := metrics.Wilson(lo.Num, lo.Den), metrics.Wilson(hi.Num, hi.Den)
+	a, b := stats.Wilson(lo.Num, lo.Den), stats.Wilson(hi.Num, hi.Den)
 	return [2]float64{lo.Value(), hi.Value()}, metrics.Interval{Low: a.Low, High: b.High, Valid: a.Valid && b.Valid}, true
 }
 
