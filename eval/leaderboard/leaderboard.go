@@ -1,44 +1,52 @@
-package metrics
+// Package leaderboard pools the metrics of each condition (agent) over
+// the contracts it was evaluated with — AgentDojo's four suites judged on
+// the same agents — into one row per condition: a micro average, every
+// task or case weighing the same whatever its suite. It takes computed
+// metrics.Conditions and gives Rows; it computes no rate of runs itself
+// and imports only eval/metrics.
+package leaderboard
 
 import (
 	"fmt"
 	"slices"
+
+	"github.com/tenetlang/tenet/eval/metrics"
 )
 
-// LeaderboardRates are the rates of a leaderboard row, in column order:
+// Rates are the rates of a leaderboard row, in column order:
 // AgentDojo's three (benign utility, utility under attack, targeted ASR;
 // Debenedetti et al., 2024) and secure utility in scope (docs/metrics.md).
-var LeaderboardRates = []string{"benign_utility", "raw_attacked_utility", "targeted_asr", "secure_utility_in_scope"}
+var Rates = []string{"benign_utility", "raw_attacked_utility", "targeted_asr", "secure_utility_in_scope"}
 
-// LeaderRow is one condition (agent) over every contract it was evaluated
+// Row is one condition (agent) over every contract it was evaluated
 // with: each rate pools the numerators and denominators of its contracts
 // (a micro average: every task or case weighs the same, whatever its
 // suite). Low and High differ only under --unknown=bounds.
-type LeaderRow struct {
+type Row struct {
 	Condition string
-	Contracts []string // sorted
-	Tasks     int      // Σ|T|
-	Cases     int      // Σ|C|
-	Low, High []Rate   // per LeaderboardRates
-	Unknowns  int      // unknown labels behind the row (bounds mode)
+	Contracts []string       // sorted
+	Tasks     int            // Σ|T|
+	Cases     int            // Σ|C|
+	Low, High []metrics.Rate // per Rates
+	Unknowns  int            // unknown labels behind the row (bounds mode)
 	// Err is set when a contract's metrics for the condition could not be
 	// computed: the row has no rates then.
 	Err error
 }
 
 // Exact reports whether no unknown label can change the row.
-func (r LeaderRow) Exact() bool { return slices.Equal(r.Low, r.High) }
+func (r Row) Exact() bool { return slices.Equal(r.Low, r.High) }
 
-// Leaderboard pools each condition's metrics over contracts; rows sorted by
+// Rows pools each condition's metrics over contracts; rows sorted by
 // condition. It is meant for several contracts (e.g. the four AgentDojo
 // suites) judged on the same agents.
-func Leaderboard(cs []Condition) []LeaderRow {
-	byCond := map[string]*LeaderRow{}
+func Rows(cs []metrics.Condition) []Row {
+	byCond := map[string]*Row{}
 	var names []string
 	for _, c := range cs {
 		row := byCond[c.Condition]
 		if row == nil {
-			row = &LeaderRow{Condition: c.Condition, Low: make([]Rate, len(LeaderboardRates)), High: make([]Rate, len(LeaderboardRates))}
+			row = &Row{Condition: c.Condition, Low: make([]metrics.Rate, len(Rates)), High: make([]metrics.Rate, len(Rates))}
 			byCond[c.Condition] = row
 			names = append(names, c.Condition)
 		}
@@ -52,14 +60,14 @@ func Leaderboard(cs []Condition) []LeaderRow {
 		row.Tasks += c.BenignTasks
 		row.Cases += c.SecurityCases
 		row.Unknowns += c.Unknowns
-		for i, name := range LeaderboardRates {
-			low, high := c.rateBounds(name)
-			row.Low[i] = Rate{Num: row.Low[i].Num + low.Num, Den: row.Low[i].Den + low.Den}
-			row.High[i] = Rate{Num: row.High[i].Num + high.Num, Den: row.High[i].Den + high.Den}
+		for i, name := range Rates {
+			low, high := rateBounds(c, name)
+			row.Low[i] = metrics.Rate{Num: row.Low[i].Num + low.Num, Den: row.Low[i].Den + low.Den}
+			row.High[i] = metrics.Rate{Num: row.High[i].Num + high.Num, Den: row.High[i].Den + high.Den}
 		}
 	}
 	slices.Sort(names)
-	out := make([]LeaderRow, 0, len(names))
+	out := make([]Row, 0, len(names))
 	for _, n := range names {
 		row := *byCond[n]
 		slices.Sort(row.Contracts)
@@ -68,15 +76,15 @@ func Leaderboard(cs []Condition) []LeaderRow {
 	return out
 }
 
-// rateBounds returns a main rate's least and greatest value (equal unless
+// rateBounds returns a condition's main rate's least and greatest value (equal unless
 // unknowns are bounded).
-func (c Condition) rateBounds(name string) (Rate, Rate) {
+func rateBounds(c metrics.Condition, name string) (metrics.Rate, metrics.Rate) {
 	for _, s := range c.Rates {
 		if s.Name == name && s.Low.Valid && s.High.Valid {
 			return s.Low.Rate, s.High.Rate
 		}
 	}
-	var r Rate
+	var r metrics.Rate
 	switch name {
 	case "benign_utility":
 		r = c.BenignUtility
