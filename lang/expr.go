@@ -1,14 +1,13 @@
 package lang
 
 import (
-	"fmt"
-
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tenetlang/tenet/lang/diag"
 	"github.com/tenetlang/tenet/lang/internal/literal"
+	"github.com/tenetlang/tenet/lang/internal/sourcetext"
 )
 
 // Pos returns the file position of byte i of Text (clamped to
@@ -43,7 +42,7 @@ func (d *decoder) criterion(attr *hcl.Attribute) *Expr {
 	if attr == nil {
 		return nil
 	}
-	return d.literalAttr(criterionText, attr.Name, attr.Expr, false)
+	return d.literalAttr(sourcetext.Criterion, attr.Name, attr.Expr, false)
 }
 
 // criterionList decodes a list of criteria written as a list literal, such
@@ -57,12 +56,12 @@ func (d *decoder) criterionList(attr *hcl.Attribute) []*Expr {
 	if diags.HasErrors() {
 		d.errorf(diag.WrongValueType, attr.Expr.Range(), "Incorrect attribute value type",
 			"Inappropriate value for attribute %q: a list of CEL expressions written as strings is required, like [\"...\", \"...\"]; found %s.",
-			attr.Name, describeExpr(attr.Expr))
+			attr.Name, sourcetext.Describe(attr.Expr))
 		return nil
 	}
 	out := []*Expr{}
 	for _, el := range elems {
-		if e := d.literalAttr(criterionText, attr.Name, el, true); e != nil {
+		if e := d.literalAttr(sourcetext.Criterion, attr.Name, el, true); e != nil {
 			out = append(out, e)
 		}
 	}
@@ -71,7 +70,7 @@ func (d *decoder) criterionList(attr *hcl.Attribute) []*Expr {
 
 // literalAttr decodes expr, the value of the attribute name (a criterion
 // or a pattern, per k) or (elem) one element of its list.
-func (d *decoder) literalAttr(k literalKind, name string, expr hcl.Expression, elem bool) *Expr {
+func (d *decoder) literalAttr(k sourcetext.Kind, name string, expr hcl.Expression, elem bool) *Expr {
 	f := d.file(expr.Range().Filename)
 	switch x := expr.(type) {
 	case *hclsyntax.TemplateExpr:
@@ -86,15 +85,7 @@ func (d *decoder) literalAttr(k literalKind, name string, expr hcl.Expression, e
 		d.interpolationError(k, name, expr, f)
 		return nil
 	}
-	if elem {
-		d.errorf(diag.CriterionNotString, expr.Range(), k.title+" must be a string",
-			"Each %s %s is %s written as an HCL string, quoted (%s = [\"...\"]) or as a heredoc (<<EOT); found %s.",
-			name, k.noun, k.isA, name, describeExpr(expr))
-		return nil
-	}
-	d.errorf(diag.CriterionNotString, expr.Range(), k.title+" must be a string",
-		"The %s %s is %s written as an HCL string, quoted (%s = \"...\") or as a heredoc (<<EOT); found %s.",
-		name, k.noun, k.isA, name, describeExpr(expr))
+	d.diags = append(d.diags, sourcetext.NotString(k, name, expr, elem))
 	return nil
 }
 
@@ -131,6 +122,17 @@ func (e *Expr) setApprox() {
 	for i := range e.Offsets {
 		e.Offsets[i] = e.Range.Start.Byte
 	}
+}
+
+// interpolationError reports what makes expr, a template, other than
+// literal text (sourcetext.Interpolations), at its sequences in f's tokens
+// when the file is known.
+func (d *decoder) interpolationError(k sourcetext.Kind, name string, expr hcl.Expression, f *srcFile) {
+	var toks hclsyntax.Tokens
+	if f != nil {
+		toks = f.tokens
+	}
+	d.diags = append(d.diags, sourcetext.Interpolations(k, name, expr, toks)...)
 }
 
 func offsetsInFile(offs []int, size int) bool {

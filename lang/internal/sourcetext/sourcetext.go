@@ -1,3 +1,14 @@
+// Package sourcetext words the refusals of an attribute that must hold
+// source text for another language — a CEL criterion or a trace pattern —
+// but does not: an HCL template with an interpolation (${...}) or a
+// directive (%{...}), which HCL would evaluate before CEL or the pattern
+// reader saw the text, and a value that is not a string at all (Describe
+// names what it is).
+//
+// It takes the attribute's expression and its file's tokens (from HCL's
+// lexer) and gives diagnostics with lang/diag's codes, each at the
+// offending sequence; package lang decodes the literal text itself. It
+// imports lang/diag and lang/internal/literal only.
 package sourcetext
 
 import (
@@ -11,9 +22,9 @@ import (
 	"github.com/tenetlang/tenet/lang/internal/literal"
 )
 
-// literalKind says what a literal-text attribute holds, for messages: a
-// CEL criterion or a trace pattern. Both are decoded alike.
-type literalKind struct {
+// Kind says what a literal-text attribute holds, for messages: a CEL
+// criterion or a trace pattern. Both are decoded alike.
+type Kind struct {
 	noun   string // "criterion"
 	title  string // "Criterion"
 	isA    string // "a CEL expression"
@@ -21,20 +32,23 @@ type literalKind struct {
 	reader string // "CEL sees it"
 }
 
+// Criterion and Pattern are the two kinds.
 var (
-	criterionText = literalKind{"criterion", "Criterion", "a CEL expression", "CEL source text", "CEL sees it"}
-	patternText   = literalKind{"pattern", "Pattern", "a trace pattern", "trace-pattern text", "the pattern is read"}
+	Criterion = Kind{"criterion", "Criterion", "a CEL expression", "CEL source text", "CEL sees it"}
+	Pattern   = Kind{"pattern", "Pattern", "a trace pattern", "trace-pattern text", "the pattern is read"}
 )
 
-// interpolationError reports the first top-level ${...} and the first
+// Interpolations reports the first top-level ${...} and the first
 // %{...} sequence of the criterion expr (of attribute name), each with the
 // sequence's own range (one report per kind: "%{ if }...%{ endif }" is one
-// mistake, not two).
-func (d *decoder) interpolationError(k literalKind, name string, expr hcl.Expression, f *srcFile) {
+// mistake, not two). fileToks are the tokens of expr's file, nil when the
+// file is not known: the whole expression is reported then.
+func Interpolations(k Kind, name string, expr hcl.Expression, fileToks hclsyntax.Tokens) hcl.Diagnostics {
+	var diags hcl.Diagnostics
 	rng := expr.Range()
 	reported := false
-	if f != nil {
-		toks := literal.TokensIn(f.tokens, rng)
+	if fileToks != nil {
+		toks := literal.TokensIn(fileToks, rng)
 		depth := 0
 		seen := map[hclsyntax.TokenType]bool{} // one report per kind is enough
 		for i, tok := range toks {
@@ -58,7 +72,7 @@ func (d *decoder) interpolationError(k literalKind, name string, expr hcl.Expres
 						break
 					}
 				}
-				d.templateSeqError(k, name, seq, tok.Type == hclsyntax.TokenTemplateControl, rng)
+				diags = append(diags, templateSeqError(k, name, seq, tok.Type == hclsyntax.TokenTemplateControl, rng))
 				reported = true
 			case hclsyntax.TokenTemplateSeqEnd:
 				depth = max(0, depth-1)
@@ -66,11 +80,12 @@ func (d *decoder) interpolationError(k literalKind, name string, expr hcl.Expres
 		}
 	}
 	if !reported {
-		d.templateSeqError(k, name, rng, false, rng)
+		diags = append(diags, templateSeqError(k, name, rng, false, rng))
 	}
+	return diags
 }
 
-func (d *decoder) templateSeqError(k literalKind, name string, seq hcl.Range, directive bool, whole hcl.Range) {
+func templateSeqError(k Kind, name string, seq hcl.Range, directive bool, whole hcl.Range) *hcl.Diagnostic {
 	dg := &hcl.Diagnostic{
 		Severity: hcl.DiagError,
 		Summary:  k.title + " contains an HCL interpolation",
@@ -84,11 +99,24 @@ func (d *decoder) templateSeqError(k literalKind, name string, seq hcl.Range, di
 		dg.Detail = fmt.Sprintf("The %s %s is %s, but HCL would evaluate this %%{...} template directive before %s. Write %%%%{ for a literal %%{.",
 			name, k.noun, k.source, k.reader)
 	}
-	d.diags = append(d.diags, diag.Set(dg, diag.CriterionInterpolation))
+	return diag.Set(dg, diag.CriterionInterpolation)
 }
 
-// describeExpr names what a non-string expression is, for error details.
-func describeExpr(expr hcl.Expression) string {
+// NotString refuses expr, the value of the attribute name (or, with
+// elem, one element of its list), which is not an HCL string.
+func NotString(k Kind, name string, expr hcl.Expression, elem bool) *hcl.Diagnostic {
+	if elem {
+		return diag.Errorf(diag.CriterionNotString, expr.Range(), k.title+" must be a string",
+			"Each %s %s is %s written as an HCL string, quoted (%s = [\"...\"]) or as a heredoc (<<EOT); found %s.",
+			name, k.noun, k.isA, name, Describe(expr))
+	}
+	return diag.Errorf(diag.CriterionNotString, expr.Range(), k.title+" must be a string",
+		"The %s %s is %s written as an HCL string, quoted (%s = \"...\") or as a heredoc (<<EOT); found %s.",
+		name, k.noun, k.isA, name, Describe(expr))
+}
+
+// Describe names what a non-string expression is, for error details.
+func Describe(expr hcl.Expression) string {
 	switch x := expr.(type) {
 	case *hclsyntax.LiteralValueExpr:
 		switch {
