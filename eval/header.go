@@ -6,6 +6,7 @@ import (
 	"cel.dev/cel-go/common/types"
 
 	"github.com/tenetlang/tenet/compiler/bundle"
+	"github.com/tenetlang/tenet/eval/source"
 )
 
 // HeaderRun says why a record the reader skipped as a header line (one
@@ -23,14 +24,15 @@ func (p *Program) HeaderRun(src *bundle.SourcePlan, rec map[string]any) string {
 	if meta == nil {
 		meta = map[string]any{}
 	}
-	act := &sourceActivation{meta: meta, record: rec}
+	act := &source.Activation{Meta: meta, Record: rec}
+	exprs := source.Exprs(p.progs)
 	if src.Select != bundle.NoExpr {
-		v, err := p.evalSource(src.Select, act)
+		v, err := exprs.Eval(src.Select, act)
 		if b, ok := v.(types.Bool); err != nil || !ok || !bool(b) {
 			return ""
 		}
 	}
-	task, err := p.sourceString(src.Task, act, false)
+	task, err := exprs.String(src.Task, act, false)
 	if err != nil || task == "" {
 		return ""
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/tenetlang/tenet/eval/pike"
 	"github.com/tenetlang/tenet/eval/run"
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/eval/source"
 	"github.com/tenetlang/tenet/eval/view"
 	"github.com/tenetlang/tenet/stdlib"
 )
@@ -90,21 +91,22 @@ func (p *Program) JudgeAs(src *bundle.SourcePlan, r *run.Run, o *Override) (Judg
 		}
 		return Judgement{Skip: skip, Record: rec}, nil
 	}
-	sact := sourceActivation{meta: r.Meta, record: r.Record}
-	if sact.meta == nil {
-		sact.meta = map[string]any{}
+	sact := source.Activation{Meta: r.Meta, Record: r.Record}
+	if sact.Meta == nil {
+		sact.Meta = map[string]any{}
 	}
+	exprs := source.Exprs(p.progs)
 	fail := func(format string, args ...any) (Judgement, error) {
 		return Judgement{}, &SourceError{Origin: r.Origin, Msg: fmt.Sprintf("source %s: ", src.Name) + fmt.Sprintf(format, args...)}
 	}
 	if src.Select != bundle.NoExpr {
-		v, err := p.evalSource(src.Select, &sact)
+		v, err := exprs.Eval(src.Select, &sact)
 		if err != nil {
 			return fail("select: %v", err)
 		}
 		b, ok := v.(types.Bool)
 		if !ok {
-			return fail("select gave %s, want bool", TypeName(v))
+			return fail("select gave %s, want bool", source.TypeName(v))
 		}
 		if !b {
 			return Judgement{Skip: NotSelected}, nil
@@ -113,27 +115,27 @@ func (p *Program) JudgeAs(src *bundle.SourcePlan, r *run.Run, o *Override) (Judg
 	var key runs.Key
 	key.Contract = p.Bundle.Manifest.Contract
 	var err error
-	if key.Task, err = p.sourceString(src.Task, &sact, false); err != nil {
+	if key.Task, err = exprs.String(src.Task, &sact, false); err != nil {
 		return fail("task: %v", err)
 	}
-	if key.Goal, err = p.sourceString(src.Goal, &sact, true); err != nil {
+	if key.Goal, err = exprs.String(src.Goal, &sact, true); err != nil {
 		return fail("goal: %v", err)
 	}
-	if key.Condition, err = p.sourceString(src.Condition, &sact, false); err != nil {
+	if key.Condition, err = exprs.String(src.Condition, &sact, false); err != nil {
 		return fail("condition: %v", err)
 	}
 	if p.profile != "" {
 		key.Condition += "+" + p.profile // a condition of its own (WithProfile)
 	}
 	if src.Attack != nil && key.Goal != "" { // a benign run is made under no attack
-		if key.Attack, err = p.sourceString(*src.Attack, &sact, true); err != nil {
+		if key.Attack, err = exprs.String(*src.Attack, &sact, true); err != nil {
 			return fail("attack: %v", err)
 		}
 	}
-	if key.Attempt, err = p.sourceCount(src.Attempt, &sact, runs.MaxAttempt); err != nil {
+	if key.Attempt, err = exprs.Count(src.Attempt, &sact, runs.MaxAttempt); err != nil {
 		return fail("attempt: %v", err)
 	}
-	if key.Repetition, err = p.sourceCount(src.Repetition, &sact, runs.MaxRepetition); err != nil {
+	if key.Repetition, err = exprs.Count(src.Repetition, &sact, runs.MaxRepetition); err != nil {
 		return fail("repetition: %v", err)
 	}
 	// An attempt the threat model does not allow is bad input, like any
@@ -148,16 +150,16 @@ func (p *Program) JudgeAs(src *bundle.SourcePlan, r *run.Run, o *Override) (Judg
 	}
 	// Given labels are read only for runs that are judged: a skipped
 	// record's metadata need not fit this contract.
-	if rec.Given.Utility, err = p.sourceBool(src.Given.Utility, &sact); err != nil {
+	if rec.Given.Utility, err = exprs.Bool(src.Given.Utility, &sact); err != nil {
 		return fail("given.%s: %v", runs.Utility, err)
 	}
-	if rec.Given.AttackSuccess, err = p.sourceBool(src.Given.AttackSuccess, &sact); err != nil {
+	if rec.Given.AttackSuccess, err = exprs.Bool(src.Given.AttackSuccess, &sact); err != nil {
 		return fail("given.%s: %v", runs.AttackSuccess, err)
 	}
-	if rec.Given.SideEffect, err = p.sourceBool(src.Given.SideEffect, &sact); err != nil {
+	if rec.Given.SideEffect, err = exprs.Bool(src.Given.SideEffect, &sact); err != nil {
 		return fail("given.%s: %v", runs.SideEffect, err)
 	}
-	if msg := givenMisfit(key, rec.Given); msg != "" {
+	if msg := source.GivenMisfit(key, rec.Given); msg != "" {
 		return fail("%s", msg)
 	}
 	p.label(&rec, task, goal, r, src.Grant)
@@ -486,7 +488,7 @@ func (p *Program) expr(i int, ctx *runCtx) runs.Label {
 	if err != nil {
 		return runs.Unknown(fmt.Sprintf("%s: %v", where, err))
 	}
-	return runs.Unknown(fmt.Sprintf("%s: gave %s, want bool", where, TypeName(v)))
+	return runs.Unknown(fmt.Sprintf("%s: gave %s, want bool", where, source.TypeName(v)))
 }
 
 // evalMetered evaluates expression i, charging its cost to the run. Once the
@@ -535,137 +537,4 @@ func (p *Program) chargeConst(c constPred, ctx *runCtx) (ref.Val, error) {
 		return nil, fmt.Errorf("%v (contract run_cost_limit %d)", c.err, limit)
 	}
 	return c.val, c.err
-}
-
-// sourceActivation resolves the variables of source expressions.
-type sourceActivation struct {
-	meta, record map[string]any
-}
-
-func (a *sourceActivation) ResolveName(name string) (any, bool) {
-	switch name {
-	case "meta":
-		return a.meta, true
-	case "record":
-		return a.record, true
-	}
-	return nil, false
-}
-
-func (a *sourceActivation) Parent() interpreter.Activation { return nil }
-
-func (p *Program) evalSource(i int, act interpreter.Activation) (ref.Val, error) {
-	v, _, err := p.progs[i].Eval(act)
-	return v, err
-}
-
-// sourceString evaluates a string-valued source expression; null is allowed
-// (and gives "") only when nullable.
-func (p *Program) sourceString(i int, act interpreter.Activation, nullable bool) (string, error) {
-	if i == bundle.NoExpr {
-		return "", nil
-	}
-	v, err := p.evalSource(i, act)
-	if err != nil {
-		return "", err
-	}
-	switch v := v.(type) {
-	case types.String:
-		if v == "" {
-			return "", fmt.Errorf("gave an empty string")
-		}
-		return string(v), nil
-	case types.Null:
-		if nullable {
-			return "", nil
-		}
-	}
-	want := "string"
-	if nullable {
-		want = "string or null"
-	}
-	return "", fmt.Errorf("gave %s, want %s", TypeName(v), want)
-}
-
-// sourceCount evaluates an attempt or repetition number (default 1), from
-// 1 to max (runs.MaxAttempt, runs.MaxRepetition: a larger one is bad input
-// here, before anything is written). JSON numbers are doubles, so a whole
-// double is accepted.
-func (p *Program) sourceCount(i int, act interpreter.Activation, max int64) (int, error) {
-	if i == bundle.NoExpr {
-		return 1, nil
-	}
-	v, err := p.evalSource(i, act)
-	if err != nil {
-		return 0, err
-	}
-	var n int64
-	switch v := v.(type) {
-	case types.Int:
-		n = int64(v)
-	case types.Double:
-		// Out of int64's range the conversion is undefined: compare first.
-		if f := float64(v); f < 1 || f > float64(max) {
-			return 0, fmt.Errorf("gave %v, want a number from 1 to %d", f, max)
-		}
-		if float64(v) != float64(int64(v)) {
-			return 0, fmt.Errorf("gave %v, want a whole number", float64(v))
-		}
-		n = int64(v)
-	default:
-		return 0, fmt.Errorf("gave %s, want int", TypeName(v))
-	}
-	if n < 1 || n > max {
-		return 0, fmt.Errorf("gave %d, want a number from 1 to %d", n, max)
-	}
-	return int(n), nil
-}
-
-// sourceBool evaluates a given label: bool, or null for "not given".
-func (p *Program) sourceBool(i int, act interpreter.Activation) (*bool, error) {
-	if i == bundle.NoExpr {
-		return nil, nil
-	}
-	v, err := p.evalSource(i, act)
-	if err != nil {
-		return nil, err
-	}
-	switch v := v.(type) {
-	case types.Bool:
-		b := bool(v)
-		return &b, nil
-	case types.Null:
-		return nil, nil
-	}
-	return nil, fmt.Errorf("gave %s, want bool or null", TypeName(v))
-}
-
-// TypeName names the CEL type of a value an expression gave, for an error
-// saying what it gave instead of what was wanted ("nothing" for none).
-func TypeName(v ref.Val) string {
-	if v == nil {
-		return "nothing"
-	}
-	return v.Type().TypeName()
-}
-
-// givenMisfit says why given labels break the runs file's rules
-// (runs.Record.Validate), or "". Refusing the record here names its
-// file:line; accepting it would write a runs file that tenet report refuses.
-func givenMisfit(key runs.Key, g runs.Given) string {
-	if !key.Attacked() {
-		for _, l := range []struct {
-			name runs.LabelName
-			v    *bool
-		}{{runs.AttackSuccess, g.AttackSuccess}, {runs.SideEffect, g.SideEffect}} {
-			if l.v != nil {
-				return fmt.Sprintf("given.%s gave %t on a benign run (goal is null): a benign run has only a utility label; give null for benign runs (e.g. \"meta.goal != null ? meta.security : null\")", l.name, *l.v)
-			}
-		}
-		return ""
-	}
-	if g.AttackSuccess != nil && *g.AttackSuccess && g.SideEffect != nil && !*g.SideEffect {
-		return fmt.Sprintf("given.%s is true but given.%s is false: a successful attack is a side effect (side_effect ≥ attack_success)", runs.AttackSuccess, runs.SideEffect)
-	}
-	return ""
 }

@@ -7,9 +7,10 @@
 //
 // The parts it builds on, each a package of its own below it: eval/view
 // (a run as CEL values), eval/pike (the pattern VM; eval is its Host),
-// eval/audit (the audit and argument conformance) and eval/consistency
+// eval/audit (the audit and argument conformance), eval/consistency
 // (a bundle's texts against its compiled forms, and the CEL environments
-// Plan rebuilds).
+// Plan rebuilds) and eval/source (a source block's expressions on one
+// record, taken as a key's parts and given labels).
 package eval
 
 import (

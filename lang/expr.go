@@ -1,14 +1,13 @@
 package lang
 
 import (
-	"fmt"
-
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tenetlang/tenet/lang/diag"
 	"github.com/tenetlang/tenet/lang/internal/literal"
+	"github.com/tenetlang/tenet/lang/internal/sourcetext"
 )
 
 // Pos returns the file position of byte i of Text (clamped to
@@ -43,23 +42,8 @@ func (d *decoder) criterion(attr *hcl.Attribute) *Expr {
 	if attr == nil {
 		return nil
 	}
-	return d.literalAttr(criterionText, attr.Name, attr.Expr, false)
+	return d.literalAttr(sourcetext.Criterion, attr.Name, attr.Expr, false)
 }
-
-// literalKind says what a literal-text attribute holds, for messages: a
-// CEL criterion or a trace pattern. Both are decoded alike.
-type literalKind struct {
-	noun   string // "criterion"
-	title  string // "Criterion"
-	isA    string // "a CEL expression"
-	source string // "CEL source text"
-	reader string // "CEL sees it"
-}
-
-var (
-	criterionText = literalKind{"criterion", "Criterion", "a CEL expression", "CEL source text", "CEL sees it"}
-	patternText   = literalKind{"pattern", "Pattern", "a trace pattern", "trace-pattern text", "the pattern is read"}
-)
 
 // criterionList decodes a list of criteria written as a list literal, such
 // as a gate's require. Each element is decoded like a criterion attribute.
@@ -72,12 +56,12 @@ func (d *decoder) criterionList(attr *hcl.Attribute) []*Expr {
 	if diags.HasErrors() {
 		d.errorf(diag.WrongValueType, attr.Expr.Range(), "Incorrect attribute value type",
 			"Inappropriate value for attribute %q: a list of CEL expressions written as strings is required, like [\"...\", \"...\"]; found %s.",
-			attr.Name, describeExpr(attr.Expr))
+			attr.Name, sourcetext.Describe(attr.Expr))
 		return nil
 	}
 	out := []*Expr{}
 	for _, el := range elems {
-		if e := d.literalAttr(criterionText, attr.Name, el, true); e != nil {
+		if e := d.literalAttr(sourcetext.Criterion, attr.Name, el, true); e != nil {
 			out = append(out, e)
 		}
 	}
@@ -86,7 +70,7 @@ func (d *decoder) criterionList(attr *hcl.Attribute) []*Expr {
 
 // literalAttr decodes expr, the value of the attribute name (a criterion
 // or a pattern, per k) or (elem) one element of its list.
-func (d *decoder) literalAttr(k literalKind, name string, expr hcl.Expression, elem bool) *Expr {
+func (d *decoder) literalAttr(k sourcetext.Kind, name string, expr hcl.Expression, elem bool) *Expr {
 	f := d.file(expr.Range().Filename)
 	switch x := expr.(type) {
 	case *hclsyntax.TemplateExpr:
@@ -101,15 +85,7 @@ func (d *decoder) literalAttr(k literalKind, name string, expr hcl.Expression, e
 		d.interpolationError(k, name, expr, f)
 		return nil
 	}
-	if elem {
-		d.errorf(diag.CriterionNotString, expr.Range(), k.title+" must be a string",
-			"Each %s %s is %s written as an HCL string, quoted (%s = [\"...\"]) or as a heredoc (<<EOT); found %s.",
-			name, k.noun, k.isA, name, describeExpr(expr))
-		return nil
-	}
-	d.errorf(diag.CriterionNotString, expr.Range(), k.title+" must be a string",
-		"The %s %s is %s written as an HCL string, quoted (%s = \"...\") or as a heredoc (<<EOT); found %s.",
-		name, k.noun, k.isA, name, describeExpr(expr))
+	d.diags = append(d.diags, sourcetext.NotString(k, name, expr, elem))
 	return nil
 }
 
@@ -148,6 +124,17 @@ func (e *Expr) setApprox() {
 	}
 }
 
+// interpolationError reports what makes expr, a template, other than
+// literal text (sourcetext.Interpolations), at its sequences in f's tokens
+// when the file is known.
+func (d *decoder) interpolationError(k sourcetext.Kind, name string, expr hcl.Expression, f *srcFile) {
+	var toks hclsyntax.Tokens
+	if f != nil {
+		toks = f.tokens
+	}
+	d.diags = append(d.diags, sourcetext.Interpolations(k, name, expr, toks)...)
+}
+
 func offsetsInFile(offs []int, size int) bool {
 	for _, o := range offs {
 		if o < 0 || o > size {
@@ -155,93 +142,4 @@ func offsetsInFile(offs []int, size int) bool {
 		}
 	}
 	return true
-}
-
-// interpolationError reports the first top-level ${...} and the first
-// %{...} sequence of the criterion expr (of attribute name), each with the
-// sequence's own range (one report per kind: "%{ if }...%{ endif }" is one
-// mistake, not two).
-func (d *decoder) interpolationError(k literalKind, name string, expr hcl.Expression, f *srcFile) {
-	rng := expr.Range()
-	reported := false
-	if f != nil {
-		toks := literal.TokensIn(f.tokens, rng)
-		depth := 0
-		seen := map[hclsyntax.TokenType]bool{} // one report per kind is enough
-		for i, tok := range toks {
-			switch tok.Type {
-			case hclsyntax.TokenTemplateInterp, hclsyntax.TokenTemplateControl:
-				depth++
-				if depth > 1 || seen[tok.Type] {
-					continue
-				}
-				seen[tok.Type] = true
-				seq := tok.Range
-				for k, nest := i+1, 1; k < len(toks); k++ {
-					switch toks[k].Type {
-					case hclsyntax.TokenTemplateInterp, hclsyntax.TokenTemplateControl:
-						nest++
-					case hclsyntax.TokenTemplateSeqEnd:
-						nest--
-					}
-					if nest == 0 {
-						seq = hcl.RangeBetween(tok.Range, toks[k].Range)
-						break
-					}
-				}
-				d.templateSeqError(k, name, seq, tok.Type == hclsyntax.TokenTemplateControl, rng)
-				reported = true
-			case hclsyntax.TokenTemplateSeqEnd:
-				depth = max(0, depth-1)
-			}
-		}
-	}
-	if !reported {
-		d.templateSeqError(k, name, rng, false, rng)
-	}
-}
-
-func (d *decoder) templateSeqError(k literalKind, name string, seq hcl.Range, directive bool, whole hcl.Range) {
-	dg := &hcl.Diagnostic{
-		Severity: hcl.DiagError,
-		Summary:  k.title + " contains an HCL interpolation",
-		Detail: fmt.Sprintf("The %s %s is %s, but HCL would evaluate this ${...} interpolation before %s. Write $${ for a literal ${.",
-			name, k.noun, k.source, k.reader),
-		Subject: seq.Ptr(),
-		Context: whole.Ptr(),
-	}
-	if directive {
-		dg.Summary = k.title + " contains an HCL template directive"
-		dg.Detail = fmt.Sprintf("The %s %s is %s, but HCL would evaluate this %%{...} template directive before %s. Write %%%%{ for a literal %%{.",
-			name, k.noun, k.source, k.reader)
-	}
-	d.diags = append(d.diags, diag.Set(dg, diag.CriterionInterpolation))
-}
-
-// describeExpr names what a non-string expression is, for error details.
-func describeExpr(expr hcl.Expression) string {
-	switch x := expr.(type) {
-	case *hclsyntax.LiteralValueExpr:
-		switch {
-		case x.Val.IsNull():
-			return "null"
-		case x.Val.Type() == cty.Number:
-			return "a number"
-		case x.Val.Type() == cty.Bool:
-			return "a bool"
-		}
-	case *hclsyntax.TemplateExpr, *hclsyntax.TemplateWrapExpr:
-		return "a string"
-	case *hclsyntax.TupleConsExpr:
-		return "a list"
-	case *hclsyntax.ObjectConsExpr:
-		return "an object"
-	case *hclsyntax.ScopeTraversalExpr:
-		return "a bare reference (put the CEL expression in quotes)"
-	case *hclsyntax.FunctionCallExpr:
-		return "a function call (put the CEL expression in quotes)"
-	case *hclsyntax.ParenthesesExpr:
-		return "a parenthesized expression (write the string literal without parentheses)"
-	}
-	return "an HCL expression (put the CEL expression in quotes)"
 }

@@ -5,6 +5,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tenetlang/tenet/lang/diag"
+	"github.com/tenetlang/tenet/lang/internal/sourcetext"
 )
 
 // Profile is a `profile "name" { description = "…" params = { … } }` block:
@@ -39,7 +40,7 @@ func (d *decoder) profileParams(a *hcl.Attribute) []*Param {
 	pairs, diags := hcl.ExprMap(a.Expr)
 	if diags.HasErrors() {
 		d.errorf(diag.WrongValueType, a.Expr.Range(), "Incorrect attribute value type",
-			"Inappropriate value for attribute \"params\": an object of param overrides is required, like { strict = false }; found %s.", describeExpr(a.Expr))
+			"Inappropriate value for attribute \"params\": an object of param overrides is required, like { strict = false }; found %s.", sourcetext.Describe(a.Expr))
 		return nil
 	}
 	var out []*Param

@@ -7,6 +7,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tenetlang/tenet/lang/diag"
+	"github.com/tenetlang/tenet/lang/internal/sourcetext"
 )
 
 // ExpectLabels are the keys a test's expect object may hold: four labels
@@ -59,7 +60,7 @@ func (d *decoder) expect(attr *hcl.Attribute) []*Expectation {
 	if diags.HasErrors() {
 		d.errorf(diag.WrongValueType, attr.Expr.Range(), "Incorrect attribute value type",
 			"Inappropriate value for attribute \"expect\": an object of expected labels is required, like { utility = true, violations = [] }; found %s.",
-			describeExpr(attr.Expr))
+			sourcetext.Describe(attr.Expr))
 		return nil
 	}
 	if len(pairs) == 0 {

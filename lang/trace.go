@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tenetlang/tenet/lang/diag"
+	"github.com/tenetlang/tenet/lang/internal/sourcetext"
 	"github.com/tenetlang/tenet/lang/pattern"
 )
 
@@ -166,7 +167,7 @@ func (d *decoder) pattern(attr *hcl.Attribute) *Pattern {
 	if attr == nil {
 		return nil
 	}
-	e := d.literalAttr(patternText, attr.Name, attr.Expr, false)
+	e := d.literalAttr(sourcetext.Pattern, attr.Name, attr.Expr, false)
 	if e == nil {
 		return nil
 	}

@@ -11,8 +11,8 @@ import (
 	exprpb "google.golang.org/genproto/googleapis/api/expr/v1alpha1"
 	"google.golang.org/protobuf/proto"
 
-	"github.com/tenetlang/tenet/compiler"
 	"github.com/tenetlang/tenet/compiler/bundle"
+	"github.com/tenetlang/tenet/compiler/patterncode"
 )
 
 // Text and behaviour (docs/bundle.md, "Consistency"). An expression's Text
@@ -346,7 +346,7 @@ func CheckPattern(b *bundle.Bundle, pt *bundle.PatternPlan) error {
 	for i, st := range pt.Steps {
 		names[i] = st.Name
 	}
-	prog, err := compiler.PatternProgram(pt.Text, names)
+	prog, err := patterncode.PatternProgram(pt.Text, names)
 	if err != nil {
 		return fmt.Errorf("its text does not compile: %v", err)
 	}

@@ -24,6 +24,7 @@ import (
 	"github.com/tenetlang/tenet/eval"
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/eval/source"
 	"github.com/tenetlang/tenet/eval/summary"
 	"github.com/tenetlang/tenet/eval/tally"
 )
@@ -85,7 +86,7 @@ func evaluate(p *eval.Program, cs []metrics.Condition, checks []tally.Checks) []
 				case err != nil:
 					res.Reason = "cannot be evaluated: " + err.Error()
 				case !ok:
-					res.Reason = fmt.Sprintf("gave %s, want bool", eval.TypeName(v))
+					res.Reason = fmt.Sprintf("gave %s, want bool", source.TypeName(v))
 				case bool(b):
 					res.Passed = true
 				default:

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/eval/stats"
 )
 
 // This file turns the runs of an arranged condition into the metrics:
@@ -254,9 +255,9 @@ func (a *arranged) fill(c *Condition, opt Options) {
 		s := &rates[i]
 		switch {
 		case s.Exact() && s.Low.Valid:
-			s.Wilson = Wilson(s.Low.Rate.Num, s.Low.Rate.Den)
+			s.Wilson = stats.Wilson(s.Low.Rate.Num, s.Low.Rate.Den)
 		case i < 5: // a main rate: its denominator does not depend on the unknowns
-			lo, hi := Wilson(s.Low.Rate.Num, s.Low.Rate.Den), Wilson(s.High.Rate.Num, s.High.Rate.Den)
+			lo, hi := stats.Wilson(s.Low.Rate.Num, s.Low.Rate.Den), stats.Wilson(s.High.Rate.Num, s.High.Rate.Den)
 			s.Wilson = Interval{Low: lo.Low, High: hi.High, Valid: lo.Valid && hi.Valid}
 		}
 	}

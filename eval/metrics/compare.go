@@ -3,11 +3,11 @@ package metrics
 import (
 	"errors"
 	"fmt"
-	"math/big"
 	"slices"
 	"strings"
 
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/eval/stats"
 )
 
 // Comparison is a paired comparison of two conditions of one contract
@@ -49,7 +49,7 @@ type Transition struct {
 	GainRate      Rate // Gained/N
 	LossRate      Rate // Lost/N
 	NetEffect     Rate // (Gained − Lost)/N = DefendedRate − ReferenceRate
-	// PValue is the exact two-sided McNemar p-value (McNemarExact).
+	// PValue is the exact two-sided McNemar p-value (stats.McNemarExact).
 	PValue float64
 	// LostIDs and GainedIDs name the ids behind Lost and Gained, sorted.
 	// A report may bound them (report.CutComparison): MoreLostIDs and
@@ -194,41 +194,8 @@ func transition(name, over string, ids []string, ref, def []int) Transition {
 	t.GainRate = Rate{float64(t.Gained), n}
 	t.LossRate = Rate{float64(t.Lost), n}
 	t.NetEffect = Rate{float64(t.Gained - t.Lost), n}
-	t.PValue = McNemarExact(t.Lost, t.Gained)
+	t.PValue = stats.McNemarExact(t.Lost, t.Gained)
 	return t
-}
-
-// McNemarExact returns the exact two-sided p-value of McNemar's test
-// (McNemar, 1947, "Note on the sampling error of the difference between
-// correlated proportions or percentages", Psychometrika 12:153–157) on the
-// discordant pairs b and c: under the null hypothesis each discordant pair
-// is equally likely to go either way, so with X ~ Binomial(b+c, ½)
-//
-//	p = min(1, 2·P(X ≤ min(b, c)))
-//
-// and p = 1 when there are no discordant pairs. The binomial sum is exact
-// (math/big) and rounded once to a float64: b=1, c=6 gives 0.125.
-func McNemarExact(b, c int) float64 {
-	n := b + c
-	if n == 0 {
-		return 1
-	}
-	k := min(b, c)
-	sum := new(big.Int)
-	term := big.NewInt(1) // C(n, i)
-	for i := 0; i <= k; i++ {
-		if i > 0 {
-			term.Mul(term, big.NewInt(int64(n-i+1)))
-			term.Quo(term, big.NewInt(int64(i)))
-		}
-		sum.Add(sum, term)
-	}
-	p := new(big.Rat).SetFrac(new(big.Int).Lsh(sum, 1), new(big.Int).Lsh(big.NewInt(1), uint(n)))
-	if p.Cmp(big.NewRat(1, 1)) > 0 {
-		return 1
-	}
-	f, _ := p.Float64()
-	return f
 }
 
 // findCondition returns the group named name: "contract:condition" as

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/eval/stats"
 )
 
 // This file holds what a contract declares beside T and C: goal tasks
@@ -154,7 +155,7 @@ func goalTaskUtility(c *Condition, gts []runs.Record, decl *Declared, rules Atte
 	den := float64(len(ids))
 	s := RateStats{Name: GoalTaskUtilityName, Unknown: unknown,
 		Low: NullableRate{Rate{mean(k.lo, n), den}, true}, High: NullableRate{Rate{mean(k.hi, n), den}, true}}
-	lo, hi := Wilson(s.Low.Rate.Num, den), Wilson(s.High.Rate.Num, den)
+	lo, hi := stats.Wilson(s.Low.Rate.Num, den), stats.Wilson(s.High.Rate.Num, den)
 	s.Wilson = Interval{Low: lo.Low, High: hi.High, Valid: lo.Valid && hi.Valid}
 	c.GoalTaskUtility = s
 	return nil

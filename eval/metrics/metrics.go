@@ -15,7 +15,8 @@
 // (Compute); every rate gets a Wilson interval and, with repetitions or
 // several cases per task, a cluster bootstrap by task; unknown labels are
 // refused or bounded (Options.Unknown); Compare pairs two conditions
-// (McNemarExact). docs/metrics.md states every rule.
+// (McNemar's exact test). The statistics themselves, which know nothing
+// of runs, are eval/stats's. docs/metrics.md states every rule.
 package metrics
 
 import (
@@ -27,6 +28,7 @@ import (
 	"strings"
 
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/eval/stats"
 	"github.com/tenetlang/tenet/eval/tally"
 )
 
@@ -339,7 +341,7 @@ var (
 // RateStats is the uncertainty of one rate of a condition.
 type RateStats struct {
 	Name string // one of RateNames
-	// Wilson is the 95% Wilson score interval (see Wilson); with bounds,
+	// Wilson is the 95% Wilson score interval (stats.Wilson); with bounds,
 	// the hull of the Wilson intervals over all assignments of the
 	// unknowns, or none (a conditional rate the unknowns change).
 	Wilson Interval
@@ -371,20 +373,9 @@ type CountStats struct {
 	Low, High float64
 }
 
-// Interval is a confidence interval [Low, High]; Valid is false when there
-// is none (an empty denominator).
-type Interval struct {
-	Low, High float64
-	Valid     bool
-}
-
-// String renders "[0.3006, 0.9544]", or "—" when not Valid.
-func (i Interval) String() string {
-	if !i.Valid {
-		return "—"
-	}
-	return fmt.Sprintf("[%.4f, %.4f]", i.Low, i.High)
-}
+// Interval is a confidence interval [Low, High] (eval/stats, which
+// computes the intervals); Valid is false when there is none.
+type Interval = stats.Interval
 
 // Rate returns the stats of the rate called name (one of RateNames); ok is
 // false when the condition has none (errors, or built by hand).

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/eval/stats"
 	"github.com/tenetlang/tenet/internal/testtier"
 )
 
@@ -201,7 +202,7 @@ func TestBoundsWorked(t *testing.T) {
 	// The Wilson interval of a bounded main rate is the hull over
 	// assignments; a bounded conditional rate has none, nor a bounded rate
 	// a bootstrap.
-	if w := stat(t, c, "benign_utility").Wilson; w != (Interval{Wilson(3, 4).Low, 1, true}) {
+	if w := stat(t, c, "benign_utility").Wilson; w != (Interval{Low: stats.Wilson(3, 4).Low, High: 1, Valid: true}) {
 		t.Errorf("wilson %v", w)
 	}
 	if w := stat(t, c, "conditional_asr_benign_solved").Wilson; w.Valid {

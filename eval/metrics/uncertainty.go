@@ -1,47 +1,6 @@
 package metrics
 
-import (
-	"math"
-	"slices"
-)
-
-// z975 is the 0.975 quantile of the standard normal distribution, for
-// two-sided 95% intervals.
-const z975 = 1.959963984540054
-
-// Wilson returns the 95% Wilson score interval for a proportion of
-// successes out of n trials (Wilson, 1927, "Probable inference, the law of
-// succession, and statistical inference", JASA 22:209–212), the interval
-// Brown, Cai & DasGupta (2001, "Interval estimation for a binomial
-// proportion", Statistical Science 16:101–133) recommend over the Wald
-// interval for small n and proportions near 0 or 1:
-//
-//	p̂ = successes/n
-//	centre = (p̂ + z²/2n) / (1 + z²/n)
-//	half   = z/(1 + z²/n) · √(p̂(1−p̂)/n + z²/4n²)
-//
-// with z = 1.959964, clipped to [0, 1]. successes and n need not be whole
-// (a rate over repetitions is a sum of means). It is not Valid when n ≤ 0.
-func Wilson(successes, n float64) Interval {
-	if !(n > 0) {
-		return Interval{}
-	}
-	p := successes / n
-	z2 := z975 * z975
-	d := 1 + z2/n
-	centre := (p + z2/(2*n)) / d
-	half := z975 / d * math.Sqrt(p*(1-p)/n+z2/(4*n*n))
-	lo, hi := centre-half, centre+half
-	// At p̂ = 0 or 1 the exact bound is 0 or 1; keep rounding from
-	// moving it.
-	if p <= 0 {
-		lo = 0
-	}
-	if p >= 1 {
-		hi = 1
-	}
-	return Interval{Low: max(0, lo), High: min(1, hi), Valid: true}
-}
+import "github.com/tenetlang/tenet/eval/stats"
 
 // splitmix64 (Steele, Lea & Flood, 2014, "Fast splittable pseudorandom
 // number generators", OOPSLA) is the bootstrap's generator: tiny and fully
@@ -67,21 +26,6 @@ func (r *splitmix64) intn(n int) int {
 			return int(x % un)
 		}
 	}
-}
-
-// Percentile returns the 2.5% and 97.5% points of values (sorted in
-// place): the order statistics of ranks ⌈0.025·B⌉ and ⌈0.975·B⌉ (1-based)
-// of the B values, the inverse of the empirical distribution function. It
-// is not Valid when values is empty.
-func Percentile(values []float64) Interval {
-	b := len(values)
-	if b == 0 {
-		return Interval{}
-	}
-	slices.Sort(values)
-	lo := (25*b + 999) / 1000
-	hi := (975*b + 999) / 1000
-	return Interval{Low: values[max(lo, 1)-1], High: values[max(hi, 1)-1], Valid: true}
 }
 
 // bootstrap sets the cluster-bootstrap interval of every rate that reads no
@@ -147,7 +91,7 @@ func bootstrap(rates []RateStats, data []taskData, nT, nC int, opt Options) {
 	}
 	for i := range rates {
 		if use[i] {
-			rates[i].Bootstrap = Percentile(values[i])
+			rates[i].Bootstrap = stats.Percentile(values[i])
 		}
 	}
 }

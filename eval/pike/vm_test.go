@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tenetlang/tenet/compiler"
 	"github.com/tenetlang/tenet/compiler/bundle"
+	"github.com/tenetlang/tenet/compiler/patterncode"
 	"github.com/tenetlang/tenet/eval/runs"
 )
 
@@ -42,7 +42,7 @@ func (l *letters) Charge(n int) error {
 func plan(t *testing.T, text, steps, guarded string, refs map[byte][]int) *bundle.PatternPlan {
 	t.Helper()
 	names := strings.Split(steps, "")
-	prog, err := compiler.PatternProgram(text, names)
+	prog, err := patterncode.PatternProgram(text, names)
 	if err != nil {
 		t.Fatal(err)
 	}

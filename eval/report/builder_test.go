@@ -12,6 +12,7 @@ import (
 
 	"github.com/tenetlang/tenet/eval"
 
+	"github.com/tenetlang/tenet/eval/leaderboard"
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/pipeline"
 	"github.com/tenetlang/tenet/eval/runs"
@@ -38,7 +39,7 @@ func reference(in testInput) *Document {
 		contracts[c.Contract] = true
 	}
 	if len(contracts) > 1 {
-		res.Leaderboard = metrics.Leaderboard(res.Conditions)
+		res.Leaderboard = leaderboard.Rows(res.Conditions)
 	}
 	return buildWith(in, res)
 }

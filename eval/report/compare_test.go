@@ -6,6 +6,7 @@ import (
 
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/eval/stats"
 )
 
 func TestWriteComparison(t *testing.T) {
@@ -42,7 +43,7 @@ func TestWriteComparison(t *testing.T) {
 		"targeted_asr and side_effect_rate count attack outcomes: lost = stopped by the defended condition, gained = let through; a negative net_effect is an improvement.\n"+
 		"p_value: exact two-sided McNemar test on lost vs gained (binomial, p = 1 when both are 0).\n")
 	for p, want := range map[float64]string{1: "1", 0.125: "0.125", 0.0002441406: "0.0002441", 1.52587890625e-05: "1.526e-05",
-		metrics.McNemarExact(1200, 0): "<5e-324"} {
+		stats.McNemarExact(1200, 0): "<5e-324"} {
 		if got := PValue(p); got != want {
 			t.Errorf("PValue(%v) = %q, want %q", p, got, want)
 		}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tenetlang/tenet/eval/leaderboard"
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/summary"
 	"github.com/tenetlang/tenet/eval/tally"
@@ -60,7 +61,7 @@ type Document struct {
 	Gates          []GateResult
 	// Leaderboard pools each condition over contracts; nil unless the runs
 	// come from more than one contract.
-	Leaderboard []metrics.LeaderRow
+	Leaderboard []leaderboard.Row
 	Comparison  *metrics.Comparison // tenet compare only
 	Tests       []TestResult        // tenet test only
 	// Profiles counts, per contract, condition and profile, the labels a

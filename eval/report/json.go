@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 
+	"github.com/tenetlang/tenet/eval/leaderboard"
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/runs"
 	"github.com/tenetlang/tenet/eval/summary"
@@ -647,7 +648,7 @@ func jsonGate(g GateResult) wireGate {
 
 // Leaderboard.
 
-// wireLeaderRow is one metrics.LeaderRow; with an Error, the counts and
+// wireLeaderRow is one leaderboard.Row; with an Error, the counts and
 // rates are null.
 type wireLeaderRow struct {
 	Condition            string          `json:"condition"`
@@ -677,7 +678,7 @@ type wireLeaderRange struct {
 	High wireFraction `json:"high"`
 }
 
-func jsonLeaderRow(r metrics.LeaderRow) wireLeaderRow {
+func jsonLeaderRow(r leaderboard.Row) wireLeaderRow {
 	out := wireLeaderRow{Condition: r.Condition, Contracts: jsonStrings(r.Contracts), Unknowns: r.Unknowns}
 	if r.Err != nil {
 		msg := r.Err.Error()
@@ -685,7 +686,7 @@ func jsonLeaderRow(r metrics.LeaderRow) wireLeaderRow {
 		return out
 	}
 	out.BenignTasks, out.SecurityCases = jsonInt(r.Tasks, false), jsonInt(r.Cases, false)
-	rates := make([]*wireLeaderRate, len(metrics.LeaderboardRates))
+	rates := make([]*wireLeaderRate, len(leaderboard.Rates))
 	for i := range rates {
 		if i >= len(r.Low) || i >= len(r.High) {
 			rates[i] = &wireLeaderRate{}

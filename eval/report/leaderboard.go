@@ -8,7 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/tenetlang/tenet/eval/metrics"
+	"github.com/tenetlang/tenet/eval/leaderboard"
 )
 
 // WriteLeaderboard writes one row per condition pooled over contracts:
@@ -20,7 +20,7 @@ import (
 // A rate that unknown labels can change prints as "[low, high]" with the
 // count of unknowns; a condition whose metrics could not be computed for
 // some contract prints its first error instead.
-func WriteLeaderboard(w io.Writer, rows []metrics.LeaderRow) error {
+func WriteLeaderboard(w io.Writer, rows []leaderboard.Row) error {
 	if len(rows) == 0 {
 		return nil
 	}
@@ -46,7 +46,7 @@ func WriteLeaderboard(w io.Writer, rows []metrics.LeaderRow) error {
 			cells = []string{ShownName(r.Condition), "—", "—", "—", "—", "—", "—"}
 			errs = append(errs, fmt.Sprintf("  %s: %s", ShownName(r.Condition), OneLine(r.Err.Error())))
 		} else {
-			for i := range metrics.LeaderboardRates {
+			for i := range leaderboard.Rates {
 				if r.Low[i] == r.High[i] {
 					cells = append(cells, r.Low[i].String())
 				} else {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tenetlang/tenet/eval/leaderboard"
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/runs"
 	"github.com/tenetlang/tenet/eval/tally"
@@ -33,7 +34,7 @@ type Results struct {
 	Audit          []tally.AuditCounts
 	// Leaderboard pools each condition over contracts; nil unless the
 	// conditions come from more than one contract.
-	Leaderboard []metrics.LeaderRow
+	Leaderboard []leaderboard.Row
 	// Err is Compute's error: the metrics as a whole failed (Conditions is
 	// nil), or some conditions have errors (each in its Errors), named on
 	// one line.
@@ -329,15 +330,15 @@ func (c *Collector) Results() Results {
 	return res
 }
 
-// leaderboardOf is Leaderboard(cs) when cs span more than one contract,
+// leaderboardOf is leaderboard.Rows(cs) when cs span more than one contract,
 // else nil.
-func leaderboardOf(cs []metrics.Condition) []metrics.LeaderRow {
+func leaderboardOf(cs []metrics.Condition) []leaderboard.Row {
 	contracts := map[string]bool{}
 	for _, c := range cs {
 		contracts[c.Contract] = true
 	}
 	if len(contracts) > 1 {
-		return metrics.Leaderboard(cs)
+		return leaderboard.Rows(cs)
 	}
 	return nil
 }

@@ -17,9 +17,11 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tenetlang/tenet/eval/leaderboard"
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/report"
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/eval/stats"
 	"github.com/tenetlang/tenet/eval/tally"
 )
 
@@ -533,7 +535,7 @@ func htmlContractViews(d *report.Document) []htmlContractView {
 // htmlLeaderboardView renders the leaderboard and plots its pooled benign
 // utility against its pooled targeted ASR, with the Wilson interval of
 // the pooled counts (the hull over the bounds when unknowns bound them).
-func htmlLeaderboardView(rows []metrics.LeaderRow, numbers map[string]int) *htmlLeaderView {
+func htmlLeaderboardView(rows []leaderboard.Row, numbers map[string]int) *htmlLeaderView {
 	if len(rows) == 0 {
 		return nil
 	}
@@ -558,7 +560,7 @@ func htmlLeaderboardView(rows []metrics.LeaderRow, numbers map[string]int) *html
 			continue
 		}
 		row.T, row.C = strconv.Itoa(r.Tasks), strconv.Itoa(r.Cases)
-		for i := range metrics.LeaderboardRates {
+		for i := range leaderboard.Rates {
 			if r.Low[i] == r.High[i] {
 				row.Cells = append(row.Cells, r.Low[i].String())
 			} else {
@@ -566,7 +568,7 @@ func htmlLeaderboardView(rows []metrics.LeaderRow, numbers map[string]int) *html
 			}
 		}
 		lv.Rows = append(lv.Rows, row)
-		// benign_utility and targeted_asr are LeaderboardRates 0 and 2.
+		// benign_utility and targeted_asr are leaderboard.Rates 0 and 2.
 		x, xi, okx := htmlPooled(r.Low[0], r.High[0])
 		y, yi, oky := htmlPooled(r.Low[2], r.High[2])
 		if okx && oky {
@@ -587,7 +589,7 @@ func htmlPooled(lo, hi metrics.Rate) ([2]float64, metrics.Interval, bool) {
 	if lo.Den == 0 || hi.Den == 0 {
 		return [2]float64{}, metrics.Interval{}, false
 	}
-	a, b := metrics.Wilson(lo.Num, lo.Den), metrics.Wilson(hi.Num, hi.Den)
+	a, b := stats.Wilson(lo.Num, lo.Den), stats.Wilson(hi.Num, hi.Den)
 	return [2]float64{lo.Value(), hi.Value()}, metrics.Interval{Low: a.Low, High: b.High, Valid: a.Valid && b.Valid}, true
 }
 

@@ -13,6 +13,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/tenetlang/tenet/eval/leaderboard"
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/report"
 	"github.com/tenetlang/tenet/eval/runs"
@@ -555,7 +556,7 @@ func mdGates(w io.Writer, gs []report.GateResult) {
 }
 
 // mdLeaderboard writes the leaderboard of several contracts.
-func mdLeaderboard(w io.Writer, rows []metrics.LeaderRow) {
+func mdLeaderboard(w io.Writer, rows []leaderboard.Row) {
 	if len(rows) == 0 {
 		return
 	}
@@ -578,7 +579,7 @@ func mdLeaderboard(w io.Writer, rows []metrics.LeaderRow) {
 			continue
 		}
 		cells := []string{report.ShownName(r.Condition), fmt.Sprint(r.Tasks), fmt.Sprint(r.Cases)}
-		for i := range metrics.LeaderboardRates {
+		for i := range leaderboard.Rates {
 			if r.Low[i] == r.High[i] {
 				cells = append(cells, r.Low[i].String())
 			} else {

@@ -1,0 +1,163 @@
+// Package source evaluates a contract's source block on one transcript
+// record: its expressions (select, task, goal, condition, attack, attempt,
+// repetition, the given labels) see the record's meta and the record
+// itself, and each value is taken as what the run key or a given label
+// needs — a non-empty string, a count from 1 to a bound, a bool or null —
+// or refused with a message saying what the expression gave instead.
+// GivenMisfit holds the rules given labels must keep.
+//
+// It takes the CEL programs of a bundle's expressions (index-aligned with
+// bundle.Bundle.Exprs) and imports compiler/bundle (NoExpr) and eval/runs
+// (keys and given labels) only; eval maps a record to its key with it.
+package source
+
+import (
+	"fmt"
+
+	"cel.dev/cel-go/cel"
+	"cel.dev/cel-go/common/types"
+	"cel.dev/cel-go/common/types/ref"
+	"cel.dev/cel-go/interpreter"
+
+	"github.com/tenetlang/tenet/compiler/bundle"
+	"github.com/tenetlang/tenet/eval/runs"
+)
+
+// Activation resolves the variables of source expressions: a record's
+// meta and the record.
+type Activation struct {
+	Meta, Record map[string]any
+}
+
+func (a *Activation) ResolveName(name string) (any, bool) {
+	switch name {
+	case "meta":
+		return a.Meta, true
+	case "record":
+		return a.Record, true
+	}
+	return nil, false
+}
+
+func (a *Activation) Parent() interpreter.Activation { return nil }
+
+// Exprs are the CEL programs of a bundle's expressions, index-aligned with
+// its Exprs; a source's expressions are evaluated through them.
+type Exprs []cel.Program
+
+// Eval evaluates expression i on act.
+func (x Exprs) Eval(i int, act interpreter.Activation) (ref.Val, error) {
+	v, _, err := x[i].Eval(act)
+	return v, err
+}
+
+// String evaluates a string-valued source expression; null is allowed
+// (and gives "") only when nullable.
+func (x Exprs) String(i int, act interpreter.Activation, nullable bool) (string, error) {
+	if i == bundle.NoExpr {
+		return "", nil
+	}
+	v, err := x.Eval(i, act)
+	if err != nil {
+		return "", err
+	}
+	switch v := v.(type) {
+	case types.String:
+		if v == "" {
+			return "", fmt.Errorf("gave an empty string")
+		}
+		return string(v), nil
+	case types.Null:
+		if nullable {
+			return "", nil
+		}
+	}
+	want := "string"
+	if nullable {
+		want = "string or null"
+	}
+	return "", fmt.Errorf("gave %s, want %s", TypeName(v), want)
+}
+
+// Count evaluates an attempt or repetition number (default 1), from
+// 1 to max (runs.MaxAttempt, runs.MaxRepetition: a larger one is bad input
+// here, before anything is written). JSON numbers are doubles, so a whole
+// double is accepted.
+func (x Exprs) Count(i int, act interpreter.Activation, max int64) (int, error) {
+	if i == bundle.NoExpr {
+		return 1, nil
+	}
+	v, err := x.Eval(i, act)
+	if err != nil {
+		return 0, err
+	}
+	var n int64
+	switch v := v.(type) {
+	case types.Int:
+		n = int64(v)
+	case types.Double:
+		// Out of int64's range the conversion is undefined: compare first.
+		if f := float64(v); f < 1 || f > float64(max) {
+			return 0, fmt.Errorf("gave %v, want a number from 1 to %d", f, max)
+		}
+		if float64(v) != float64(int64(v)) {
+			return 0, fmt.Errorf("gave %v, want a whole number", float64(v))
+		}
+		n = int64(v)
+	default:
+		return 0, fmt.Errorf("gave %s, want int", TypeName(v))
+	}
+	if n < 1 || n > max {
+		return 0, fmt.Errorf("gave %d, want a number from 1 to %d", n, max)
+	}
+	return int(n), nil
+}
+
+// Bool evaluates a given label: bool, or null for "not given".
+func (x Exprs) Bool(i int, act interpreter.Activation) (*bool, error) {
+	if i == bundle.NoExpr {
+		return nil, nil
+	}
+	v, err := x.Eval(i, act)
+	if err != nil {
+		return nil, err
+	}
+	switch v := v.(type) {
+	case types.Bool:
+		b := bool(v)
+		return &b, nil
+	case types.Null:
+		return nil, nil
+	}
+	return nil, fmt.Errorf("gave %s, want bool or null", TypeName(v))
+}
+
+// TypeName names the CEL type of a value an expression gave, for an error
+// saying what it gave instead of what was wanted ("nothing" for none).
+func TypeName(v ref.Val) string {
+	if v == nil {
+		return "nothing"
+	}
+	return v.Type().TypeName()
+}
+
+// GivenMisfit says why given labels break the runs file's rules
+// (runs.Record.Validate), or "". Refusing the record here names its
+// file:line; accepting it would write a runs file that tenet report refuses.
+func GivenMisfit(key runs.Key, g runs.Given) string {
+	if !key.Attacked() {
+		for _, l := range []struct {
+			name runs.LabelName
+			v    *bool
+		}{{runs.AttackSuccess, g.AttackSuccess}, {runs.SideEffect, g.SideEffect}} {
+			if l.v != nil {
+				return fmt.Sprintf("given.%s gave %t on a benign run (goal is null): a benign run has only a utility label; give null for benign runs (e.g. \"meta.goal != null ? meta.security : null\")", l.name, *l.v)
+			}
+		}
+		return ""
+	}
+	if g.AttackSuccess != nil && *g.AttackSuccess && g.SideEffect != nil && !*g.SideEffect {
+		return fmt.Sprintf("given.%s is true but given.%s is false: a successful attack is a side effect (side_effect ≥ attack_success)", runs.AttackSuccess, runs.SideEffect)
+	}
+	return ""
+}
