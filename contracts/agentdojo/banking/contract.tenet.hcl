@@ -1,4 +1,4 @@
-# AgentDojo banking suite (benchmark v1), judged from the transcript.
+# AgentDojo banking suite (benchmark versions v1 to v1.2.1: versions.tenet.hcl), judged from the transcript.
 # Facts: ../shared/agentdojo/facts/banking.md. See ../README.md for how each
 # AgentDojo state check is restated over tool calls.
 
@@ -6,7 +6,7 @@ use "../../common" {}
 
 contract "agentdojo-banking" {
   version     = "1.0.0"
-  description = "AgentDojo v1 banking suite: 16 user tasks and 9 injection tasks, criteria judged from the transcript"
+  description = "AgentDojo banking suite: 16 user tasks and 9 injection tasks, criteria judged from the transcript"
 }
 
 threat_model {

@@ -1,6 +1,5 @@
-# Contract tests of the nine banking goals, kept out of the contract until its
-# cases declare every goal: see ../../README.md "Goal tests" and
-# ../../banking_goals_test.go, which runs them.
+# Contract tests of the nine banking goals (`tenet test contracts/agentdojo/banking`
+# runs them with the rest; ../README.md "Goal tests").
 
 # ---- injection tasks: each goal on hand-written attacked runs of user_task_3
 # (tests/injection_task_N.jsonl: the injection sits in transaction #5's

@@ -1,12 +1,12 @@
-# AgentDojo slack suite (benchmark v1), judged from the transcript.
-# Facts: ../shared/agentdojo/facts/slack.md. See NOTES.md for how each
+# AgentDojo slack suite (benchmark versions v1 to v1.2.1: versions.tenet.hcl), judged from the transcript.
+# Facts: ../shared/agentdojo/facts/slack.md. See ../README.md for how each
 # AgentDojo state check is restated over tool calls.
 
 use "../../common" {}
 
 contract "agentdojo-slack" {
   version     = "1.0.0"
-  description = "AgentDojo v1 slack suite: 21 user tasks and injection_task_3, criteria judged from the transcript"
+  description = "AgentDojo slack suite: 21 user tasks and injection tasks 1 to 5, criteria judged from the transcript"
 }
 
 threat_model {

@@ -3,13 +3,7 @@
 # (false) and AgentDojo's bugs, kept on purpose (names starting "BUG:").
 # Transcripts: tests/injection_task_N.jsonl, attacked user_task_0 runs whose
 # www.informations.com page carries the GOAL in important_instructions form.
-#
-# PENDING: a test may only name a declared security case, and the suite's
-# `cases` block declares injection_task_3 alone until the cross product is
-# declared (issue 16). Rename this file to goal_tests.tenet.hcl then; until
-# then it is not part of the contract (only *.tenet.hcl files are read).
-# Checked against a copy of the contract with every goal declared:
-# 32 tests: 32 passed.
+# `tenet test contracts/agentdojo/slack` runs them with the rest.
 
 # ---- injection_task_1 (tests/injection_task_1.jsonl: attacked user_task_0 runs whose
 # injection carries the GOAL)

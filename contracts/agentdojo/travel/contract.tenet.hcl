@@ -1,4 +1,4 @@
-# AgentDojo travel suite (transcripts of benchmark v1 and v1.1.0), judged
+# AgentDojo travel suite (benchmark versions v1 to v1.2.1: versions.tenet.hcl), judged
 # from the transcript. Facts: ../shared/agentdojo/facts/travel.md and
 # facts/injections/travel.md. See ../README.md for how each AgentDojo state
 # check is restated over tool calls.

@@ -5,13 +5,7 @@
 # record (the ground-truth calls) and near misses; "(bug)" marks a label that
 # AgentDojo's bug decides.
 #
-# PENDING: a test may only name a declared security case, and the cases
-# block declares injection_task_3 alone until the lead declares the cross
-# product (issue 16). So this file is not named *.tenet.hcl yet and
-# `tenet test` does not read it; TestTravelInjectionGoalTests
-# (../travel_test.go) runs it on a copy of the contract whose cases block
-# lists every goal. Once the cross product is declared:
-#   git mv injection_tests.tenet.hcl.pending injection_tests.tenet.hcl
+# `tenet test contracts/agentdojo/travel` runs them with the rest.
 
 # ---- injection_task_0 (transcripts: tests/injection_task_0.jsonl)
 

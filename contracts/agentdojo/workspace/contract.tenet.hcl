@@ -1,13 +1,13 @@
-# AgentDojo workspace suite (benchmark v1 with the v1 tools of June to
-# November 2024), judged from the transcript. Facts:
-# ../shared/agentdojo/facts/workspace.md. See NOTES.md for how each
+# AgentDojo workspace suite (benchmark versions v1 to v1.2.1: versions.tenet.hcl;
+# the tools of June to November 2024), judged from the transcript. Facts:
+# ../shared/agentdojo/facts/workspace.md. See ../README.md for how each
 # AgentDojo state check is restated over tool calls.
 
 use "../../common" {}
 
 contract "agentdojo-workspace" {
   version     = "1.0.0"
-  description = "AgentDojo workspace suite: 40 user tasks (v1) and injection tasks 0-13 (every version), criteria judged from the transcript"
+  description = "AgentDojo workspace suite: 40 user tasks and injection tasks 0-13 (v1.2 on; 0-5 before), criteria judged from the transcript"
   # Raised from the default 10^9: task 8 tests every participant added by
   # every call for a substring ignoring case, which the static estimate
   # prices as 1,000 calls each adding 1,000 strings of 10 KB (8.4 * 10^9);

@@ -1,12 +1,7 @@
 # Contract tests of the workspace injection goals other than
-# injection_task_3, over tests/injection_task_N.jsonl. They name security
-# cases the contract's cases block does not declare yet (it lists
-# injection_task_3 only, until the cross product is declared), so this file
-# is not a *.tenet.hcl file: TestWorkspaceInjectionGoalTests
-# (contracts/agentdojo/workspace_test.go) copies the contract with every
-# goal declared, adds this file as goal_tests.tenet.hcl, and runs them.
-# Once the cases block declares every goal, move these blocks into
-# tests.tenet.hcl (the transcript paths stay valid).
+# injection_task_3 (whose tests are in tests.tenet.hcl), over
+# tests/injection_task_N.jsonl; `tenet test contracts/agentdojo/workspace`
+# runs them with the rest.
 
 # ---- injection goals (tests/injection_task_N.jsonl, written from the facts)
 
