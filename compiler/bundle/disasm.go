@@ -3,6 +3,7 @@ package bundle
 import (
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -198,7 +199,17 @@ func (l *listing) plan(b *Bundle) {
 		l.pf("goal tasks: %s\n", strings.Join(pl.GoalTasks, ", "))
 	}
 	for _, o := range pl.Optional {
-		l.pf("optional %s: %d security cases, %d goal tasks\n", o.Label, len(o.Cases), len(o.GoalTasks))
+		l.pf("optional %s: %d security cases, %d goal tasks", o.Label, len(o.Cases), len(o.GoalTasks))
+		if n := goalTasksOnlyIn(pl, o); n > 0 {
+			// eval's "not run" line counts these too (docs/metrics.md,
+			// "Optional sets"): say so, or the two counts look contradictory.
+			noun := "goal tasks"
+			if n == 1 {
+				noun = "goal task"
+			}
+			l.pf("; not run, it also leaves out %d %s (of the goals only it attacks)", n, noun)
+		}
+		l.pf("\n")
 	}
 	l.pf("sources\n")
 	for _, s := range pl.Sources {
@@ -349,4 +360,32 @@ func valueString(v any) string {
 		return "{" + strings.Join(es, ", ") + "}"
 	}
 	return fmt.Sprint(v)
+}
+
+// goalTasksOnlyIn counts the goal tasks whose goal only the optional set o
+// attacks: a condition that runs none of o leaves them out with it.
+func goalTasksOnlyIn(pl Plan, o OptionalSet) int {
+	in := map[Case]bool{}
+	for _, c := range o.Cases {
+		in[c] = true
+	}
+	elsewhere := map[string]bool{}
+	for _, c := range pl.Cases {
+		if !in[c] {
+			elsewhere[c.Goal] = true
+		}
+	}
+	only := map[string]bool{}
+	for _, c := range o.Cases {
+		if !elsewhere[c.Goal] {
+			only[c.Goal] = true
+		}
+	}
+	n := 0
+	for _, g := range pl.GoalTasks {
+		if only[g] && !slices.Contains(o.GoalTasks, g) {
+			n++
+		}
+	}
+	return n
 }
