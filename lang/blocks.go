@@ -429,8 +429,12 @@ func (d *decoder) cases(b *hcl.Block) *Cases {
 		Optional: d.flag(c.Attributes["optional"]),
 		Range:    b.DefRange,
 	}
-	if len(b.Labels) == 1 {
+	if len(b.Labels) >= 1 {
 		cs.Label = d.label(b, "label", false)
+	}
+	if len(b.Labels) > 1 {
+		d.errorf(diag.InvalidLabels, b.LabelRanges[1], "Extraneous label for cases",
+			"A cases block takes at most one label, the name of its set (needed with optional = true); this one has %d.", len(b.Labels))
 	}
 	if cs.Optional && cs.Label.Value == "" && len(b.Labels) == 0 {
 		d.errorf(diag.InvalidLabels, c.Attributes["optional"].Range, "Optional cases block without a label",
@@ -439,10 +443,10 @@ func (d *decoder) cases(b *hcl.Block) *Cases {
 	return cs
 }
 
-// labelledCases takes the cases blocks with one label out of a file body
+// labelledCases takes the cases blocks with labels out of a file body
 // (HCL's schemas cannot make a label optional), so that the rest is checked
-// against fileSchema as before; any other label count stays, for HCL to
-// report.
+// against fileSchema as before; d.cases refuses more than one label (HCL's
+// own message would say that none is expected).
 func labelledCases(body hcl.Body) (hcl.Body, []*hcl.Block) {
 	sb, ok := body.(*hclsyntax.Body)
 	if !ok {
@@ -452,7 +456,7 @@ func labelledCases(body hcl.Body) (hcl.Body, []*hcl.Block) {
 	rest := *sb
 	rest.Blocks = nil
 	for _, b := range sb.Blocks {
-		if b.Type == "cases" && len(b.Labels) == 1 {
+		if b.Type == "cases" && len(b.Labels) >= 1 {
 			labelled = append(labelled, b.AsHCLBlock())
 			continue
 		}
