@@ -117,8 +117,15 @@ func (c *compiler) expandIDs(list []lang.Str, declared []string, what, block str
 			continue
 		}
 		if !contains(declared, s.Value) {
+			hint := didYouMean(s.Value, declared)
+			// The likeliest slip: a task's id in goals, or a goal's in tasks.
+			if _, isTask := c.tasks[s.Value]; what == "goal" && isTask {
+				hint = fmt.Sprintf(" %q is a task's id; goals names goal blocks.", s.Value)
+			} else if _, isGoal := c.goals[s.Value]; what == "task" && isGoal {
+				hint = fmt.Sprintf(" %q is a goal's id; tasks names task blocks.", s.Value)
+			}
 			c.errorf(diag.Code("unknown-"+what), s.Range, "Unknown "+what,
-				fmt.Sprintf("The %s block names %s %q, which is not declared.%s", block, what, s.Value, didYouMean(s.Value, declared)))
+				fmt.Sprintf("The %s block names %s %q, which is not declared.%s", block, what, s.Value, hint))
 			continue
 		}
 		out = append(out, s.Value)
