@@ -132,6 +132,9 @@ func (c *compiler) run() {
 // requireThreatModel: every contract declares its threat model; one
 // without a source cannot be evaluated (a warning: it may be a library).
 func (c *compiler) requireThreatModel() {
+	if c.mod.SyntaxErrors {
+		return // the syntax error may well be what hid the block
+	}
 	for _, f := range c.mod.Files {
 		if f.HCL == nil || f.HCL.Body == nil {
 			// A file refused before parsing (nesting-too-deep,

@@ -40,6 +40,9 @@ type Module struct {
 	Dir string
 	// Files are the source files sorted by name.
 	Files []*SourceFile
+	// SyntaxErrors is set when a file did not parse: the blocks after its
+	// error are unknown, so a check that a block is missing would mislead.
+	SyntaxErrors bool
 
 	Contract    *Contract    // exactly one per module
 	ThreatModel *ThreatModel // at most one

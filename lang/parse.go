@@ -116,6 +116,7 @@ func parseFiles(dir string, files map[string][]byte, library bool) (m *Module, d
 			d.decodeFile(f.Body)
 		}
 	}
+	m.SyntaxErrors = syntaxErrors
 	// A missing contract block is noise next to syntax errors, which may
 	// well be what hid it.
 	if m.Contract == nil && !syntaxErrors && !library {
