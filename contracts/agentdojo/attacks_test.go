@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -21,12 +22,16 @@ import (
 // temporary tree, with every attacked run filed a second time under
 // another attack name (its attack_type and folder renamed, its transcript
 // unchanged). Each (pipeline, attack) is a condition over the same 16
-// benign runs, judged once; equal transcripts give equal labels, so both
+// benign runs and 9 goal-task runs (the suite's injection_task_N/none
+// files), judged once; equal transcripts give equal labels, so both
 // attacks' metrics are the single-attack ones and so is the contract's
 // max_over_attacks aggregate (any and all of two equal labels are that
-// label).
+// label), its goal_task_utility included: the goal-task runs are the
+// pipeline's, shared by the aggregate as by each attack. Compute (tenet
+// compare's path) gives what the stream (summary.Collect, tenet eval's and
+// report's) gives.
 func TestAttacksRealRuns(t *testing.T) {
-	testtier.Heavy(t, "judges 2 × 144 + 16 real banking run files")
+	testtier.Heavy(t, "judges 2 × 144 + 16 + 9 real banking run files")
 	const pipe, copyName = "gpt-4o-mini-2024-07-18", "important_instructions_again"
 	src := filepath.Join(shared.Dir(t), "agentdojo", "runs", pipe, "banking")
 	tmp := t.TempDir()
@@ -71,16 +76,19 @@ func TestAttacksRealRuns(t *testing.T) {
 	if err != nil || len(res.Errors) > 0 {
 		t.Fatal(err, res.Errors)
 	}
-	benign, attacked := 0, map[string]int{}
+	benign, goalTasks, attacked := 0, 0, map[string]int{}
 	for _, r := range res.Records {
-		if r.Key.Attacked() {
+		switch {
+		case r.Key.Attacked():
 			attacked[r.Key.Attack]++
-		} else {
+		case r.GoalTask:
+			goalTasks++
+		default:
 			benign++
 		}
 	}
-	if benign != 16 || len(attacked) != 2 || attacked["important_instructions"] != 144 || attacked[copyName] != 144 {
-		t.Fatalf("runs: %d benign, attacked %v; want 16 benign (once) and 144 under each attack", benign, attacked)
+	if benign != 16 || goalTasks != 9 || len(attacked) != 2 || attacked["important_instructions"] != 144 || attacked[copyName] != 144 {
+		t.Fatalf("runs: %d benign, %d goal-task, attacked %v; want 16 benign and 9 goal-task (once) and 144 under each attack", benign, goalTasks, attacked)
 	}
 	// Equal transcripts, equal labels: run by run.
 	labels := map[string]map[string]string{}
@@ -125,8 +133,8 @@ func TestAttacksRealRuns(t *testing.T) {
 		t.Fatal(single.Err, len(single.Conditions))
 	}
 	s := single.Conditions[0]
-	if s.BenignTasks != 16 || s.SecurityCases != 144 {
-		t.Fatalf("single attack: |T| %d |C| %d", s.BenignTasks, s.SecurityCases)
+	if s.BenignTasks != 16 || s.SecurityCases != 144 || s.GoalTasks != 9 || s.GoalTaskUtility.Low.Rate != (metrics.Rate{Num: 8, Den: 9}) {
+		t.Fatalf("single attack: |T| %d |C| %d goal tasks %d goal_task_utility %v", s.BenignTasks, s.SecurityCases, s.GoalTasks, s.GoalTaskUtility.Low)
 	}
 	for _, c := range sum.Conditions {
 		type rates struct {
@@ -135,10 +143,13 @@ func TestAttacksRealRuns(t *testing.T) {
 			joint                 metrics.Joint
 			exposed, solved       float64
 			condExposed, condSolv metrics.NullableRate
+			goalTasks, left       int
+			goalTaskUtility       metrics.RateStats
 		}
 		of := func(c metrics.Condition) rates {
 			return rates{c.BenignTasks, c.SecurityCases, c.BenignUtility, c.RawAttackedUtility, c.TargetedASR, c.SideEffectRate,
-				c.SecureUtilityInScope, c.Joint, c.ExposedCases, c.BenignSolvedCases, c.ConditionalASRExposed, c.ConditionalASRBenignSolved}
+				c.SecureUtilityInScope, c.Joint, c.ExposedCases, c.BenignSolvedCases, c.ConditionalASRExposed, c.ConditionalASRBenignSolved,
+				c.GoalTasks, len(c.LeftOut), c.GoalTaskUtility}
 		}
 		if of(c) != of(s) {
 			t.Errorf("%s: %+v\nwant the single attack's %+v", c.Condition, of(c), of(s))
@@ -146,6 +157,13 @@ func TestAttacksRealRuns(t *testing.T) {
 	}
 	if a := sum.Conditions[2]; !a.Aggregate || a.Attack != "max_over_attacks" || a.Pipeline != pipe {
 		t.Errorf("aggregate %+v", a)
+	}
+	computed, err := metrics.Compute(res.Records, declared, metrics.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(computed, sum.Conditions) {
+		t.Errorf("Compute and the stream differ:\n%+v\n%+v", computed, sum.Conditions)
 	}
 }
 

@@ -184,9 +184,12 @@ func (p *Pipeline) End() []*Group {
 	return p.done
 }
 
-// slim is what the metrics read of a valid run (as Group keeps it).
+// slim is what the metrics read of a valid run (as Group keeps it). It
+// keeps GoalTask: the pipeline's goal-task runs are benign runs the
+// aggregate shares with each attack's condition, and without the mark
+// they would count as benign runs of undeclared tasks there.
 func slim(r runs.Record) runs.Record {
-	return runs.Record{Key: r.Key, Bundle: r.Bundle, Utility: r.Utility, AttackSuccess: r.AttackSuccess, SideEffect: r.SideEffect,
+	return runs.Record{Key: r.Key, Bundle: r.Bundle, GoalTask: r.GoalTask, Utility: r.Utility, AttackSuccess: r.AttackSuccess, SideEffect: r.SideEffect,
 		Exposed: r.Exposed, HasExposed: r.HasExposed, AttemptBudget: r.AttemptBudget}
 }
 

@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
@@ -177,5 +178,54 @@ func TestAttacksCompare(t *testing.T) {
 	}
 	if n != 1 {
 		t.Errorf("transitions %+v", cmp.Transitions)
+	}
+}
+
+// TestAttackAggregateGoalTasks: goal-task runs are benign runs of the
+// pipeline, so the aggregate carries them as goal-task runs as each
+// attack's condition does (its goal_task_utility is theirs, never benign
+// runs of undeclared tasks), and an optional goal_tasks set is left out,
+// or expected whole, in the aggregate exactly as in each attack's
+// condition.
+func TestAttackAggregateGoalTasks(t *testing.T) {
+	decl := func() map[string]Declared {
+		d := withMax(versioned())
+		x := d[""]
+		x.Optional = x.Optional[:1] // the goal_tasks set only: v2's cases ran under both attacks
+		d[""] = x
+		return d
+	}
+	recs := append(twoAttacks(), goalTask("p", "G1", runs.True()), goalTask("p", "G2", runs.False()))
+	for _, opt := range []Options{{}, {Cases: CasesObserved}} {
+		cs, err := Compute(recs, decl(), opt)
+		if err != nil || len(cs) != 3 {
+			t.Fatalf("%+v: %v %+v", opt, err, cs)
+		}
+		for _, c := range cs {
+			s := c.GoalTaskUtility
+			if !c.OK() || c.BenignTasks != 2 || c.BenignUtility != (Rate{1, 2}) || c.GoalTasks != 2 || c.GoalTaskRepetitions != 1 ||
+				s.Name != GoalTaskUtilityName || !s.Exact() || s.Low.Rate != (Rate{1, 2}) || s.Wilson.String() != "[0.0945, 0.9055]" || len(c.LeftOut) != 0 {
+				t.Errorf("%+v: %s: |T| %d benign %v goal tasks %d reps %d utility %+v left out %v errors %s", opt, c.Condition, c.BenignTasks, c.BenignUtility,
+					c.GoalTasks, c.GoalTaskRepetitions, s, c.LeftOut, errorLines(c))
+			}
+		}
+	}
+
+	// The optional goal_tasks set not run: left out of every condition.
+	cs, err := Compute(twoAttacks(), decl(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cs {
+		if want := []LeftOutSet{{Label: "goal_tasks", GoalTasks: 2}}; !reflect.DeepEqual(c.LeftOut, want) || c.GoalTasks != 0 {
+			t.Errorf("not run: %s: left out %+v, goal tasks %d", c.Condition, c.LeftOut, c.GoalTasks)
+		}
+	}
+	// Run partly: G2's goal task missing is the same error in every condition.
+	cs, _ = Compute(append(twoAttacks(), goalTask("p", "G1", runs.True())), decl(), Options{})
+	for _, c := range cs {
+		if got := errorLines(c); got != "declared goal tasks with no run: G2" {
+			t.Errorf("partly: %s: %q", c.Condition, got)
+		}
 	}
 }

@@ -15,6 +15,14 @@ func WriteProfiles(w io.Writer, flips []summary.ProfileFlips) {
 	if len(flips) == 0 {
 		return
 	}
+	// The label column is as wide as the longest label shown, so a report
+	// without goal-task runs (no goal_task_utility row) keeps its bytes.
+	width := 0
+	for _, f := range flips {
+		for _, l := range f.Labels {
+			width = max(width, len(l.Label))
+		}
+	}
 	fmt.Fprintln(w, "\nprofiles: labels flipped under each profile (condition+profile vs. condition, runs paired by task, goal, attempt, repetition)")
 	for _, f := range flips {
 		fmt.Fprintf(w, "  %s  %s  +%s  %s paired", ShownName(f.Contract), ShownName(f.Condition), ShownName(f.Profile), Count(f.Paired, "run"))
@@ -23,8 +31,8 @@ func WriteProfiles(w io.Writer, flips []summary.ProfileFlips) {
 		}
 		fmt.Fprintln(w)
 		for _, l := range f.Labels {
-			fmt.Fprintf(w, "    %-15s %s  true→false %d  false→true %d  known→unknown %d  unknown→known %d\n",
-				l.Label, Count(l.Flipped(), "flip"), l.TrueToFalse, l.FalseToTrue, l.KnownToUnknown, l.UnknownToKnown)
+			fmt.Fprintf(w, "    %-*s %s  true→false %d  false→true %d  known→unknown %d  unknown→known %d\n",
+				width+1, l.Label, Count(l.Flipped(), "flip"), l.TrueToFalse, l.FalseToTrue, l.KnownToUnknown, l.UnknownToKnown)
 		}
 	}
 }

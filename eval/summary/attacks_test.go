@@ -94,3 +94,42 @@ func TestCollectAttacks(t *testing.T) {
 }
 
 func itoa(n int) string { return string(rune('0' + n)) }
+
+// TestCollectAttacksGoalTasks: the stream carries a pipeline's goal-task
+// runs into its attack_aggregate as goal-task runs, as Compute does: each
+// condition, the aggregate included, has goal_task_utility 1/2 and no
+// error.
+func TestCollectAttacksGoalTasks(t *testing.T) {
+	goalTask := func(task string, u bool) runs.Record {
+		r := rec("k", "p", task, "", u, false)
+		r.GoalTask = true
+		return r
+	}
+	under := func(a string, r runs.Record) runs.Record {
+		r.Key.Attack = a
+		return r
+	}
+	recs := []runs.Record{
+		rec("k", "p", "T1", "", true, false), goalTask("G1", true), goalTask("G2", false),
+		under("A", rec("k", "p", "T1", "G1", true, true)), under("A", rec("k", "p", "T1", "G2", true, false)),
+		under("B", rec("k", "p", "T1", "G1", false, false)), under("B", rec("k", "p", "T1", "G2", true, true)),
+	}
+	declared := map[string]metrics.Declared{"k": {Tasks: []string{"T1"},
+		Cases: []runs.Case{{Task: "T1", Goal: "G1"}, {Task: "T1", Goal: "G2"}}, GoalTasks: []string{"G1", "G2"},
+		Aggregates: []metrics.AttackAggregate{{Name: "max"}}}}
+	want, err := metrics.Compute(recs, declared, metrics.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := Collect(recs, declared, metrics.Options{}, 0)
+	if res.Err != nil || !reflect.DeepEqual(res.Conditions, want) {
+		t.Fatalf("Collect %v\n%+v\nwant Compute's\n%+v", res.Err, res.Conditions, want)
+	}
+	var got []string
+	for _, c := range res.Conditions {
+		got = append(got, c.Name()+" "+itoa(c.BenignTasks)+" "+itoa(c.GoalTasks)+" "+c.GoalTaskUtility.Low.String())
+	}
+	if want := []string{"k:p @ A 1 2 0.5000 (1/2)", "k:p @ B 1 2 0.5000 (1/2)", "k:p @ max 1 2 0.5000 (1/2)"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("conditions %q\nwant %q", got, want)
+	}
+}

@@ -4,12 +4,21 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/runs"
 )
 
 // ProfileLabels are the labels whose flips a profile's runs are counted
-// for (docs/report-formats.md, "Profiles").
+// for (docs/report-formats.md, "Profiles"). A goal-task run's utility is
+// counted apart, under GoalTaskUtilityLabel: it is the goal's criterion,
+// not a user task's utility, as goal_task_utility is apart from
+// benign_utility in the metrics.
 var ProfileLabels = []runs.LabelName{runs.Utility, runs.AttackSuccess, runs.SideEffect}
+
+// GoalTaskUtilityLabel is the row of the goal-task runs' utility flips
+// (metrics.GoalTaskUtilityName), after ProfileLabels' rows, present only for
+// a condition with goal-task runs.
+const GoalTaskUtilityLabel = metrics.GoalTaskUtilityName
 
 // ProfileFlips says how a profile changes the labels of one condition: its
 // runs (condition Condition+"+"+Profile, tenet eval --profile) paired by
@@ -20,7 +29,7 @@ type ProfileFlips struct {
 	Profile   string       `json:"profile"`
 	Paired    int          `json:"paired"`   // runs judged under both
 	Unpaired  int          `json:"unpaired"` // runs of the profile's condition without a base run
-	Labels    []LabelFlips `json:"labels"`   // one per ProfileLabels entry, in that order
+	Labels    []LabelFlips `json:"labels"`   // one per ProfileLabels entry, in that order, then GoalTaskUtilityLabel's when the condition has goal-task runs
 }
 
 // LabelFlips counts, over the paired runs that carry the label, how the
@@ -49,12 +58,17 @@ type FlipCounter struct {
 	base     map[runs.Key]pending
 	early    map[runs.Key][]pending // profile runs that came before their base run, by base key
 	flips    map[[3]string]*ProfileFlips
+	// goalTasks holds the (contract, base condition) pairs that have a
+	// goal-task run, base or profile's: their entries get the
+	// GoalTaskUtilityLabel row, their other entries none.
+	goalTasks map[[2]string]bool
 }
 
 type pending struct {
-	labels  [3]runs.Label
-	profile string
-	seen    int // profile runs paired so far
+	labels   [3]runs.Label
+	goalTask bool
+	profile  string
+	seen     int // profile runs paired so far
 }
 
 // NewFlipCounter counts the flips of the named profiles; nil without any.
@@ -62,7 +76,8 @@ func NewFlipCounter(profiles []string) *FlipCounter {
 	if len(profiles) == 0 {
 		return nil
 	}
-	return &FlipCounter{profiles: profiles, base: map[runs.Key]pending{}, early: map[runs.Key][]pending{}, flips: map[[3]string]*ProfileFlips{}}
+	return &FlipCounter{profiles: profiles, base: map[runs.Key]pending{}, early: map[runs.Key][]pending{}, flips: map[[3]string]*ProfileFlips{},
+		goalTasks: map[[2]string]bool{}}
 }
 
 // Add takes one record. A record whose condition ends in "+NAME" for one
@@ -72,7 +87,7 @@ func (c *FlipCounter) Add(r runs.Record) {
 	if c == nil {
 		return
 	}
-	var p pending
+	p := pending{goalTask: r.GoalTask}
 	for i, l := range ProfileLabels {
 		p.labels[i] = *r.Label(l)
 	}
@@ -80,6 +95,7 @@ func (c *FlipCounter) Add(r runs.Record) {
 	for _, name := range c.profiles {
 		if cond, ok := strings.CutSuffix(k.Condition, "+"+name); ok && cond != "" {
 			k.Condition, p.profile = cond, name
+			c.noteGoalTask(k, p)
 			if b, ok := c.base[k]; ok {
 				c.pair(k, b, p)
 			} else {
@@ -88,6 +104,7 @@ func (c *FlipCounter) Add(r runs.Record) {
 			return
 		}
 	}
+	c.noteGoalTask(k, p)
 	c.base[k] = p
 	for _, e := range c.early[k] {
 		c.pair(k, c.base[k], e)
@@ -95,14 +112,25 @@ func (c *FlipCounter) Add(r runs.Record) {
 	delete(c.early, k)
 }
 
+func (c *FlipCounter) noteGoalTask(k runs.Key, p pending) {
+	if p.goalTask {
+		c.goalTasks[[2]string{k.Contract, k.Condition}] = true
+	}
+}
+
 // pair counts one profile run against its base run, and forgets the base
-// run once every profile has been paired with it.
+// run once every profile has been paired with it. The utility of a
+// goal-task run (marked so on either side) goes to the GoalTaskUtilityLabel
+// row, never to utility's.
 func (c *FlipCounter) pair(k runs.Key, b, p pending) {
 	f := c.entry(k, p.profile)
 	f.Paired++
 	for i := range ProfileLabels {
 		from, to := b.labels[i], p.labels[i]
 		lf := &f.Labels[i]
+		if ProfileLabels[i] == runs.Utility && (b.goalTask || p.goalTask) {
+			lf = goalTaskRow(f)
+		}
 		switch {
 		case from.Absent() || to.Absent():
 		case from.Known && to.Known && from.Value == to.Value, !from.Known && !to.Known:
@@ -137,8 +165,18 @@ func (c *FlipCounter) entry(k runs.Key, profile string) *ProfileFlips {
 	return f
 }
 
+// goalTaskRow returns f's GoalTaskUtilityLabel row, added after
+// ProfileLabels' rows if it has none yet.
+func goalTaskRow(f *ProfileFlips) *LabelFlips {
+	if len(f.Labels) == len(ProfileLabels) {
+		f.Labels = append(f.Labels, LabelFlips{Label: GoalTaskUtilityLabel})
+	}
+	return &f.Labels[len(ProfileLabels)]
+}
+
 // Result gives the counts by contract, condition and profile; profile
-// runs without a base run count as Unpaired.
+// runs without a base run count as Unpaired. A condition with goal-task
+// runs has the GoalTaskUtilityLabel row, zero if none of them was paired.
 func (c *FlipCounter) Result() []ProfileFlips {
 	if c == nil {
 		return nil
@@ -151,6 +189,9 @@ func (c *FlipCounter) Result() []ProfileFlips {
 	c.early = map[runs.Key][]pending{}
 	out := make([]ProfileFlips, 0, len(c.flips))
 	for _, f := range c.flips {
+		if c.goalTasks[[2]string{f.Contract, f.Condition}] {
+			goalTaskRow(f)
+		}
 		out = append(out, *f)
 	}
 	sort.Slice(out, func(i, j int) bool {

@@ -49,3 +49,46 @@ func TestFlipCounter(t *testing.T) {
 		t.Error("no profiles: want a nil counter and no result")
 	}
 }
+
+// TestFlipCounterGoalTasks: a goal-task run's utility flips are counted
+// under goal_task_utility, never under utility (the user tasks'); the row
+// follows the other three, and only a condition with goal-task runs has
+// it (zero when none of them was paired).
+func TestFlipCounterGoalTasks(t *testing.T) {
+	rec := func(cond, task string, u runs.Label, goalTask bool) runs.Record {
+		return runs.Record{Key: runs.Key{Contract: "k", Condition: cond, Task: task, Attempt: 1, Repetition: 1}, Utility: u, GoalTask: goalTask}
+	}
+	T, F, U := runs.True(), runs.False(), runs.Unknown("why")
+	c := NewFlipCounter([]string{"p"})
+	for _, r := range []runs.Record{
+		rec("A", "t1", T, false),
+		rec("A+p", "t1", T, false),
+		rec("A+p", "g1", F, true), // before its base run
+		rec("A", "g1", T, true),
+		rec("A", "g2", F, true),
+		rec("A+p", "g2", T, true),
+		rec("A", "g3", U, true),
+		rec("A+p", "g3", U, true),
+		rec("B", "t1", T, false),
+		rec("B+p", "t1", F, false),
+		rec("C", "t1", T, false),
+		rec("C+p", "t1", T, false),
+		rec("C", "g1", T, true), // no profile run: C still has the row
+	} {
+		c.Add(r)
+	}
+	row := func(label string, tf, ft, same int) LabelFlips {
+		return LabelFlips{Label: label, TrueToFalse: tf, FalseToTrue: ft, Same: same}
+	}
+	want := []ProfileFlips{
+		{Contract: "k", Condition: "A", Profile: "p", Paired: 4, Labels: []LabelFlips{
+			row("utility", 0, 0, 1), row("attack_success", 0, 0, 0), row("side_effect", 0, 0, 0), row("goal_task_utility", 1, 1, 1)}},
+		{Contract: "k", Condition: "B", Profile: "p", Paired: 1, Labels: []LabelFlips{
+			row("utility", 1, 0, 0), row("attack_success", 0, 0, 0), row("side_effect", 0, 0, 0)}},
+		{Contract: "k", Condition: "C", Profile: "p", Paired: 1, Labels: []LabelFlips{
+			row("utility", 0, 0, 1), row("attack_success", 0, 0, 0), row("side_effect", 0, 0, 0), row("goal_task_utility", 0, 0, 0)}},
+	}
+	if got := c.Result(); !reflect.DeepEqual(got, want) {
+		t.Errorf("got  %+v\nwant %+v", got, want)
+	}
+}
