@@ -30,6 +30,8 @@ type ProfileFlips struct {
 	Paired    int          `json:"paired"`   // runs judged under both
 	Unpaired  int          `json:"unpaired"` // runs of the profile's condition without a base run
 	Labels    []LabelFlips `json:"labels"`   // one per ProfileLabels entry, in that order, then GoalTaskUtilityLabel's when the condition has goal-task runs
+
+	pipeline string // for an attack's condition: its pipeline, whose benign runs it shares
 }
 
 // LabelFlips counts, over the paired runs that carry the label, how the
@@ -153,10 +155,17 @@ func (c *FlipCounter) pair(k runs.Key, b, p pending) {
 }
 
 func (c *FlipCounter) entry(k runs.Key, profile string) *ProfileFlips {
-	id := [3]string{k.Contract, k.Condition, profile}
+	// An attacked run's flips count under its attack's condition, a benign
+	// run's under its pipeline; Result adds the pipeline's to each of its
+	// attacks' conditions, which share its benign runs.
+	cond := runs.ShownCondition(k.Condition, k.Attack)
+	id := [3]string{k.Contract, cond, profile}
 	f := c.flips[id]
 	if f == nil {
-		f = &ProfileFlips{Contract: k.Contract, Condition: k.Condition, Profile: profile}
+		f = &ProfileFlips{Contract: k.Contract, Condition: cond, Profile: profile}
+		if k.Attack != "" {
+			f.pipeline = k.Condition
+		}
 		for _, l := range ProfileLabels {
 			f.Labels = append(f.Labels, LabelFlips{Label: string(l)})
 		}
@@ -187,12 +196,30 @@ func (c *FlipCounter) Result() []ProfileFlips {
 		}
 	}
 	c.early = map[runs.Key][]pending{}
-	out := make([]ProfileFlips, 0, len(c.flips))
 	for _, f := range c.flips {
 		if c.goalTasks[[2]string{f.Contract, f.Condition}] {
 			goalTaskRow(f)
 		}
-		out = append(out, *f)
+	}
+	// A pipeline's benign flips belong to each of its attacks' conditions,
+	// as its benign runs do (docs/metrics.md, "Attacks as conditions"):
+	// added to each, and the pipeline's own row dropped.
+	shared := map[[3]string]bool{}
+	for _, f := range c.flips {
+		if f.pipeline == "" {
+			continue
+		}
+		id := [3]string{f.Contract, f.pipeline, f.Profile}
+		if b := c.flips[id]; b != nil {
+			addFlips(f, b)
+			shared[id] = true
+		}
+	}
+	out := make([]ProfileFlips, 0, len(c.flips))
+	for id, f := range c.flips {
+		if !shared[id] {
+			out = append(out, *f)
+		}
 	}
 	sort.Slice(out, func(i, j int) bool {
 		a, b := out[i], out[j]
@@ -205,4 +232,21 @@ func (c *FlipCounter) Result() []ProfileFlips {
 		return a.Profile < b.Profile
 	})
 	return out
+}
+
+// addFlips adds the counts of b (a pipeline's benign runs) to f.
+func addFlips(f, b *ProfileFlips) {
+	f.Paired += b.Paired
+	f.Unpaired += b.Unpaired
+	if len(b.Labels) > len(f.Labels) {
+		goalTaskRow(f)
+	}
+	for i, l := range b.Labels {
+		t := &f.Labels[i]
+		t.TrueToFalse += l.TrueToFalse
+		t.FalseToTrue += l.FalseToTrue
+		t.KnownToUnknown += l.KnownToUnknown
+		t.UnknownToKnown += l.UnknownToKnown
+		t.Same += l.Same
+	}
 }

@@ -92,3 +92,52 @@ func TestFlipCounterGoalTasks(t *testing.T) {
 		t.Errorf("got  %+v\nwant %+v", got, want)
 	}
 }
+
+// TestFlipCounterAttacks: an attacked run's flips count under its attack's
+// condition, and the pipeline's benign flips under each of its attacks'
+// conditions (which share its benign runs), with no row of the pipeline's
+// own; a pipeline with no attack keeps its row.
+func TestFlipCounterAttacks(t *testing.T) {
+	rec := func(cond, attack, task, goal string, u, a runs.Label) runs.Record {
+		r := runs.Record{Key: runs.Key{Contract: "k", Condition: cond, Attack: attack, Task: task, Goal: goal, Attempt: 1, Repetition: 1}, Utility: u}
+		if goal != "" {
+			r.AttackSuccess, r.SideEffect = a, a
+		}
+		return r
+	}
+	T, F := runs.True(), runs.False()
+	c := NewFlipCounter([]string{"p"})
+	for _, r := range []runs.Record{
+		rec("P", "", "t1", "", F, runs.Label{}),
+		rec("P+p", "", "t1", "", T, runs.Label{}), // a benign flip: both attacks' conditions
+		rec("P", "x", "t1", "g", T, T),
+		rec("P+p", "x", "t1", "g", T, F), // attack x only
+		rec("P", "y", "t1", "g", T, T),
+		rec("P+p", "y", "t1", "g", T, T),
+		rec("Q", "", "t1", "", T, runs.Label{}),
+		rec("Q+p", "", "t1", "", F, runs.Label{}),
+	} {
+		c.Add(r)
+	}
+	got := c.Result()
+	want := []ProfileFlips{
+		{Contract: "k", Condition: "P @ x", Profile: "p", Paired: 2, pipeline: "P", Labels: []LabelFlips{
+			{Label: "utility", FalseToTrue: 1, Same: 1},
+			{Label: "attack_success", TrueToFalse: 1},
+			{Label: "side_effect", TrueToFalse: 1},
+		}},
+		{Contract: "k", Condition: "P @ y", Profile: "p", Paired: 2, pipeline: "P", Labels: []LabelFlips{
+			{Label: "utility", FalseToTrue: 1, Same: 1},
+			{Label: "attack_success", Same: 1},
+			{Label: "side_effect", Same: 1},
+		}},
+		{Contract: "k", Condition: "Q", Profile: "p", Paired: 1, Labels: []LabelFlips{
+			{Label: "utility", TrueToFalse: 1},
+			{Label: "attack_success"},
+			{Label: "side_effect"},
+		}},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got  %+v\nwant %+v", got, want)
+	}
+}
