@@ -62,27 +62,36 @@ func sameCounts(t *testing.T, cut, whole *Document) {
 }
 
 // TestCutExactlyAtBudget: a budget equal to the first condition's runs
-// lists that condition whole (no cut there) and nothing of the second.
+// lists that condition whole (no cut there) and of the second only its
+// floor (summary.MinListedPerCondition).
 func TestCutExactlyAtBudget(t *testing.T) {
-	recs := cutRecords(5, "a", "b")
+	recs := cutRecords(15, "a", "b")
 	whole := cutDocument(t, recs, 0)
-	d := cutDocument(t, recs, 5)
+	d := cutDocument(t, recs, 15)
 	sameCounts(t, d, whole)
 	a, b := d.Checks[0].Invariants[0], d.Checks[1].Invariants[0]
-	if len(a.HitRuns) != 5 || a.MoreHitRuns != 0 || len(b.HitRuns) != 0 || b.MoreHitRuns != 5 {
+	if len(a.HitRuns) != 15 || a.MoreHitRuns != 0 || len(b.HitRuns) != 10 || b.MoreHitRuns != 5 {
 		t.Errorf("a: %d listed, %d more; b: %d listed, %d more", len(a.HitRuns), a.MoreHitRuns, len(b.HitRuns), b.MoreHitRuns)
 	}
-	if len(d.Violations) != 5 || d.MoreViolations != 5 || d.MaxListed != 5 {
+	if len(d.Violations) != 25 || d.MoreViolations != 5 || d.MaxListed != 15 {
 		t.Errorf("violations %d, more %d, max %d", len(d.Violations), d.MoreViolations, d.MaxListed)
 	}
+	var bTasks []string
 	for _, v := range d.Violations {
-		if v.Key.Condition != "a" || len(v.Witness) != 1 {
+		if len(v.Witness) != 1 {
 			t.Errorf("violation listed: %+v", v)
 		}
+		if v.Key.Condition == "b" {
+			bTasks = append(bTasks, v.Key.Task)
+		}
 	}
-	// Budget 10: everything fits, the Document is the whole one but for
+	// b's first 10 runs in key order (tasks sort as strings).
+	if want := []string{"T1", "T10", "T11", "T12", "T13", "T14", "T15", "T2", "T3", "T4"}; !reflect.DeepEqual(bTasks, want) {
+		t.Errorf("violations of b listed %v, want %v", bTasks, want)
+	}
+	// Budget 30: everything fits, the Document is the whole one but for
 	// MaxListed.
-	d = cutDocument(t, recs, 10)
+	d = cutDocument(t, recs, 30)
 	d.MaxListed = 0
 	if !reflect.DeepEqual(d, whole) {
 		t.Error("a budget that fits every list changes the Document")
@@ -101,24 +110,25 @@ func TestCutZeroIsUnlimited(t *testing.T) {
 	}
 }
 
-// TestCutSpansConditions: the budget is shared in key order across
-// conditions, and the cut shows in every format with the exact number
-// left out.
+// TestCutSpansConditions: a kind's budget is shared in key order across
+// conditions, each condition keeps its floor of 10 entries, and the cut
+// shows in every format with the exact number left out.
 func TestCutSpansConditions(t *testing.T) {
-	recs := cutRecords(5, "a", "b", "c")
+	recs := cutRecords(15, "a", "b", "c")
 	whole := cutDocument(t, recs, 0)
-	d := cutDocument(t, recs, 7)
+	d := cutDocument(t, recs, 20)
 	sameCounts(t, d, whole)
 	var listed, more []int
 	for _, c := range d.Checks {
 		listed = append(listed, len(c.Invariants[0].HitRuns))
 		more = append(more, c.Invariants[0].MoreHitRuns)
 	}
-	if !reflect.DeepEqual(listed, []int{5, 2, 0}) || !reflect.DeepEqual(more, []int{0, 3, 5}) {
-		t.Errorf("listed %v, more %v; want [5 2 0], [0 3 5]", listed, more)
+	// a: 15 of the budget; b: 5 more of it, then its floor; c: its floor.
+	if !reflect.DeepEqual(listed, []int{15, 10, 10}) || !reflect.DeepEqual(more, []int{0, 5, 5}) {
+		t.Errorf("listed %v, more %v; want [15 10 10], [0 5 5]", listed, more)
 	}
-	if d.MoreViolations != 8 {
-		t.Errorf("MoreViolations %d, want 8", d.MoreViolations)
+	if d.MoreViolations != 10 {
+		t.Errorf("MoreViolations %d, want 10", d.MoreViolations)
 	}
 	out := renderAll(t, d)
 	for _, f := range testFormatNames() {
@@ -126,8 +136,13 @@ func TestCutSpansConditions(t *testing.T) {
 		if f == "json" {
 			continue
 		}
-		for _, want := range []string{"… and 3 more violations: the runs file names every run with its origin FILE:LINE; tenet explain CONTRACT --run FILE:LINE FILE explains one",
-			"… and 5 more violations: the runs file names every run with its origin FILE:LINE; tenet explain CONTRACT --run FILE:LINE FILE explains one"} {
+		// The table format names 3 runs per group (MaxNamedRuns): it
+		// says the 7 listed it does not show with the 5 cut.
+		n := 5
+		if f == "table" {
+			n = 12
+		}
+		for _, want := range []string{fmt.Sprintf("… and %d more violations: the runs file names every run with its origin FILE:LINE; tenet explain CONTRACT --run FILE:LINE FILE explains one", n)} {
 			if !strings.Contains(s, want) {
 				t.Errorf("%s: no %q in\n%s", f, want, s)
 			}
@@ -151,54 +166,58 @@ func TestCutSpansConditions(t *testing.T) {
 	if err := json.Unmarshal(out["json"], &v); err != nil {
 		t.Fatal(err)
 	}
-	if v.MaxListed != 7 || v.MoreViolations != 8 || len(v.Violations) != 7 {
+	if v.MaxListed != 20 || v.MoreViolations != 10 || len(v.Violations) != 35 {
 		t.Errorf("json: max_listed %d, more_violations %d, %d violations", v.MaxListed, v.MoreViolations, len(v.Violations))
 	}
 	for i, c := range v.Checks {
 		n := c.Invariants[0]
-		if n.Hits != 5 || len(n.HitRuns) != listed[i] || n.MoreHitRuns != more[i] {
+		if n.Hits != 15 || len(n.HitRuns) != listed[i] || n.MoreHitRuns != more[i] {
 			t.Errorf("json checks %d: %+v", i, n)
 		}
 	}
 }
 
-// TestCutWholeRuns: a run is listed in all its lists or in none, and once
-// one does not fit no later run is listed, so what is listed is a prefix in
-// key order.
-func TestCutWholeRuns(t *testing.T) {
+// TestCutKindsApart: each kind of list has its own budget, so a run can be
+// named in some of its lists and only counted in others; within a kind a
+// run's entries are listed all or none, and once a run's do not fit no
+// later run's are (what a list names is a prefix in key order).
+func TestCutKindsApart(t *testing.T) {
 	recs := cutRecords(3, "a")
-	// T2 also disagrees with its given utility, is undecided on a failure
-	// class and has a denied call: 4 references.
-	r := &recs[1]
+	// T2 and T3 also disagree with their given utility and have a denied
+	// call; T2 is undecided on a failure class too: 2 checks entries.
 	given := false
-	r.Given.Utility = &given
-	r.Failures = map[string]runs.Label{"slow": runs.Unknown("no clock")}
-	r.Grant = "g"
-	r.Audit = []runs.AuditEntry{{Call: 0, Tool: "send", Decision: runs.Decisions[0], Detail: "x"}}
-	if n := metrics.Listed(*r); n != 4 {
+	for i := 1; i < 3; i++ {
+		r := &recs[i]
+		r.Given.Utility = &given
+		r.Grant = "g"
+		r.Audit = []runs.AuditEntry{{Call: 0, Tool: "send", Decision: runs.Decisions[0], Detail: "x"}}
+	}
+	recs[1].Failures = map[string]runs.Label{"slow": runs.Unknown("no clock")}
+	if n := metrics.Listed(recs[1]); n != 4 {
 		t.Fatalf("metrics.Listed = %d, want 4", n)
 	}
 	whole := cutDocument(t, recs, 0)
 	for _, c := range []struct {
-		max, listed int // runs listed
-	}{{1, 1}, {4, 1}, {5, 2}, {6, 3}} {
+		max, hits int  // invariant hit runs listed
+		failure   bool // T2's failure class listed
+		disagreed int  // disagreements (and denied runs) listed
+	}{{1, 1, false, 1}, {2, 1, false, 2}, {3, 2, true, 2}, {4, 3, true, 2}} {
 		d := cutDocument(t, recs, c.max)
 		sameCounts(t, d, whole)
 		inv := d.Checks[0].Invariants[0]
-		if len(inv.HitRuns) != c.listed || len(d.Violations) != c.listed {
-			t.Errorf("max %d: %d hit runs, %d violations listed, want %d", c.max, len(inv.HitRuns), len(d.Violations), c.listed)
+		if len(inv.HitRuns) != c.hits || len(d.Violations) != c.hits {
+			t.Errorf("max %d: %d hit runs, %d violations listed, want %d", c.max, len(inv.HitRuns), len(d.Violations), c.hits)
 		}
-		t2 := c.listed >= 2
 		fc := d.Checks[0].Failures[0]
 		ag := d.Agreement[0].BenignUtility
 		au := d.Audit[0]
-		if (len(fc.UnknownRuns) == 1) != t2 || (fc.MoreUnknownRuns == 1) == t2 ||
-			(len(ag.Disagreements) == 1) != t2 || (ag.MoreDisagreements == 1) == t2 ||
-			(len(au.Denied) == 1) != t2 || (au.MoreDenied == 1) == t2 {
-			t.Errorf("max %d: T2 listed %v, failure %+v, agreement %+v, denied %d+%d", c.max, t2, fc, ag, len(au.Denied), au.MoreDenied)
+		if (len(fc.UnknownRuns) == 1) != c.failure || (fc.MoreUnknownRuns == 1) == c.failure ||
+			len(ag.Disagreements) != c.disagreed || ag.MoreDisagreements != 2-c.disagreed ||
+			len(au.Denied) != c.disagreed || au.MoreDenied != 2-c.disagreed {
+			t.Errorf("max %d: failure %+v, agreement %+v, denied %d+%d", c.max, fc, ag, len(au.Denied), au.MoreDenied)
 		}
-		if c.max == 4 {
-			// T2 and T3 cut: every format that lists disagreements and
+		if c.max == 1 {
+			// T3 cut: every format that lists disagreements and
 			// denied calls says so (JUnit lists neither).
 			for f, out := range renderAll(t, d) {
 				if f != "json" && f != "junit" && !strings.Contains(string(out), "… and 1 more disagreement") {

@@ -1,0 +1,169 @@
+package summary
+
+import (
+	"slices"
+
+	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/eval/tally"
+)
+
+// listKind is one kind of list of runs a report holds; each kind has a
+// budget of its own (listBudget), so that a kind with many entries (the
+// violations of a long evaluation) cannot leave another (the few
+// disagreements with the given labels) reduced to a count.
+type listKind int
+
+const (
+	listDisagreements listKind = iota // agreement disagreements
+	listUnknowns                      // agreement unknowns: our label unknown, with the reason
+	listChecks                        // checks hit_runs and unknown_runs (and the violations)
+	listDenied                        // audit denied
+	nListKinds
+)
+
+// MinListedPerCondition is the floor of the budget: each condition (the
+// contract, condition and attack of the runs' keys) lists the first
+// entries of each kind that fit in min(maxListed, MinListedPerCondition),
+// whatever the other conditions spent of the kind's budget. The lists
+// thus grow with the number of conditions, as the metrics do, never with
+// the number of runs.
+const MinListedPerCondition = 10
+
+// entriesOf returns r's entries in each kind of list: as metrics.Listed
+// counts them, by kind. A run of an attacked condition has a utility and
+// an attack success row; any other run one utility row.
+func entriesOf(r runs.Record) (n [nListKinds]int) {
+	row := func(ours runs.Label, given *bool) {
+		switch {
+		case !ours.Known:
+			n[listUnknowns]++
+		case given != nil && ours.Value != *given:
+			n[listDisagreements]++
+		}
+	}
+	row(r.Utility, r.Given.Utility)
+	if r.Key.Attacked() {
+		row(r.AttackSuccess, r.Given.AttackSuccess)
+	}
+	for _, l := range r.Invariants {
+		if !l.Known || !l.Value {
+			n[listChecks]++
+		}
+	}
+	for _, l := range r.Failures {
+		if !l.Known || l.Value {
+			n[listChecks]++
+		}
+	}
+	if r.Grant != "" && slices.ContainsFunc(r.Audit, func(e runs.AuditEntry) bool { return e.Decision != runs.Authorized }) {
+		n[listDenied]++
+	}
+	return n
+}
+
+// listBudget decides, run by run in key order, which of a run's lists
+// name it. Per kind: the run's entries of that kind are listed when they
+// fit in what is left of the kind's budget (max entries over the whole
+// report) or in what is left of its condition's floor (min(max,
+// MinListedPerCondition) entries); the first run whose entries do not fit
+// closes the budget (or the floor) for every later run, so what a list
+// names is a prefix in key order. Entries listed count against both.
+type listBudget struct {
+	max, floor int
+	used       [nListKinds]int
+	closed     [nListKinds]bool
+	section    runs.Key // the condition the floor is counted for (Contract, Condition, Attack)
+	started    bool
+	secUsed    [nListKinds]int
+	secClosed  [nListKinds]bool
+	// listed holds, per kind, the keys of the current pipeline's runs
+	// listed in that kind's lists: the tallies list a run in all its lists
+	// or none (metrics.Pipeline.Add), and cut drops the entries of kinds
+	// the run was not listed in. At most max + floor per section and kind.
+	listed [nListKinds]map[runs.Key]bool
+}
+
+func newListBudget(max int) listBudget {
+	b := listBudget{max: max, floor: min(max, MinListedPerCondition)}
+	for k := range b.listed {
+		b.listed[k] = map[runs.Key]bool{}
+	}
+	return b
+}
+
+// take decides r's lists: which kinds list it, and whether any does (the
+// tallies then list it, and cut drops the other kinds' entries).
+func (b *listBudget) take(r runs.Record) (kinds [nListKinds]bool, any bool) {
+	sec := runs.Key{Contract: r.Key.Contract, Condition: r.Key.Condition, Attack: r.Key.Attack}
+	if !b.started || sec != b.section {
+		b.section, b.started = sec, true
+		b.secUsed, b.secClosed = [nListKinds]int{}, [nListKinds]bool{}
+	}
+	n := entriesOf(r)
+	for k := range nListKinds {
+		if n[k] == 0 {
+			continue
+		}
+		inBudget := !b.closed[k] && b.used[k]+n[k] <= b.max
+		if !inBudget {
+			b.closed[k] = true
+		}
+		inFloor := !b.secClosed[k] && b.secUsed[k]+n[k] <= b.floor
+		if !inFloor {
+			b.secClosed[k] = true
+		}
+		if inBudget || inFloor {
+			b.used[k] += n[k]
+			b.secUsed[k] += n[k]
+			b.listed[k][r.Key] = true
+			kinds[k], any = true, true
+		}
+	}
+	return kinds, any
+}
+
+// endPipeline forgets the keys listed: the next pipeline's runs are others.
+func (b *listBudget) endPipeline() {
+	for k := range b.listed {
+		clear(b.listed[k])
+	}
+}
+
+// cutAgreement moves the entries of runs not listed in their kind from the
+// lists to the More counts beside them.
+func (b *listBudget) cutAgreement(a *tally.Agreement) {
+	for _, row := range []*tally.AgreementRow{&a.BenignUtility, &a.AttackedUtility, &a.AttackSuccess, &a.GoalTaskUtility} {
+		row.Disagreements, row.MoreDisagreements = keep(row.Disagreements, row.MoreDisagreements, b.listed[listDisagreements],
+			func(d tally.Disagreement) runs.Key { return d.Key })
+		row.Unknowns, row.MoreUnknowns = keep(row.Unknowns, row.MoreUnknowns, b.listed[listUnknowns],
+			func(u tally.UnknownLabel) runs.Key { return u.Key })
+	}
+}
+
+// cutChecks is cutAgreement for the checks' hit and unknown runs.
+func (b *listBudget) cutChecks(c *tally.Checks) {
+	set := b.listed[listChecks]
+	for _, cs := range [][]tally.CheckCount{c.Invariants, c.Failures} {
+		for i := range cs {
+			n := &cs[i]
+			n.HitRuns, n.MoreHitRuns = keep(n.HitRuns, n.MoreHitRuns, set, func(k runs.Key) runs.Key { return k })
+			n.UnknownRuns, n.MoreUnknownRuns = keep(n.UnknownRuns, n.MoreUnknownRuns, set, func(u tally.UnknownLabel) runs.Key { return u.Key })
+		}
+	}
+}
+
+// cutAudit is cutAgreement for the audit's denied runs.
+func (b *listBudget) cutAudit(a *tally.AuditCounts) {
+	a.Denied, a.MoreDenied = keep(a.Denied, a.MoreDenied, b.listed[listDenied], func(d tally.DeniedCall) runs.Key { return d.Key })
+}
+
+// keep returns the entries of list whose run is in set, and more plus the
+// number dropped.
+func keep[T any](list []T, more int, set map[runs.Key]bool, key func(T) runs.Key) ([]T, int) {
+	n := len(list)
+	list = slices.DeleteFunc(list, func(e T) bool { return !set[key(e)] })
+	if len(list) == 0 {
+		list = nil // as a tally leaves a list no run was listed in
+	}
+	return list, more + n - len(list)
+}
