@@ -259,3 +259,33 @@ func TestCutComparison(t *testing.T) {
 		}
 	}
 }
+
+// TestUnknownLabelsGrouped: in the table format a reason more than
+// MaxNamedRuns runs of a condition share is written once, with its count
+// and first runs; a rarer reason keeps a line per run, in key order.
+func TestUnknownLabelsGrouped(t *testing.T) {
+	var recs []runs.Record
+	given := true
+	for i := range 6 {
+		r := fixtureRecord("", "a", fmt.Sprintf("T%d", i+1), "", true, false)
+		r.Utility = runs.Unknown("the transcript has no messages")
+		if i == 1 {
+			r.Utility = runs.Unknown("no clock")
+		}
+		r.Given.Utility = &given
+		recs = append(recs, r)
+	}
+	out := string(renderAll(t, cutDocument(t, recs, 0))["table"])
+	want := `
+unknown labels in benign_utility:
+  5 runs: the transcript has no messages
+    a/T1
+    a/T3
+    a/T4
+    … and 2 more
+  a/T2: no clock
+`
+	if !strings.Contains(out, want) {
+		t.Errorf("no %q in\n%s", want, out)
+	}
+}
