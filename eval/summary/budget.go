@@ -29,9 +29,10 @@ const (
 // the number of runs.
 const MinListedPerCondition = 10
 
-// entriesOf returns r's entries in each kind of list: as metrics.Listed
-// counts them, by kind. A run of an attacked condition has a utility and
-// an attack success row; any other run one utility row.
+// entriesOf returns r's entries in each kind of list but the checks (see
+// checkEntries): as metrics.Listed counts them, by kind. A run of an
+// attacked condition has a utility and an attack success row; any other
+// run one utility row.
 func entriesOf(r runs.Record) (n [nListKinds]int) {
 	row := func(ours runs.Label, given *bool) {
 		switch {
@@ -45,20 +46,35 @@ func entriesOf(r runs.Record) (n [nListKinds]int) {
 	if r.Key.Attacked() {
 		row(r.AttackSuccess, r.Given.AttackSuccess)
 	}
-	for _, l := range r.Invariants {
-		if !l.Known || !l.Value {
-			n[listChecks]++
-		}
-	}
-	for _, l := range r.Failures {
-		if !l.Known || l.Value {
-			n[listChecks]++
-		}
-	}
 	if r.Grant != "" && slices.ContainsFunc(r.Audit, func(e runs.AuditEntry) bool { return e.Decision != runs.Authorized }) {
 		n[listDenied]++
 	}
 	return n
+}
+
+// checkEntries returns the checks r has an entry for, sorted: its
+// invariants violated or undecided ("invariants.NAME") and failure classes
+// hit or undecided ("failures.NAME").
+func checkEntries(r runs.Record) []string {
+	var out []string
+	for name, l := range r.Invariants {
+		if !l.Known || !l.Value {
+			out = append(out, "invariants."+name)
+		}
+	}
+	for name, l := range r.Failures {
+		if !l.Known || l.Value {
+			out = append(out, "failures."+name)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// checkRun is one run's entry in the list of one check.
+type checkRun struct {
+	check string // "invariants.NAME" or "failures.NAME"
+	key   runs.Key
 }
 
 // listBudget decides, run by run in key order, which of a run's lists
@@ -67,7 +83,11 @@ func entriesOf(r runs.Record) (n [nListKinds]int) {
 // report) or in what is left of its condition's floor (min(max,
 // MinListedPerCondition) entries); the first run whose entries do not fit
 // closes the budget (or the floor) for every later run, so what a list
-// names is a prefix in key order. Entries listed count against both.
+// names is a prefix in key order. Entries listed count against both. The
+// checks are one kind whose floor is per check: each invariant and
+// failure class of a condition lists its first min(max,
+// MinListedPerCondition) runs, one entry each, so that one check's many
+// violations leave another's listed.
 type listBudget struct {
 	max, floor int
 	used       [nListKinds]int
@@ -76,29 +96,34 @@ type listBudget struct {
 	started    bool
 	secUsed    [nListKinds]int
 	secClosed  [nListKinds]bool
+	secChecks  map[string]int // per check, the entries listed in the section
 	// listed holds, per kind, the keys of the current pipeline's runs
-	// listed in that kind's lists: the tallies list a run in all its lists
-	// or none (metrics.Pipeline.Add), and cut drops the entries of kinds
-	// the run was not listed in. At most max + floor per section and kind.
+	// listed in that kind's lists, and checks the (check, run) entries
+	// listed: the tallies list a run in all its lists or none
+	// (metrics.Pipeline.Add), and cut drops the entries not listed here.
+	// At most max + floor per section and kind (per check for checks).
 	listed [nListKinds]map[runs.Key]bool
+	checks map[checkRun]bool
 }
 
 func newListBudget(max int) listBudget {
-	b := listBudget{max: max, floor: min(max, MinListedPerCondition)}
+	b := listBudget{max: max, floor: min(max, MinListedPerCondition), secChecks: map[string]int{}, checks: map[checkRun]bool{}}
 	for k := range b.listed {
 		b.listed[k] = map[runs.Key]bool{}
 	}
 	return b
 }
 
-// take decides r's lists: which kinds list it, and whether any does (the
-// tallies then list it, and cut drops the other kinds' entries).
-func (b *listBudget) take(r runs.Record) (kinds [nListKinds]bool, any bool) {
+// take decides r's lists, and reports whether any lists it (the tallies
+// then list it, and cut drops the entries of the lists that do not).
+func (b *listBudget) take(r runs.Record) bool {
 	sec := runs.Key{Contract: r.Key.Contract, Condition: r.Key.Condition, Attack: r.Key.Attack}
 	if !b.started || sec != b.section {
 		b.section, b.started = sec, true
 		b.secUsed, b.secClosed = [nListKinds]int{}, [nListKinds]bool{}
+		clear(b.secChecks)
 	}
+	any := false
 	n := entriesOf(r)
 	for k := range nListKinds {
 		if n[k] == 0 {
@@ -116,10 +141,25 @@ func (b *listBudget) take(r runs.Record) (kinds [nListKinds]bool, any bool) {
 			b.used[k] += n[k]
 			b.secUsed[k] += n[k]
 			b.listed[k][r.Key] = true
-			kinds[k], any = true, true
+			any = true
 		}
 	}
-	return kinds, any
+	// One entry per check: an entry fits while anything is left, so the
+	// budget and each floor close when spent.
+	for _, c := range checkEntries(r) {
+		if b.used[listChecks] < b.max || b.secChecks[c] < b.floor {
+			b.used[listChecks]++
+			b.secChecks[c]++
+			b.checks[checkRun{c, r.Key}] = true
+			any = true
+		}
+	}
+	return any
+}
+
+// listsViolation reports whether r's violation of invariant name is listed.
+func (b *listBudget) listsViolation(name string, key runs.Key) bool {
+	return b.checks[checkRun{"invariants." + name, key}]
 }
 
 // endPipeline forgets the keys listed: the next pipeline's runs are others.
@@ -127,6 +167,7 @@ func (b *listBudget) endPipeline() {
 	for k := range b.listed {
 		clear(b.listed[k])
 	}
+	clear(b.checks)
 }
 
 // cutAgreement moves the entries of runs not listed in their kind from the
@@ -142,10 +183,20 @@ func (b *listBudget) cutAgreement(a *tally.Agreement) {
 
 // cutChecks is cutAgreement for the checks' hit and unknown runs.
 func (b *listBudget) cutChecks(c *tally.Checks) {
-	set := b.listed[listChecks]
-	for _, cs := range [][]tally.CheckCount{c.Invariants, c.Failures} {
-		for i := range cs {
-			n := &cs[i]
+	for _, part := range []struct {
+		prefix string
+		counts []tally.CheckCount
+	}{{"invariants.", c.Invariants}, {"failures.", c.Failures}} {
+		for i := range part.counts {
+			n := &part.counts[i]
+			check := part.prefix + n.Name
+			set := map[runs.Key]bool{}
+			for _, k := range n.HitRuns {
+				set[k] = b.checks[checkRun{check, k}]
+			}
+			for _, u := range n.UnknownRuns {
+				set[u.Key] = b.checks[checkRun{check, u.Key}]
+			}
 			n.HitRuns, n.MoreHitRuns = keep(n.HitRuns, n.MoreHitRuns, set, func(k runs.Key) runs.Key { return k })
 			n.UnknownRuns, n.MoreUnknownRuns = keep(n.UnknownRuns, n.MoreUnknownRuns, set, func(u tally.UnknownLabel) runs.Key { return u.Key })
 		}

@@ -190,16 +190,16 @@ func (c *Collector) add(r runs.Record) {
 	c.lastAdded = k
 	c.attacked = c.attacked || k.Attacked()
 	c.given = c.given || r.Given.Utility != nil || r.Given.AttackSuccess != nil || r.Given.SideEffect != nil
-	list, checks := true, true
+	list := true
 	if c.maxListed > 0 {
-		var kinds [nListKinds]bool
-		kinds, list = c.budget.take(r)
-		checks = kinds[listChecks]
+		list = c.budget.take(r)
 	}
-	if checks {
-		c.curViol = appendViolations(c.curViol, r)
-	} else {
-		c.moreViol += len(r.Violated())
+	for _, v := range appendViolations(nil, r) {
+		if c.maxListed <= 0 || c.budget.listsViolation(v.Invariant, v.Key) {
+			c.curViol = append(c.curViol, v)
+		} else {
+			c.moreViol++
+		}
 	}
 	if err := c.cur.Add(r, list); err != nil {
 		panic(err) // the order was checked above
