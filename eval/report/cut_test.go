@@ -70,10 +70,10 @@ func TestCutExactlyAtBudget(t *testing.T) {
 	d := cutDocument(t, recs, 15)
 	sameCounts(t, d, whole)
 	a, b := d.Checks[0].Invariants[0], d.Checks[1].Invariants[0]
-	if len(a.HitRuns) != 15 || a.MoreHitRuns != 0 || len(b.HitRuns) != 10 || b.MoreHitRuns != 5 {
+	if len(a.HitRuns) != 15 || a.MoreHitRuns != 0 || len(b.HitRuns) != 3 || b.MoreHitRuns != 12 {
 		t.Errorf("a: %d listed, %d more; b: %d listed, %d more", len(a.HitRuns), a.MoreHitRuns, len(b.HitRuns), b.MoreHitRuns)
 	}
-	if len(d.Violations) != 25 || d.MoreViolations != 5 || d.MaxListed != 15 {
+	if len(d.Violations) != 18 || d.MoreViolations != 12 || d.MaxListed != 15 {
 		t.Errorf("violations %d, more %d, max %d", len(d.Violations), d.MoreViolations, d.MaxListed)
 	}
 	var bTasks []string
@@ -85,8 +85,8 @@ func TestCutExactlyAtBudget(t *testing.T) {
 			bTasks = append(bTasks, v.Key.Task)
 		}
 	}
-	// b's first 10 runs in key order (tasks sort as strings).
-	if want := []string{"T1", "T10", "T11", "T12", "T13", "T14", "T15", "T2", "T3", "T4"}; !reflect.DeepEqual(bTasks, want) {
+	// b's first 3 runs in key order (tasks sort as strings).
+	if want := []string{"T1", "T10", "T11"}; !reflect.DeepEqual(bTasks, want) {
 		t.Errorf("violations of b listed %v, want %v", bTasks, want)
 	}
 	// Budget 30: everything fits, the Document is the whole one but for
@@ -111,7 +111,7 @@ func TestCutZeroIsUnlimited(t *testing.T) {
 }
 
 // TestCutSpansConditions: a kind's budget is shared in key order across
-// conditions, each condition keeps its floor of 10 entries, and the cut
+// conditions, each condition keeps its floor of 3 runs per check, and the cut
 // shows in every format with the exact number left out.
 func TestCutSpansConditions(t *testing.T) {
 	recs := cutRecords(15, "a", "b", "c")
@@ -123,12 +123,12 @@ func TestCutSpansConditions(t *testing.T) {
 		listed = append(listed, len(c.Invariants[0].HitRuns))
 		more = append(more, c.Invariants[0].MoreHitRuns)
 	}
-	// a: 15 of the budget; b: 5 more of it, then its floor; c: its floor.
-	if !reflect.DeepEqual(listed, []int{15, 10, 10}) || !reflect.DeepEqual(more, []int{0, 5, 5}) {
-		t.Errorf("listed %v, more %v; want [15 10 10], [0 5 5]", listed, more)
+	// a: 15 of the budget; b: the other 5 of it (past its floor); c: its floor.
+	if !reflect.DeepEqual(listed, []int{15, 5, 3}) || !reflect.DeepEqual(more, []int{0, 10, 12}) {
+		t.Errorf("listed %v, more %v; want [15 5 3], [0 10 12]", listed, more)
 	}
-	if d.MoreViolations != 10 {
-		t.Errorf("MoreViolations %d, want 10", d.MoreViolations)
+	if d.MoreViolations != 22 {
+		t.Errorf("MoreViolations %d, want 22", d.MoreViolations)
 	}
 	out := renderAll(t, d)
 	for _, f := range testFormatNames() {
@@ -136,13 +136,15 @@ func TestCutSpansConditions(t *testing.T) {
 		if f == "json" {
 			continue
 		}
-		// The table format names 3 runs per group (MaxNamedRuns): it
-		// says the 7 listed it does not show with the 5 cut.
-		n := 5
+		// b: 5 listed, 10 cut (the table names 3 runs per group,
+		// MaxNamedRuns, and counts the other 2 with the cut); c: 3
+		// listed, 12 cut.
+		b := "… and 10 more violations"
 		if f == "table" {
-			n = 12
+			b = "… and 12 more violations"
 		}
-		for _, want := range []string{fmt.Sprintf("… and %d more violations: the runs file names every run with its origin FILE:LINE; tenet explain CONTRACT --run FILE:LINE FILE explains one", n)} {
+		for _, want := range []string{b + ": the runs file names every run with its origin FILE:LINE; tenet explain CONTRACT --run FILE:LINE FILE explains one",
+			"… and 12 more violations: the runs file names every run with its origin FILE:LINE; tenet explain CONTRACT --run FILE:LINE FILE explains one"} {
 			if !strings.Contains(s, want) {
 				t.Errorf("%s: no %q in\n%s", f, want, s)
 			}
@@ -166,7 +168,7 @@ func TestCutSpansConditions(t *testing.T) {
 	if err := json.Unmarshal(out["json"], &v); err != nil {
 		t.Fatal(err)
 	}
-	if v.MaxListed != 20 || v.MoreViolations != 10 || len(v.Violations) != 35 {
+	if v.MaxListed != 20 || v.MoreViolations != 22 || len(v.Violations) != 23 {
 		t.Errorf("json: max_listed %d, more_violations %d, %d violations", v.MaxListed, v.MoreViolations, len(v.Violations))
 	}
 	for i, c := range v.Checks {
@@ -179,7 +181,7 @@ func TestCutSpansConditions(t *testing.T) {
 
 // TestCutKindsApart: each kind of list has its own budget, so a run can be
 // named in some of its lists and only counted in others, and each check
-// has its floor of min(max, 10) runs: with max 1 the invariant lists T1
+// has its floor of min(max, 3) runs: with max 1 the invariant lists T1
 // alone, yet the failure class, another check, still lists T2 (checks
 // are taken in name order: T2's failures.slow before its invariants.inv,
 // so with max 2 the budget is spent and T2's violation is listed by the

@@ -24,10 +24,13 @@ const (
 // MinListedPerCondition is the floor of the budget: each condition (the
 // contract, condition and attack of the runs' keys) lists the first
 // entries of each kind that fit in min(maxListed, MinListedPerCondition),
-// whatever the other conditions spent of the kind's budget. The lists
-// thus grow with the number of conditions, as the metrics do, never with
+// and each of its checks (invariant, failure class) its first that many
+// runs, whatever the other conditions spent of the kind's budget. It is
+// the number of runs the table format names per list (report.MaxNamedRuns),
+// so every list a reader sees names some runs; the lists thus grow with
+// the number of conditions and checks, as the metrics' rows do, never with
 // the number of runs.
-const MinListedPerCondition = 10
+const MinListedPerCondition = 3
 
 // entriesOf returns r's entries in each kind of list but the checks (see
 // checkEntries): as metrics.Listed counts them, by kind. A run of an
