@@ -79,7 +79,7 @@ func Violations(recs []runs.Record) []Violation {
 // are added (maxListed, a budget per kind of list), so with a budget the
 // results do not grow with the number of runs either, beyond one entry
 // per condition, invariant and failure class and each condition's floor of
-// MinListedPerCondition entries per kind of list.
+// MinListedPerCondition entries per kind of list (runs per check).
 //
 //	c := NewCollector(declared, opt, maxListed)
 //	for it.Next() {
@@ -141,8 +141,8 @@ type condSlot struct {
 // the Violations, which hold the witnesses of the invariants' HitRuns) and
 // the Denied runs of Audit each have a budget of maxListed entries of
 // their own, spent in key order, and each condition is also given the
-// first min(maxListed, MinListedPerCondition) entries of each kind
-// whatever the others spent (listBudget states the rule exactly). An
+// first min(maxListed, MinListedPerCondition) entries of each kind (runs
+// of each invariant and failure class) whatever the others spent (listBudget states the rule exactly). An
 // entry left out is counted in the More field beside its list.
 func NewCollector(declared map[string]metrics.Declared, opt metrics.Options, maxListed int) *Collector {
 	return &Collector{declared: declared, opt: opt, maxListed: maxListed, optErr: opt.Check(), budget: newListBudget(maxListed)}
