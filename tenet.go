@@ -313,7 +313,7 @@ type EvalOptions struct {
 	// were left out per condition, docs/metrics.md "Observed cases"), as
 	// tenet eval's --cases.
 	Cases string
-	// MaxListed bounds the run references the document lists
+	// MaxListed bounds the entries of each kind of list the document holds
 	// (report.Input.MaxListed; 0: no bound; the CLI's default is
 	// report.DefaultMaxListed).
 	MaxListed int

@@ -41,7 +41,7 @@ type Input struct {
 	// there are no gates.
 	Programs []*eval.Program
 	Metrics  metrics.Options
-	// MaxListed bounds the run references the Document lists
+	// MaxListed bounds the entries of each kind of list the Document holds
 	// (summary.NewCollector); 0 or less: no bound.
 	MaxListed int
 	// Profiles are the profiles the runs were also judged under (tenet

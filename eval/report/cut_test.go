@@ -62,27 +62,36 @@ func sameCounts(t *testing.T, cut, whole *Document) {
 }
 
 // TestCutExactlyAtBudget: a budget equal to the first condition's runs
-// lists that condition whole (no cut there) and nothing of the second.
+// lists that condition whole (no cut there) and of the second only its
+// floor (summary.MinListedPerCondition).
 func TestCutExactlyAtBudget(t *testing.T) {
-	recs := cutRecords(5, "a", "b")
+	recs := cutRecords(15, "a", "b")
 	whole := cutDocument(t, recs, 0)
-	d := cutDocument(t, recs, 5)
+	d := cutDocument(t, recs, 15)
 	sameCounts(t, d, whole)
 	a, b := d.Checks[0].Invariants[0], d.Checks[1].Invariants[0]
-	if len(a.HitRuns) != 5 || a.MoreHitRuns != 0 || len(b.HitRuns) != 0 || b.MoreHitRuns != 5 {
+	if len(a.HitRuns) != 15 || a.MoreHitRuns != 0 || len(b.HitRuns) != 3 || b.MoreHitRuns != 12 {
 		t.Errorf("a: %d listed, %d more; b: %d listed, %d more", len(a.HitRuns), a.MoreHitRuns, len(b.HitRuns), b.MoreHitRuns)
 	}
-	if len(d.Violations) != 5 || d.MoreViolations != 5 || d.MaxListed != 5 {
+	if len(d.Violations) != 18 || d.MoreViolations != 12 || d.MaxListed != 15 {
 		t.Errorf("violations %d, more %d, max %d", len(d.Violations), d.MoreViolations, d.MaxListed)
 	}
+	var bTasks []string
 	for _, v := range d.Violations {
-		if v.Key.Condition != "a" || len(v.Witness) != 1 {
+		if len(v.Witness) != 1 {
 			t.Errorf("violation listed: %+v", v)
 		}
+		if v.Key.Condition == "b" {
+			bTasks = append(bTasks, v.Key.Task)
+		}
 	}
-	// Budget 10: everything fits, the Document is the whole one but for
+	// b's first 3 runs in key order (tasks sort as strings).
+	if want := []string{"T1", "T10", "T11"}; !reflect.DeepEqual(bTasks, want) {
+		t.Errorf("violations of b listed %v, want %v", bTasks, want)
+	}
+	// Budget 30: everything fits, the Document is the whole one but for
 	// MaxListed.
-	d = cutDocument(t, recs, 10)
+	d = cutDocument(t, recs, 30)
 	d.MaxListed = 0
 	if !reflect.DeepEqual(d, whole) {
 		t.Error("a budget that fits every list changes the Document")
@@ -101,24 +110,25 @@ func TestCutZeroIsUnlimited(t *testing.T) {
 	}
 }
 
-// TestCutSpansConditions: the budget is shared in key order across
-// conditions, and the cut shows in every format with the exact number
-// left out.
+// TestCutSpansConditions: a kind's budget is shared in key order across
+// conditions, each condition keeps its floor of 3 runs per check, and the cut
+// shows in every format with the exact number left out.
 func TestCutSpansConditions(t *testing.T) {
-	recs := cutRecords(5, "a", "b", "c")
+	recs := cutRecords(15, "a", "b", "c")
 	whole := cutDocument(t, recs, 0)
-	d := cutDocument(t, recs, 7)
+	d := cutDocument(t, recs, 20)
 	sameCounts(t, d, whole)
 	var listed, more []int
 	for _, c := range d.Checks {
 		listed = append(listed, len(c.Invariants[0].HitRuns))
 		more = append(more, c.Invariants[0].MoreHitRuns)
 	}
-	if !reflect.DeepEqual(listed, []int{5, 2, 0}) || !reflect.DeepEqual(more, []int{0, 3, 5}) {
-		t.Errorf("listed %v, more %v; want [5 2 0], [0 3 5]", listed, more)
+	// a: 15 of the budget; b: the other 5 of it (past its floor); c: its floor.
+	if !reflect.DeepEqual(listed, []int{15, 5, 3}) || !reflect.DeepEqual(more, []int{0, 10, 12}) {
+		t.Errorf("listed %v, more %v; want [15 5 3], [0 10 12]", listed, more)
 	}
-	if d.MoreViolations != 8 {
-		t.Errorf("MoreViolations %d, want 8", d.MoreViolations)
+	if d.MoreViolations != 22 {
+		t.Errorf("MoreViolations %d, want 22", d.MoreViolations)
 	}
 	out := renderAll(t, d)
 	for _, f := range testFormatNames() {
@@ -126,8 +136,15 @@ func TestCutSpansConditions(t *testing.T) {
 		if f == "json" {
 			continue
 		}
-		for _, want := range []string{"… and 3 more violations: the runs file names every run with its origin FILE:LINE; tenet explain CONTRACT --run FILE:LINE FILE explains one",
-			"… and 5 more violations: the runs file names every run with its origin FILE:LINE; tenet explain CONTRACT --run FILE:LINE FILE explains one"} {
+		// b: 5 listed, 10 cut (the table names 3 runs per group,
+		// MaxNamedRuns, and counts the other 2 with the cut); c: 3
+		// listed, 12 cut.
+		b := "… and 10 more violations"
+		if f == "table" {
+			b = "… and 12 more violations"
+		}
+		for _, want := range []string{b + ": the runs file names every run with its origin FILE:LINE; tenet explain CONTRACT --run FILE:LINE FILE explains one",
+			"… and 12 more violations: the runs file names every run with its origin FILE:LINE; tenet explain CONTRACT --run FILE:LINE FILE explains one"} {
 			if !strings.Contains(s, want) {
 				t.Errorf("%s: no %q in\n%s", f, want, s)
 			}
@@ -151,54 +168,61 @@ func TestCutSpansConditions(t *testing.T) {
 	if err := json.Unmarshal(out["json"], &v); err != nil {
 		t.Fatal(err)
 	}
-	if v.MaxListed != 7 || v.MoreViolations != 8 || len(v.Violations) != 7 {
+	if v.MaxListed != 20 || v.MoreViolations != 22 || len(v.Violations) != 23 {
 		t.Errorf("json: max_listed %d, more_violations %d, %d violations", v.MaxListed, v.MoreViolations, len(v.Violations))
 	}
 	for i, c := range v.Checks {
 		n := c.Invariants[0]
-		if n.Hits != 5 || len(n.HitRuns) != listed[i] || n.MoreHitRuns != more[i] {
+		if n.Hits != 15 || len(n.HitRuns) != listed[i] || n.MoreHitRuns != more[i] {
 			t.Errorf("json checks %d: %+v", i, n)
 		}
 	}
 }
 
-// TestCutWholeRuns: a run is listed in all its lists or in none, and once
-// one does not fit no later run is listed, so what is listed is a prefix in
-// key order.
-func TestCutWholeRuns(t *testing.T) {
+// TestCutKindsApart: each kind of list has its own budget, so a run can be
+// named in some of its lists and only counted in others, and each check
+// has its floor of min(max, 3) runs: with max 1 the invariant lists T1
+// alone, yet the failure class, another check, still lists T2 (checks
+// are taken in name order: T2's failures.slow before its invariants.inv,
+// so with max 2 the budget is spent and T2's violation is listed by the
+// floor of 2).
+func TestCutKindsApart(t *testing.T) {
 	recs := cutRecords(3, "a")
-	// T2 also disagrees with its given utility, is undecided on a failure
-	// class and has a denied call: 4 references.
-	r := &recs[1]
+	// T2 and T3 also disagree with their given utility and have a denied
+	// call; T2 is undecided on a failure class too: 2 checks entries.
 	given := false
-	r.Given.Utility = &given
-	r.Failures = map[string]runs.Label{"slow": runs.Unknown("no clock")}
-	r.Grant = "g"
-	r.Audit = []runs.AuditEntry{{Call: 0, Tool: "send", Decision: runs.Decisions[0], Detail: "x"}}
-	if n := metrics.Listed(*r); n != 4 {
+	for i := 1; i < 3; i++ {
+		r := &recs[i]
+		r.Given.Utility = &given
+		r.Grant = "g"
+		r.Audit = []runs.AuditEntry{{Call: 0, Tool: "send", Decision: runs.Decisions[0], Detail: "x"}}
+	}
+	recs[1].Failures = map[string]runs.Label{"slow": runs.Unknown("no clock")}
+	if n := metrics.Listed(recs[1]); n != 4 {
 		t.Fatalf("metrics.Listed = %d, want 4", n)
 	}
 	whole := cutDocument(t, recs, 0)
 	for _, c := range []struct {
-		max, listed int // runs listed
-	}{{1, 1}, {4, 1}, {5, 2}, {6, 3}} {
+		max, hits int  // invariant hit runs listed
+		failure   bool // T2's failure class listed
+		disagreed int  // disagreements (and denied runs) listed
+	}{{1, 1, true, 1}, {2, 2, true, 2}, {3, 3, true, 2}, {4, 3, true, 2}} {
 		d := cutDocument(t, recs, c.max)
 		sameCounts(t, d, whole)
 		inv := d.Checks[0].Invariants[0]
-		if len(inv.HitRuns) != c.listed || len(d.Violations) != c.listed {
-			t.Errorf("max %d: %d hit runs, %d violations listed, want %d", c.max, len(inv.HitRuns), len(d.Violations), c.listed)
+		if len(inv.HitRuns) != c.hits || len(d.Violations) != c.hits {
+			t.Errorf("max %d: %d hit runs, %d violations listed, want %d", c.max, len(inv.HitRuns), len(d.Violations), c.hits)
 		}
-		t2 := c.listed >= 2
 		fc := d.Checks[0].Failures[0]
 		ag := d.Agreement[0].BenignUtility
 		au := d.Audit[0]
-		if (len(fc.UnknownRuns) == 1) != t2 || (fc.MoreUnknownRuns == 1) == t2 ||
-			(len(ag.Disagreements) == 1) != t2 || (ag.MoreDisagreements == 1) == t2 ||
-			(len(au.Denied) == 1) != t2 || (au.MoreDenied == 1) == t2 {
-			t.Errorf("max %d: T2 listed %v, failure %+v, agreement %+v, denied %d+%d", c.max, t2, fc, ag, len(au.Denied), au.MoreDenied)
+		if (len(fc.UnknownRuns) == 1) != c.failure || (fc.MoreUnknownRuns == 1) == c.failure ||
+			len(ag.Disagreements) != c.disagreed || ag.MoreDisagreements != 2-c.disagreed ||
+			len(au.Denied) != c.disagreed || au.MoreDenied != 2-c.disagreed {
+			t.Errorf("max %d: failure %+v, agreement %+v, denied %d+%d", c.max, fc, ag, len(au.Denied), au.MoreDenied)
 		}
-		if c.max == 4 {
-			// T2 and T3 cut: every format that lists disagreements and
+		if c.max == 1 {
+			// T3 cut: every format that lists disagreements and
 			// denied calls says so (JUnit lists neither).
 			for f, out := range renderAll(t, d) {
 				if f != "json" && f != "junit" && !strings.Contains(string(out), "… and 1 more disagreement") {
@@ -238,5 +262,35 @@ func TestCutComparison(t *testing.T) {
 		if f != "json" && !bytes.Contains(out, []byte("… and 2 more ids: the runs file names every run")) {
 			t.Errorf("%s: the cut is not said:\n%s", f, out)
 		}
+	}
+}
+
+// TestUnknownLabelsGrouped: in the table format a reason more than
+// MaxNamedRuns runs of a condition share is written once, with its count
+// and first runs; a rarer reason keeps a line per run, in key order.
+func TestUnknownLabelsGrouped(t *testing.T) {
+	var recs []runs.Record
+	given := true
+	for i := range 6 {
+		r := fixtureRecord("", "a", fmt.Sprintf("T%d", i+1), "", true, false)
+		r.Utility = runs.Unknown("the transcript has no messages")
+		if i == 1 {
+			r.Utility = runs.Unknown("no clock")
+		}
+		r.Given.Utility = &given
+		recs = append(recs, r)
+	}
+	out := string(renderAll(t, cutDocument(t, recs, 0))["table"])
+	want := `
+unknown labels in benign_utility:
+  5 runs: the transcript has no messages
+    a/T1
+    a/T3
+    a/T4
+    … and 2 more
+  a/T2: no clock
+`
+	if !strings.Contains(out, want) {
+		t.Errorf("no %q in\n%s", want, out)
 	}
 }

@@ -38,8 +38,8 @@ type Document struct {
 	// Runs counts the records reported (judged by tenet eval, or read from
 	// runs files).
 	Runs int
-	// MaxListed is the budget of run references the lists of runs share
-	// (Input.MaxListed); 0: unlimited, every list is whole. A list that was
+	// MaxListed is the budget of entries of each kind of list of runs
+	// (Input.MaxListed, summary.NewCollector); 0: unlimited, every list is whole. A list that was
 	// cut says how many it left out in its More field (MoreViolations,
 	// tally.CheckCount.MoreHitRuns, …); the counts are never cut.
 	MaxListed int
@@ -165,7 +165,7 @@ type Input struct {
 	// evaluated for lack of runs (eval/gates.Evaluate).
 	Gates      []GateResult
 	GateErrors []string
-	// MaxListed is the budget of run references Results was computed with
+	// MaxListed is the budget per kind of list Results was computed with
 	// (summary.NewCollector): 0 (or less) for none. tenet passes
 	// DefaultMaxListed unless told otherwise (--report-max-items).
 	MaxListed int

@@ -300,9 +300,7 @@ func WriteAgreement(w io.Writer, as []tally.Agreement) error {
 	for i := range cols {
 		var lines []string
 		for _, a := range as {
-			for _, u := range a.Row(i).Unknowns {
-				lines = append(lines, fmt.Sprintf("  %s: %s", runName(u.Key), OneLine(u.Reason)))
-			}
+			lines = append(lines, unknownLines(a.Row(i).Unknowns)...)
 			if more := a.Row(i).MoreUnknowns; more > 0 {
 				lines = append(lines, "  "+CutNote(more, "unknown labels in "+ShownName(a.Name())))
 			}
@@ -312,6 +310,40 @@ func WriteAgreement(w io.Writer, as []tally.Agreement) error {
 		}
 	}
 	return bw.Flush()
+}
+
+// unknownLines writes one condition's unknown labels, one line each with
+// its reason; a reason more than MaxNamedRuns runs share (AgentDojo's
+// hundreds of empty transcripts) is written once, where its first run
+// comes, with how many runs it holds and the first MaxNamedRuns of them.
+func unknownLines(us []tally.UnknownLabel) []string {
+	shared := map[string]int{}
+	for _, u := range us {
+		shared[u.Reason]++
+	}
+	var lines []string
+	done := map[string]bool{}
+	for j, u := range us {
+		n := shared[u.Reason]
+		if n <= MaxNamedRuns {
+			lines = append(lines, fmt.Sprintf("  %s: %s", runName(u.Key), OneLine(u.Reason)))
+			continue
+		}
+		if done[u.Reason] {
+			continue
+		}
+		done[u.Reason] = true
+		lines = append(lines, fmt.Sprintf("  %s runs: %s", thousands(n), OneLine(u.Reason)))
+		named := 0
+		for _, v := range us[j:] {
+			if v.Reason == u.Reason && named < MaxNamedRuns {
+				lines = append(lines, "    "+runName(v.Key))
+				named++
+			}
+		}
+		lines = append(lines, fmt.Sprintf("    … and %s more", thousands(n-named)))
+	}
+	return lines
 }
 
 func section(w io.Writer, title string, lines []string) {

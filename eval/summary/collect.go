@@ -76,9 +76,10 @@ func Violations(recs []runs.Record) []Violation {
 // condition's records at a time (and of those only what the metrics read;
 // see Group): memory does not grow with the number of conditions or runs
 // beyond the results themselves, and the lists of runs are cut as the runs
-// are added (maxListed), so with a budget the results do not grow with the
-// number of runs either, beyond one entry per condition, invariant and
-// failure class.
+// are added (maxListed, a budget per kind of list), so with a budget the
+// results do not grow with the number of runs either, beyond one entry
+// per condition, invariant and failure class and each condition's floor of
+// MinListedPerCondition entries per kind of list (runs per check).
 //
 //	c := NewCollector(declared, opt, maxListed)
 //	for it.Next() {
@@ -99,11 +100,9 @@ type Collector struct {
 	curViol   []Violation
 	lastAdded runs.Key
 
-	// listed counts the run references listed so far (Listed); full is
-	// set at the first run that did not fit in maxListed: it and every
-	// later run are only counted.
-	listed   int
-	full     bool
+	// budget decides which lists name each run (with maxListed > 0);
+	// moreViol counts the violations of runs the checks do not list.
+	budget   listBudget
 	moreViol int
 
 	// The current contract and whether one of its runs is attacked; the
@@ -136,17 +135,17 @@ type condSlot struct {
 
 // NewCollector returns an empty Collector. declared holds, per contract
 // name, its tasks, cases and attempt rules (nil: take them from the
-// records); opt are Compute's options. maxListed bounds the run references
-// the lists hold, all lists together: the disagreements and unknown labels
-// of Agreement, the HitRuns and UnknownRuns of Checks (with the
-// Violations, which hold the witnesses of those HitRuns) and the Denied
-// runs of Audit. One reference is one entry of one of those lists (Listed
-// counts a run's). Runs are listed in key order, each in all its lists or
-// in none, until the first run whose references would exceed maxListed;
-// it and every later run are only counted (the More fields). 0 (or less):
-// no bound.
+// records); opt are Compute's options. maxListed bounds the entries of
+// each kind of list (0 or less: no bound): the disagreements of
+// Agreement, its unknowns, the HitRuns and UnknownRuns of Checks (with
+// the Violations, which hold the witnesses of the invariants' HitRuns) and
+// the Denied runs of Audit each have a budget of maxListed entries of
+// their own, spent in key order, and each condition is also given the
+// first min(maxListed, MinListedPerCondition) entries of each kind (runs
+// of each invariant and failure class) whatever the others spent (listBudget states the rule exactly). An
+// entry left out is counted in the More field beside its list.
 func NewCollector(declared map[string]metrics.Declared, opt metrics.Options, maxListed int) *Collector {
-	return &Collector{declared: declared, opt: opt, maxListed: maxListed, optErr: opt.Check()}
+	return &Collector{declared: declared, opt: opt, maxListed: maxListed, optErr: opt.Check(), budget: newListBudget(maxListed)}
 }
 
 // Collect returns the Results of recs, in any order: NewCollector, then
@@ -191,35 +190,20 @@ func (c *Collector) add(r runs.Record) {
 	c.lastAdded = k
 	c.attacked = c.attacked || k.Attacked()
 	c.given = c.given || r.Given.Utility != nil || r.Given.AttackSuccess != nil || r.Given.SideEffect != nil
-	list := c.listable(r)
-	if list {
-		c.curViol = appendViolations(c.curViol, r)
-	} else {
-		c.moreViol += len(r.Violated())
+	list := true
+	if c.maxListed > 0 {
+		list = c.budget.take(r)
+	}
+	for _, v := range appendViolations(nil, r) {
+		if c.maxListed <= 0 || c.budget.listsViolation(v.Invariant, v.Key) {
+			c.curViol = append(c.curViol, v)
+		} else {
+			c.moreViol++
+		}
 	}
 	if err := c.cur.Add(r, list); err != nil {
 		panic(err) // the order was checked above
 	}
-}
-
-// listable reports whether r is named in the lists: whether its
-// references (Listed) fit in what is left of maxListed, and no earlier run
-// failed to fit. A run is listed in all its lists or in none, so the runs
-// listed are the first ones in key order.
-func (c *Collector) listable(r runs.Record) bool {
-	if c.maxListed <= 0 {
-		return true
-	}
-	if c.full {
-		return false
-	}
-	n := metrics.Listed(r)
-	if c.listed+n > c.maxListed {
-		c.full = true
-		return false
-	}
-	c.listed += n
-	return true
 }
 
 // endCondition computes the conditions of the current pipeline (one, or
@@ -237,15 +221,28 @@ func (c *Collector) endCondition() {
 	for _, g := range p.End() {
 		c.endGroup(g)
 	}
+	c.budget.endPipeline()
 }
 
 // endGroup computes one condition and keeps its results.
 func (c *Collector) endGroup(g *metrics.Group) {
+	cut := c.maxListed > 0
 	if !g.Aggregate() {
-		c.agree = append(c.agree, g.Agreement())
+		a := g.Agreement()
+		if cut {
+			c.budget.cutAgreement(&a)
+		}
+		c.agree = append(c.agree, a)
 	}
-	c.checks = append(c.checks, g.Checks())
+	ch := g.Checks()
+	if cut {
+		c.budget.cutChecks(&ch)
+	}
+	c.checks = append(c.checks, ch)
 	if a, ok := g.Audit(); ok {
+		if cut {
+			c.budget.cutAudit(&a)
+		}
 		c.audit = append(c.audit, a)
 	}
 	if c.optErr != nil || c.fatal != nil {
