@@ -46,11 +46,14 @@ func TestEvaluateProfiles(t *testing.T) {
 	for _, r := range ev.Runs {
 		conds = append(conds, r.Key.Condition)
 	}
-	if got := strings.Join(conds, " "); got != "a a a+corrected a+corrected b b b+corrected b+corrected" {
+	if got := strings.Join(conds, " "); got != "a a a a+corrected a+corrected a+corrected b b b b+corrected b+corrected b+corrected" {
 		t.Errorf("conditions of the runs: %s", got)
 	}
 	d := ev.Document.Profiles
-	if len(d) != 2 || d[0].Condition != "a" || d[0].Paired != 2 || d[0].Labels[1].Label != "attack_success" || d[0].Labels[1].TrueToFalse != 1 ||
+	// Three runs a condition since the golden gained a goal-task run each
+	// (its utility flips counted apart, as goal_task_utility).
+	if len(d) != 2 || d[0].Condition != "a" || d[0].Paired != 3 || d[0].Labels[1].Label != "attack_success" || d[0].Labels[1].TrueToFalse != 1 ||
+		d[0].Labels[0].Flipped() != 0 || d[0].Labels[3].Label != "goal_task_utility" || d[0].Labels[3].TrueToFalse != 1 ||
 		d[1].Condition != "b" || d[1].Labels[1].Flipped() != 0 {
 		t.Errorf("Document.Profiles = %+v", d)
 	}
