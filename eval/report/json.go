@@ -18,14 +18,14 @@ import (
 // changes when a member is removed or changes meaning (members are only
 // added within a version).
 const (
-	SchemaID      = "https://tenetlang.dev/schemas/report/v2.json"
-	SchemaVersion = 2
+	SchemaID      = "https://tenetlang.dev/schemas/report/v3.json"
+	SchemaVersion = 3
 )
 
 // WriteJSON writes the Document as one JSON object (docs/report-schema.json,
 // docs/report-formats.md), indented by two spaces, with a trailing newline:
 //
-//	{"schema": SchemaID, "schema_version": 2, "tool": {"name": "tenet", "version": …},
+//	{"schema": SchemaID, "schema_version": 3, "tool": {"name": "tenet", "version": …},
 //	 "command", "exit_code", "failures", "errors", "inputs", "runs", "max_listed",
 //	 "contracts", "conditions", "agreement", "checks", "violations",
 //	 "more_violations", "audit", "gates", "leaderboard", "comparison", "tests"}

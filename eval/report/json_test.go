@@ -55,7 +55,7 @@ func TestJSONMatchesSchema(t *testing.T) {
 			if again := writeJSON(t, f.doc); !bytes.Equal(out, again) {
 				t.Error("two renderings of the same Document differ")
 			}
-			if !bytes.HasPrefix(out, []byte("{\n  \"schema\": \""+SchemaID+"\",\n  \"schema_version\": 2,\n")) || !bytes.HasSuffix(out, []byte("}\n")) {
+			if !bytes.HasPrefix(out, []byte("{\n  \"schema\": \""+SchemaID+"\",\n  \"schema_version\": 3,\n")) || !bytes.HasSuffix(out, []byte("}\n")) {
 				t.Errorf("unexpected framing:\n%s", out)
 			}
 		})
