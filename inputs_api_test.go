@@ -81,8 +81,10 @@ func TestEvaluateInputs(t *testing.T) {
 				t.Errorf("%q: run %d = %+v, want %+v", c.files, i, r, w)
 			}
 		}
-		if !slices.Equal(got.Document.Inputs, []string{c.origin}) {
-			t.Errorf("%q: the document's inputs are %q, want %q", c.files, got.Document.Inputs, c.origin)
+		// The report names the inputs as given (a directory, not the
+		// thousands of files it may hold); the runs name the file.
+		if !slices.Equal(got.Document.Inputs, c.files) {
+			t.Errorf("%q: the document's inputs are %q, want them as given", c.files, got.Document.Inputs)
 		}
 	}
 }

@@ -97,10 +97,12 @@ func Evaluate(in EvalInput) (*Evaluation, error) {
 			return nil, err
 		}
 		defer l.Close()
-		in.Files, opt.Open, in.Size = l.Files, l.Open, l.Size
 		if in.Inputs == nil {
-			in.Inputs = l.Files
+			// As named, not as expanded: a directory of 9,000 run files
+			// would otherwise list every one in the report.
+			in.Inputs = in.Files
 		}
+		in.Files, opt.Open, in.Size = l.Files, l.Open, l.Size
 	}
 	if opt.Workers < 0 || opt.Workers > MaxWorkers {
 		return nil, fmt.Errorf("Options.Workers %d: want 0 (one per CPU) to %d", opt.Workers, MaxWorkers)
