@@ -157,7 +157,7 @@ func fullJudge(tb testing.TB) judge {
 func subsetJudge(tb testing.TB) judge {
 	tb.Helper()
 	dir := tb.TempDir()
-	for _, f := range []string{"contract", "goals", "state", "tasks", "tools", "versions"} {
+	for _, f := range []string{"contract", "goals", "state", "tasks", "tools", "versions", "corrected", "attacks"} {
 		data, err := os.ReadFile(filepath.Join(bankingDir, f+".tenet.hcl"))
 		if err != nil {
 			tb.Fatal(err)
