@@ -88,6 +88,9 @@ func (c *compiler) gates() {
 		for i, r := range g.Require {
 			idx, _ := c.check(env{gateEnv, celenv.KindGate, nil}, r, "require", fmt.Sprintf("gate %s (requirement %d)", n, i+1), nil, types.BoolType)
 			if idx != bundle.NoExpr {
+				if parsed, iss := gateEnv.Parse(r.Text); iss.Err() == nil {
+					c.gateKeys(r, parsed)
+				}
 				p.Require = append(p.Require, idx)
 			}
 		}
