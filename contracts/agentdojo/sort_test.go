@@ -103,7 +103,8 @@ func TestSorterAgentDojo(t *testing.T) {
 
 // BenchmarkSorter sorts the AgentDojo runs (2328) through a runsort.Sorter:
 // Add (encoding), Sort and iteration (decoding), with a budget that keeps
-// everything in memory and one that spills 256 KB chunks. It reports
+// everything in memory and one that spills 256 KB chunks, the latter also
+// with each run's runs-file line asked for (the JSON a runs file costs). It reports
 // records/s (wall clock, and per CPU-second: GC included), and the heap the Sorter holds per record after Add next to
 // what the runs hold as runs.Record values (with their maps).
 func BenchmarkSorter(b *testing.B) {
@@ -141,7 +142,8 @@ func BenchmarkSorter(b *testing.B) {
 	for _, tc := range []struct {
 		name     string
 		maxBytes int
-	}{{"in-memory", 1 << 30}, {"spill-256KB", 256 << 10}} {
+		lines    bool // ask for each run's runs-file line, as a runs file needs it
+	}{{"in-memory", 1 << 30, false}, {"spill-256KB", 256 << 10, false}, {"spill-256KB-lines", 256 << 10, true}} {
 		b.Run(tc.name, func(b *testing.B) {
 			dir := b.TempDir()
 			cpu := cpuTime()
@@ -158,6 +160,9 @@ func BenchmarkSorter(b *testing.B) {
 				}
 				n := 0
 				for it.Next() {
+					if tc.lines && len(it.Line()) == 0 {
+						b.Fatal("no line")
+					}
 					n++
 				}
 				if it.Err() != nil || n != len(recs) {

@@ -95,11 +95,11 @@ func (r *Result) Close() error {
 }
 
 // SortResults yields the judged runs of every result in key order to fn
-// (when fn is not nil). A run is the value judged, with a nil line, unless
-// its result moved its runs to a runsort.Sorter (Options.SortBytes > 0 and
-// more runs than its memory budget holds as values): then it is the
-// Sorter's record, equal to the one judged, with its runs-file line (valid
-// during the call). Runs of different results with the same key are both
+// (when fn is not nil). A run is the value judged unless its result moved
+// its runs to a runsort.Sorter (Options.SortBytes > 0 and more runs than
+// its memory budget holds as values): then it is the Sorter's record,
+// equal to the one judged. The line is always nil (runs.Writer encodes the
+// run); the parameter is kept for callers that have a line. Runs of different results with the same key are both
 // yielded, in the order of results, as sorting their Records together
 // would give them. With Options.SortBytes > 0 it finds the duplicate keys
 // within each result (of records with one key, the first in input order is
@@ -193,7 +193,9 @@ func (s *source) next() (bool, error) {
 	if !s.it.Next() {
 		return false, s.it.Err()
 	}
-	s.rec, s.line = s.it.Record(), s.it.Line()
+	// No line: the Sorter keeps no JSON, and runs.Writer encodes the
+	// run only when there is a runs file to write.
+	s.rec, s.line = s.it.Record(), nil
 	return true, nil
 }
 

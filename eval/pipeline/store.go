@@ -14,10 +14,10 @@ import (
 // values (held): SortResults then hands them to its caller as they were
 // judged, and nothing encodes a run to JSON only to decode it again for
 // the report in the same process. The first run that takes them over the
-// budget moves them all into a runsort.Sorter, which keeps them as encoded
-// runs-file lines and spills to temporary files what exceeds the budget
-// again; SortResults then yields the Sorter's decoded records with their
-// lines.
+// budget moves them all into a runsort.Sorter, which keeps them in its own
+// compact binary encoding (not JSON) and spills to temporary files what
+// exceeds the budget again; SortResults then yields the Sorter's decoded
+// records, and only runs.Writer encodes JSON, when there is a runs file.
 //
 // Either way a run the runs file cannot hold exactly is refused when it is
 // added (runs.Encodable, what Sorter.Add checks), so which of the two holds
@@ -65,7 +65,7 @@ func (s *store) add(rec runs.Record, seq runs.Seq) (bad, fatal error) {
 		return nil, nil
 	}
 	// Over the budget: from now on the runs are encoded, each about a
-	// third of its value's size, and spilled when they outgrow it again.
+	// third of its value's size or less, and spilled when they outgrow it again.
 	s.sorter = runsort.NewSorter(s.dir, s.budget)
 	for i := range s.held {
 		if err := s.sorter.Add(s.held[i].rec, s.held[i].seq); err != nil {

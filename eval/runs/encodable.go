@@ -12,8 +12,6 @@ import "io"
 func Encodable(r Record) error { return encodable(r) }
 
 // EncodeLine writes rec's runs-file line, "\n" included, to w, as Write
-// does; eval/runsort keeps the records it sorts as these lines.
+// does; eval/runsort's Sorted.Line gives it on demand (the Sorter itself
+// keeps its own binary encoding, not these lines).
 func EncodeLine(w io.Writer, rec Record) error { return encodeLine(w, rec) }
-
-// DecodeLine decodes one runs-file line into a valid record, as Read does.
-func DecodeLine(line []byte) (Record, error) { return decodeLine(line) }

@@ -1,8 +1,8 @@
 // Package runsort sorts runs records by key in bounded memory (Sorter): an
-// external merge sort over their runs-file lines, with the duplicates of a
-// key reported. It takes records (eval/runs) and gives them back in key
-// order, each with its runs-file line. It imports eval/runs and
-// internal/kmerge.
+// external merge sort over a compact binary encoding of them (codec.go),
+// with the duplicates of a key reported. It takes records (eval/runs) and
+// gives them back in key order, equal to those added (their runs-file
+// line on demand). It imports eval/runs and internal/kmerge.
 package runsort
 
 import (
@@ -23,11 +23,12 @@ import (
 )
 
 // Sorter sorts records by key in bounded memory: an external merge sort
-// over their runs-file lines.
+// over their encoded bodies.
 //
-// Add encodes each record as the line Write would write for it (JSON,
-// about 1 KB for an AgentDojo run, against 2–3 KB for a runs.Record with its
-// maps) and keeps it with its key and runs.Seq. When the lines, keys and their
+// Add encodes each record but its key in the Sorter's own binary encoding
+// (codec.go: about 0.7 KB held for an AgentDojo run, against 0.9 KB for its
+// runs-file line and 2–3 KB for a runs.Record with its maps) and keeps it
+// with its key and runs.Seq. When the bodies, keys and their
 // bookkeeping held in memory exceed maxBytes, they are sorted by (key, runs.Seq)
 // and appended as one chunk to a temporary file in dir. Sort merges the
 // chunks (and what is still in memory) with a heap, decoding one record at
@@ -46,7 +47,7 @@ type Sorter struct {
 	maxBytes int
 
 	mem      []entry
-	memBytes int // bytes held: lines (whole arena blocks), entries, key strings
+	memBytes int // bytes held: bodies (whole arena blocks), entries, key strings
 	arena    []byte
 	intern   map[string]string
 
@@ -55,7 +56,7 @@ type Sorter struct {
 	size   int64 // bytes written to file
 	chunks []chunk
 
-	buf    bytes.Buffer // encoding scratch
+	buf    []byte // encoding scratch
 	added  int
 	spills int
 	sorted bool
@@ -63,30 +64,20 @@ type Sorter struct {
 	err    error
 }
 
-// entry is a record held in memory: its key, runs.Seq, runs-file line and the
-// flags that say what the line cannot (empty but non-nil maps and slices).
+// entry is a record held in memory: its key, runs.Seq and encoded body
+// (appendBody: every other field).
 type entry struct {
-	key   runs.Key
-	seq   runs.Seq
-	flags uint8
-	line  []byte
+	key  runs.Key
+	seq  runs.Seq
+	body []byte
 }
 
-// Flags of an entry: the field was empty but not nil (the runs file leaves
-// empty fields out, and Read gives nil for them).
-const (
-	emptyInvariants uint8 = 1 << iota
-	emptyFailures
-	emptyWitnesses
-	emptyAudit
-)
-
 // entryOverhead is what an entry costs besides its line and key strings:
-// the entry itself, the line's slice header, allocation rounding.
+// the entry itself, the body's slice header, allocation rounding.
 const entryOverhead = int(unsafe.Sizeof(entry{})) + 16
 
-// arenaBlock is the largest block that holds encoded lines in memory (an
-// eighth of the budget, at least 4 KB, or the line when longer).
+// arenaBlock is the largest block that holds encoded bodies in memory (an
+// eighth of the budget, at least 4 KB, or the body when longer).
 const arenaBlock = 256 << 10
 
 // fanIn bounds the chunks one merge reads at once.
@@ -123,11 +114,8 @@ func (s *Sorter) Add(rec runs.Record, seq runs.Seq) error {
 	if err := runs.Encodable(rec); err != nil {
 		return err
 	}
-	s.buf.Reset()
-	if err := runs.EncodeLine(&s.buf, rec); err != nil {
-		return fmt.Errorf("run %s: %v", rec.Key, err)
-	}
-	e := entry{seq: seq, flags: flagsOf(rec), line: s.store(s.buf.Bytes())}
+	s.buf = appendBody(s.buf[:0], &rec)
+	e := entry{seq: seq, body: s.store(s.buf)}
 	k := rec.Key
 	e.key = runs.Key{Contract: s.str(k.Contract), Condition: s.str(k.Condition), Attack: s.str(k.Attack), Task: s.str(k.Task), Goal: s.str(k.Goal),
 		Attempt: k.Attempt, Repetition: k.Repetition}
@@ -164,17 +152,17 @@ func (s *Sorter) usable() error {
 	return nil
 }
 
-// store copies line into the arena: blocks that hold the lines in memory
-// (no allocation per line, no rounding to size classes), counted whole.
-func (s *Sorter) store(line []byte) []byte {
-	n := len(line)
+// store copies body into the arena: blocks that hold the bodies in memory
+// (no allocation per body, no rounding to size classes), counted whole.
+func (s *Sorter) store(body []byte) []byte {
+	n := len(body)
 	if cap(s.arena)-len(s.arena) < n {
 		size := max(min(s.maxBytes/8, arenaBlock), 4<<10, n)
 		s.arena = make([]byte, 0, size)
 		s.memBytes += size
 	}
 	off := len(s.arena)
-	s.arena = append(s.arena, line...)
+	s.arena = append(s.arena, body...)
 	return s.arena[off : off+n : off+n]
 }
 
@@ -190,17 +178,6 @@ func (s *Sorter) str(v string) string {
 	s.intern[v] = v
 	s.memBytes += len(v) + 48 // the string and its map entry
 	return v
-}
-
-func flagsOf(r runs.Record) uint8 {
-	var f uint8
-	for i, empty := range [...]bool{r.Invariants != nil && len(r.Invariants) == 0, r.Failures != nil && len(r.Failures) == 0,
-		r.Witnesses != nil && len(r.Witnesses) == 0, r.Audit != nil && len(r.Audit) == 0} {
-		if empty {
-			f |= 1 << i // emptyInvariants, emptyFailures, emptyWitnesses, emptyAudit
-		}
-	}
-	return f
 }
 
 func compareEntries(a, b *entry) int { return cmp.Or(a.key.Compare(b.key), a.seq.Compare(b.seq)) }
@@ -244,25 +221,21 @@ func (s *Sorter) spill() error {
 	return nil
 }
 
-// appendSpilled appends e as a spill record: flags; runs.Seq, attempt and
-// repetition as varints; the key's strings and the line, each prefixed with
+// appendSpilled appends e as a spill record: runs.Seq, attempt and
+// repetition as varints; the key's strings and the body, each prefixed with
 // its length.
 func appendSpilled(b []byte, e *entry) []byte {
-	b = append(b, e.flags)
 	for _, v := range [...]int{e.seq.File, e.seq.Line, e.key.Attempt, e.key.Repetition} {
 		b = binary.AppendVarint(b, int64(v))
 	}
 	for _, s := range [...]string{e.key.Contract, e.key.Condition, e.key.Attack, e.key.Task, e.key.Goal} {
 		b = append(binary.AppendUvarint(b, uint64(len(s))), s...)
 	}
-	return append(binary.AppendUvarint(b, uint64(len(e.line))), e.line...)
+	return append(binary.AppendUvarint(b, uint64(len(e.body))), e.body...)
 }
 
-// readSpilled reads one spill record into e, reusing e.line's storage.
+// readSpilled reads one spill record into e, reusing e.body's storage.
 func readSpilled(r *bufio.Reader, e *entry) (err error) {
-	if e.flags, err = r.ReadByte(); err != nil {
-		return err
-	}
 	for _, d := range [...]*int{&e.seq.File, &e.seq.Line, &e.key.Attempt, &e.key.Repetition} {
 		v, err := binary.ReadVarint(r)
 		if err != nil {
@@ -277,7 +250,7 @@ func readSpilled(r *bufio.Reader, e *entry) (err error) {
 		}
 		*d = string(b)
 	}
-	e.line, err = readBytes(r, e.line)
+	e.body, err = readBytes(r, e.body)
 	return err
 }
 
@@ -500,7 +473,8 @@ type Sorted struct {
 	h       *kmerge.Merge[*cursor]
 	advance *cursor // the cursor of the current record, to advance at Next
 
-	line  []byte
+	line  []byte       // rec's runs-file line, once Line has encoded it
+	lbuf  bytes.Buffer // Line's encoding buffer, reused
 	seq   runs.Seq
 	rec   runs.Record
 	valid bool // rec is a record yielded (prev for duplicates)
@@ -539,7 +513,9 @@ func (it *Sorted) Next() bool {
 		}
 		c := it.h.Top()
 		it.advance = c
-		rec, err := decodeEntry(&c.e)
+		var rec runs.Record
+		rec.Key = c.e.key
+		err := decodeBody(c.e.body, &rec)
 		if err != nil {
 			it.err = it.s.fail(fmt.Errorf("runs: sorting: reading back run %s: %w", c.e.key, err))
 			return false
@@ -553,30 +529,9 @@ func (it *Sorted) Next() bool {
 			}
 			continue
 		}
-		it.rec, it.seq, it.line, it.valid = rec, c.e.seq, c.e.line, true
+		it.rec, it.seq, it.line, it.valid = rec, c.e.seq, nil, true
 		return true
 	}
-}
-
-// decodeEntry decodes an entry's line and restores what its flags say.
-func decodeEntry(e *entry) (runs.Record, error) {
-	rec, err := runs.DecodeLine(e.line)
-	if err != nil {
-		return rec, err
-	}
-	if e.flags&emptyInvariants != 0 {
-		rec.Invariants = map[string]runs.Label{}
-	}
-	if e.flags&emptyFailures != 0 {
-		rec.Failures = map[string]runs.Label{}
-	}
-	if e.flags&emptyWitnesses != 0 {
-		rec.Witnesses = map[string]map[string]string{}
-	}
-	if e.flags&emptyAudit != 0 {
-		rec.Audit = []runs.AuditEntry{}
-	}
-	return rec, nil
 }
 
 // runs.Record returns the current record: equal (reflect.DeepEqual) to the one
@@ -584,9 +539,21 @@ func decodeEntry(e *entry) (runs.Record, error) {
 func (it *Sorted) Record() runs.Record { return it.rec }
 
 // Line returns the current record's runs-file line, a JSON object ending
-// in '\n', byte for byte what Write writes for it. It is valid until the
-// next call to Next.
-func (it *Sorted) Line() []byte { return it.line }
+// in '\n', byte for byte what Write writes for it, encoding it on the
+// first call for the record (Add checked that it can be encoded). It is
+// valid until the next call to Next. eval/pipeline does not call it:
+// runs.Writer encodes the line itself, and only when there is a runs file.
+func (it *Sorted) Line() []byte {
+	if it.line == nil && it.valid {
+		it.lbuf.Reset()
+		if err := runs.EncodeLine(&it.lbuf, it.rec); err != nil {
+			it.err = it.s.fail(fmt.Errorf("runs: sorting: run %s: %w", it.rec.Key, err))
+			return nil
+		}
+		it.line = it.lbuf.Bytes()
+	}
+	return it.line
+}
 
 // runs.Seq returns the current record's position, as added.
 func (it *Sorted) Seq() runs.Seq { return it.seq }
