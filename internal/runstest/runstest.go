@@ -47,6 +47,9 @@ func Adversarial(n int, seed int64) []runs.Record {
 		}
 		seen[k] = true
 		r := runs.Record{Key: k, Utility: label()}
+		// Some benign runs are goal tasks (docs/metrics.md "Goal tasks"),
+		// chosen without drawing, as the attacks are.
+		r.GoalTask = !k.Attacked() && k.Task == "t" && k.Repetition == 2
 		if rng.Intn(2) == 0 {
 			r.Bundle = bundle
 			r.AttemptBudget = 3
