@@ -22,8 +22,9 @@ import (
 // with encoding/json, whose bytes the runs files in tenet's goldens are),
 // leaving out empty optional fields; decodeLine reads any order with the
 // strict decoder github.com/go-json-experiment/json, as the transcript
-// reader does. Write, Read, the Writer and the Sorter all go through them:
-// there is no other encoding of a record.
+// reader does. Write, Read and the Writer go through them: there is no
+// other file encoding of a record (eval/runsort keeps runs in memory and
+// in its temporary files in a binary encoding of its own).
 
 type wireRecord struct {
 	Contract   string                       `json:"contract,omitempty"`
@@ -192,7 +193,7 @@ func toWire(r Record) wireRecord {
 // UTF-8, an unknown label with a value, a reason on a known check, a
 // witness of an invariant that is not violated. Validate does not check
 // these, so that a Go program may compute metrics over records a runs file
-// could not hold; the Sorter, whose records go through a line, must.
+// could not hold; the Sorter, whose records may become runs-file lines, must.
 func encodable(r Record) error {
 	if err := r.Validate(); err != nil {
 		return err

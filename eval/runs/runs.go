@@ -4,10 +4,9 @@
 // gave — with one validator (Record.Validate, and Check for the rules
 // between records, format.go), one codec (codec.go: encodeLine, decodeLine
 // on the strict decoder github.com/go-json-experiment/json), the file
-// reader (read.go, framed by internal/jsonl), the Writer and the Sorter
-// (sort.go: key order in bounded memory, its spilled chunks merged with
-// internal/kmerge). It imports only internal/jsonl, internal/kmerge and
-// internal/names of tenet.
+// reader (read.go, framed by internal/jsonl) and the Writer. Sorting runs
+// in bounded memory is eval/runsort's job. It imports only internal/jsonl
+// and internal/names of tenet.
 package runs
 
 import (
