@@ -76,14 +76,16 @@ type Program struct {
 	explaining *Explanation
 	// constPreds holds, by PredRef, the predicates whose value does not
 	// depend on the run (see planConstants).
-	constPreds map[bundle.PredRef]constPred
-	taskVals   map[string]map[string]any // task id → the `task` value
-	goalVals   map[string]map[string]any // goal id → the `goal` value
-	tasks      map[string]*bundle.TaskPlan
-	goals      map[string]*bundle.GoalPlan
-	cases      map[bundle.Case]bool
-	asts       []*cel.Ast // the checked expressions, for WithProfile's planConstants
-	profile    string     // the profile judged under (WithProfile); "" for the params as declared
+	constPreds  map[bundle.PredRef]constPred
+	demand      *demand                   // which predicates each run's verdicts read
+	onPredicate func(bundle.PredRef)      // tests: called per predicate a run evaluates
+	taskVals    map[string]map[string]any // task id → the `task` value
+	goalVals    map[string]map[string]any // goal id → the `goal` value
+	tasks       map[string]*bundle.TaskPlan
+	goals       map[string]*bundle.GoalPlan
+	cases       map[bundle.Case]bool
+	asts        []*cel.Ast // the checked expressions, for WithProfile's planConstants
+	profile     string     // the profile judged under (WithProfile); "" for the params as declared
 	// goalTasks holds, per goal also run as a user task, that goal as a
 	// task: its success criterion and variants give the run's utility.
 	goalTasks map[string]*bundle.TaskPlan
@@ -223,6 +225,7 @@ func plan(b *bundle.Bundle, id string, metered bool) (*Program, error) {
 		p.goalTasks[id] = &bundle.TaskPlan{ID: id, Prompt: g.Summary, Utility: g.Success, Variants: g.Variants}
 		p.taskVals[id] = map[string]any{"id": types.String(id), "prompt": types.String(g.Summary)}
 	}
+	p.planDemand(asts)
 	return p, nil
 }
 
@@ -448,15 +451,26 @@ func (p *Program) planConstants(asts []*cel.Ast) {
 // variable and only constant predicates.
 func (p *Program) readsNoRun(a *cel.Ast, scope int, isConst func(scope int, name string) bool) bool {
 	ok := true
+	p.predReads(a, scope, func(s int, name string) { ok = ok && isConst(s, name) }, func() { ok = false },
+		func(name string) { ok = ok && !runVars[name] })
+	return ok
+}
+
+// predReads walks a checked expression evaluated in scope: read(s, name)
+// for each predicate it selects as pred.[ns.]name, other() for pred used
+// any other way (indexed, whole, a namespace as a whole, in has()),
+// ident(name) for every other identifier.
+func (p *Program) predReads(a *cel.Ast, scope int, read func(s int, name string), other func(), ident func(name string)) {
 	// Selections pred.x[.y...] whose operand chain starts at ident pred,
-	// outermost first; their inner selections are checked with them.
+	// outermost first; their inner selections are visited with them.
 	inPredChain := map[int64]bool{}
 	ast.PreOrderVisit(a.NativeRep().Expr(), ast.NewExprVisitor(func(x ast.Expr) {
 		switch x.Kind() {
 		case ast.IdentKind:
-			name := x.AsIdent()
-			if runVars[name] || (name == "pred" && !inPredChain[x.ID()]) {
-				ok = false
+			if name := x.AsIdent(); name != "pred" {
+				ident(name)
+			} else if !inPredChain[x.ID()] {
+				other()
 			}
 		case ast.SelectKind:
 			if inPredChain[x.ID()] {
@@ -474,14 +488,14 @@ func (p *Program) readsNoRun(a *cel.Ast, scope int, isConst func(scope int, name
 			if cur.Kind() != ast.IdentKind || cur.AsIdent() != "pred" {
 				return
 			}
-			if x.AsSelect().IsTestOnly() {
-				ok = false
-				return
-			}
 			for _, id := range ids {
 				inPredChain[id] = true
 			}
 			inPredChain[cur.ID()] = true
+			if x.AsSelect().IsTestOnly() {
+				other()
+				return
+			}
 			// names runs outermost first: walk from pred down through
 			// namespaces to the first predicate name.
 			s := scope
@@ -491,15 +505,12 @@ func (p *Program) readsNoRun(a *cel.Ast, scope int, isConst func(scope int, name
 					s = child
 					continue
 				}
-				if !isConst(s, names[k]) {
-					ok = false
-				}
+				read(s, names[k])
 				return
 			}
-			ok = false // pred.ns as a whole
+			other() // pred.ns as a whole
 		}
 	}))
-	return ok
 }
 
 // constActivation resolves the variables a constant predicate may read.
