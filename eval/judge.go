@@ -257,10 +257,10 @@ func (p *Program) label(rec *runs.Record, task *bundle.TaskPlan, goal *bundle.Go
 			ctx.acts[i].Pred[ns] = ctx.acts[p.scopeIndex[celenv.Child(sc.Path, ns)]].Pred
 		}
 	}
-	// Only what the run's verdicts read (demand.go); explain shows every one.
+	// Only what the run's verdicts read (eval/demand); explain shows every one.
 	var need []bool
 	if ex == nil {
-		need = p.demand.of(task, goal)
+		need = p.demand.Of(task, goal)
 	}
 	for i, pr := range p.Bundle.Plan.Predicates {
 		if need != nil && !need[i] {

@@ -31,6 +31,7 @@ import (
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/compiler/celenv"
 	"github.com/tenetlang/tenet/eval/consistency"
+	"github.com/tenetlang/tenet/eval/demand"
 	"github.com/tenetlang/tenet/eval/view"
 	"github.com/tenetlang/tenet/stdlib"
 )
@@ -77,7 +78,7 @@ type Program struct {
 	// constPreds holds, by PredRef, the predicates whose value does not
 	// depend on the run (see planConstants).
 	constPreds  map[bundle.PredRef]constPred
-	demand      *demand                   // which predicates each run's verdicts read
+	demand      *demand.Demand            // which predicates each run's verdicts read
 	onPredicate func(bundle.PredRef)      // tests: called per predicate a run evaluates
 	taskVals    map[string]map[string]any // task id → the `task` value
 	goalVals    map[string]map[string]any // goal id → the `goal` value
@@ -225,7 +226,7 @@ func plan(b *bundle.Bundle, id string, metered bool) (*Program, error) {
 		p.goalTasks[id] = &bundle.TaskPlan{ID: id, Prompt: g.Summary, Utility: g.Success, Variants: g.Variants}
 		p.taskVals[id] = map[string]any{"id": types.String(id), "prompt": types.String(g.Summary)}
 	}
-	p.planDemand(asts)
+	p.demand = demand.Plan(b, p.scopeIndex, asts, p.tasks, p.goalTasks, p.goals)
 	return p, nil
 }
 
@@ -451,66 +452,9 @@ func (p *Program) planConstants(asts []*cel.Ast) {
 // variable and only constant predicates.
 func (p *Program) readsNoRun(a *cel.Ast, scope int, isConst func(scope int, name string) bool) bool {
 	ok := true
-	p.predReads(a, scope, func(s int, name string) { ok = ok && isConst(s, name) }, func() { ok = false },
+	demand.Reads(p.Bundle, p.scopeIndex, a, scope, func(s int, name string) { ok = ok && isConst(s, name) }, func() { ok = false },
 		func(name string) { ok = ok && !runVars[name] })
 	return ok
-}
-
-// predReads walks a checked expression evaluated in scope: read(s, name)
-// for each predicate it selects as pred.[ns.]name, other() for pred used
-// any other way (indexed, whole, a namespace as a whole, in has()),
-// ident(name) for every other identifier.
-func (p *Program) predReads(a *cel.Ast, scope int, read func(s int, name string), other func(), ident func(name string)) {
-	// Selections pred.x[.y...] whose operand chain starts at ident pred,
-	// outermost first; their inner selections are visited with them.
-	inPredChain := map[int64]bool{}
-	ast.PreOrderVisit(a.NativeRep().Expr(), ast.NewExprVisitor(func(x ast.Expr) {
-		switch x.Kind() {
-		case ast.IdentKind:
-			if name := x.AsIdent(); name != "pred" {
-				ident(name)
-			} else if !inPredChain[x.ID()] {
-				other()
-			}
-		case ast.SelectKind:
-			if inPredChain[x.ID()] {
-				return
-			}
-			// Collect the chain down to its root.
-			var names []string
-			var ids []int64
-			cur := x
-			for cur.Kind() == ast.SelectKind {
-				names = append(names, cur.AsSelect().FieldName())
-				ids = append(ids, cur.ID())
-				cur = cur.AsSelect().Operand()
-			}
-			if cur.Kind() != ast.IdentKind || cur.AsIdent() != "pred" {
-				return
-			}
-			for _, id := range ids {
-				inPredChain[id] = true
-			}
-			inPredChain[cur.ID()] = true
-			if x.AsSelect().IsTestOnly() {
-				other()
-				return
-			}
-			// names runs outermost first: walk from pred down through
-			// namespaces to the first predicate name.
-			s := scope
-			for k := len(names) - 1; k >= 0; k-- {
-				child, isNS := p.scopeIndex[celenv.Child(p.Bundle.Decls.Scopes[s].Path, names[k])]
-				if isNS && slices.Contains(p.Bundle.Decls.Scopes[s].Namespaces, names[k]) {
-					s = child
-					continue
-				}
-				read(s, names[k])
-				return
-			}
-			other() // pred.ns as a whole
-		}
-	}))
 }
 
 // constActivation resolves the variables a constant predicate may read.
