@@ -257,7 +257,18 @@ func (p *Program) label(rec *runs.Record, task *bundle.TaskPlan, goal *bundle.Go
 			ctx.acts[i].Pred[ns] = ctx.acts[p.scopeIndex[celenv.Child(sc.Path, ns)]].Pred
 		}
 	}
-	for _, pr := range p.Bundle.Plan.Predicates {
+	// Only what the run's verdicts read (eval/demand); explain shows every one.
+	var need []bool
+	if ex == nil {
+		need = p.demand.Of(task, goal)
+	}
+	for i, pr := range p.Bundle.Plan.Predicates {
+		if need != nil && !need[i] {
+			continue
+		}
+		if p.onPredicate != nil {
+			p.onPredicate(pr)
+		}
 		pd := scopes[pr.Scope].Predicates[pr.Pred]
 		var v ref.Val
 		if pd.Pattern != bundle.NoExpr {

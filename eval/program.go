@@ -31,6 +31,7 @@ import (
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/compiler/celenv"
 	"github.com/tenetlang/tenet/eval/consistency"
+	"github.com/tenetlang/tenet/eval/demand"
 	"github.com/tenetlang/tenet/eval/view"
 	"github.com/tenetlang/tenet/stdlib"
 )
@@ -76,14 +77,16 @@ type Program struct {
 	explaining *Explanation
 	// constPreds holds, by PredRef, the predicates whose value does not
 	// depend on the run (see planConstants).
-	constPreds map[bundle.PredRef]constPred
-	taskVals   map[string]map[string]any // task id → the `task` value
-	goalVals   map[string]map[string]any // goal id → the `goal` value
-	tasks      map[string]*bundle.TaskPlan
-	goals      map[string]*bundle.GoalPlan
-	cases      map[bundle.Case]bool
-	asts       []*cel.Ast // the checked expressions, for WithProfile's planConstants
-	profile    string     // the profile judged under (WithProfile); "" for the params as declared
+	constPreds  map[bundle.PredRef]constPred
+	demand      *demand.Demand            // which predicates each run's verdicts read
+	onPredicate func(bundle.PredRef)      // tests: called per predicate a run evaluates
+	taskVals    map[string]map[string]any // task id → the `task` value
+	goalVals    map[string]map[string]any // goal id → the `goal` value
+	tasks       map[string]*bundle.TaskPlan
+	goals       map[string]*bundle.GoalPlan
+	cases       map[bundle.Case]bool
+	asts        []*cel.Ast // the checked expressions, for WithProfile's planConstants
+	profile     string     // the profile judged under (WithProfile); "" for the params as declared
 	// goalTasks holds, per goal also run as a user task, that goal as a
 	// task: its success criterion and variants give the run's utility.
 	goalTasks map[string]*bundle.TaskPlan
@@ -223,6 +226,7 @@ func plan(b *bundle.Bundle, id string, metered bool) (*Program, error) {
 		p.goalTasks[id] = &bundle.TaskPlan{ID: id, Prompt: g.Summary, Utility: g.Success, Variants: g.Variants}
 		p.taskVals[id] = map[string]any{"id": types.String(id), "prompt": types.String(g.Summary)}
 	}
+	p.demand = demand.Plan(b, p.scopeIndex, asts, p.tasks, p.goalTasks, p.goals)
 	return p, nil
 }
 
@@ -448,57 +452,8 @@ func (p *Program) planConstants(asts []*cel.Ast) {
 // variable and only constant predicates.
 func (p *Program) readsNoRun(a *cel.Ast, scope int, isConst func(scope int, name string) bool) bool {
 	ok := true
-	// Selections pred.x[.y...] whose operand chain starts at ident pred,
-	// outermost first; their inner selections are checked with them.
-	inPredChain := map[int64]bool{}
-	ast.PreOrderVisit(a.NativeRep().Expr(), ast.NewExprVisitor(func(x ast.Expr) {
-		switch x.Kind() {
-		case ast.IdentKind:
-			name := x.AsIdent()
-			if runVars[name] || (name == "pred" && !inPredChain[x.ID()]) {
-				ok = false
-			}
-		case ast.SelectKind:
-			if inPredChain[x.ID()] {
-				return
-			}
-			// Collect the chain down to its root.
-			var names []string
-			var ids []int64
-			cur := x
-			for cur.Kind() == ast.SelectKind {
-				names = append(names, cur.AsSelect().FieldName())
-				ids = append(ids, cur.ID())
-				cur = cur.AsSelect().Operand()
-			}
-			if cur.Kind() != ast.IdentKind || cur.AsIdent() != "pred" {
-				return
-			}
-			if x.AsSelect().IsTestOnly() {
-				ok = false
-				return
-			}
-			for _, id := range ids {
-				inPredChain[id] = true
-			}
-			inPredChain[cur.ID()] = true
-			// names runs outermost first: walk from pred down through
-			// namespaces to the first predicate name.
-			s := scope
-			for k := len(names) - 1; k >= 0; k-- {
-				child, isNS := p.scopeIndex[celenv.Child(p.Bundle.Decls.Scopes[s].Path, names[k])]
-				if isNS && slices.Contains(p.Bundle.Decls.Scopes[s].Namespaces, names[k]) {
-					s = child
-					continue
-				}
-				if !isConst(s, names[k]) {
-					ok = false
-				}
-				return
-			}
-			ok = false // pred.ns as a whole
-		}
-	}))
+	demand.Reads(p.Bundle, p.scopeIndex, a, scope, func(s int, name string) { ok = ok && isConst(s, name) }, func() { ok = false },
+		func(name string) { ok = ok && !runVars[name] })
 	return ok
 }
 
