@@ -8,6 +8,7 @@ import (
 
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/compiler/celenv"
+	"github.com/tenetlang/tenet/compiler/gatekeys"
 	"github.com/tenetlang/tenet/lang"
 )
 
@@ -89,7 +90,11 @@ func (c *compiler) gates() {
 			idx, _ := c.check(env{gateEnv, celenv.KindGate, nil}, r, "require", fmt.Sprintf("gate %s (requirement %d)", n, i+1), nil, types.BoolType)
 			if idx != bundle.NoExpr {
 				if parsed, iss := gateEnv.Parse(r.Text); iss.Err() == nil {
-					c.gateKeys(r, parsed)
+					var failures []string
+					for _, f := range c.b.Plan.Failures {
+						failures = append(failures, f.Name)
+					}
+					c.diags = append(c.diags, gatekeys.Check(r, parsed, failures)...)
 				}
 				p.Require = append(p.Require, idx)
 			}

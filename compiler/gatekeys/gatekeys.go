@@ -1,4 +1,9 @@
-package compiler
+// Package gatekeys refuses, in a gate requirement, a literal key of a
+// metrics map whose keys are known when the contract is built
+// (metrics.joint_utility_attack's fixed keys, metrics.failures' declared
+// failure classes). It takes the requirement's text and parsed form and
+// gives diagnostics; it imports lang and lang/diag of tenet.
+package gatekeys
 
 import (
 	"fmt"
@@ -16,16 +21,13 @@ import (
 // jointKeys are the keys of metrics.joint_utility_attack (eval/gates).
 var jointKeys = []string{"attack_only", "both", "neither", "utility_only"}
 
-// gateKeys refuses a literal key of metrics.joint_utility_attack or
+// Check refuses a literal key of metrics.joint_utility_attack or
 // metrics.failures that the map cannot hold. Both maps' keys are known when
 // the contract is built (fixed, and the declared failure classes); a typo
 // would otherwise pass tenet check and fail at eval as a gate requirement
 // that "cannot be evaluated" — exit 1, like a real regression.
-func (c *compiler) gateKeys(e *lang.Expr, parsed *cel.Ast) {
-	var failures []string
-	for _, f := range c.b.Plan.Failures {
-		failures = append(failures, f.Name)
-	}
+func Check(e *lang.Expr, parsed *cel.Ast, failures []string) hcl.Diagnostics {
+	var diags hcl.Diagnostics
 	keysOf := func(x ast.Expr) (string, []string) {
 		if x.Kind() != ast.SelectKind {
 			return "", nil
@@ -71,7 +73,7 @@ func (c *compiler) gateKeys(e *lang.Expr, parsed *cel.Ast) {
 		}
 		start, end := 0, len(e.Text)
 		if r, ok := info.GetOffsetRange(x.ID()); ok {
-			start, end = runeToByte(e.Text, int(r.Start)), runeToByte(e.Text, int(r.Stop))
+			start, end = byteOffset(e.Text, int(r.Start)), byteOffset(e.Text, int(r.Stop))
 			if end <= start {
 				end = start + 1
 			}
@@ -80,11 +82,28 @@ func (c *compiler) gateKeys(e *lang.Expr, parsed *cel.Ast) {
 		if len(keys) > 0 {
 			held = fmt.Sprintf("the keys %q", keys)
 		}
-		c.diags = append(c.diags, diag.Set(&hcl.Diagnostic{
+		diags = append(diags, diag.Set(&hcl.Diagnostic{
 			Severity: hcl.DiagError,
 			Summary:  "Unknown key",
-			Detail:   fmt.Sprintf("%s has no key %q (it holds %s), so this requirement could never be evaluated.%s", name, key, held, didYouMean(key, keys)),
+			Detail:   fmt.Sprintf("%s has no key %q (it holds %s), so this requirement could never be evaluated.%s", name, key, held, suggestion(key, keys)),
 			Subject:  e.RangeOf(start, end).Ptr(),
 		}, "unknown-field"))
 	}))
+	return diags
+}
+
+// byteOffset converts CEL's code-point offset n in text to a byte offset.
+func byteOffset(text string, n int) int {
+	r := []rune(text)
+	if n > len(r) {
+		n = len(r)
+	}
+	return len(string(r[:n]))
+}
+
+func suggestion(name string, candidates []string) string {
+	if s := diag.Suggest(name, candidates); s != "" {
+		return ` Did you mean "` + s + `"?`
+	}
+	return ""
 }
