@@ -334,7 +334,7 @@ func childEnv(cache string) []string {
 }
 
 // goBuild builds the main package pkg (relative to cmd/tenet) to out.
-func goBuild(b *testing.B, out, pkg string) string {
+func goBuild(b testing.TB, out, pkg string) string {
 	b.Helper()
 	cmd := exec.Command("go", "build", "-o", out, pkg)
 	cmd.Stderr = os.Stderr
@@ -345,7 +345,7 @@ func goBuild(b *testing.B, out, pkg string) string {
 }
 
 // mustRun runs name with args (exit 0) and returns its standard output.
-func mustRun(b *testing.B, env []string, name string, args ...string) string {
+func mustRun(b testing.TB, env []string, name string, args ...string) string {
 	b.Helper()
 	var stdout, stderr bytes.Buffer
 	cmd := exec.Command(name, args...)
@@ -362,7 +362,7 @@ func mustRun(b *testing.B, env []string, name string, args ...string) string {
 // files written, in path order (the order tenet eval walks dir in), and
 // their bytes. A run line is one with "model": in it; it must have
 // exactly one.
-func writeCorpus(b *testing.B, traces, dir string, replicas int) ([]string, int64) {
+func writeCorpus(b testing.TB, traces, dir string, replicas int) ([]string, int64) {
 	b.Helper()
 	srcs, err := filepath.Glob(filepath.Join(traces, "*.jsonl"))
 	if err != nil || len(srcs) == 0 {
@@ -413,7 +413,7 @@ func writeCorpus(b *testing.B, traces, dir string, replicas int) ([]string, int6
 
 // writeOneRecord writes the header and the first run of the first trace
 // file (a banking run) to path.
-func writeOneRecord(b *testing.B, traces, path string) {
+func writeOneRecord(b testing.TB, traces, path string) {
 	b.Helper()
 	srcs, _ := filepath.Glob(filepath.Join(traces, "*.jsonl"))
 	f, err := os.Open(srcs[0])
@@ -436,7 +436,7 @@ func writeOneRecord(b *testing.B, traces, path string) {
 }
 
 // countLines counts the lines of the trace files.
-func countLines(b *testing.B, traces string) int {
+func countLines(b testing.TB, traces string) int {
 	b.Helper()
 	srcs, _ := filepath.Glob(filepath.Join(traces, "*.jsonl"))
 	n := 0
