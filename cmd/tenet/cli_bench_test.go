@@ -48,14 +48,15 @@ const profileEnv = "TENET_BENCH_CPUPROFILE"
 // before timing) and no GOGC, GOMEMLIMIT or GOMAXPROCS of the caller's.
 //
 // Cases (one op is one process of each side; run with -benchtime 1x and
-// -count N for N alternating rounds):
+// -count N for N rounds):
 //   - json: the yardstick alone;
 //   - four-source: the four contracts compiled from source (from the cache,
 //     when tenet has one), one core; four-nocache: with --no-cache, when
 //     tenet has that flag;
 //   - banking-source, banking-bundle: the banking contract alone (a single
-//     suite: the other three quarters of the records are only framed and
-//     skipped), from source and from a bundle built by tenet build, one core;
+//     suite: its source selects a sixth of the runs, the others are read
+//     and counted as not selected), from source and from a bundle built by
+//     tenet build, one core;
 //   - workers: --workers 1 then --workers 2 with both cores (GOMAXPROCS
 //     unset), reporting the speed-up on wall time;
 //   - cold-bundle, cold-source, cold-check: tenet eval banking.tnb on one
@@ -65,6 +66,8 @@ const profileEnv = "TENET_BENCH_CPUPROFILE"
 //     in this process (Main, GOMAXPROCS 1, --workers 1) under a CPU profile
 //     written there.
 //
+// Every process is started through testdata/rusage, which reports its
+// wall time, CPU time and peak RSS (see there why not os/exec's own).
 // Metrics: cpu-ms/op (user + system, getrusage of the child), wall-ms/op,
 // cpu-MB/s and wall-MB/s, peak-RSS-MB (the largest ru_maxrss), and for the
 // corpus cases x-json-cpu and x-json-wall: tenet's throughput as a multiple
