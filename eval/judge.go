@@ -17,7 +17,6 @@ import (
 	"github.com/tenetlang/tenet/eval/run"
 	"github.com/tenetlang/tenet/eval/runs"
 	"github.com/tenetlang/tenet/eval/source"
-	"github.com/tenetlang/tenet/eval/view"
 	"github.com/tenetlang/tenet/stdlib"
 )
 
@@ -241,15 +240,20 @@ func (p *Program) label(rec *runs.Record, task *bundle.TaskPlan, goal *bundle.Go
 	ex := p.explaining
 	if ex != nil {
 		ex.Items = append(ex.Items, ctx.items...)
+	} else {
+		// No CEL value of the run outlives its labels (they hold strings
+		// only): its values and scopes serve the next run. Explain keeps
+		// the values it shows.
+		defer ctx.v.Release()
 	}
 	goalVal := noGoal
 	if goal != nil {
 		goalVal = p.goalVals[goal.ID]
 	}
 	scopes := p.Bundle.Decls.Scopes
-	ctx.acts = make([]*view.Scope, len(scopes))
-	for i := range scopes {
-		ctx.acts[i] = &view.Scope{Values: ctx.v, Task: p.taskVals[task.ID], Goal: goalVal, Threat: p.threat, Params: p.params[i], Pred: make(map[string]any, len(scopes[i].Predicates))}
+	ctx.acts = ctx.v.Scopes(len(scopes))
+	for i, a := range ctx.acts {
+		a.Task, a.Goal, a.Threat, a.Params = p.taskVals[task.ID], goalVal, p.threat, p.params[i]
 	}
 	// An import's pred map is filled in place, so its parent sees its values.
 	for i, sc := range scopes {
