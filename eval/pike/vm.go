@@ -178,7 +178,7 @@ type vmState struct {
 	// step, position and the bindings it refers to. Both made on first use.
 	dense []guardResult
 	memo  map[vmKey]guardResult
-	err      string // the first guard error: the result is unknown if no match is found
+	err   string // the first guard error: the result is unknown if no match is found
 }
 
 // vmKey identifies a thread (pc and keyed bindings) or a guard evaluation
