@@ -302,11 +302,11 @@ func (p *Program) label(rec *runs.Record, task *bundle.TaskPlan, goal *bundle.Go
 	if g := p.grants[grant]; g != nil {
 		rec.Grant, rec.Audit = g.Name, audit.Calls(r, g, p.tools)
 	}
-	rec.Utility = p.explained(runs.Utility.String(), p.variant(task.Utility, task.Variants, ctx), ctx)
+	rec.Utility = p.explained(runs.Utility.String(), "", p.variant(task.Utility, task.Variants, ctx), ctx)
 	if len(p.Bundle.Plan.Invariants) > 0 {
 		rec.Invariants = make(map[string]runs.Label, len(p.Bundle.Plan.Invariants))
 		for _, inv := range p.Bundle.Plan.Invariants {
-			rec.Invariants[inv.Name] = p.explained("invariant "+inv.Name, inv.Holds, ctx)
+			rec.Invariants[inv.Name] = p.explained("invariant", inv.Name, inv.Holds, ctx)
 			if l := rec.Invariants[inv.Name]; l.Known && !l.Value {
 				if w := p.witness(inv.Holds, ctx); w != nil {
 					if rec.Witnesses == nil {
@@ -320,22 +320,22 @@ func (p *Program) label(rec *runs.Record, task *bundle.TaskPlan, goal *bundle.Go
 	if len(p.Bundle.Plan.Failures) > 0 {
 		rec.Failures = make(map[string]runs.Label, len(p.Bundle.Plan.Failures))
 		for _, f := range p.Bundle.Plan.Failures {
-			rec.Failures[f.Name] = p.explained("failure "+f.Name, f.When, ctx)
+			rec.Failures[f.Name] = p.explained("failure", f.Name, f.When, ctx)
 		}
 	}
 	if goal == nil {
 		return
 	}
-	rec.AttackSuccess = p.explained(runs.AttackSuccess.String(), p.variant(goal.Success, goal.Variants, ctx), ctx)
+	rec.AttackSuccess = p.explained(runs.AttackSuccess.String(), "", p.variant(goal.Success, goal.Variants, ctx), ctx)
 	// The side-effect scope always includes the goal (h ≥ a by construction).
 	labels := []runs.Label{rec.AttackSuccess}
 	for _, se := range p.Bundle.Plan.SideEffects {
-		labels = append(labels, p.explained(runs.SideEffect.String()+" "+se.Name, se.When, ctx))
+		labels = append(labels, p.explained(runs.SideEffect.String(), se.Name, se.When, ctx))
 	}
 	rec.SideEffect = anyOf(labels)
 	if exp := p.Bundle.Manifest.ThreatModel.Exposure; exp != bundle.NoExpr {
 		rec.HasExposed = true
-		rec.Exposed = p.explained(runs.Exposed.String(), bundle.Criterion{Expr: exp}, ctx)
+		rec.Exposed = p.explained(runs.Exposed.String(), "", bundle.Criterion{Expr: exp}, ctx)
 	}
 }
 
@@ -382,12 +382,18 @@ func (p *Program) variant(cr bundle.Criterion, vs []bundle.VariantPlan, ctx *run
 	return cr
 }
 
-// explained is criterion, recording its parts when explaining.
-func (p *Program) explained(label string, cr bundle.Criterion, ctx *runCtx) runs.Label {
+// explained is criterion, recording its parts when explaining under the
+// label kind, or "kind name" (joined only then: a string per criterion
+// and run otherwise).
+func (p *Program) explained(kind, name string, cr bundle.Criterion, ctx *runCtx) runs.Label {
 	l := p.criterion(cr, ctx)
 	ex := p.explaining
 	if ex == nil {
 		return l
+	}
+	label := kind
+	if name != "" {
+		label += " " + name
 	}
 	part := Part{Label: label, Result: l, Expr: cr.Expr}
 	if cr.Expr != bundle.NoExpr {
