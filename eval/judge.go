@@ -17,7 +17,6 @@ import (
 	"github.com/tenetlang/tenet/eval/run"
 	"github.com/tenetlang/tenet/eval/runs"
 	"github.com/tenetlang/tenet/eval/source"
-	"github.com/tenetlang/tenet/eval/view"
 	"github.com/tenetlang/tenet/stdlib"
 )
 
@@ -241,15 +240,20 @@ func (p *Program) label(rec *runs.Record, task *bundle.TaskPlan, goal *bundle.Go
 	ex := p.explaining
 	if ex != nil {
 		ex.Items = append(ex.Items, ctx.items...)
+	} else {
+		// No CEL value of the run outlives its labels (they hold strings
+		// only): its values and scopes serve the next run. Explain keeps
+		// the values it shows.
+		defer ctx.v.Release()
 	}
 	goalVal := noGoal
 	if goal != nil {
 		goalVal = p.goalVals[goal.ID]
 	}
 	scopes := p.Bundle.Decls.Scopes
-	ctx.acts = make([]*view.Scope, len(scopes))
-	for i := range scopes {
-		ctx.acts[i] = &view.Scope{Values: ctx.v, Task: p.taskVals[task.ID], Goal: goalVal, Threat: p.threat, Params: p.params[i], Pred: make(map[string]any, len(scopes[i].Predicates))}
+	ctx.acts = ctx.v.Scopes(len(scopes))
+	for i, a := range ctx.acts {
+		a.Task, a.Goal, a.Threat, a.Params = p.taskVals[task.ID], goalVal, p.threat, p.params[i]
 	}
 	// An import's pred map is filled in place, so its parent sees its values.
 	for i, sc := range scopes {
@@ -298,11 +302,11 @@ func (p *Program) label(rec *runs.Record, task *bundle.TaskPlan, goal *bundle.Go
 	if g := p.grants[grant]; g != nil {
 		rec.Grant, rec.Audit = g.Name, audit.Calls(r, g, p.tools)
 	}
-	rec.Utility = p.explained(runs.Utility.String(), p.variant(task.Utility, task.Variants, ctx), ctx)
+	rec.Utility = p.explained(runs.Utility.String(), "", p.variant(task.Utility, task.Variants, ctx), ctx)
 	if len(p.Bundle.Plan.Invariants) > 0 {
 		rec.Invariants = make(map[string]runs.Label, len(p.Bundle.Plan.Invariants))
 		for _, inv := range p.Bundle.Plan.Invariants {
-			rec.Invariants[inv.Name] = p.explained("invariant "+inv.Name, inv.Holds, ctx)
+			rec.Invariants[inv.Name] = p.explained("invariant", inv.Name, inv.Holds, ctx)
 			if l := rec.Invariants[inv.Name]; l.Known && !l.Value {
 				if w := p.witness(inv.Holds, ctx); w != nil {
 					if rec.Witnesses == nil {
@@ -316,22 +320,22 @@ func (p *Program) label(rec *runs.Record, task *bundle.TaskPlan, goal *bundle.Go
 	if len(p.Bundle.Plan.Failures) > 0 {
 		rec.Failures = make(map[string]runs.Label, len(p.Bundle.Plan.Failures))
 		for _, f := range p.Bundle.Plan.Failures {
-			rec.Failures[f.Name] = p.explained("failure "+f.Name, f.When, ctx)
+			rec.Failures[f.Name] = p.explained("failure", f.Name, f.When, ctx)
 		}
 	}
 	if goal == nil {
 		return
 	}
-	rec.AttackSuccess = p.explained(runs.AttackSuccess.String(), p.variant(goal.Success, goal.Variants, ctx), ctx)
+	rec.AttackSuccess = p.explained(runs.AttackSuccess.String(), "", p.variant(goal.Success, goal.Variants, ctx), ctx)
 	// The side-effect scope always includes the goal (h ≥ a by construction).
 	labels := []runs.Label{rec.AttackSuccess}
 	for _, se := range p.Bundle.Plan.SideEffects {
-		labels = append(labels, p.explained(runs.SideEffect.String()+" "+se.Name, se.When, ctx))
+		labels = append(labels, p.explained(runs.SideEffect.String(), se.Name, se.When, ctx))
 	}
 	rec.SideEffect = anyOf(labels)
 	if exp := p.Bundle.Manifest.ThreatModel.Exposure; exp != bundle.NoExpr {
 		rec.HasExposed = true
-		rec.Exposed = p.explained(runs.Exposed.String(), bundle.Criterion{Expr: exp}, ctx)
+		rec.Exposed = p.explained(runs.Exposed.String(), "", bundle.Criterion{Expr: exp}, ctx)
 	}
 }
 
@@ -378,12 +382,18 @@ func (p *Program) variant(cr bundle.Criterion, vs []bundle.VariantPlan, ctx *run
 	return cr
 }
 
-// explained is criterion, recording its parts when explaining.
-func (p *Program) explained(label string, cr bundle.Criterion, ctx *runCtx) runs.Label {
+// explained is criterion, recording its parts when explaining under the
+// label kind, or "kind name" (joined only then: a string per criterion
+// and run otherwise).
+func (p *Program) explained(kind, name string, cr bundle.Criterion, ctx *runCtx) runs.Label {
 	l := p.criterion(cr, ctx)
 	ex := p.explaining
 	if ex == nil {
 		return l
+	}
+	label := kind
+	if name != "" {
+		label += " " + name
 	}
 	part := Part{Label: label, Result: l, Expr: cr.Expr}
 	if cr.Expr != bundle.NoExpr {

@@ -13,9 +13,10 @@ import (
 	"time"
 
 	"github.com/tenetlang/tenet/internal/interrupt"
+	"github.com/tenetlang/tenet/internal/memlimit"
 )
 
-func main() { os.Exit(runMain(os.Args[1:], os.Stdout, os.Stderr)) }
+func main() { os.Exit(memlimit.Main(runMain)) }
 
 // exitInterrupted is the exit code after SIGINT or SIGTERM (128 + SIGINT,
 // as shells report a command killed by Ctrl-C).

@@ -103,7 +103,7 @@ type vmThread struct {
 // in priority order, first match wins), with at most max threads alive at
 // one position.
 func Run(pt *bundle.PatternPlan, n int, h Host, max int) Result {
-	vm := &vmState{pt: pt, h: h, memo: map[vmKey]guardResult{}, max: max}
+	vm := &vmState{pt: pt, h: h, n: n, max: max}
 	if len(pt.Keyed) == 0 {
 		vm.stamp = make([]int, len(pt.Program))
 	} else {
@@ -172,8 +172,13 @@ type vmState struct {
 	max      int // the thread budget
 	pos      int
 	overflow bool
-	memo     map[vmKey]guardResult
-	err      string // the first guard error: the result is unknown if no match is found
+	n        int // the number of items
+	// Guard results: by step and position in dense (result+1, 0: not yet
+	// evaluated) for a guard that refers to no other step, else in memo by
+	// step, position and the bindings it refers to. Both made on first use.
+	dense []guardResult
+	memo  map[vmKey]guardResult
+	err   string // the first guard error: the result is unknown if no match is found
 }
 
 // vmKey identifies a thread (pc and keyed bindings) or a guard evaluation
@@ -303,9 +308,19 @@ func (vm *vmState) test(k int, caps []int, pos int) guardResult {
 	if st.When == bundle.NoExpr {
 		return guardTrue
 	}
-	key := newKey(k, pos, caps, st.Refs)
-	if r, ok := vm.memo[key]; ok {
-		return r
+	var key vmKey
+	if len(st.Refs) == 0 {
+		if vm.dense == nil {
+			vm.dense = make([]guardResult, len(vm.pt.Steps)*vm.n)
+		}
+		if r := vm.dense[k*vm.n+pos]; r != 0 {
+			return r - 1
+		}
+	} else {
+		key = newKey(k, pos, caps, st.Refs)
+		if r, ok := vm.memo[key]; ok {
+			return r
+		}
 	}
 	ok, err := vm.h.Guard(k, pos, caps)
 	res := guardFalse
@@ -318,6 +333,13 @@ func (vm *vmState) test(k int, caps []int, pos int) guardResult {
 	case ok:
 		res = guardTrue
 	}
-	vm.memo[key] = res
+	switch {
+	case len(st.Refs) == 0:
+		vm.dense[k*vm.n+pos] = res + 1
+	case vm.memo == nil:
+		vm.memo = map[vmKey]guardResult{key: res}
+	default:
+		vm.memo[key] = res
+	}
 	return res
 }

@@ -1,6 +1,8 @@
 package view
 
 import (
+	"sync"
+
 	"cel.dev/cel-go/common/types"
 
 	"github.com/tenetlang/tenet/compiler/bundle"
@@ -14,6 +16,7 @@ type Decls struct {
 	decls   []bundle.Tool           // in declaration order (the keys of `tools`)
 	tools   map[string]*bundle.Tool // by name
 	ops     map[string]string       // tool name → operation
+	free    sync.Pool               // released *Values, whose arrays Of reuses
 }
 
 // NewDecls indexes a bundle's declared tools for its runs' views; tools

@@ -24,6 +24,9 @@ import (
 // behave exactly as the Go maps they replace (map[string]any converted by
 // cel-go): same keys, sizes, equality, presence tests, conversions (explain
 // prints them through ConvertToNative) and cost.
+//
+// Values are reused: Release hands them back to their Decls, whose next Of
+// fills the same arrays for another run instead of allocating them again.
 type Values struct {
 	p                      *Decls
 	events, calls, results ref.Val // lists
@@ -34,68 +37,151 @@ type Values struct {
 	output                 ref.Val
 	pre, post              any
 	meta                   map[string]any
+	// The arrays behind the fields above and the scopes, kept for the
+	// next run; between runs every element is zero.
+	callStore, typedStore []callVal
+	eventStore            []eventVal
+	callRefs, eventRefs   []ref.Val
+	resultRefs            []ref.Val
+	isResult              []bool
+	toolsStore            toolsVal
+	scopeStore            []Scope
+	scopes                []*Scope
 }
 
 // Of converts a run, filling each call's operation from the registry.
 func (p *Decls) Of(r *run.Run) *Values {
-	v := &Values{p: p, output: types.String(r.Output), pre: r.Pre, post: r.Post, meta: r.Meta}
+	v, _ := p.free.Get().(*Values)
+	if v == nil {
+		v = &Values{}
+	}
+	v.p, v.output, v.pre, v.post, v.meta = p, types.String(r.Output), r.Pre, r.Post, r.Meta
 	if v.meta == nil {
 		v.meta = map[string]any{}
 	}
 	n := len(r.Calls)
-	callVals := make([]callVal, n)
-	v.callVals = make([]*callVal, n)
-	v.typedVals = make([]*callVal, n)
-	calls := make([]ref.Val, n)
-	var typed []callVal
+	v.callStore = zeroed(v.callStore, n)
+	v.callVals = zeroed(v.callVals, n)
+	v.typedVals = zeroed(v.typedVals, n)
+	v.callRefs = zeroed(v.callRefs, n)
+	v.typedStore = zeroed(v.typedStore, p.schemaCalls(r.Calls)) // one per call of a tool with a schema
+	typed := 0
 	for i, c := range r.Calls {
-		cv := &callVals[i]
+		cv := &v.callStore[i]
 		cv.c, cv.v = c, v
 		cv.lazyMap = lazyMap{cv, p.adapter}
-		v.callVals[i], v.typedVals[i], calls[i] = cv, cv, cv
+		v.callVals[i], v.typedVals[i], v.callRefs[i] = cv, cv, cv
 		if t, ok := p.tools[c.Tool]; ok && t.HasSchema {
-			if typed == nil {
-				typed = make([]callVal, n)
-			}
-			tv := &typed[i]
+			tv := &v.typedStore[typed]
+			typed++
 			tv.c, tv.v, tv.tool = c, v, t
 			tv.lazyMap = lazyMap{tv, p.adapter}
 			v.typedVals[i] = tv
 		}
 	}
-	v.calls = types.NewRefValList(p.adapter, calls)
-	v.tools = &toolsVal{v: v}
+	v.calls = types.NewRefValList(p.adapter, v.callRefs)
+	v.tools = &v.toolsStore
+	v.tools.v = v
 	v.tools.lazyMap = lazyMap{v.tools, p.adapter}
 
-	eventVals := make([]eventVal, len(r.Events))
-	v.eventVals = make([]*eventVal, len(r.Events))
-	events := make([]ref.Val, len(r.Events))
+	m := len(r.Events)
+	v.eventStore = zeroed(v.eventStore, m)
+	v.eventVals = zeroed(v.eventVals, m)
+	v.eventRefs = zeroed(v.eventRefs, m)
 	// results are the events that carry a result: tool and function
 	// messages, and messages with tool_result content blocks — a nested
 	// call's too (anthropic-messages answers a call a server tool made
 	// with a tool_result of its own; a call nested in arguments has none).
-	isResult := make([]bool, len(r.Events))
+	v.isResult = zeroed(v.isResult, m)
 	for _, c := range r.Calls {
-		if c.ResultEvent >= 0 && c.ResultEvent < len(isResult) {
-			isResult[c.ResultEvent] = true
+		if c.ResultEvent >= 0 && c.ResultEvent < m {
+			v.isResult[c.ResultEvent] = true
 		}
 	}
-	var results []ref.Val
+	results := v.resultRefs[:0]
 	for i, e := range r.Events {
-		ev := &eventVals[i]
+		ev := &v.eventStore[i]
 		ev.e, ev.v = e, v
 		ev.lazyMap = lazyMap{ev, p.adapter}
-		v.eventVals[i], events[i] = ev, ev
-		if isResult[i] {
+		v.eventVals[i], v.eventRefs[i] = ev, ev
+		if v.isResult[i] {
 			results = append(results, ev)
 		}
 	}
-	v.events = types.NewRefValList(p.adapter, events)
+	v.resultRefs = results
+	v.events = types.NewRefValList(p.adapter, v.eventRefs)
 	if results == nil {
 		results = []ref.Val{}
 	}
 	v.results = types.NewRefValList(p.adapter, results)
 	return v
+}
+
+// zeroed returns s resliced to n elements when its capacity allows (the
+// elements are zero: Release clears what a run used), else a new slice.
+func zeroed[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
+
+// Scopes returns n scopes over these values, each with an empty Pred map:
+// the caller sets their other fields. They are reused with the Values.
+func (v *Values) Scopes(n int) []*Scope {
+	v.scopeStore = zeroed(v.scopeStore, n)
+	v.scopes = zeroed(v.scopes, n)
+	for i := range v.scopeStore {
+		sc := &v.scopeStore[i]
+		sc.Values = v
+		if sc.Pred == nil {
+			sc.Pred = map[string]any{}
+		}
+		v.scopes[i] = sc
+	}
+	return v.scopes
+}
+
+// Release hands the values back for another run's Of. Nothing may use
+// them, or any value read from them, afterwards: the caller releases them
+// only when no CEL value of the run outlives its judging (explain keeps
+// them, and does not release). Clearing here also lets the run itself be
+// collected while the arrays wait.
+func (v *Values) Release() {
+	clear(v.callStore)
+	clear(v.typedStore)
+	clear(v.callVals)
+	clear(v.typedVals)
+	clear(v.callRefs)
+	clear(v.eventStore)
+	clear(v.eventVals)
+	clear(v.eventRefs)
+	clear(v.resultRefs)
+	clear(v.isResult)
+	clear(v.toolsStore.lists)
+	lists := v.toolsStore.lists
+	v.toolsStore = toolsVal{lists: lists}
+	for i := range v.scopeStore {
+		pred := v.scopeStore[i].Pred
+		clear(pred)
+		v.scopeStore[i] = Scope{Pred: pred}
+	}
+	clear(v.scopes)
+	p := v.p
+	v.p, v.events, v.calls, v.results, v.tools, v.output, v.pre, v.post, v.meta = nil, nil, nil, nil, nil, nil, nil, nil, nil
+	p.free.Put(v)
+}
+
+// schemaCalls counts the calls of tools with a schema (which get a typed
+// value besides the generic one).
+func (p *Decls) schemaCalls(calls []*run.Call) int {
+	n := 0
+	for _, c := range calls {
+		if t, ok := p.tools[c.Tool]; ok && t.HasSchema {
+			n++
+		}
+	}
+	return n
 }
 
 // itemValue is an item's CEL value as a step sees it: an event, or a call —
@@ -137,11 +223,20 @@ const (
 	fParent
 	fMismatch
 	fRequestedTool
-	fRole
-	fContent
-	fCallID
-	fFailed
-	nSlots
+	nCallSlots
+)
+
+// Field slots of an event's cached scalar values (fewer than a call's:
+// a run has more events than calls, and each slot is 16 bytes).
+const (
+	eIndex = iota
+	eRole
+	eContent
+	eCallID
+	eTool
+	eError
+	eFailed
+	nEventSlots
 )
 
 // callVal is a tool call as CEL sees it (see Values).
@@ -151,7 +246,7 @@ type callVal struct {
 	v     *Values
 	tool  *bundle.Tool // set for a typed call: args conformed to its schema
 	typed map[string]any
-	slots [fRole]ref.Val
+	slots [nCallSlots]ref.Val
 }
 
 // raw returns the Go value field name had in the map this type replaces,
@@ -337,26 +432,26 @@ type eventVal struct {
 	e     *run.Event
 	v     *Values
 	calls ref.Val
-	slots [nSlots]ref.Val
+	slots [nEventSlots]ref.Val
 }
 
 func (ev *eventVal) slot(name string) (ref.Val, bool) {
 	var i int
 	switch name {
 	case "index":
-		i = fIndex
+		i = eIndex
 	case "role":
-		i = fRole
+		i = eRole
 	case "content":
-		i = fContent
+		i = eContent
 	case "call_id":
-		i = fCallID
+		i = eCallID
 	case "tool":
-		i = fTool
+		i = eTool
 	case "error":
-		i = fError
+		i = eError
 	case "failed":
-		i = fFailed
+		i = eFailed
 	default:
 		return nil, false
 	}
@@ -366,19 +461,19 @@ func (ev *eventVal) slot(name string) (ref.Val, bool) {
 	e := ev.e
 	var v ref.Val
 	switch i {
-	case fIndex:
+	case eIndex:
 		v = types.Int(e.Index)
-	case fRole:
+	case eRole:
 		v = types.String(e.Role)
-	case fContent:
+	case eContent:
 		v = types.String(e.Content)
-	case fCallID:
+	case eCallID:
 		v = types.String(e.CallID)
-	case fTool:
+	case eTool:
 		v = types.String(e.Tool)
-	case fError:
+	case eError:
 		v = types.String(e.Error)
-	case fFailed:
+	case eFailed:
 		v = failedVal(e)
 	}
 	ev.slots[i] = v

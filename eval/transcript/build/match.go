@@ -94,13 +94,79 @@ type Matcher struct {
 }
 
 // turn is the calls one message requested: the only calls a result
-// without an exact, unique id can answer.
+// without an exact, unique id can answer. A turn of up to smallTurn calls
+// (nearly every one) is searched call by call; a larger one is indexed by
+// id and tool, so that matching stays linear in the number of calls.
 type turn struct {
 	event  int
 	calls  []int
-	head   int // every call before head is answered
-	byID   map[string]*queue
+	head   int               // every call before head is answered
+	byID   map[string]*queue // nil while the turn is small
 	byTool map[string]*queue
+}
+
+// smallTurn is the most calls a turn searches without its maps: two maps
+// and their queues per turn were a tenth of a transcript's allocations.
+const smallTurn = 8
+
+// add adds call i to the turn, indexing the turn once it outgrows
+// smallTurn.
+func (t *turn) add(calls []*run.Call, answered []bool, i int) {
+	t.calls = append(t.calls, i)
+	switch {
+	case t.byID != nil:
+		enqueue(t.byID, calls[i].ID, i)
+		enqueue(t.byTool, calls[i].Tool, i)
+	case len(t.calls) > smallTurn:
+		t.byID, t.byTool = map[string]*queue{}, map[string]*queue{}
+		for _, j := range t.calls {
+			enqueue(t.byID, calls[j].ID, j)
+			enqueue(t.byTool, calls[j].Tool, j)
+			if answered[j] {
+				t.byID[calls[j].ID].open--
+			}
+		}
+	}
+}
+
+// onlyOpen returns the one unanswered call of the turn with id, or -1 when
+// there is none or more than one.
+func (t *turn) onlyOpen(calls []*run.Call, answered []bool, id string) int {
+	if t == nil {
+		return -1
+	}
+	if t.byID != nil {
+		if q := t.byID[id]; q != nil && q.open == 1 {
+			return q.front(answered)
+		}
+		return -1
+	}
+	pick := -1
+	for _, j := range t.calls[t.head:] {
+		if !answered[j] && calls[j].ID == id {
+			if pick >= 0 {
+				return -1
+			}
+			pick = j
+		}
+	}
+	return pick
+}
+
+// firstOpen returns the turn's first unanswered call of tool, or -1.
+func (t *turn) firstOpen(calls []*run.Call, answered []bool, tool string) int {
+	if t.byTool != nil {
+		if q := t.byTool[tool]; q != nil {
+			return q.front(answered)
+		}
+		return -1
+	}
+	for _, j := range t.calls[t.head:] {
+		if !answered[j] && calls[j].Tool == tool {
+			return j
+		}
+	}
+	return -1
 }
 
 // queue lists calls in request order; calls before head are answered.
@@ -144,12 +210,10 @@ func (m *Matcher) Request(rn *run.Run, ev *run.Event, c *run.Call) {
 		m.byID = map[string]*queue{}
 	}
 	if m.turn == nil || m.turn.event != ev.Index {
-		m.turn = &turn{event: ev.Index, byID: map[string]*queue{}, byTool: map[string]*queue{}}
+		m.turn = &turn{event: ev.Index}
 	}
 	enqueue(m.byID, c.ID, c.Index)
-	enqueue(m.turn.byID, c.ID, c.Index)
-	enqueue(m.turn.byTool, c.Tool, c.Index)
-	m.turn.calls = append(m.turn.calls, c.Index)
+	m.turn.add(rn.Calls, m.answered, c.Index)
 }
 
 // match marks as answered, and returns, the call a result with callID and
@@ -162,14 +226,12 @@ func (m *Matcher) match(rn *run.Run, callID, tool string) *run.Call {
 		// else by exactly one of the latest turn (ids reused across turns).
 		if q := m.byID[callID]; q != nil && q.open == 1 {
 			pick = q.front(m.answered)
-		} else if q := t.queue(callID); q != nil && q.open == 1 {
-			pick = q.front(m.answered)
+		} else {
+			pick = t.onlyOpen(rn.Calls, m.answered, callID)
 		}
 	}
 	if pick < 0 && t != nil && tool != "" {
-		if q := t.byTool[tool]; q != nil {
-			pick = q.front(m.answered)
-		}
+		pick = t.firstOpen(rn.Calls, m.answered, tool)
 	}
 	if pick < 0 && t != nil {
 		for t.head < len(t.calls) && m.answered[t.calls[t.head]] {
@@ -185,17 +247,10 @@ func (m *Matcher) match(rn *run.Run, callID, tool string) *run.Call {
 	c := rn.Calls[pick]
 	m.answered[pick] = true
 	m.byID[c.ID].open--
-	if t != nil && c.Event == t.event {
+	if t != nil && c.Event == t.event && t.byID != nil {
 		t.byID[c.ID].open--
 	}
 	return c
-}
-
-func (t *turn) queue(id string) *queue {
-	if t == nil {
-		return nil
-	}
-	return t.byID[id]
 }
 
 // UnknownCallKey returns, in key order, the first key of obj that is not
@@ -238,7 +293,16 @@ func ScanRest(obj map[string]any, read map[string]bool, prefix string) string {
 }
 
 func scanRest(t *Terms, obj map[string]any, read map[string]bool, prefix string) string {
-	keys := make([]string, 0, len(obj))
+	n := 0 // most objects have only keys the reader read: no slice then
+	for k := range obj {
+		if !read[k] {
+			n++
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	keys := make([]string, 0, n)
 	for k := range obj {
 		if !read[k] {
 			keys = append(keys, k)
