@@ -11,6 +11,7 @@ import (
 	"github.com/tenetlang/tenet"
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/eval"
+	"github.com/tenetlang/tenet/internal/cliflags"
 	"github.com/tenetlang/tenet/internal/readlimit"
 	"github.com/tenetlang/tenet/lang"
 	"github.com/tenetlang/tenet/lang/diag"
@@ -42,7 +43,7 @@ func openContract(path string, stderr io.Writer, pol bundle.Policy) (*tenet.Bund
 	case errors.As(err, &te):
 		return nil, fmt.Errorf("%w: want a contract directory or a bundle file", err)
 	case errors.As(err, &ude):
-		return nil, fmt.Errorf("%s is a contract directory, compiled here, and carries no signature: --verify-key (or %s) accepts only bundles signed with tenet build --sign KEY", ude.Dir, verifyKeyEnv)
+		return nil, fmt.Errorf("%s is a contract directory, compiled here, and carries no signature: --verify-key (or %s) accepts only bundles signed with tenet build --sign KEY", ude.Dir, cliflags.VerifyKeyEnv)
 	case err != nil:
 		return nil, buildFailed(err)
 	}
