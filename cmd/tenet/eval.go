@@ -28,6 +28,7 @@ func evalCmd() *cobra.Command {
 	var inf cliflags.Inputs
 	var pf cliflags.Profiles
 	var trust cliflags.Trust
+	var cf cliflags.Cache
 	sortBytes := defaultSortBytes
 	cmd := &cobra.Command{
 		Use:   "eval (DIR|X.tnb) FILES...",
@@ -79,7 +80,7 @@ func evalCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			progs, err := loadPrograms(args[0], stderr, pol, true)
+			progs, err := loadPrograms(args[0], stderr, pol, cf.Cache(), true)
 			if err != nil {
 				return err
 			}
@@ -130,6 +131,7 @@ func evalCmd() *cobra.Command {
 	rf.add(cmd)
 	rf.addMaxItems(cmd)
 	trust.Add(cmd)
+	cf.Add(cmd)
 	return cmd
 }
 

@@ -14,6 +14,7 @@ func explainCmd() *cobra.Command {
 	var lim cliflags.Limits
 	var inf cliflags.Inputs
 	var trust cliflags.Trust
+	var cf cliflags.Cache
 	cmd := &cobra.Command{
 		Use:   "explain (DIR|X.tnb) --run KEY FILES...",
 		Short: "Show how one run's labels came about",
@@ -35,7 +36,7 @@ func explainCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			progs, err := loadPrograms(args[0], cmd.ErrOrStderr(), pol, false)
+			progs, err := loadPrograms(args[0], cmd.ErrOrStderr(), pol, cf.Cache(), false)
 			if err != nil {
 				return err
 			}
@@ -58,5 +59,6 @@ func explainCmd() *cobra.Command {
 	lim.Add(cmd)
 	inf.Add(cmd)
 	trust.Add(cmd)
+	cf.Add(cmd)
 	return cmd
 }

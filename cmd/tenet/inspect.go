@@ -11,6 +11,7 @@ import (
 
 func inspectCmd() *cobra.Command {
 	var trust cliflags.Trust
+	var cf cliflags.Cache
 	var verify bool
 	cmd := &cobra.Command{
 		Use:   "inspect (X.tnb|DIR)",
@@ -22,7 +23,7 @@ func inspectCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			tb, err := openContract(args[0], cmd.ErrOrStderr(), pol)
+			tb, err := openContract(args[0], cmd.ErrOrStderr(), pol, cf.Cache())
 			if err != nil {
 				return err
 			}
@@ -45,5 +46,6 @@ func inspectCmd() *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&verify, "verify", false, "compile every expression's text again and compare it with the compiled form byte for byte (slower than the check eval makes; docs/bundle.md)")
 	trust.Add(cmd)
+	cf.Add(cmd)
 	return cmd
 }

@@ -23,6 +23,7 @@ func reportCmd() *cobra.Command {
 	var maxRecord int
 	var rf reportFlags
 	var trust cliflags.Trust
+	var cf cliflags.Cache
 	cmd := &cobra.Command{
 		Use:   "report [--contract DIR|X.tnb] RUNS.jsonl...",
 		Short: "Recompute metrics from runs files (labels from tenet or any harness)",
@@ -64,7 +65,7 @@ func reportCmd() *cobra.Command {
 			}
 			var progs []*eval.Program
 			if contract != "" {
-				if progs, err = loadPrograms(contract, stderr, pol, true); err != nil {
+				if progs, err = loadPrograms(contract, stderr, pol, cf.Cache(), true); err != nil {
 					return err
 				}
 			}
@@ -92,6 +93,7 @@ func reportCmd() *cobra.Command {
 	rf.add(cmd)
 	rf.addMaxItems(cmd)
 	trust.Add(cmd)
+	cf.Add(cmd)
 	return cmd
 }
 
