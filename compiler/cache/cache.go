@@ -68,7 +68,9 @@ const (
 )
 
 // magic starts every compile entry; a change of the entry's layout
-// changes it, so that an old entry is a miss.
+// changes it, so that an old entry is a miss. The entry is magic, the
+// sha256 of the rest (hex) and a newline, the manifest (JSON) and a
+// newline, and the bundle file's bytes.
 const magic = "tenet compile cache 1\n"
 
 // manifest is what a compile entry records besides the bundle: the
@@ -131,6 +133,10 @@ func (c *Cache) Bundle(dir string) ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
+	sum, rest, ok := bytes.Cut(rest, []byte("\n"))
+	if !ok || string(sum) != hexSum(rest) {
+		return nil, false
+	}
 	head, body, ok := bytes.Cut(rest, []byte("\n"))
 	if !ok {
 		return nil, false
@@ -180,7 +186,8 @@ func (c *Cache) Put(dir string, m *lang.Module, data []byte) error {
 	if err != nil {
 		return err
 	}
-	entry := append(append(append([]byte(magic), head...), '\n'), data...)
+	rest := append(append(head, '\n'), data...)
+	entry := append(append([]byte(magic+hexSum(rest)), '\n'), rest...)
 	return c.write(c.entryPath("compile", man.Root), entry)
 }
 
