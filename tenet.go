@@ -42,8 +42,8 @@ import (
 
 	"github.com/tenetlang/tenet/compiler"
 	"github.com/tenetlang/tenet/compiler/bundle"
-	"github.com/tenetlang/tenet/compiler/cache"
 	"github.com/tenetlang/tenet/compiler/bundle/trust"
+	"github.com/tenetlang/tenet/compiler/cache"
 	"github.com/tenetlang/tenet/eval"
 	"github.com/tenetlang/tenet/eval/assemble"
 	"github.com/tenetlang/tenet/eval/metrics"
