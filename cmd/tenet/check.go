@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 
@@ -16,9 +17,13 @@ func checkCmd() *cobra.Command {
 		Long:  help("check"),
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			// The directories are compiled in parallel; what each prints is
+			// written in order, as if one after the other.
+			bs, errs, diags := make([]*tenet.Bundle, len(args)), make([]error, len(args)), make([]bytes.Buffer, len(args))
+			inParallel(len(args), func(i int) { bs[i], errs[i] = tenet.Build(args[i], diagsTo(&diags[i])) })
 			bad := false
-			for _, dir := range args {
-				b, err := tenet.Build(dir, diagsTo(cmd.ErrOrStderr()))
+			for i, err := range errs {
+				diags[i].WriteTo(cmd.ErrOrStderr())
 				if err != nil {
 					bad = true
 					if !errors.As(err, new(*tenet.BuildError)) { // else printed as diagnostics
@@ -26,7 +31,7 @@ func checkCmd() *cobra.Command {
 					}
 					continue
 				}
-				fmt.Fprintln(cmd.OutOrStdout(), b.Contract().Summary())
+				fmt.Fprintln(cmd.OutOrStdout(), bs[i].Contract().Summary())
 			}
 			if bad {
 				return exitError{exitBad}

@@ -69,23 +69,15 @@ func loadPrograms(path string, stderr io.Writer, pol bundle.Policy, c *cache.Cac
 		}
 	}
 	progs, errs, diags := make([]*eval.Program, len(paths)), make([]error, len(paths)), make([]bytes.Buffer, len(paths))
-	var wg sync.WaitGroup
-	slots := make(chan struct{}, runtime.GOMAXPROCS(0))
-	for i, dir := range paths {
-		wg.Add(1)
-		slots <- struct{}{}
-		go func() {
-			defer func() { <-slots; wg.Done() }()
-			b, err := openContract(dir, &diags[i], pol, c)
-			if err == nil {
-				if progs[i], err = b.Program(); err != nil {
-					err = fmt.Errorf("%s: %w", dir, err)
-				}
+	inParallel(len(paths), func(i int) {
+		b, err := openContract(paths[i], &diags[i], pol, c)
+		if err == nil {
+			if progs[i], err = b.Program(); err != nil {
+				err = fmt.Errorf("%s: %w", paths[i], err)
 			}
-			errs[i] = err
-		}()
-	}
-	wg.Wait()
+		}
+		errs[i] = err
+	})
 	for i := range paths {
 		if _, err := diags[i].WriteTo(stderr); err != nil {
 			return nil, err
@@ -95,4 +87,20 @@ func loadPrograms(path string, stderr io.Writer, pol bundle.Policy, c *cache.Cac
 		}
 	}
 	return progs, nil
+}
+
+// inParallel calls f(0) … f(n-1), at most one call per CPU at a time, and
+// returns when all have returned.
+func inParallel(n int, f func(i int)) {
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for i := range n {
+		wg.Add(1)
+		slots <- struct{}{}
+		go func() {
+			defer func() { <-slots; wg.Done() }()
+			f(i)
+		}()
+	}
+	wg.Wait()
 }
