@@ -78,6 +78,11 @@ func TestOpenWithCache(t *testing.T) {
 	if second.ID() != plain.ID() || !bytes.Equal(second.Bytes(), plain.Bytes()) || first.ID() != plain.ID() {
 		t.Fatalf("ids %s (compiled, stored), %s (from the cache), %s (no cache): want one", first.ID(), second.ID(), plain.ID())
 	}
+	// Taken from the cache, it has no test blocks: Test says so rather
+	// than pass with none.
+	if _, err := second.Test(tenet.TestOptions{}); err == nil || !strings.Contains(err.Error(), "compile cache") {
+		t.Errorf("Test of a bundle from the cache: %v, want a refusal naming the cache", err)
+	}
 	if got, want := documentJSON(t, second, dir), documentJSON(t, plain, dir); got != want {
 		t.Errorf("the bundle from the cache reports\n%s\nwithout the cache\n%s", got, want)
 	}

@@ -48,7 +48,7 @@ func Open(path string, opts ...LoadOption) (*Bundle, error) {
 			if err := c.check(b.id, b.signers); err != nil {
 				return nil, fmt.Errorf("%s: %w", path, err) // as Build's
 			}
-			b.dir, b.consistent, b.cache = path, true, c.cache
+			b.dir, b.consistent, b.cached, b.cache = path, true, true, c.cache
 			return b, nil
 		}
 	}

@@ -71,6 +71,7 @@ type Bundle struct {
 	// or taken from the compile cache, so Program skips the text checks
 	// (eval.PlanConsistent).
 	consistent bool
+	cached     bool         // Open took it from the compile cache: no tests
 	cache      *cache.Cache // WithCache's, for Program's verified record
 }
 
