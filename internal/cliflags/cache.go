@@ -11,10 +11,10 @@ import (
 )
 
 // Cache is --no-cache, of the commands that open a contract (eval,
-// report --contract, explain, inspect): without it, a contract directory
-// compiled before by this binary is taken from the compile cache and a
-// bundle file checked before is planned without its checks (compiler/cache,
-// docs/performance.md "Cold start (issue 17)").
+// report --contract, explain, inspect) and of check: without it, a
+// contract directory compiled before by this binary is taken from the
+// compile cache and a bundle file checked before is planned without its
+// checks (compiler/cache, docs/performance.md "Cold start (issue 17)").
 type Cache struct {
 	Off bool
 }
