@@ -10,8 +10,9 @@ import (
 	"github.com/tenetlang/tenet/eval/tester"
 )
 
-// Tests are the contract's test blocks (Build only: a bundle file carries
-// none). The caller must not change them.
+// Tests are the contract's test blocks (Build only: a bundle file, or a
+// directory's bundle Open took from the compile cache, carries none). The
+// caller must not change them.
 func (b *Bundle) Tests() []compiler.TestSpec { return b.tests }
 
 // TestOptions are the limits Test judges each test's run with
@@ -33,6 +34,9 @@ type TestOptions struct {
 func (b *Bundle) Test(opts TestOptions) (*report.Document, error) {
 	if b.dir == "" {
 		return nil, errors.New("the bundle was loaded from bundle bytes, which carry no test blocks: Build (or Open) the contract directory to run its tests")
+	}
+	if b.cached {
+		return nil, errors.New("the bundle was taken from the compile cache (WithCache), without the test blocks of its sources: Build the contract directory to run its tests")
 	}
 	if opts.MaxPatternThreads < 0 {
 		return nil, fmt.Errorf("TestOptions.MaxPatternThreads %d: want 0 (eval.MaxThreads) or more", opts.MaxPatternThreads)

@@ -43,6 +43,7 @@ import (
 	"github.com/tenetlang/tenet/compiler"
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/compiler/bundle/trust"
+	"github.com/tenetlang/tenet/compiler/cache"
 	"github.com/tenetlang/tenet/eval"
 	"github.com/tenetlang/tenet/eval/assemble"
 	"github.com/tenetlang/tenet/eval/metrics"
@@ -51,6 +52,7 @@ import (
 	"github.com/tenetlang/tenet/eval/runs"
 	"github.com/tenetlang/tenet/eval/transcript"
 	"github.com/tenetlang/tenet/internal/readlimit"
+	"github.com/tenetlang/tenet/lang"
 	"github.com/tenetlang/tenet/lang/diag"
 )
 
@@ -65,6 +67,12 @@ type Bundle struct {
 	warnings hcl.Diagnostics
 	dir      string              // the contract directory (Build only)
 	tests    []compiler.TestSpec // its test blocks (Build only)
+	// consistent: the bundle was compiled from its sources by this process
+	// or taken from the compile cache, so Program skips the text checks
+	// (eval.PlanConsistent).
+	consistent bool
+	cached     bool         // Open took it from the compile cache: no tests
+	cache      *cache.Cache // WithCache's, for Program's verified record
 }
 
 // BuildError is Build's error when the contract has errors. It holds every
@@ -106,9 +114,15 @@ func (e *BuildError) Error() string {
 // gives a *BuildError; warnings come with the bundle (Warnings). opts
 // apply as to LoadBundle (WithDiagnostics sees every diagnostic first).
 func Build(dir string, opts ...LoadOption) (*Bundle, error) {
+	b, _, err := build(dir, opts)
+	return b, err
+}
+
+// build is Build; it also returns the module compiled.
+func build(dir string, opts []LoadOption) (*Bundle, *lang.Module, error) {
 	c := configOf(opts)
 	if c.err != nil {
-		return nil, c.err
+		return nil, nil, c.err
 	}
 	built, diags := compiler.BuildDir(dir, compiler.Options{Formats: transcript.Formats()})
 	var files map[string]*hcl.File
@@ -119,14 +133,15 @@ func Build(dir string, opts ...LoadOption) (*Bundle, error) {
 		c.diags(dir, files, diags)
 	}
 	if diags.HasErrors() {
-		return nil, &BuildError{Dir: dir, Files: files, Diagnostics: diags}
+		return nil, built.Module, &BuildError{Dir: dir, Files: files, Diagnostics: diags}
 	}
 	b, err := LoadBundle(built.Data, opts...)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", dir, err)
+		return nil, built.Module, fmt.Errorf("%s: %w", dir, err)
 	}
 	b.warnings, b.dir, b.tests = diags, dir, compiler.Tests(built.Module)
-	return b, nil
+	b.consistent = true
+	return b, built.Module, nil
 }
 
 // A LoadOption adds to the trust policy LoadBundle and OpenBundle apply
@@ -143,6 +158,7 @@ type loadConfig struct {
 	fromFlags bool
 	err       error // the first malformed option: every call refuses it
 	diags     func(dir string, files map[string]*hcl.File, diags hcl.Diagnostics)
+	cache     *cache.Cache // WithCache's; nil: none
 }
 
 // checkIDs records in c an error for the first id that is not a bundle id
@@ -220,6 +236,17 @@ func WithDiagnostics(fn func(dir string, files map[string]*hcl.File, diags hcl.D
 	return func(c *loadConfig) { c.diags = fn }
 }
 
+// WithCache has Open take a contract directory's bundle from c when its
+// sources are those it was compiled from (and store it there after
+// compiling it without diagnostics: warnings are printed on every compile),
+// and Program record in c the bundles whose load checks it made, to skip
+// them for the same bundle next time (eval.PlanConsistent). A bundle taken
+// from c is verified (its sha256) and held to the trust policy as any.
+// See docs/performance.md, "Cold start (issue 17)".
+func WithCache(c *cache.Cache) LoadOption {
+	return func(lc *loadConfig) { lc.cache = c }
+}
+
 // LoadBundle verifies and decodes bundle file bytes (bundle.DecodeSigned)
 // and applies the trust policy of opts. Each failure is an error saying
 // which check refused the bundle: a malformed id given to ExpectIDs, a
@@ -234,13 +261,21 @@ func LoadBundle(data []byte, opts ...LoadOption) (*Bundle, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := c.check(id, signers); err != nil {
+		return nil, err
+	}
+	return &Bundle{contract: b, data: data, id: id, signers: signers, cache: c.cache}, nil
+}
+
+// check holds a decoded bundle to the trust policy (LoadBundle's last step).
+func (c *loadConfig) check(id string, signers []bundle.Signer) error {
 	if err := c.pol.Check(id, signers); err != nil {
 		if !c.fromFlags {
 			err = policyError(c.pol, id, signers)
 		}
-		return nil, err
+		return err
 	}
-	return &Bundle{contract: b, data: data, id: id, signers: signers}, nil
+	return nil
 }
 
 // OpenBundle is LoadBundle for a bundle file. The file must be a regular
@@ -284,8 +319,20 @@ func (b *Bundle) Warnings() hcl.Diagnostics { return b.warnings }
 
 // Program plans the bundle for judging (eval.Plan): it rebuilds the CEL
 // programs and checks that each expression's compiled form is its text's.
-// Each call returns a new Program, whose limits the caller may set.
-func (b *Bundle) Program() (*eval.Program, error) { return eval.Plan(b.contract, b.id) }
+// Each call returns a new Program, whose limits the caller may set. A
+// bundle Build compiled, or one whose checks this binary recorded in the
+// cache (WithCache), is planned by eval.PlanConsistent instead: the same
+// judging, without the checks, each expression planned on first use.
+func (b *Bundle) Program() (*eval.Program, error) {
+	if b.consistent || (b.cache != nil && b.cache.Verified(b.id)) {
+		return eval.PlanConsistent(b.contract, b.id)
+	}
+	p, err := eval.Plan(b.contract, b.id)
+	if err == nil && b.cache != nil {
+		b.cache.MarkVerified(b.id) // a failed write only costs the checks again
+	}
+	return p, err
+}
 
 // EvalOptions configure Evaluate. The zero value judges with the source
 // the contract declares, one worker per CPU, the default pattern thread

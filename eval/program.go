@@ -108,9 +108,10 @@ func Load(data []byte) (*Program, error) {
 // there does the full check).
 func Plan(b *bundle.Bundle, id string) (*Program, error) { return plan(b, id, true) }
 
-// plan is Plan; metered false leaves out cost tracking, for the benchmark
-// that measures what tracking costs (a bundle is always planned metered).
-func plan(b *bundle.Bundle, id string, metered bool) (*Program, error) {
+// planWith is Plan; metered false leaves out cost tracking, for the
+// benchmark that measures what tracking costs (a bundle is always planned
+// metered); consistent is PlanConsistent's.
+func planWith(b *bundle.Bundle, id string, metered, consistent bool) (*Program, error) {
 	if err := b.Validate(); err != nil {
 		return nil, fmt.Errorf("bundle is inconsistent: %w", err)
 	}
@@ -168,18 +169,18 @@ func plan(b *bundle.Bundle, id string, metered bool) (*Program, error) {
 			// tracker would charge 1 whatever they read.
 			opts = append(opts, cel.CostLimit(b.Plan.RunCostLimit), cel.CostTracking(stdlib.CallCosts()))
 		}
-		if err := consistency.QuickCheck(env, &b.Exprs[i], &ce); err != nil {
+		if err := quickCheck(consistent, env, &b.Exprs[i], &ce); err != nil {
 			errs = append(errs, fmt.Errorf("expression %d (%s of %s, %s): %w", i, e.Kind, e.Owner, rangeString(e.Range), err))
 			continue
 		}
-		prg, err := program(env, checked, opts)
+		prg, err := programOf(consistent, env, checked, opts)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("expression %d (%s of %s): planning: %w", i, e.Kind, e.Owner, err))
 			continue
 		}
 		p.progs[i] = prg
 	}
-	for i := range b.Plan.Patterns {
+	for i := 0; i < len(b.Plan.Patterns) && !consistent; i++ {
 		pt := &b.Plan.Patterns[i]
 		if err := consistency.CheckPattern(b, pt); err != nil {
 			errs = append(errs, fmt.Errorf("pattern %d (%s, %s): %w", i, pt.Owner, rangeString(pt.Range), err))

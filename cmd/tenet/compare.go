@@ -11,6 +11,7 @@ import (
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/report"
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/internal/cliflags"
 	"github.com/tenetlang/tenet/internal/paths"
 )
 
@@ -18,7 +19,7 @@ func compareCmd() *cobra.Command {
 	var reference, defended string
 	var maxRecord int
 	var rf reportFlags
-	var trust trustFlags
+	var trust cliflags.Trust
 	cmd := &cobra.Command{
 		Use:   "compare --reference C1 --defended C2 RUNS.jsonl...",
 		Short: "Paired comparison of two conditions: transitions per task and case, McNemar p-values",
@@ -35,7 +36,7 @@ func compareCmd() *cobra.Command {
 			if maxRecord < 1 {
 				return fmt.Errorf("--max-record-bytes %d: want at least 1", maxRecord)
 			}
-			pol, err := trust.runsPolicy("compare reads no bundle, so it cannot check one: check the runs with tenet report --contract X.tnb (the signed bundle that judged them), then compare them with --expect-bundle-id and that bundle's id, leaving out --verify-key and " + verifyKeyEnv + ".")
+			pol, err := trust.RunsPolicy("compare reads no bundle, so it cannot check one: check the runs with tenet report --contract X.tnb (the signed bundle that judged them), then compare them with --expect-bundle-id and that bundle's id, leaving out --verify-key and " + cliflags.VerifyKeyEnv + ".")
 			if err != nil {
 				return err
 			}
@@ -61,7 +62,7 @@ func compareCmd() *cobra.Command {
 	cmd.Flags().StringVar(&defended, "defended", "", "the defended condition")
 	rf.add(cmd)
 	rf.addMaxItems(cmd)
-	trust.addRunsOnly(cmd)
+	trust.AddRunsOnly(cmd)
 	cmd.MarkFlagRequired("reference")
 	cmd.MarkFlagRequired("defended")
 	return cmd

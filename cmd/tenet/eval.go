@@ -27,7 +27,8 @@ func evalCmd() *cobra.Command {
 	var lim cliflags.Limits
 	var inf cliflags.Inputs
 	var pf cliflags.Profiles
-	var trust trustFlags
+	var trust cliflags.Trust
+	var cf cliflags.Cache
 	sortBytes := defaultSortBytes
 	cmd := &cobra.Command{
 		Use:   "eval (DIR|X.tnb) FILES...",
@@ -75,11 +76,11 @@ func evalCmd() *cobra.Command {
 					return fmt.Errorf("--out and --report-out name the same file %s", out)
 				}
 			}
-			pol, err := trust.policy()
+			pol, err := trust.Policy()
 			if err != nil {
 				return err
 			}
-			progs, err := loadPrograms(args[0], stderr, pol, true)
+			progs, err := loadPrograms(args[0], stderr, pol, cf.Cache(), true)
 			if err != nil {
 				return err
 			}
@@ -129,7 +130,8 @@ func evalCmd() *cobra.Command {
 	mf.Add(cmd, "unknown labels: refuse (metrics of their condition refuse) or bounds (every rate as [low, high])")
 	rf.add(cmd)
 	rf.addMaxItems(cmd)
-	trust.add(cmd)
+	trust.Add(cmd)
+	cf.Add(cmd)
 	return cmd
 }
 

@@ -13,7 +13,8 @@ func explainCmd() *cobra.Command {
 	var key, source, format string
 	var lim cliflags.Limits
 	var inf cliflags.Inputs
-	var trust trustFlags
+	var trust cliflags.Trust
+	var cf cliflags.Cache
 	cmd := &cobra.Command{
 		Use:   "explain (DIR|X.tnb) --run KEY FILES...",
 		Short: "Show how one run's labels came about",
@@ -31,11 +32,11 @@ func explainCmd() *cobra.Command {
 				return err
 			}
 			defer list.Close()
-			pol, err := trust.policy()
+			pol, err := trust.Policy()
 			if err != nil {
 				return err
 			}
-			progs, err := loadPrograms(args[0], cmd.ErrOrStderr(), pol, false)
+			progs, err := loadPrograms(args[0], cmd.ErrOrStderr(), pol, cf.Cache(), false)
 			if err != nil {
 				return err
 			}
@@ -57,6 +58,7 @@ func explainCmd() *cobra.Command {
 	cliflags.AddReading(cmd, &source, &format)
 	lim.Add(cmd)
 	inf.Add(cmd)
-	trust.add(cmd)
+	trust.Add(cmd)
+	cf.Add(cmd)
 	return cmd
 }

@@ -5,10 +5,13 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
+
+	"github.com/tenetlang/tenet/internal/cliflags"
 )
 
 func inspectCmd() *cobra.Command {
-	var trust trustFlags
+	var trust cliflags.Trust
+	var cf cliflags.Cache
 	var verify bool
 	cmd := &cobra.Command{
 		Use:   "inspect (X.tnb|DIR)",
@@ -16,11 +19,11 @@ func inspectCmd() *cobra.Command {
 		Long:  help("inspect"),
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			pol, err := trust.policy()
+			pol, err := trust.Policy()
 			if err != nil {
 				return err
 			}
-			tb, err := openContract(args[0], cmd.ErrOrStderr(), pol)
+			tb, err := openContract(args[0], cmd.ErrOrStderr(), pol, cf.Cache())
 			if err != nil {
 				return err
 			}
@@ -42,6 +45,7 @@ func inspectCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVar(&verify, "verify", false, "compile every expression's text again and compare it with the compiled form byte for byte (slower than the check eval makes; docs/bundle.md)")
-	trust.add(cmd)
+	trust.Add(cmd)
+	cf.Add(cmd)
 	return cmd
 }

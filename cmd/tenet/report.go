@@ -22,7 +22,8 @@ func reportCmd() *cobra.Command {
 	var mf cliflags.Metrics
 	var maxRecord int
 	var rf reportFlags
-	var trust trustFlags
+	var trust cliflags.Trust
+	var cf cliflags.Cache
 	cmd := &cobra.Command{
 		Use:   "report [--contract DIR|X.tnb] RUNS.jsonl...",
 		Short: "Recompute metrics from runs files (labels from tenet or any harness)",
@@ -51,9 +52,9 @@ func reportCmd() *cobra.Command {
 			var pol bundle.Policy
 			var err error
 			if contract == "" {
-				pol, err = trust.runsPolicy("To verify them, report with --contract X.tnb, the signed bundle that judged them: the bundle is checked against the key and every run must name its id.")
+				pol, err = trust.RunsPolicy("To verify them, report with --contract X.tnb, the signed bundle that judged them: the bundle is checked against the key and every run must name its id.")
 			} else {
-				pol, err = trust.policy()
+				pol, err = trust.Policy()
 			}
 			if err != nil {
 				return err
@@ -64,20 +65,20 @@ func reportCmd() *cobra.Command {
 			}
 			var progs []*eval.Program
 			if contract != "" {
-				if progs, err = loadPrograms(contract, stderr, pol, true); err != nil {
+				if progs, err = loadPrograms(contract, stderr, pol, cf.Cache(), true); err != nil {
 					return err
 				}
 			}
 			// Under a trust flag the runs must prove which bundle judged
 			// them; otherwise a run without a bundle field (labels from
 			// another harness, or a field stripped) passes, counted.
-			unnamed, err := assemble.CheckRuns(recs, at, args, progs, pol.IDs, trust.inForce(pol))
+			unnamed, err := assemble.CheckRuns(recs, at, args, progs, pol.IDs, trust.InForce(pol))
 			if err != nil {
 				return refused(stderr, err)
 			}
 			if unnamed > 0 {
 				fmt.Fprintf(stderr, "%s: warning: %d of %d runs carry no bundle id (labels from another harness, or the field removed): nothing shows they were judged by the contract's bundle; --verify-key, %s or --expect-bundle-id refuses them\n",
-					cmd.CommandPath(), unnamed, len(recs), verifyKeyEnv)
+					cmd.CommandPath(), unnamed, len(recs), cliflags.VerifyKeyEnv)
 			}
 			d := assemble.Build(assemble.Input{
 				Command: report.CommandReport, Version: compiler.Version, Inputs: args,
@@ -91,7 +92,8 @@ func reportCmd() *cobra.Command {
 	mf.Add(cmd, "unknown labels: refuse (the condition's metrics are an error) or bounds (every rate as [low, high] over the unknowns)")
 	rf.add(cmd)
 	rf.addMaxItems(cmd)
-	trust.add(cmd)
+	trust.Add(cmd)
+	cf.Add(cmd)
 	return cmd
 }
 

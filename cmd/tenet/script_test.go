@@ -7,14 +7,31 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/tenetlang/tenet/compiler/cache"
 )
 
 var updateScripts = flag.Bool("update", false, "rewrite the expected output in testdata/*.txtar from the actual output")
 
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	testscript.Main(privateCache{m}, map[string]func(){
 		"tenet": func() { os.Exit(runMain(os.Args[1:], os.Stdout, os.Stderr)) },
 	})
+}
+
+// privateCache runs the tests with a compile cache of their own
+// (TENET_CACHE_DIR), removed after them, so that they neither read nor
+// fill the user's; scripts get one per script (TestScripts).
+type privateCache struct{ m *testing.M }
+
+func (p privateCache) Run() int {
+	dir, err := os.MkdirTemp("", "tenet-test-cache-")
+	if err != nil {
+		panic(err)
+	}
+	defer os.RemoveAll(dir)
+	os.Setenv(cache.EnvDir, dir)
+	return p.m.Run()
 }
 
 // TestScripts runs the golden CLI tests in testdata/*.txtar at the
@@ -33,6 +50,7 @@ func TestScripts(t *testing.T) {
 		Cmds:                scriptCmds,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("ROOT", root)
+			env.Setenv(cache.EnvDir, filepath.Join(env.WorkDir, ".tenet-cache"))
 			return nil
 		},
 	})

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/tenetlang/tenet/compiler"
+	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/eval"
 	"github.com/tenetlang/tenet/eval/transcript"
 )
@@ -50,6 +51,23 @@ func BenchmarkColdStart(b *testing.B) {
 		for b.Loop() {
 			for _, d := range data {
 				if _, err := eval.Load(d); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
+	// consistent: as `tenet eval` plans a bundle it compiled, or took from
+	// the compile cache (eval.PlanConsistent: no text checks, each
+	// expression planned on first use; here none is used).
+	b.Run("consistent", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, d := range data {
+				bd, id, err := bundle.Decode(d)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := eval.PlanConsistent(bd, id); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -2,6 +2,7 @@ package consistency
 
 import (
 	"fmt"
+	"sync"
 
 	"cel.dev/cel-go/cel"
 	"cel.dev/cel-go/common/types"
@@ -18,8 +19,12 @@ import (
 // against them, and eval plans programs in them, so that what is checked
 // is what runs.
 type Envs struct {
-	scopes       []*cel.Env // index-aligned with Decls.Scopes
-	source, gate *cel.Env
+	scopes []*cel.Env // index-aligned with Decls.Scopes
+	source *cel.Env
+	// gate is built on first use: most bundles have no gate, and an
+	// environment costs about as much to build as a dozen expressions
+	// to decode.
+	gate func() (*cel.Env, error)
 }
 
 // NewEnvs rebuilds the scopes' types from the bundle (params typed from
@@ -66,9 +71,7 @@ func NewEnvs(b *bundle.Bundle) (*Envs, error) {
 	if envs.source, err = celenv.NewSource(); err != nil {
 		return nil, err
 	}
-	if envs.gate, err = celenv.NewGate(); err != nil {
-		return nil, err
-	}
+	envs.gate = sync.OnceValues(celenv.NewGate)
 	return envs, nil
 }
 
@@ -83,7 +86,7 @@ func (e *Envs) For(i int, x bundle.Expr) (*cel.Env, error) {
 	case celenv.KindSource:
 		return e.source, nil
 	case celenv.KindGate:
-		return e.gate, nil
+		return e.gate()
 	case celenv.KindStep:
 		env, err := stepEnv(e.scopes[x.Scope], x.Vars)
 		if err != nil {

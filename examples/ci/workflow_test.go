@@ -60,7 +60,8 @@ func runWorkflow(t *testing.T, env map[string]string) outcome {
 	if len(wf.Jobs) != 1 {
 		t.Fatalf("the example has %d jobs, want 1", len(wf.Jobs))
 	}
-	vars := os.Environ()
+	// A compile cache of the test's own, not the user's.
+	vars := append(os.Environ(), "TENET_CACHE_DIR="+filepath.Join(t.TempDir(), "cache"))
 	for k, v := range wf.Env {
 		if _, over := env[k]; !over {
 			vars = append(vars, k+"="+v)

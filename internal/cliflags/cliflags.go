@@ -1,13 +1,14 @@
 // Package cliflags declares and checks the flags several tenet commands
 // share, once: the judging limits (--max-pattern-threads, --run-timeout),
 // the transcript inputs (--include, with the expansion of the arguments)
-// and how their records are read (--source, --transcript-format), and how
-// the metrics are computed (--unknown, --cases). It takes a *cobra.Command
-// to add flags to and the command's arguments; it gives checked values,
-// eval.Program limits, an inputs.List, a source plan with the format
-// override applied and metrics.Options. It decides no exit code. It
-// imports compiler/bundle, eval, eval/metrics and internal/inputs; only
-// cmd/tenet imports it.
+// and how their records are read (--source, --transcript-format), how
+// the metrics are computed (--unknown, --cases), and which bundles are
+// trusted (--verify-key, TENET_VERIFY_KEY, --expect-bundle-id). It takes a
+// *cobra.Command to add flags to and the command's arguments; it gives
+// checked values, eval.Program limits, an inputs.List, a source plan with
+// the format override applied, metrics.Options and a bundle.Policy. It
+// decides no exit code. It imports compiler/bundle, compiler/bundle/trust,
+// eval, eval/metrics and internal/inputs; only cmd/tenet imports it.
 package cliflags
 
 import (
