@@ -9,6 +9,8 @@ import (
 	"cel.dev/cel-go/common/types"
 	"cel.dev/cel-go/common/types/ref"
 	"cel.dev/cel-go/common/types/traits"
+
+	"github.com/tenetlang/tenet/stdlib/bulk"
 )
 
 // Runtime charges.
@@ -400,7 +402,17 @@ func runtimeCharges() []runtimeCharge {
 			"1 plus a scan of the shorter string, in bytes."}, trackShorterScan},
 		{Charge{[]string{overloadArg}, "arg(m, key, default)",
 			"1 plus a scan of key (it is hashed to look it up); the static model charges 1."}, trackKeyScan(1)},
-	}, buildCharges()...)
+	}, append(bulkCharges(), buildCharges()...)...)
+}
+
+// bulkCharges are the runtime charges of stdlib/bulk's functions.
+func bulkCharges() (out []runtimeCharge) {
+	for _, f := range bulk.Functions() {
+		for _, c := range f.Charges {
+			out = append(out, runtimeCharge{Charge{c.Overloads, c.Calls, c.Cost}, c.Track})
+		}
+	}
+	return out
 }
 
 // RuntimeCharges lists the calls whose runtime charge tenet sets in place
