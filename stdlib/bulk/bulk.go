@@ -34,7 +34,7 @@ type Charge struct {
 
 // Functions returns the package's functions, freshly built.
 func Functions() []Function {
-	return []Function{copiedFromFunction()}
+	return []Function{copiedFromFunction(), withFunction()}
 }
 
 // examplesOf returns the successful examples as cel.OverloadExamples text
