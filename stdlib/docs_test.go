@@ -32,7 +32,7 @@ func TestFunctionsSortedAndComplete(t *testing.T) {
 	for _, d := range docs {
 		names = append(names, d.Name)
 	}
-	want := []string{"approx", "arg", "containsFold", "copiedFrom", "eqFold", "fold", "num", "parseJSON", "parseTime", "parseYAML", "truthy", "unknown", "with"}
+	want := []string{"approx", "arg", "containsFold", "copiedFrom", "eqFold", "fold", "num", "parseJSON", "parseTime", "parseYAML", "truthy", "unknown", "with", "without"}
 	if !slices.Equal(names, want) {
 		t.Fatalf("Functions() names = %v, want %v", names, want)
 	}

@@ -34,7 +34,7 @@ type Charge struct {
 
 // Functions returns the package's functions, freshly built.
 func Functions() []Function {
-	return []Function{copiedFromFunction(), withFunction()}
+	return []Function{copiedFromFunction(), withFunction(), withoutFunction()}
 }
 
 // examplesOf returns the successful examples as cel.OverloadExamples text

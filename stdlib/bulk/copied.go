@@ -201,10 +201,14 @@ func trackCopiedFrom(args []ref.Val, _ ref.Val) *uint64 {
 	return &c
 }
 
-// strLen is the length in bytes of a string, or 0 and false.
+// strLen is the length in bytes of a string or bytes value and ok, or 0
+// and false for any other value (as stdlib's).
 func strLen(v ref.Val) (uint64, bool) {
-	if s, ok := v.(types.String); ok {
-		return uint64(len(s)), true
+	switch v := v.(type) {
+	case types.String:
+		return uint64(len(v)), true
+	case types.Bytes:
+		return uint64(len(v)), true
 	}
 	return 0, false
 }
