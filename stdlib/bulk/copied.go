@@ -36,12 +36,38 @@ func copiedFrom(args ...ref.Val) ref.Val {
 	}
 	src, exc, n := args[1], args[2], args[3]
 	var acc result
+	if gm, ok := mp.Value().(map[string]any); ok {
+		// A decoded JSON object (a call's arguments): its values read
+		// without converting each to a CEL value.
+		for k, x := range gm {
+			if acc.or(copiedValue(goValue(mp, k, x), src, exc, n)) {
+				return types.True
+			}
+		}
+		return acc.orValue()
+	}
 	for it := mp.Iterator(); it.HasNext() == types.True; {
 		if acc.or(copiedValue(mp.Get(it.Next()), src, exc, n)) {
 			return types.True
 		}
 	}
 	return acc.orValue()
+}
+
+// goValue is the CEL value of value x at key k of map m, which wraps a
+// map[string]any: a string as is, types.Null for the JSON types that are
+// not strings (all copiedFrom needs to know of them), any other Go value
+// as m converts it.
+func goValue(m traits.Mapper, k string, x any) ref.Val {
+	switch x := x.(type) {
+	case string:
+		return types.String(x)
+	case ref.Val:
+		return x
+	case nil, bool, float64, int64, []any, map[string]any:
+		return types.NullValue
+	}
+	return m.Get(types.String(k))
 }
 
 // copiedValue is the comprehension's step for one value v: the
@@ -189,14 +215,21 @@ func trackCopiedFrom(args []ref.Val, _ ref.Val) *uint64 {
 	}
 	n, _ := strLen(args[1])
 	e, _ := strLen(args[2])
-	for it := mp.Iterator(); it.HasNext() == types.True; {
+	value := func(v ref.Val) {
 		c = cost.SafeAdd(c, 1)
-		s, ok := mp.Get(it.Next()).(types.String)
-		if !ok {
-			continue
+		if s, ok := v.(types.String); ok {
+			m := uint64(len(s))
+			c = cost.SafeAdd(c, scan(m), containsCharge(n, m), containsCharge(e, m))
 		}
-		m := uint64(len(s))
-		c = cost.SafeAdd(c, scan(m), containsCharge(n, m), containsCharge(e, m))
+	}
+	if gm, ok := mp.Value().(map[string]any); ok {
+		for k, x := range gm {
+			value(goValue(mp, k, x))
+		}
+		return &c
+	}
+	for it := mp.Iterator(); it.HasNext() == types.True; {
+		value(mp.Get(it.Next()))
 	}
 	return &c
 }

@@ -166,6 +166,14 @@ func TestCopiedFromMatchesComprehension(t *testing.T) {
 			return b.String()
 		}
 		vars := map[string]any{"m": m, "s": text(2), "e": text(5), "n": int64(r.IntN(8) - 1), "zero": int64(0)}
+		if i%2 == 1 {
+			// Not a map[string]any: copiedFrom's general path.
+			g := map[any]any{}
+			for k, v := range m {
+				g[k] = v
+			}
+			vars["m"] = g
+		}
 		f := forms[i%len(forms)]
 		got := outcome(t, e, fmt.Sprintf("copiedFrom(m, %s, %s, %s)", f.s, f.e, f.n), vars)
 		want := outcome(t, e, strings.NewReplacer("N", f.n, "S", f.s, "E", f.e).Replace(comprehension), vars)
