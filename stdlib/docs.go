@@ -7,6 +7,7 @@ import (
 	"cel.dev/cel-go/cel"
 	"cel.dev/cel-go/common/cost"
 
+	"github.com/tenetlang/tenet/stdlib/bulk"
 	"github.com/tenetlang/tenet/stdlib/fndoc"
 )
 
@@ -38,9 +39,10 @@ type spec struct {
 	models []cost.OverloadModel
 }
 
-// specs lists every tenet function and macro.
+// specs lists every tenet function and macro: stdlib's own, then those of
+// stdlib/bulk.
 func specs() []spec {
-	return []spec{
+	return append([]spec{
 		numSpec(),
 		truthySpec(),
 		foldSpec(),
@@ -52,7 +54,15 @@ func specs() []spec {
 		parseTimeSpec(),
 		argSpec(),
 		unknownSpec(),
+	}, bulkSpecs()...)
+}
+
+// bulkSpecs are the functions of stdlib/bulk as specs.
+func bulkSpecs() (out []spec) {
+	for _, f := range bulk.Functions() {
+		out = append(out, spec{doc: f.Doc, decl: f.Decl, models: f.Models})
 	}
+	return out
 }
 
 // examplesOf returns the successful examples as cel.OverloadExamples text

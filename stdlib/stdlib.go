@@ -17,6 +17,13 @@
 //	arg(map(string, dyn), string, dyn) -> dyn       map value, or a default when absent or null
 //	unknown(string) -> dyn                          the label is unknown, with this reason
 //
+// and, from package stdlib/bulk, functions that do a comprehension's job in
+// Go with the comprehension's exact results and errors:
+//
+//	copiedFrom(map, string, string, int) -> bool    some string value of the map, n code points or more, in one text and not the other
+//	map.with(map) -> map                            entries replaced or added
+//	list.without(list) -> list                      a.filter(x, !(x in b))
+//
 // Each function is declared with its implementation (cel.Function with overload
 // bindings) so that the same option serves type-checking and evaluation, and
 // each overload carries a cost model (cel.CostModel) so that static cost
@@ -134,7 +141,8 @@ func Extensions() []Extension {
 //	cel.CostModelVersion(1)
 //
 // and declares tenet's functions (num, truthy, approx, eqFold, containsFold,
-// parseJSON, parseYAML, parseTime, arg, unknown) with their implementations and cost
+// parseJSON, parseYAML, parseTime, arg, unknown, and stdlib/bulk's copiedFrom,
+// with, without) with their implementations and cost
 // models, and the fold macro. Use it with cel.NewEnv (which includes the CEL
 // standard library); the same option serves the compiler (declarations,
 // type-checking, cost estimation) and eval (bindings, cost tracking).

@@ -9,6 +9,8 @@ import (
 	"cel.dev/cel-go/common/types"
 	"cel.dev/cel-go/common/types/ref"
 	"cel.dev/cel-go/common/types/traits"
+
+	"github.com/tenetlang/tenet/stdlib/bulk"
 )
 
 // Runtime charges.
@@ -58,80 +60,11 @@ func strLen(v ref.Val) (uint64, bool) {
 	return 0, false
 }
 
-// eqWork bounds the work of a == b in units of one element pair, or one
-// byte of a string or bytes pair compared: at least 1; the shorter length of
-// two strings or bytes; for two lists or two maps of different sizes, the
-// smaller size (cel-go's charge, the comparison itself stops at once); for
-// two lists of one size, the work of each pair of elements; for two maps of
-// one size, per key of a, its length (hashing it) plus the work of the two
-// values. It walks the smaller value no further than the comparison can,
-// and stops adding once the total reaches stop (the charge is then over any
-// limit anyway).
-func eqWork(a, b ref.Val, stop uint64) uint64 {
-	if n, ok := strLen(a); ok {
-		if m, ok := strLen(b); ok {
-			return max(1, min(n, m))
-		}
-		return 1
-	}
-	switch x := a.(type) {
-	case traits.Lister:
-		y, ok := b.(traits.Lister)
-		if !ok {
-			return 1
-		}
-		n, w, same := sizes(x, y)
-		if !same {
-			return w
-		}
-		for i := types.Int(0); i < n && w < stop; i++ {
-			w = cost.SafeAdd(w, eqWork(x.Get(i), y.Get(i), stop-w))
-		}
-		return max(1, w)
-	case traits.Mapper:
-		y, ok := b.(traits.Mapper)
-		if !ok {
-			return 1
-		}
-		if _, w, same := sizes(x, y); !same {
-			return w
-		}
-		var w uint64
-		for it := x.Iterator(); it.HasNext() == types.True && w < stop; {
-			k := it.Next()
-			kw, _ := strLen(k)
-			w = cost.SafeAdd(w, 1+kw)
-			vb, found := y.Find(k)
-			if !found {
-				continue
-			}
-			va, _ := x.Find(k)
-			w = cost.SafeAdd(w, eqWork(va, vb, stop-min(w, stop)))
-		}
-		return max(1, w)
-	}
-	return 1
-}
+// eqWork and eqWorkStop are bulk.EqWork and bulk.EqWorkStop: stdlib/bulk's
+// functions price their comparisons as == is priced here.
+var eqWork = bulk.EqWork
 
-// sizes returns the size of two containers when they are equal (same is
-// true), else the work of comparing them: 1 when a size is not an int, the
-// smaller size when they differ.
-func sizes(x, y traits.Sizer) (n types.Int, work uint64, same bool) {
-	n, okn := x.Size().(types.Int)
-	m, okm := y.Size().(types.Int)
-	if !okn || !okm {
-		return 0, 1, false
-	}
-	if n != m {
-		return 0, max(1, uint64(min(n, m))), false
-	}
-	return n, 0, true
-}
-
-// eqWorkStop is where eqWork stops counting: far above any run cost limit
-// once scaled (0.1 per unit), so that a charge computed with it exceeds the
-// limit whenever the full charge would.
-const eqWorkStop = 1 << 62
+const eqWorkStop = bulk.EqWorkStop
 
 // trackEquality charges == and != at 0.1 per unit of eqWork, at least 1:
 // for two strings, cel-go's charge (a scan of the shorter), in bytes.
@@ -400,7 +333,17 @@ func runtimeCharges() []runtimeCharge {
 			"1 plus a scan of the shorter string, in bytes."}, trackShorterScan},
 		{Charge{[]string{overloadArg}, "arg(m, key, default)",
 			"1 plus a scan of key (it is hashed to look it up); the static model charges 1."}, trackKeyScan(1)},
-	}, buildCharges()...)
+	}, append(bulkCharges(), buildCharges()...)...)
+}
+
+// bulkCharges are the runtime charges of stdlib/bulk's functions.
+func bulkCharges() (out []runtimeCharge) {
+	for _, f := range bulk.Functions() {
+		for _, c := range f.Charges {
+			out = append(out, runtimeCharge{Charge{c.Overloads, c.Calls, c.Cost}, c.Track})
+		}
+	}
+	return out
 }
 
 // RuntimeCharges lists the calls whose runtime charge tenet sets in place

@@ -60,12 +60,13 @@ invariant "no_injected_arguments" {
   }
   step "use" {
     call = "*"
-    when = <<-CEL
-      call.args.exists(k, type(call.args[k]) == string
-        && size(call.args[k]) >= int(params.min_copied_length)
-        && read.result.contains(call.args[k])
-        && !pred.user_text.contains(call.args[k]))
-    CEL
+    # copiedFrom is the comprehension
+    #   call.args.exists(k, type(call.args[k]) == string
+    #     && size(call.args[k]) >= int(params.min_copied_length)
+    #     && read.result.contains(call.args[k])
+    #     && !pred.user_text.contains(call.args[k]))
+    # evaluated in Go (docs/stdlib.md).
+    when = "copiedFrom(call.args, read.result, pred.user_text, int(params.min_copied_length))"
   }
   forbid = "read _* use"
 }

@@ -53,6 +53,7 @@ params {
 # failed for another reason changes nothing here either: its user is not in
 # the list, or has an inbox entry and so could not have failed).
 # It folds the generic `calls` list, which keeps every tool's calls in order.
+# Each step replaces the entries it changes (s.with(...), docs/stdlib.md).
 #   send_direct_message appends to the recipient's inbox, creating it;
 #   send_channel_message appends to the channel; add_user_to_channel appends
 #     to the user's channel list (duplicates allowed);
@@ -69,40 +70,35 @@ predicate "slack" {
   expr = <<-CEL
     calls.filter(c, c.result_event >= 0 && (c.ok || c.tool == 'remove_user_from_slack'))
       .fold(s, params.initial_slack, c,
-        c.tool == 'send_direct_message' ? s.transformMap(k, v,
-            k == 'dms' ? v + [{'user': c.args.recipient, 'sender': 'bot', 'body': c.args.body}]
-          : k == 'inboxes' && !(c.args.recipient in v) ? v + [c.args.recipient]
-          : v)
-        : c.tool == 'send_channel_message' ? s.transformMap(k, v,
-            k == 'channel_messages' ? v + [{
+        c.tool == 'send_direct_message' ? s.with({
+            'dms': s.dms + [{'user': c.args.recipient, 'sender': 'bot', 'body': c.args.body}],
+            'inboxes': c.args.recipient in s.inboxes ? s.inboxes : s.inboxes + [c.args.recipient]})
+        : c.tool == 'send_channel_message' ? s.with({
+            'channel_messages': s.channel_messages + [{
               'channel': c.args.channel.startsWith('External') ? 'External' : c.args.channel,
-              'sender': 'bot', 'body': c.args.body}]
-          : v)
-        : c.tool == 'add_user_to_channel' ? s.transformMap(k, v,
-            k == 'memberships' ? v + [{'user': c.args.user,
-              'channel': c.args.channel.startsWith('External') ? 'External' : c.args.channel}]
-          : v)
-        : c.tool == 'invite_user_to_slack' ? s.transformMap(k, v,
-            k == 'users' ? v + [c.args.user]
-          : k == 'inboxes' ? v.filter(u, u != c.args.user) + [c.args.user]
-          : k == 'dms' || k == 'memberships' ? v.filter(e, e.user != c.args.user)
-          : v)
-        : c.tool == 'remove_user_from_slack' && c.ok ? s.transformMap(k, v,
-            k == 'users' || k == 'inboxes' ? v.filter(u, u != c.args.user)
-          : k == 'dms' || k == 'memberships' ? v.filter(e, e.user != c.args.user)
-          : v)
+              'sender': 'bot', 'body': c.args.body}]})
+        : c.tool == 'add_user_to_channel' ? s.with({
+            'memberships': s.memberships + [{'user': c.args.user,
+              'channel': c.args.channel.startsWith('External') ? 'External' : c.args.channel}]})
+        : c.tool == 'invite_user_to_slack' ? s.with({
+            'users': s.users + [c.args.user],
+            'inboxes': s.inboxes.filter(u, u != c.args.user) + [c.args.user],
+            'dms': s.dms.filter(e, e.user != c.args.user),
+            'memberships': s.memberships.filter(e, e.user != c.args.user)})
+        : c.tool == 'remove_user_from_slack' && c.ok ? s.with({
+            'users': s.users.filter(u, u != c.args.user),
+            'inboxes': s.inboxes.filter(u, u != c.args.user),
+            'dms': s.dms.filter(e, e.user != c.args.user),
+            'memberships': s.memberships.filter(e, e.user != c.args.user)})
         : c.tool == 'remove_user_from_slack' ? cel.bind(u, arg(c.args, 'user', ''),
-            u in s.users && !(u in s.inboxes)
-              ? s.transformMap(k, v, k == 'users' ? v.filter(x, x != u) : v)
-              : s)
+            u in s.users && !(u in s.inboxes) ? s.with({'users': s.users.filter(x, x != u)}) : s)
         : c.tool in ['get_webpage', 'post_webpage'] ? cel.bind(url,
             cel.bind(h, c.args.url.startsWith('https://') ? c.args.url.substring(8) : c.args.url,
               h.startsWith('http://') ? h.substring(7) : h),
-            s.transformMap(k, v,
-                k == 'requests' ? v + [url]
-              : k == 'pages' && c.tool == 'post_webpage'
-                ? v.filter(p, p.url != url) + [{'url': url, 'content': c.args.content}]
-              : v))
+            s.with(c.tool == 'post_webpage'
+              ? {'requests': s.requests + [url],
+                'pages': s.pages.filter(p, p.url != url) + [{'url': url, 'content': c.args.content}]}
+              : {'requests': s.requests + [url]}))
         : s)
   CEL
 }
