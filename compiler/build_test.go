@@ -19,7 +19,7 @@ func TestBuildDir(t *testing.T) {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	const want = "sha256:0d3a86e04cf1a8d06bd644fe74a59600265b41c9939f956ab964193383161a54"
+	const want = "sha256:1564d41c59a7d6410b367e6c4804fd9d2f991b81ed4a5525481be7b5e8770e7b"
 	if built.ID != want {
 		t.Errorf("id %s, want %s", built.ID, want)
 	}

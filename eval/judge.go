@@ -226,6 +226,7 @@ func (p *Program) label(rec *runs.Record, task *bundle.TaskPlan, goal *bundle.Go
 		return
 	}
 	ctx := &runCtx{
+		rung:     -1,
 		run:      r,
 		v:        p.view.Of(r),
 		patterns: make([]*pike.Result, len(p.Bundle.Plan.Patterns)),
@@ -511,6 +512,9 @@ func (p *Program) evalMetered(i int, act interpreter.Activation, ctx *runCtx) (r
 	}
 	if err := p.overTime(ctx, "before this expression"); err != nil {
 		return nil, err
+	}
+	if v, err, ok := p.evalFree(i, act, ctx); ok {
+		return v, err
 	}
 	var v ref.Val
 	var det *cel.EvalDetails

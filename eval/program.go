@@ -30,6 +30,7 @@ import (
 
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/compiler/celenv"
+	"github.com/tenetlang/tenet/compiler/costbound"
 	"github.com/tenetlang/tenet/eval/consistency"
 	"github.com/tenetlang/tenet/eval/demand"
 	"github.com/tenetlang/tenet/eval/view"
@@ -55,6 +56,9 @@ type Program struct {
 	RunTimeout time.Duration
 
 	progs []cel.Program // index-aligned with Bundle.Exprs
+	// free holds the untracked program of each expression that may run
+	// unmetered (index-aligned with progs; nil when none may; unmetered.go).
+	free []cel.Program
 	// folds says which expressions hold a comprehension (index-aligned
 	// with progs): only those are evaluated under the run's deadline, the
 	// only place cel-go checks it (see deadline.go).
@@ -138,6 +142,7 @@ func plan(b *bundle.Bundle, id string, metered bool) (*Program, error) {
 	p.progs = make([]cel.Program, len(b.Exprs))
 	p.folds = make([]bool, len(b.Exprs))
 	asts := make([]*cel.Ast, len(b.Exprs))
+	consts := costbound.Consts(b)
 	var errs []error
 	for i, e := range b.Exprs {
 		env, err := envs.For(i, e)
@@ -178,6 +183,9 @@ func plan(b *bundle.Bundle, id string, metered bool) (*Program, error) {
 			continue
 		}
 		p.progs[i] = prg
+		if err := p.planFree(i, env, checked, consts); metered && err != nil {
+			errs = append(errs, err)
+		}
 	}
 	for i := range b.Plan.Patterns {
 		pt := &b.Plan.Patterns[i]

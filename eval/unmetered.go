@@ -1,0 +1,105 @@
+package eval
+
+import (
+	"fmt"
+	"slices"
+
+	"cel.dev/cel-go/cel"
+	"cel.dev/cel-go/common/types/ref"
+	"cel.dev/cel-go/interpreter"
+
+	"github.com/tenetlang/tenet/compiler/bundle"
+	"github.com/tenetlang/tenet/compiler/costbound"
+	"github.com/tenetlang/tenet/eval/view"
+)
+
+// Metering only what needs it (issue 17). cel-go's runtime cost tracker
+// costs about a sixth of judging; an expression whose static cost bound
+// over runs of a run's size is below the run cost limit cannot reach the
+// limit on that run, so tracking its cost there changes nothing but the
+// time. The compiler records each criterion and step expression's bounds
+// over bundle.SizeRungs (bundle.Expr.Unmetered, compiler/costbound); Plan
+// recomputes them (a forged bundle cannot unmeter an expression) and plans
+// a second, untracked program for each expression that has them; a run
+// measures its size once (view.Size), and each such expression whose
+// bound at the run's rung still fits the run's unmetered allowance is
+// evaluated by the untracked program.
+//
+// The budget. A metered expression is charged what it spent, as before,
+// against the run cost limit. An unmetered one is charged its static
+// bound against a second allowance of the same size, the unmetered
+// allowance; once an expression's bound does not fit in what is left of
+// it, the expression is evaluated metered. So a run's CEL work stays
+// bounded by about twice the limit plus one expression, step guards
+// repeated by a pattern included; and since the metered spend of a run is
+// never more than it was before (only part of its expressions are metered
+// now), every label a run got before without reaching the limit is the
+// same. A run that reached the limit before may now reach it later or not
+// at all: its labels can differ only where they were unknown at the limit.
+
+// planFree plans expression i's untracked program when the bundle records
+// unmetered bounds for it, after checking that they are the bounds its
+// cost gives.
+func (p *Program) planFree(i int, env *cel.Env, checked *cel.Ast, consts uint64) error {
+	e := &p.Bundle.Exprs[i]
+	if len(e.Unmetered) == 0 {
+		return nil
+	}
+	want, err := costbound.Bounds(env, checked, consts, p.Bundle.Plan.RunCostLimit)
+	if err != nil {
+		return fmt.Errorf("expression %d (%s of %s): bounding its cost: %w", i, e.Kind, e.Owner, err)
+	}
+	if !slices.Equal(want, e.Unmetered) {
+		return fmt.Errorf("bundle is inconsistent: expression %d (%s of %s, %s) records unmetered bounds %v, its cost gives %v", i, e.Kind, e.Owner, rangeString(e.Range), e.Unmetered, want)
+	}
+	prg, err := program(env, checked, []cel.ProgramOption{cel.EvalOptions(cel.OptOptimize), cel.InterruptCheckFrequency(interruptEvery)})
+	if err != nil {
+		return fmt.Errorf("expression %d (%s of %s): planning: %w", i, e.Kind, e.Owner, err)
+	}
+	if p.free == nil {
+		p.free = make([]cel.Program, len(p.Bundle.Exprs))
+	}
+	p.free[i] = prg
+	return nil
+}
+
+// rung is the index in bundle.SizeRungs of the smallest rung holding the
+// run (len(SizeRungs) when none does), measured on first use.
+func (c *runCtx) sizeRung() int {
+	if c.rung < 0 {
+		s := view.Size(c.run)
+		c.rung = len(bundle.SizeRungs)
+		for k, r := range bundle.SizeRungs {
+			if s <= r {
+				c.rung = k
+				break
+			}
+		}
+	}
+	return c.rung
+}
+
+// evalFree evaluates expression i unmetered when it may be on this run
+// (ok true), charging its bound to the run's unmetered allowance.
+func (p *Program) evalFree(i int, act interpreter.Activation, ctx *runCtx) (v ref.Val, err error, ok bool) {
+	if p.free == nil || p.free[i] == nil {
+		return nil, nil, false
+	}
+	bounds := p.Bundle.Exprs[i].Unmetered
+	k := ctx.sizeRung()
+	if k >= len(bounds) || ctx.free+bounds[k] > p.Bundle.Plan.RunCostLimit {
+		return nil, nil, false
+	}
+	ctx.free += bounds[k]
+	if ctx.timeout != nil && p.folds[i] {
+		v, _, err = p.free[i].ContextEval(ctx.timeout, act)
+	} else {
+		v, _, err = p.free[i].Eval(act)
+	}
+	if err != nil {
+		if terr := p.overTime(ctx, "while evaluating this expression"); terr != nil {
+			return nil, terr, true
+		}
+	}
+	return v, err, true
+}
