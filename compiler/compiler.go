@@ -101,8 +101,8 @@ type compiler struct {
 	// checked holds each expression's environment and checked AST
 	// (index-aligned with b.Exprs), for the unmetered bounds (unmetered.go).
 	checked []checkedExpr
-	used       *usage
-	budget     errorBudget // errors reported, against MaxErrors
+	used    *usage
+	budget  errorBudget // errors reported, against MaxErrors
 }
 
 func (c *compiler) run() {
