@@ -50,7 +50,11 @@ func (p *Program) planFree(i int, env *cel.Env, checked *cel.Ast, consts uint64)
 		return fmt.Errorf("expression %d (%s of %s): bounding its cost: %w", i, e.Kind, e.Owner, err)
 	}
 	if !slices.Equal(want, e.Unmetered) {
-		return fmt.Errorf("bundle is inconsistent: expression %d (%s of %s, %s) records unmetered bounds %v, its cost gives %v", i, e.Kind, e.Owner, rangeString(e.Range), e.Unmetered, want)
+		gives := "none: it runs metered"
+		if len(want) > 0 {
+			gives = fmt.Sprint(want)
+		}
+		return fmt.Errorf("bundle is inconsistent: expression %d (%s of %s, %s) records unmetered bounds %v, its cost gives %s", i, e.Kind, e.Owner, rangeString(e.Range), e.Unmetered, gives)
 	}
 	prg, err := program(env, checked, []cel.ProgramOption{cel.EvalOptions(cel.OptOptimize), cel.InterruptCheckFrequency(interruptEvery)})
 	if err != nil {
