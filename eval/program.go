@@ -59,6 +59,9 @@ type Program struct {
 	// free holds the untracked program of each expression that may run
 	// unmetered (index-aligned with progs; nil when none may; unmetered.go).
 	free []cel.Program
+	// onEval, in tests, is called per expression evaluation of a run:
+	// whether it ran unmetered.
+	onEval func(expr int, unmetered bool)
 	// folds says which expressions hold a comprehension (index-aligned
 	// with progs): only those are evaluated under the run's deadline, the
 	// only place cel-go checks it (see deadline.go).

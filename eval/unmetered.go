@@ -87,13 +87,16 @@ func (c *runCtx) sizeRung() int {
 // (ok true), charging its bound to the run's unmetered allowance.
 func (p *Program) evalFree(i int, act interpreter.Activation, ctx *runCtx) (v ref.Val, err error, ok bool) {
 	if p.free == nil || p.free[i] == nil {
+		p.noteEval(i, false)
 		return nil, nil, false
 	}
 	bounds := p.Bundle.Exprs[i].Unmetered
 	k := ctx.sizeRung()
 	if k >= len(bounds) || ctx.free+bounds[k] > p.Bundle.Plan.RunCostLimit {
+		p.noteEval(i, false)
 		return nil, nil, false
 	}
+	p.noteEval(i, true)
 	ctx.free += bounds[k]
 	if ctx.timeout != nil && p.folds[i] {
 		v, _, err = p.free[i].ContextEval(ctx.timeout, act)
@@ -106,4 +109,11 @@ func (p *Program) evalFree(i int, act interpreter.Activation, ctx *runCtx) (v re
 		}
 	}
 	return v, err, true
+}
+
+// noteEval tells a test how expression i is evaluated (Program.onEval).
+func (p *Program) noteEval(i int, unmetered bool) {
+	if p.onEval != nil {
+		p.onEval(i, unmetered)
+	}
 }

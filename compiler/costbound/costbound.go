@@ -63,6 +63,10 @@ var priced = map[string]bool{
 	overloads.SizeBytes: true, overloads.SizeBytesInst: true, overloads.SizeList: true,
 	overloads.SizeListInst: true, overloads.SizeMap: true, overloads.SizeMapInst: true,
 	overloads.IndexMap: true,
+	overloads.ContainsString: true, overloads.Matches: true, overloads.MatchesString: true,
+	overloads.StartsWithString: true, overloads.EndsWithString: true,
+	overloads.LessString: true, overloads.LessEqualsString: true,
+	overloads.GreaterString: true, overloads.GreaterEqualsString: true,
 }
 
 func init() {
@@ -259,9 +263,23 @@ func (h hints) EstimateCallCost(function, overloadID string, target *cost.AstNod
 		// has made one operand a scalar or string, which bounds them.
 		c = cost.SafeAdd(1, scan(min(size(all[0]), size(all[1]))))
 	case overloads.InList:
-		// cel-go: one per element; stdlib: plus a tenth of the bytes
-		// compared with each element (at most the scalar's).
-		c = cost.SafeMultiply(size(all[1]), 1+scan(size(all[0])))
+		// cel-go: one per element; stdlib: plus a tenth of the work of
+		// comparing the scalar with each element (at most its bytes, at
+		// least 1).
+		n := size(all[1])
+		c = cost.SafeAdd(1, n, scan(cost.SafeMultiply(n, max(1, size(all[0])))))
+	case overloads.ContainsString:
+		// stdlib: a tenth of each string's bytes, multiplied.
+		c = cost.SafeAdd(1, cost.SafeMultiply(max(1, scan(size(all[0]))), max(1, scan(size(all[1])))))
+	case overloads.Matches, overloads.MatchesString:
+		// stdlib: a tenth of the text's bytes times a quarter of the
+		// expression's.
+		c = cost.SafeAdd(1, cost.SafeMultiply(scan(cost.SafeAdd(size(all[0]), 1)), max(1, (size(all[1])+3)/4)))
+	case overloads.StartsWithString, overloads.EndsWithString,
+		overloads.LessString, overloads.LessEqualsString, overloads.GreaterString, overloads.GreaterEqualsString:
+		// stdlib and cel-go: a tenth of the bytes compared (here of the
+		// longer string).
+		c = cost.SafeAdd(1, scan(max(size(all[0]), size(all[1]))))
 	case overloads.InMap:
 		// Hashing the key reads it: k in m.
 		c = cost.SafeAdd(1, scan(size(all[0])))
