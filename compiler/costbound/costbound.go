@@ -62,7 +62,7 @@ var priced = map[string]bool{
 	overloads.Size: true, overloads.SizeString: true, overloads.SizeStringInst: true,
 	overloads.SizeBytes: true, overloads.SizeBytesInst: true, overloads.SizeList: true,
 	overloads.SizeListInst: true, overloads.SizeMap: true, overloads.SizeMapInst: true,
-	overloads.IndexMap: true,
+	overloads.IndexMap:       true,
 	overloads.ContainsString: true, overloads.Matches: true, overloads.MatchesString: true,
 	overloads.StartsWithString: true, overloads.EndsWithString: true,
 	overloads.LessString: true, overloads.LessEqualsString: true,
