@@ -27,17 +27,16 @@ func (c *compiler) unmetered() {
 	if len(c.checked) != len(c.b.Exprs) || c.diags.HasErrors() {
 		return
 	}
-	consts := costbound.Consts(c.b)
+	asts := make([]*cel.Ast, len(c.checked))
+	for i, ce := range c.checked {
+		asts[i] = ce.ast
+	}
+	bounds, err := costbound.Plan(c.b, asts, func(i int) (*cel.Env, error) { return c.checked[i].env, nil })
+	if err != nil {
+		c.errorf("internal-error", hcl.Range{}, "Internal error", fmt.Sprintf("Bounding the cost of the expressions: %v.", err))
+		return
+	}
 	for i := range c.b.Exprs {
-		e := &c.b.Exprs[i]
-		if !costbound.Applies(e.Env) {
-			continue
-		}
-		bounds, err := costbound.Bounds(c.checked[i].env, c.checked[i].ast, consts, c.b.Plan.RunCostLimit)
-		if err != nil {
-			c.errorf("internal-error", hcl.Range{Filename: e.Range.File, Start: hcl.Pos{Line: e.Range.Line, Column: e.Range.Column}, End: hcl.Pos{Line: e.Range.EndLine, Column: e.Range.EndColumn}}, "Internal error", fmt.Sprintf("Bounding the cost of the %s of %s: %v.", kindWords(e.Kind), e.Owner, err))
-			continue
-		}
-		e.Unmetered = bounds
+		c.b.Exprs[i].Unmetered = bounds[i]
 	}
 }

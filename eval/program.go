@@ -30,7 +30,6 @@ import (
 
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/compiler/celenv"
-	"github.com/tenetlang/tenet/compiler/costbound"
 	"github.com/tenetlang/tenet/eval/consistency"
 	"github.com/tenetlang/tenet/eval/demand"
 	"github.com/tenetlang/tenet/eval/view"
@@ -145,7 +144,7 @@ func plan(b *bundle.Bundle, id string, metered bool) (*Program, error) {
 	p.progs = make([]cel.Program, len(b.Exprs))
 	p.folds = make([]bool, len(b.Exprs))
 	asts := make([]*cel.Ast, len(b.Exprs))
-	consts := costbound.Consts(b)
+	envList := make([]*cel.Env, len(b.Exprs)) // for planFree
 	var errs []error
 	for i, e := range b.Exprs {
 		env, err := envs.For(i, e)
@@ -186,9 +185,7 @@ func plan(b *bundle.Bundle, id string, metered bool) (*Program, error) {
 			continue
 		}
 		p.progs[i] = prg
-		if err := p.planFree(i, env, checked, consts); metered && err != nil {
-			errs = append(errs, err)
-		}
+		envList[i] = env
 	}
 	for i := range b.Plan.Patterns {
 		pt := &b.Plan.Patterns[i]
@@ -197,6 +194,9 @@ func plan(b *bundle.Bundle, id string, metered bool) (*Program, error) {
 		}
 	}
 	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	if err := p.planFree(envList, asts); err != nil {
 		return nil, err
 	}
 	tm := b.Manifest.ThreatModel

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
@@ -37,34 +38,46 @@ import (
 // same. A run that reached the limit before may now reach it later or not
 // at all: its labels can differ only where they were unknown at the limit.
 
-// planFree plans expression i's untracked program when the bundle records
-// unmetered bounds for it, after checking that they are the bounds its
-// cost gives.
-func (p *Program) planFree(i int, env *cel.Env, checked *cel.Ast, consts uint64) error {
-	e := &p.Bundle.Exprs[i]
-	if len(e.Unmetered) == 0 {
-		return nil
-	}
-	want, err := costbound.Bounds(env, checked, consts, p.Bundle.Plan.RunCostLimit)
-	if err != nil {
-		return fmt.Errorf("expression %d (%s of %s): bounding its cost: %w", i, e.Kind, e.Owner, err)
-	}
-	if !slices.Equal(want, e.Unmetered) {
-		gives := "none: it runs metered"
-		if len(want) > 0 {
-			gives = fmt.Sprint(want)
+// planFree checks that the unmetered bounds the bundle records are those
+// its expressions' costs give, and plans an untracked program for each
+// expression that has them. envs and asts are index-aligned with
+// Bundle.Exprs (nil where planning failed: that is reported already).
+func (p *Program) planFree(envs []*cel.Env, asts []*cel.Ast) error {
+	b := p.Bundle
+	want, err := costbound.Plan(b, asts, func(i int) (*cel.Env, error) {
+		if envs[i] == nil {
+			return nil, fmt.Errorf("expression %d has no environment", i)
 		}
-		return fmt.Errorf("bundle is inconsistent: expression %d (%s of %s, %s) records unmetered bounds %v, its cost gives %s", i, e.Kind, e.Owner, rangeString(e.Range), e.Unmetered, gives)
-	}
-	prg, err := program(env, checked, []cel.ProgramOption{cel.EvalOptions(cel.OptOptimize), cel.InterruptCheckFrequency(interruptEvery)})
+		return envs[i], nil
+	})
 	if err != nil {
-		return fmt.Errorf("expression %d (%s of %s): planning: %w", i, e.Kind, e.Owner, err)
+		return err
 	}
-	if p.free == nil {
-		p.free = make([]cel.Program, len(p.Bundle.Exprs))
+	var errs []error
+	for i := range b.Exprs {
+		e := &b.Exprs[i]
+		if !slices.Equal(want[i], e.Unmetered) {
+			gives := "none: it runs metered"
+			if len(want[i]) > 0 {
+				gives = fmt.Sprint(want[i])
+			}
+			errs = append(errs, fmt.Errorf("bundle is inconsistent: expression %d (%s of %s, %s) records unmetered bounds %v, its cost gives %s", i, e.Kind, e.Owner, rangeString(e.Range), e.Unmetered, gives))
+			continue
+		}
+		if len(e.Unmetered) == 0 {
+			continue
+		}
+		prg, err := program(envs[i], asts[i], []cel.ProgramOption{cel.EvalOptions(cel.OptOptimize), cel.InterruptCheckFrequency(interruptEvery)})
+		if err != nil {
+			errs = append(errs, fmt.Errorf("expression %d (%s of %s): planning: %w", i, e.Kind, e.Owner, err))
+			continue
+		}
+		if p.free == nil {
+			p.free = make([]cel.Program, len(b.Exprs))
+		}
+		p.free[i] = prg
 	}
-	p.free[i] = prg
-	return nil
+	return errors.Join(errs...)
 }
 
 // rung is the index in bundle.SizeRungs of the smallest rung holding the
@@ -83,21 +96,31 @@ func (c *runCtx) sizeRung() int {
 	return c.rung
 }
 
-// evalFree evaluates expression i unmetered when it may be on this run
-// (ok true), charging its bound to the run's unmetered allowance.
-func (p *Program) evalFree(i int, act interpreter.Activation, ctx *runCtx) (v ref.Val, err error, ok bool) {
+// freeOnRun says whether expression i may run unmetered on this run, and
+// if so charges its bound at the run's rung to the run's unmetered
+// allowance.
+func (p *Program) freeOnRun(i int, ctx *runCtx) bool {
 	if p.free == nil || p.free[i] == nil {
 		p.noteEval(i, false)
-		return nil, nil, false
+		return false
 	}
 	bounds := p.Bundle.Exprs[i].Unmetered
 	k := ctx.sizeRung()
 	if k >= len(bounds) || ctx.free+bounds[k] > p.Bundle.Plan.RunCostLimit {
 		p.noteEval(i, false)
-		return nil, nil, false
+		return false
 	}
 	p.noteEval(i, true)
 	ctx.free += bounds[k]
+	return true
+}
+
+// evalFree evaluates expression i unmetered when it may be on this run
+// (ok true).
+func (p *Program) evalFree(i int, act interpreter.Activation, ctx *runCtx) (v ref.Val, err error, ok bool) {
+	if !p.freeOnRun(i, ctx) {
+		return nil, nil, false
+	}
 	if ctx.timeout != nil && p.folds[i] {
 		v, _, err = p.free[i].ContextEval(ctx.timeout, act)
 	} else {

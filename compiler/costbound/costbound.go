@@ -24,7 +24,9 @@
 package costbound
 
 import (
+	"fmt"
 	"math"
+	"slices"
 
 	"cel.dev/cel-go/cel"
 	"cel.dev/cel-go/common/ast"
@@ -97,8 +99,10 @@ func init() {
 // Eligible says whether a checked expression may run unmetered at all:
 // every call is to an allowed overload (== and in with a scalar operand, a
 // regular expression only as a literal), and every predicate it reads is of
-// a scalar type. It returns "" or why not.
-func Eligible(a *cel.Ast) string {
+// a scalar type or builds nothing (readable says so of a predicate named
+// by a pred chain: ["x"], ["ns", "x"], possibly followed by fields of its
+// value; nil: none does). It returns "" or why not.
+func Eligible(a *cel.Ast, readable func(chain []string) bool) string {
 	nat := a.NativeRep()
 	why := ""
 	inner := map[int64]bool{} // pred-rooted nodes that are the operand of a further select
@@ -126,11 +130,26 @@ func Eligible(a *cel.Ast) string {
 		return why
 	}
 	for _, x := range predNodes {
-		if !inner[x.ID()] && !scalar(nat.GetType(x.ID())) {
-			return "reads a predicate of a non-scalar type"
+		if inner[x.ID()] || fixedSize(nat.GetType(x.ID())) {
+			continue
+		}
+		if readable == nil || !readable(predChain(x)) {
+			return "reads a predicate that may build values larger than the run's"
 		}
 	}
 	return ""
+}
+
+// predChain is the field names of a pred selection chain, outermost last:
+// pred.ns.x.f → [ns x f].
+func predChain(x ast.Expr) []string {
+	var out []string
+	for x.Kind() == ast.SelectKind {
+		out = append(out, x.AsSelect().FieldName())
+		x = x.AsSelect().Operand()
+	}
+	slices.Reverse(out)
+	return out
 }
 
 // predRooted says whether x is the identifier pred or a field selection
@@ -199,12 +218,91 @@ func scalar(t *types.Type) bool {
 	return false
 }
 
+// Plan computes the unmetered bounds of every expression of a bundle
+// (index-aligned with b.Exprs; nil for one that stays metered): asts[i] is
+// expression i's checked AST and env(i) the environment it was checked in
+// (called only for eligible criterion and step expressions). A predicate
+// whose expression is eligible builds no value larger than what it reads,
+// so reading it is as reading the run: its readers may be eligible too
+// (predicates are decided in the plan's evaluation order, which puts every
+// predicate after those it reads).
+func Plan(b *bundle.Bundle, asts []*cel.Ast, env func(i int) (*cel.Env, error)) ([][]uint64, error) {
+	consts := Consts(b)
+	byPath := map[string]int{}
+	for i, sc := range b.Decls.Scopes {
+		byPath[sc.Path] = i
+	}
+	builds := make([]map[string]bool, len(b.Decls.Scopes)) // per scope: predicate name → builds no value
+	for i := range builds {
+		builds[i] = map[string]bool{}
+	}
+	readableIn := func(scope int) func([]string) bool {
+		return func(chain []string) bool {
+			s := scope
+			for _, name := range chain {
+				if slices.Contains(b.Decls.Scopes[s].Namespaces, name) {
+					s = byPath[child(b.Decls.Scopes[s].Path, name)]
+					continue
+				}
+				return builds[s][name]
+			}
+			return false // a namespace itself: a map of predicates
+		}
+	}
+	for _, pr := range b.Plan.Predicates {
+		pd := b.Decls.Scopes[pr.Scope].Predicates[pr.Pred]
+		switch {
+		case pd.Pattern != bundle.NoExpr:
+			builds[pr.Scope][pd.Name] = true // a bool
+		case pd.Expr >= 0 && pd.Expr < len(asts) && asts[pd.Expr] != nil:
+			builds[pr.Scope][pd.Name] = Eligible(asts[pd.Expr], readableIn(pr.Scope)) == ""
+		}
+	}
+	out := make([][]uint64, len(b.Exprs))
+	for i, e := range b.Exprs {
+		if !Applies(e.Env) || i >= len(asts) || asts[i] == nil || Eligible(asts[i], readableIn(e.Scope)) != "" {
+			continue
+		}
+		en, err := env(i)
+		if err != nil {
+			return nil, err
+		}
+		if out[i], err = Bounds(en, asts[i], readableIn(e.Scope), consts, b.Plan.RunCostLimit); err != nil {
+			return nil, fmt.Errorf("expression %d (%s of %s): bounding its cost: %w", i, e.Kind, e.Owner, err)
+		}
+	}
+	return out, nil
+}
+
+// child is the path of import ns of the scope at path (celenv.Child).
+func child(path, ns string) string {
+	if path == "" {
+		return ns
+	}
+	return path + "." + ns
+}
+
+// fixedSize says whether every value of type t has one size whatever it
+// holds: a predicate of such a type may be read whatever it computed (a
+// string predicate may hold a string longer than any in the run).
+func fixedSize(t *types.Type) bool {
+	if t == nil {
+		return false
+	}
+	switch t.Kind() {
+	case types.BoolKind, types.IntKind, types.UintKind, types.DoubleKind, types.NullTypeKind,
+		types.TimestampKind, types.DurationKind:
+		return true
+	}
+	return false
+}
+
 // Bounds returns the expression's static cost bound for each rung of
 // bundle.SizeRungs, from the smallest, as long as it is below limit; nil
 // when the expression is not eligible or its bound at the smallest rung is
 // not below limit. consts is the bundle's constant size (Consts).
-func Bounds(env *cel.Env, a *cel.Ast, consts, limit uint64) ([]uint64, error) {
-	if Eligible(a) != "" {
+func Bounds(env *cel.Env, a *cel.Ast, readable func([]string) bool, consts, limit uint64) ([]uint64, error) {
+	if Eligible(a, readable) != "" {
 		return nil, nil
 	}
 	var out []uint64

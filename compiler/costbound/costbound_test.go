@@ -31,22 +31,34 @@ invariant "lists" { assert = "calls.map(c, c.tool) == ['a']" }
 invariant "computed" { assert = "'a' in pred.tools" }
 invariant "regex" { assert = "events.exists(e, e.content.matches(e.role))" }
 invariant "filter" { assert = "calls.filter(c, c.ok).size() < 3" }
+predicate "joined" { expr = "calls.map(c, c.tool).join(',')" }
+invariant "built" { assert = "pred.joined.contains('x')" }
 `
 	b, diags := compiler.BuildFiles(".", map[string][]byte{"c.tenet.hcl": []byte(src)}, compiler.Options{})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	want := map[string]string{
-		"predicate of sent":            "",
-		"predicate of tools":           "",
-		"utility of task t":            "",
-		"assert of invariant scan":     "",
-		"assert of invariant concat":   "calls _+_ (add_string)",
-		"assert of invariant stdlib":   "calls lowerAscii (string_lower_ascii)",
-		"assert of invariant lists":    "compares two values neither of which is of a scalar type",
-		"assert of invariant computed": "reads a predicate of a non-scalar type",
-		"assert of invariant regex":    "matches a regular expression that is not a literal",
-		"assert of invariant filter":   "",
+	// Why each is not eligible when no predicate other than a bool or a
+	// number may be read, and whether the bundle has it run unmetered (reading
+	// pred.tools, which builds no value, is as reading the run).
+	type verdict struct {
+		why       string
+		unmetered bool
+	}
+	const readsPred = "reads a predicate that may build values larger than the run's"
+	want := map[string]verdict{
+		"predicate of sent":            {"", true},
+		"predicate of tools":           {"", true},
+		"predicate of joined":          {"calls join (list_join_string)", false},
+		"utility of task t":            {"", true},
+		"assert of invariant scan":     {"", true},
+		"assert of invariant concat":   {"calls _+_ (add_string)", false},
+		"assert of invariant stdlib":   {"calls lowerAscii (string_lower_ascii)", false},
+		"assert of invariant lists":    {"compares two values neither of which is of a scalar type", false},
+		"assert of invariant computed": {readsPred, true},
+		"assert of invariant built":    {readsPred, false},
+		"assert of invariant regex":    {"matches a regular expression that is not a literal", false},
+		"assert of invariant filter":   {"", true},
 	}
 	for _, e := range b.Bundle.Exprs {
 		name := e.Kind + " of " + e.Owner
@@ -59,17 +71,17 @@ invariant "filter" { assert = "calls.filter(c, c.ok).size() < 3" }
 		if err := proto.Unmarshal(e.Checked, &ce); err != nil {
 			t.Fatal(err)
 		}
-		if got := costbound.Eligible(cel.CheckedExprToAst(&ce)); got != w {
-			t.Errorf("%s: %q, want %q", name, got, w)
+		if got := costbound.Eligible(cel.CheckedExprToAst(&ce), nil); got != w.why {
+			t.Errorf("%s: %q, want %q", name, got, w.why)
 		}
-		if got := len(e.Unmetered) > 0; got != (w == "") {
-			t.Errorf("%s: unmetered %v, want %v", name, got, w == "")
+		if got := len(e.Unmetered) > 0; got != w.unmetered {
+			t.Errorf("%s: unmetered %v, want %v", name, got, w.unmetered)
 		}
 	}
 	if len(want) > 0 {
 		t.Errorf("not found: %v", want)
 	}
-	if got := costbound.Consts(b.Bundle); got != 2 {
-		t.Errorf("Consts %d, want 2", got)
+	if got := costbound.Consts(b.Bundle); got != 3 {
+		t.Errorf("Consts %d, want 3 (the predicates)", got)
 	}
 }
