@@ -277,6 +277,7 @@ invariant "compare" { assert = "events.all(e, e.content >= 'a' || e.index < 3)" 
 invariant "matches" { assert = "!events.exists(e, e.content.matches('^z+$'))" }
 invariant "nested" { assert = "calls.all(c, events.exists(e, e.content == c.result) || c.index >= 0)" }
 invariant "filter" { assert = "calls.filter(c, c.ok).map(c, c.index).size() >= 0" }
+invariant "types" { assert = "calls.all(c, type(c.args.to) == string && int(c.index) >= 0 && string(c.result) != '')" }
 `
 
 // TestBoundsCoverCharges: on runs as large as their rung allows, with
@@ -316,8 +317,8 @@ func TestBoundsCoverCharges(t *testing.T) {
 			t.Errorf("%s: metered cost %d over its bound %d", e.Owner, cost, e.Unmetered[0])
 		}
 	}
-	if seen != 12 {
-		t.Errorf("%d invariants checked, want 12", seen)
+	if seen != 13 {
+		t.Errorf("%d invariants checked, want 13", seen)
 	}
 }
 

@@ -67,7 +67,8 @@ var priced = map[string]bool{
 	overloads.IndexMap:       true,
 	overloads.ContainsString: true, overloads.Matches: true, overloads.MatchesString: true,
 	overloads.StartsWithString: true, overloads.EndsWithString: true,
-	overloads.LessString: true, overloads.LessEqualsString: true,
+	overloads.StringToString: true,
+	overloads.LessString:     true, overloads.LessEqualsString: true,
 	overloads.GreaterString: true, overloads.GreaterEqualsString: true,
 }
 
@@ -82,6 +83,11 @@ func init() {
 		overloads.ModuloInt64, overloads.ModuloUint64, overloads.NegateInt64, overloads.NegateDouble,
 		overloads.ContainsString, overloads.StartsWithString, overloads.EndsWithString,
 		overloads.Matches, overloads.MatchesString,
+		// O(1): a value's type, conversions between numbers, identities.
+		overloads.TypeConvertType, overloads.IntToInt, overloads.UintToInt, overloads.DoubleToInt,
+		overloads.UintToUint, overloads.IntToUint, overloads.DoubleToUint,
+		overloads.DoubleToDouble, overloads.IntToDouble, overloads.UintToDouble,
+		overloads.BoolToBool, overloads.ToDyn,
 	} {
 		allowed[id] = true
 	}
@@ -212,7 +218,7 @@ func scalar(t *types.Type) bool {
 	}
 	switch t.Kind() {
 	case types.BoolKind, types.IntKind, types.UintKind, types.DoubleKind, types.NullTypeKind,
-		types.StringKind, types.BytesKind, types.TimestampKind, types.DurationKind:
+		types.StringKind, types.BytesKind, types.TimestampKind, types.DurationKind, types.TypeKind:
 		return true
 	}
 	return false
@@ -384,7 +390,7 @@ func (h hints) EstimateCallCost(function, overloadID string, target *cost.AstNod
 	case overloads.IndexMap:
 		// m[k] is a qualifier cel-go charges 1: priced here at the hash.
 		c = cost.SafeAdd(1, scan(size(all[1])))
-	default: // size: stdlib charges a string's size by its bytes
+	default: // size, string(s): stdlib charges them by the string's bytes
 		c = cost.SafeAdd(1, scan(size(all[0])))
 	}
 	return &cost.CallEstimate{CostEstimate: cost.CostEstimate{Min: 0, Max: c}}
