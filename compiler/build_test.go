@@ -19,7 +19,7 @@ func TestBuildDir(t *testing.T) {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	const want = "sha256:1564d41c59a7d6410b367e6c4804fd9d2f991b81ed4a5525481be7b5e8770e7b"
+	const want = "sha256:c602768efefa34758131e510ad2e7290134baa161bab31f4354b244aa39d589b"
 	if built.ID != want {
 		t.Errorf("id %s, want %s", built.ID, want)
 	}

@@ -9,34 +9,20 @@ import (
 	"cel.dev/cel-go/common/types/ref"
 	"cel.dev/cel-go/interpreter"
 
-	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/compiler/costbound"
 	"github.com/tenetlang/tenet/eval/view"
 )
 
-// Metering only what needs it (issue 17). cel-go's runtime cost tracker
-// costs about a sixth of judging; an expression whose static cost bound
-// over runs of a run's size is below the run cost limit cannot reach the
-// limit on that run, so tracking its cost there changes nothing but the
-// time. The compiler records each criterion and step expression's bounds
-// over bundle.SizeRungs (bundle.Expr.Unmetered, compiler/costbound); Plan
-// recomputes them (a forged bundle cannot unmeter an expression) and plans
-// a second, untracked program for each expression that has them; a run
-// measures its size once (view.Size), and each such expression whose
-// bound at the run's rung still fits the run's unmetered allowance is
-// evaluated by the untracked program.
-//
-// The budget. A metered expression is charged what it spent, as before,
-// against the run cost limit. An unmetered one is charged its static
-// bound against a second allowance of the same size, the unmetered
-// allowance; once an expression's bound does not fit in what is left of
-// it, the expression is evaluated metered. So a run's CEL work stays
-// bounded by about twice the limit plus one expression, step guards
-// repeated by a pattern included; and since the metered spend of a run is
-// never more than it was before (only part of its expressions are metered
-// now), every label a run got before without reaching the limit is the
-// same. A run that reached the limit before may now reach it later or not
-// at all: its labels can differ only where they were unknown at the limit.
+// Metering only what needs it (issue 17): an expression whose static cost
+// bound over runs of a run's size is below the run cost limit cannot reach
+// the limit there, so it is evaluated without cel-go's cost tracker. The
+// bounds are the bundle's (bundle.Expr.Unmetered, compiler/costbound),
+// recomputed here; a run's size is view.Size. A metered expression is
+// charged what it spent, as before; an unmetered one its bound, against a
+// second allowance of the run cost limit, past which expressions run
+// metered: a run's work stays bounded, and a run that did not reach the
+// limit before gets the same labels (docs/robustness.md, "Bounding a run's
+// work").
 
 // planFree checks that the unmetered bounds the bundle records are those
 // its expressions' costs give, and plans an untracked program for each
@@ -80,22 +66,6 @@ func (p *Program) planFree(envs []*cel.Env, asts []*cel.Ast) error {
 	return errors.Join(errs...)
 }
 
-// rung is the index in bundle.SizeRungs of the smallest rung holding the
-// run (len(SizeRungs) when none does), measured on first use.
-func (c *runCtx) sizeRung() int {
-	if c.rung < 0 {
-		s := view.Size(c.run)
-		c.rung = len(bundle.SizeRungs)
-		for k, r := range bundle.SizeRungs {
-			if s <= r {
-				c.rung = k
-				break
-			}
-		}
-	}
-	return c.rung
-}
-
 // freeOnRun says whether expression i may run unmetered on this run, and
 // if so charges its bound at the run's rung to the run's unmetered
 // allowance.
@@ -105,7 +75,10 @@ func (p *Program) freeOnRun(i int, ctx *runCtx) bool {
 		return false
 	}
 	bounds := p.Bundle.Exprs[i].Unmetered
-	k := ctx.sizeRung()
+	if ctx.rung < 0 {
+		ctx.rung = view.SizeRung(ctx.run)
+	}
+	k := ctx.rung
 	if k >= len(bounds) || ctx.free+bounds[k] > p.Bundle.Plan.RunCostLimit {
 		p.noteEval(i, false)
 		return false

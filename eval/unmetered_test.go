@@ -244,8 +244,7 @@ func TestRunSizeRung(t *testing.T) {
 	for _, c := range []struct {
 		calls, rung int
 	}{{0, 0}, {100, 0}, {127, 0}, {128, 1}, {2000, 2}, {9000, 4}} {
-		ctx := &runCtx{run: callsRun(c.calls), rung: -1}
-		if got := ctx.sizeRung(); got != c.rung {
+		if got := view.SizeRung(callsRun(c.calls)); got != c.rung {
 			t.Errorf("%d calls: rung %d, want %d", c.calls, got, c.rung)
 		}
 	}
@@ -295,8 +294,7 @@ func TestBoundsCoverCharges(t *testing.T) {
 		c.Result = long
 		c.Args = map[string]any{"to": long, long: "v"}
 	}
-	ctx := &runCtx{run: r, rung: -1}
-	if k := ctx.sizeRung(); k != 0 {
+	if k := view.SizeRung(r); k != 0 {
 		t.Fatalf("rung %d, want 0", k)
 	}
 	var seen int

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 
+	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/eval/run"
 )
 
@@ -42,6 +43,18 @@ func Size(r *run.Run) uint64 {
 		m = max(m, jsonSize(c.Args), jsonSize(c.RequestedArgs))
 	}
 	return max(m, jsonSize(r.Meta), jsonSize(r.Pre), jsonSize(r.Post))
+}
+
+// SizeRung is the index in bundle.SizeRungs of the smallest rung holding
+// the run's Size, or len(bundle.SizeRungs) when none does.
+func SizeRung(r *run.Run) int {
+	s := Size(r)
+	for k, rung := range bundle.SizeRungs {
+		if s <= rung {
+			return k
+		}
+	}
+	return len(bundle.SizeRungs)
 }
 
 // jsonSize is the largest size of a decoded JSON value and of every value
