@@ -330,3 +330,34 @@ func (p *Program) costOf(i int, r *run.Run) (uint64, error) {
 	}
 	return *det.ActualCost(), err
 }
+
+// BenchmarkUnmeteredCriterion judges a run of 20 calls with one typical
+// criterion (a scan of the calls), unmetered as tenet evaluates it and
+// with every expression metered, as before issue 17.
+func BenchmarkUnmeteredCriterion(b *testing.B) {
+	p := compileProgram(b, `contract "c" {}
+threat_model {}
+tool "send" {
+  operation = "update"
+  params    = { to = string }
+}
+task "t" { utility = "calls.exists(c, c.tool == 'send' && c.args.to == 'bob@corp.example')" }
+`)
+	r := callsRun(20)
+	metered := *p
+	metered.free = nil
+	for _, c := range []struct {
+		name string
+		p    *Program
+	}{{"unmetered", p}, {"metered", &metered}} {
+		b.Run(c.name, func(b *testing.B) {
+			src := &bundle.SourcePlan{}
+			b.ReportAllocs()
+			for range b.N {
+				if _, err := c.p.JudgeAs(src, r, &Override{Task: "t"}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
