@@ -135,6 +135,9 @@ func Eligible(a *cel.Ast, readable func(chain []string) bool) string {
 	if why != "" {
 		return why
 	}
+	if nesting(nat.Expr()) > MaxNesting {
+		return fmt.Sprintf("nests comprehensions more than %d deep", MaxNesting)
+	}
 	for _, x := range predNodes {
 		if inner[x.ID()] || fixedSize(nat.GetType(x.ID())) {
 			continue
@@ -144,6 +147,58 @@ func Eligible(a *cel.Ast, readable func(chain []string) bool) string {
 		}
 	}
 	return ""
+}
+
+// MaxNesting bounds how deep an eligible expression nests comprehensions
+// (cel.bind included). cel-go's estimator does work that doubles with each
+// cel.bind nested in another's result (compiler.MaxBindWork), and eval
+// estimates the bounds of every eligible expression of a bundle it loads:
+// a forged bundle must not make that take minutes. Criteria nest two or
+// three.
+const MaxNesting = 6
+
+// nesting is the deepest nesting of comprehensions in e.
+func nesting(e ast.Expr) int {
+	if e == nil {
+		return 0
+	}
+	deepest := func(xs ...ast.Expr) int {
+		m := 0
+		for _, x := range xs {
+			m = max(m, nesting(x))
+		}
+		return m
+	}
+	switch e.Kind() {
+	case ast.CallKind:
+		c := e.AsCall()
+		d := deepest(c.Args()...)
+		if c.IsMemberFunction() {
+			d = max(d, nesting(c.Target()))
+		}
+		return d
+	case ast.ComprehensionKind:
+		c := e.AsComprehension()
+		return 1 + deepest(c.IterRange(), c.AccuInit(), c.LoopCondition(), c.LoopStep(), c.Result())
+	case ast.ListKind:
+		return deepest(e.AsList().Elements()...)
+	case ast.MapKind:
+		m := 0
+		for _, en := range e.AsMap().Entries() {
+			me := en.AsMapEntry()
+			m = max(m, nesting(me.Key()), nesting(me.Value()))
+		}
+		return m
+	case ast.SelectKind:
+		return nesting(e.AsSelect().Operand())
+	case ast.StructKind:
+		m := 0
+		for _, f := range e.AsStruct().Fields() {
+			m = max(m, nesting(f.AsStructField().Value()))
+		}
+		return m
+	}
+	return 0
 }
 
 // predChain is the field names of a pred selection chain, outermost last:

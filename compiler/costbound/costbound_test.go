@@ -1,6 +1,7 @@
 package costbound_test
 
 import (
+	"fmt"
 	"testing"
 
 	"cel.dev/cel-go/cel"
@@ -83,5 +84,36 @@ invariant "built" { assert = "pred.joined.contains('x')" }
 	}
 	if got := costbound.Consts(b.Bundle); got != 3 {
 		t.Errorf("Consts %d, want 3 (the predicates)", got)
+	}
+}
+
+// TestNestingBound: an expression nesting comprehensions deeper than
+// MaxNesting stays metered, whatever its cost, so that eval's
+// recomputation of a loaded bundle's bounds cannot take the time cel-go's
+// estimator needs for deeply nested cel.bind.
+func TestNestingBound(t *testing.T) {
+	nest := func(n int) string {
+		e := "x0 > 0"
+		for i := n - 1; i >= 0; i-- {
+			e = fmt.Sprintf("cel.bind(x%d, %d, %s)", i, i, e)
+		}
+		return e
+	}
+	for _, c := range []struct {
+		depth int
+		want  string
+	}{{costbound.MaxNesting, ""}, {costbound.MaxNesting + 1, "nests comprehensions more than 6 deep"}} {
+		src := "contract \"c\" {}\nthreat_model {}\ntask \"t\" { utility = \"" + nest(c.depth) + "\" }\n"
+		b, diags := compiler.BuildFiles(".", map[string][]byte{"c.tenet.hcl": []byte(src)}, compiler.Options{})
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		var ce exprpb.CheckedExpr
+		if err := proto.Unmarshal(b.Bundle.Exprs[0].Checked, &ce); err != nil {
+			t.Fatal(err)
+		}
+		if got := costbound.Eligible(cel.CheckedExprToAst(&ce), nil); got != c.want {
+			t.Errorf("depth %d: %q, want %q", c.depth, got, c.want)
+		}
 	}
 }
