@@ -57,7 +57,8 @@ type Program struct {
 	progs []cel.Program // index-aligned with Bundle.Exprs
 	// free holds the untracked program of each expression that may run
 	// unmetered (index-aligned with progs; nil when none may; unmetered.go).
-	free []cel.Program
+	free   []*freeExpr
+	consts uint64 // the bundle's constant size (costbound.Consts)
 	// onEval, in tests, is called per expression evaluation of a run:
 	// whether it ran unmetered.
 	onEval func(expr int, unmetered bool)

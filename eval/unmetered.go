@@ -3,12 +3,13 @@ package eval
 import (
 	"errors"
 	"fmt"
-	"slices"
+	"sync"
 
 	"cel.dev/cel-go/cel"
 	"cel.dev/cel-go/common/types/ref"
 	"cel.dev/cel-go/interpreter"
 
+	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/compiler/costbound"
 	"github.com/tenetlang/tenet/eval/view"
 )
@@ -24,46 +25,65 @@ import (
 // limit before gets the same labels (docs/robustness.md, "Bounding a run's
 // work").
 
-// planFree checks that the unmetered bounds the bundle records are those
-// its expressions' costs give, and plans an untracked program for each
-// expression that has them. envs and asts are index-aligned with
-// Bundle.Exprs (nil where planning failed: that is reported already).
+// freeExpr is an expression the bundle says may run unmetered: its
+// untracked program, planned on first use, and per size rung whether the
+// recorded bound is the one its cost gives, checked on first use (one
+// static estimate per rung a run needs, not the compiler's every rung at
+// every load: cold start).
+type freeExpr struct {
+	env   *cel.Env
+	ast   *cel.Ast
+	plan  sync.Once
+	prg   cel.Program
+	rungs [len(bundle.SizeRungs)]struct {
+		once sync.Once
+		ok   bool
+	}
+}
+
+// planFree refuses a bundle that records unmetered bounds for an
+// expression that must be metered (a call whose work its static cost does
+// not bound, a predicate that may build large values), and keeps what
+// checking and planning the others needs. envs and asts are index-aligned
+// with Bundle.Exprs.
 func (p *Program) planFree(envs []*cel.Env, asts []*cel.Ast) error {
 	b := p.Bundle
-	want, err := costbound.Plan(b, asts, func(i int) (*cel.Env, error) {
-		if envs[i] == nil {
-			return nil, fmt.Errorf("expression %d has no environment", i)
-		}
-		return envs[i], nil
-	})
-	if err != nil {
-		return err
-	}
+	p.consts = costbound.Consts(b)
 	var errs []error
-	for i := range b.Exprs {
+	for i, why := range costbound.Eligibility(b, asts) {
 		e := &b.Exprs[i]
-		if !slices.Equal(want[i], e.Unmetered) {
-			gives := "none: it runs metered"
-			if len(want[i]) > 0 {
-				gives = fmt.Sprint(want[i])
-			}
-			errs = append(errs, fmt.Errorf("bundle is inconsistent: expression %d (%s of %s, %s) records unmetered bounds %v, its cost gives %s", i, e.Kind, e.Owner, rangeString(e.Range), e.Unmetered, gives))
-			continue
-		}
 		if len(e.Unmetered) == 0 {
 			continue
 		}
-		prg, err := program(envs[i], asts[i], []cel.ProgramOption{cel.EvalOptions(cel.OptOptimize), cel.InterruptCheckFrequency(interruptEvery)})
-		if err != nil {
-			errs = append(errs, fmt.Errorf("expression %d (%s of %s): planning: %w", i, e.Kind, e.Owner, err))
+		if why != "" {
+			errs = append(errs, fmt.Errorf("bundle is inconsistent: expression %d (%s of %s, %s) records unmetered bounds, but must be metered: it %s", i, e.Kind, e.Owner, rangeString(e.Range), why))
 			continue
 		}
 		if p.free == nil {
-			p.free = make([]cel.Program, len(b.Exprs))
+			p.free = make([]*freeExpr, len(b.Exprs))
 		}
-		p.free[i] = prg
+		p.free[i] = &freeExpr{env: envs[i], ast: asts[i]}
 	}
 	return errors.Join(errs...)
+}
+
+// checked says whether expression i's recorded bound at rung k is the one
+// its cost gives, and plans its untracked program; false (the expression
+// is then metered) when either fails.
+func (p *Program) checked(i, k int) bool {
+	f := p.free[i]
+	r := &f.rungs[k]
+	r.once.Do(func() {
+		c, err := costbound.Bound(f.env, f.ast, p.consts, k)
+		r.ok = err == nil && c == p.Bundle.Exprs[i].Unmetered[k]
+	})
+	if !r.ok {
+		return false
+	}
+	f.plan.Do(func() {
+		f.prg, _ = program(f.env, f.ast, []cel.ProgramOption{cel.EvalOptions(cel.OptOptimize), cel.InterruptCheckFrequency(interruptEvery)})
+	})
+	return f.prg != nil
 }
 
 // freeOnRun says whether expression i may run unmetered on this run, and
@@ -79,7 +99,7 @@ func (p *Program) freeOnRun(i int, ctx *runCtx) bool {
 		ctx.rung = view.SizeRung(ctx.run)
 	}
 	k := ctx.rung
-	if k >= len(bounds) || ctx.free+bounds[k] > p.Bundle.Plan.RunCostLimit {
+	if k >= len(bounds) || ctx.free+bounds[k] > p.Bundle.Plan.RunCostLimit || !p.checked(i, k) {
 		p.noteEval(i, false)
 		return false
 	}
@@ -95,9 +115,9 @@ func (p *Program) evalFree(i int, act interpreter.Activation, ctx *runCtx) (v re
 		return nil, nil, false
 	}
 	if ctx.timeout != nil && p.folds[i] {
-		v, _, err = p.free[i].ContextEval(ctx.timeout, act)
+		v, _, err = p.free[i].prg.ContextEval(ctx.timeout, act)
 	} else {
-		v, _, err = p.free[i].Eval(act)
+		v, _, err = p.free[i].prg.Eval(act)
 	}
 	if err != nil {
 		if terr := p.overTime(ctx, "while evaluating this expression"); terr != nil {

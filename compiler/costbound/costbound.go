@@ -279,16 +279,15 @@ func scalar(t *types.Type) bool {
 	return false
 }
 
-// Plan computes the unmetered bounds of every expression of a bundle
-// (index-aligned with b.Exprs; nil for one that stays metered): asts[i] is
-// expression i's checked AST and env(i) the environment it was checked in
-// (called only for eligible criterion and step expressions). A predicate
-// whose expression is eligible builds no value larger than what it reads,
-// so reading it is as reading the run: its readers may be eligible too
-// (predicates are decided in the plan's evaluation order, which puts every
-// predicate after those it reads).
-func Plan(b *bundle.Bundle, asts []*cel.Ast, env func(i int) (*cel.Env, error)) ([][]uint64, error) {
-	consts := Consts(b)
+// Eligibility says, per expression of a bundle (index-aligned with
+// b.Exprs), why it must stay metered, or "" when it may run unmetered
+// (Applies and Eligible): asts[i] is expression i's checked AST (nil: it
+// stays metered). A predicate whose expression is eligible builds no value
+// larger than what it reads, so reading it is as reading the run: its
+// readers may be eligible too (predicates are decided in the plan's
+// evaluation order, which puts every predicate after those it reads). It
+// walks each expression once and estimates nothing.
+func Eligibility(b *bundle.Bundle, asts []*cel.Ast) []string {
 	byPath := map[string]int{}
 	for i, sc := range b.Decls.Scopes {
 		byPath[sc.Path] = i
@@ -319,16 +318,37 @@ func Plan(b *bundle.Bundle, asts []*cel.Ast, env func(i int) (*cel.Env, error)) 
 			builds[pr.Scope][pd.Name] = Eligible(asts[pd.Expr], readableIn(pr.Scope)) == ""
 		}
 	}
-	out := make([][]uint64, len(b.Exprs))
+	out := make([]string, len(b.Exprs))
 	for i, e := range b.Exprs {
-		if !Applies(e.Env) || i >= len(asts) || asts[i] == nil || Eligible(asts[i], readableIn(e.Scope)) != "" {
+		switch {
+		case !Applies(e.Env):
+			out[i] = "a " + e.Env + " expression"
+		case i >= len(asts) || asts[i] == nil:
+			out[i] = "not checked"
+		default:
+			out[i] = Eligible(asts[i], readableIn(e.Scope))
+		}
+	}
+	return out
+}
+
+// Plan computes the unmetered bounds of every expression of a bundle
+// (index-aligned with b.Exprs; nil for one that stays metered): asts[i] is
+// expression i's checked AST and env(i) the environment it was checked in
+// (called only for eligible expressions).
+func Plan(b *bundle.Bundle, asts []*cel.Ast, env func(i int) (*cel.Env, error)) ([][]uint64, error) {
+	consts := Consts(b)
+	out := make([][]uint64, len(b.Exprs))
+	for i, why := range Eligibility(b, asts) {
+		if why != "" {
 			continue
 		}
 		en, err := env(i)
 		if err != nil {
 			return nil, err
 		}
-		if out[i], err = Bounds(en, asts[i], readableIn(e.Scope), consts, b.Plan.RunCostLimit); err != nil {
+		if out[i], err = Bounds(en, asts[i], consts, b.Plan.RunCostLimit); err != nil {
+			e := b.Exprs[i]
 			return nil, fmt.Errorf("expression %d (%s of %s): bounding its cost: %w", i, e.Kind, e.Owner, err)
 		}
 	}
@@ -358,26 +378,30 @@ func fixedSize(t *types.Type) bool {
 	return false
 }
 
-// Bounds returns the expression's static cost bound for each rung of
-// bundle.SizeRungs, from the smallest, as long as it is below limit; nil
-// when the expression is not eligible or its bound at the smallest rung is
-// not below limit. consts is the bundle's constant size (Consts).
-func Bounds(env *cel.Env, a *cel.Ast, readable func([]string) bool, consts, limit uint64) ([]uint64, error) {
-	if Eligible(a, readable) != "" {
-		return nil, nil
-	}
+// Bounds returns an eligible expression's static cost bound for each rung
+// of bundle.SizeRungs, from the smallest, as long as it is below limit
+// (nil when not even the smallest is). consts is the bundle's constant
+// size (Consts).
+func Bounds(env *cel.Env, a *cel.Ast, consts, limit uint64) ([]uint64, error) {
 	var out []uint64
-	for _, rung := range bundle.SizeRungs {
-		est, err := env.EstimateCost(a, hints{size: max(rung, consts)})
+	for k := range bundle.SizeRungs {
+		c, err := Bound(env, a, consts, k)
 		if err != nil {
 			return nil, err
 		}
-		if est.Max >= limit {
+		if c >= limit {
 			break
 		}
-		out = append(out, est.Max)
+		out = append(out, c)
 	}
 	return out, nil
+}
+
+// Bound is an eligible expression's static cost bound over runs of size at
+// most bundle.SizeRungs[k].
+func Bound(env *cel.Env, a *cel.Ast, consts uint64, k int) (uint64, error) {
+	est, err := env.EstimateCost(a, hints{size: max(bundle.SizeRungs[k], consts)})
+	return est.Max, err
 }
 
 // hints bounds every non-scalar value by size, and prices the allowed
