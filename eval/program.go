@@ -54,14 +54,10 @@ type Program struct {
 	// Set it before the Program is first used, never while it judges runs.
 	RunTimeout time.Duration
 
-	progs []cel.Program // index-aligned with Bundle.Exprs
-	// free holds the untracked program of each expression that may run
-	// unmetered (index-aligned with progs; nil when none may; unmetered.go).
-	free   []*freeExpr
-	consts uint64 // the bundle's constant size (costbound.Consts)
-	// onEval, in tests, is called per expression evaluation of a run:
-	// whether it ran unmetered.
-	onEval func(expr int, unmetered bool)
+	progs  []cel.Program                  // index-aligned with Bundle.Exprs
+	free   []*freeExpr                    // per expression that may run unmetered, else nil (unmetered.go)
+	consts uint64                         // the bundle's constant size (costbound.Consts)
+	onEval func(expr int, unmetered bool) // tests: how each evaluation ran
 	// folds says which expressions hold a comprehension (index-aligned
 	// with progs): only those are evaluated under the run's deadline, the
 	// only place cel-go checks it (see deadline.go).

@@ -15,21 +15,14 @@ import (
 )
 
 // Metering only what needs it (issue 17): an expression whose static cost
-// bound over runs of a run's size is below the run cost limit cannot reach
-// the limit there, so it is evaluated without cel-go's cost tracker. The
-// bounds are the bundle's (bundle.Expr.Unmetered, compiler/costbound),
-// recomputed here; a run's size is view.Size. A metered expression is
-// charged what it spent, as before; an unmetered one its bound, against a
-// second allowance of the run cost limit, past which expressions run
-// metered: a run's work stays bounded, and a run that did not reach the
-// limit before gets the same labels (docs/robustness.md, "Bounding a run's
-// work").
+// bound on runs of a run's size (bundle.Expr.Unmetered, view.Size) is below
+// the run cost limit is evaluated without cel-go's cost tracker, charged
+// its bound against a second allowance of the limit, past which
+// expressions run metered (docs/robustness.md, "Bounding a run's work").
 
 // freeExpr is an expression the bundle says may run unmetered: its
-// untracked program, planned on first use, and per size rung whether the
-// recorded bound is the one its cost gives, checked on first use (one
-// static estimate per rung a run needs, not the compiler's every rung at
-// every load: cold start).
+// untracked program and, per size rung, whether the recorded bound is the
+// one its cost gives, both computed on first use (cold start).
 type freeExpr struct {
 	env   *cel.Env
 	ast   *cel.Ast
@@ -42,10 +35,8 @@ type freeExpr struct {
 }
 
 // planFree refuses a bundle that records unmetered bounds for an
-// expression that must be metered (a call whose work its static cost does
-// not bound, a predicate that may build large values), and keeps what
-// checking and planning the others needs. envs and asts are index-aligned
-// with Bundle.Exprs.
+// expression that must be metered, and keeps what checking and planning
+// the others needs (envs and asts are index-aligned with Bundle.Exprs).
 func (p *Program) planFree(envs []*cel.Env, asts []*cel.Ast) error {
 	b := p.Bundle
 	p.consts = costbound.Consts(b)
@@ -68,8 +59,7 @@ func (p *Program) planFree(envs []*cel.Env, asts []*cel.Ast) error {
 }
 
 // checked says whether expression i's recorded bound at rung k is the one
-// its cost gives, and plans its untracked program; false (the expression
-// is then metered) when either fails.
+// its cost gives and its untracked program is planned (else it is metered).
 func (p *Program) checked(i, k int) bool {
 	f := p.free[i]
 	r := &f.rungs[k]
@@ -87,8 +77,7 @@ func (p *Program) checked(i, k int) bool {
 }
 
 // freeOnRun says whether expression i may run unmetered on this run, and
-// if so charges its bound at the run's rung to the run's unmetered
-// allowance.
+// if so charges its bound at the run's rung to the unmetered allowance.
 func (p *Program) freeOnRun(i int, ctx *runCtx) bool {
 	if p.free == nil || p.free[i] == nil {
 		p.noteEval(i, false)
@@ -108,8 +97,7 @@ func (p *Program) freeOnRun(i int, ctx *runCtx) bool {
 	return true
 }
 
-// evalFree evaluates expression i unmetered when it may be on this run
-// (ok true).
+// evalFree evaluates expression i unmetered when it may be on this run (ok).
 func (p *Program) evalFree(i int, act interpreter.Activation, ctx *runCtx) (v ref.Val, err error, ok bool) {
 	if !p.freeOnRun(i, ctx) {
 		return nil, nil, false
@@ -119,16 +107,14 @@ func (p *Program) evalFree(i int, act interpreter.Activation, ctx *runCtx) (v re
 	} else {
 		v, _, err = p.free[i].prg.Eval(act)
 	}
-	if err != nil {
-		if terr := p.overTime(ctx, "while evaluating this expression"); terr != nil {
-			return nil, terr, true
-		}
+	if terr := p.overTime(ctx, "while evaluating this expression"); err != nil && terr != nil {
+		return nil, terr, true
 	}
 	return v, err, true
 }
 
 // noteEval tells a test how expression i is evaluated (Program.onEval).
-func (p *Program) noteEval(i int, unmetered bool) {
+func (p *Program) noteEval(i int, unmetered bool) { // tests
 	if p.onEval != nil {
 		p.onEval(i, unmetered)
 	}
