@@ -57,7 +57,7 @@ func exprIndex(t *testing.T, b *bundle.Bundle, kind, owner string) int {
 
 // TestUnmeteredDecisions: the bundle records, per expression, its static
 // cost bound at each run size rung below the run cost limit: the scan of
-// the calls up to runs of size 4096, the bool predicate read at every
+// the calls up to runs of size 16384, the bool predicate read at every
 // rung, the nested comprehension at none (it stays metered).
 func TestUnmeteredDecisions(t *testing.T) {
 	p := compileProgram(t, meterBase+echoInvariant)
@@ -66,10 +66,10 @@ func TestUnmeteredDecisions(t *testing.T) {
 		kind, owner string
 		want        []uint64
 	}{
-		{"predicate", "sent", []uint64{2050, 32770}},
-		{"utility", "task t", []uint64{2, 2, 2, 2, 2, 2}},
+		{"predicate", "sent", []uint64{2050, 8194, 32770, 131074}},
+		{"utility", "task t", []uint64{2, 2, 2, 2, 2, 2, 2, 2, 2, 2}},
 		{"assert", "invariant echo", nil},
-		{"assert", "invariant read_first", []uint64{35, 419, 6563, 104867}},
+		{"assert", "invariant read_first", []uint64{35, 112, 419, 1648, 6563, 26224, 104867}},
 	}
 	for _, c := range cases {
 		e := b.Exprs[exprIndex(t, b, c.kind, c.owner)]
@@ -142,7 +142,7 @@ func TestUnmeteredSameLabels(t *testing.T) {
 		{0, map[string]int{"predicate of sent": 1, "utility of task t": 1, "assert of invariant read_first": 1}},
 		{1, map[string]int{"predicate of sent": 1, "utility of task t": 1, "assert of invariant read_first": 1}},
 		{100, map[string]int{"predicate of sent": 1, "utility of task t": 1, "assert of invariant read_first": 1}},
-		// 2,000 calls: size 4,003 (events), rung 4096: the scan's last.
+		// 2,000 calls: size 4,003 (events), rung 4096.
 		{2000, map[string]int{"predicate of sent": 1, "utility of task t": 1, "assert of invariant read_first": 1}},
 		// 9,000 calls: size 18,003, rung 65536: beyond the scan's last rung.
 		{9000, map[string]int{"utility of task t": 1, "assert of invariant read_first": 1}},
@@ -244,7 +244,7 @@ func TestUnmeteredAllowance(t *testing.T) {
 func TestRunSizeRung(t *testing.T) {
 	for _, c := range []struct {
 		calls, rung int
-	}{{0, 0}, {100, 0}, {127, 0}, {128, 1}, {2000, 1}, {9000, 2}} {
+	}{{0, 0}, {100, 0}, {127, 0}, {128, 1}, {2000, 2}, {9000, 4}} {
 		if got := view.SizeRung(callsRun(c.calls)); got != c.rung {
 			t.Errorf("%d calls: rung %d, want %d", c.calls, got, c.rung)
 		}
@@ -375,7 +375,7 @@ func TestForgedBoundRunsMetered(t *testing.T) {
 		t.Fatal(err)
 	}
 	i := exprIndex(t, b, "predicate", "sent")
-	b.Exprs[i].Unmetered = []uint64{1, 32770} // rung 0 forged, rung 1 true
+	b.Exprs[i].Unmetered = []uint64{1, 8194, 32770} // rung 0 forged, the others true
 	data, _, err := bundle.Encode(b)
 	if err != nil {
 		t.Fatal(err)

@@ -26,9 +26,8 @@ const FormatVersion = 2
 // value an unmetered expression reads is bounded by it or by the bundle's
 // own constants. Changing the ladder changes the meaning of
 // Expr.Unmetered: a new FormatVersion.
-// Six rungs (a factor of 16 between them, and the default record limit
-// last) keep the estimates the compiler makes per expression few.
-var SizeRungs = [...]uint64{1 << 8, 1 << 12, 1 << 16, 1 << 20, 1 << 24, 1 << 26}
+// A factor of 4 between rungs, up to the default record limit.
+var SizeRungs = [...]uint64{1 << 8, 1 << 10, 1 << 12, 1 << 14, 1 << 16, 1 << 18, 1 << 20, 1 << 22, 1 << 24, 1 << 26}
 
 // NoExpr marks an absent expression index.
 const NoExpr = -1

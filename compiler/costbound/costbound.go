@@ -383,11 +383,25 @@ func fixedSize(t *types.Type) bool {
 // (nil when not even the smallest is). consts is the bundle's constant
 // size (Consts).
 func Bounds(env *cel.Env, a *cel.Ast, consts, limit uint64) ([]uint64, error) {
-	var out []uint64
-	for k := range bundle.SizeRungs {
-		c, err := Bound(env, a, consts, k)
-		if err != nil {
-			return nil, err
+	last := len(bundle.SizeRungs) - 1
+	first, err := Bound(env, a, consts, 0)
+	if err != nil || first >= limit {
+		return nil, err
+	}
+	top, err := Bound(env, a, consts, last)
+	if err != nil {
+		return nil, err
+	}
+	out := []uint64{first}
+	for k := 1; k <= last; k++ {
+		c := top
+		// The estimate does not decrease with the size: equal at the
+		// smallest and largest rung, it is that at every rung (most
+		// criteria read no size-dependent value: two estimates, not ten).
+		if k < last && top != first {
+			if c, err = Bound(env, a, consts, k); err != nil {
+				return nil, err
+			}
 		}
 		if c >= limit {
 			break
