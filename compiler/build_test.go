@@ -19,7 +19,7 @@ func TestBuildDir(t *testing.T) {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	const want = "sha256:52dacad13e9293cf4009808d559f041f7210907bee3341bef6a7b25cbc213662"
+	const want = "sha256:c602768efefa34758131e510ad2e7290134baa161bab31f4354b244aa39d589b"
 	if built.ID != want {
 		t.Errorf("id %s, want %s", built.ID, want)
 	}
