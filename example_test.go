@@ -30,7 +30,7 @@ func Example() {
 	}
 	fmt.Println("exit code", d.ExitCode)
 	// Output:
-	// sha256:0d3a86e04cf1a8d06bd644fe74a59600265b41c9939f956ab964193383161a54
+	// sha256:c602768efefa34758131e510ad2e7290134baa161bab31f4354b244aa39d589b
 	// 8 runs judged
 	// baseline: benign utility 1.0000 (2/2), targeted ASR 1.0000 (2/2)
 	// guarded: benign utility 0.5000 (1/2), targeted ASR 0.0000 (0/2)

@@ -19,7 +19,7 @@ func TestBuildDir(t *testing.T) {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	const want = "sha256:0d3a86e04cf1a8d06bd644fe74a59600265b41c9939f956ab964193383161a54"
+	const want = "sha256:c602768efefa34758131e510ad2e7290134baa161bab31f4354b244aa39d589b"
 	if built.ID != want {
 		t.Errorf("id %s, want %s", built.ID, want)
 	}

@@ -98,8 +98,11 @@ type compiler struct {
 	goals    map[string]*lang.Goal
 
 	costBudget uint64 // per-expression static cost budget
-	used       *usage
-	budget     errorBudget // errors reported, against MaxErrors
+	// checked holds each expression's environment and checked AST
+	// (index-aligned with b.Exprs), for the unmetered bounds (unmetered.go).
+	checked []checkedExpr
+	used    *usage
+	budget  errorBudget // errors reported, against MaxErrors
 }
 
 func (c *compiler) run() {
@@ -125,6 +128,7 @@ func (c *compiler) run() {
 	profiles, diags := profile.Check(c.mod.Profiles, c.root.params, ctyToGo)
 	c.b.Decls.Profiles, c.diags = profiles, append(c.diags, diags...)
 	c.tests()
+	c.unmetered()
 	c.requireThreatModel()
 	c.warnUnused()
 }

@@ -102,6 +102,7 @@ func (c *compiler) checkParsed(in env, e *lang.Expr, parsed *cel.Ast, kind, owne
 		c.errorf("internal-error", e.Range, "Internal error", fmt.Sprintf("Serializing the checked expression: %v.", err))
 		return bundle.NoExpr, nil
 	}
+	c.checked = append(c.checked, checkedExpr{env: env, ast: checked})
 	c.b.Exprs = append(c.b.Exprs, bundle.Expr{
 		Kind: kind, Owner: owner, Env: envKind, Text: e.Text, Range: rangeOf(e.Range),
 		ResultType: out.String(), Checked: data, Cost: exprCost, Scope: scopeIndex,

@@ -15,6 +15,8 @@ type runCtx struct {
 	run      *run.Run
 	v        *view.Values
 	spent    uint64         // CEL cost spent on this run so far, in every scope
+	free     uint64         // the static bounds of the expressions evaluated unmetered (unmetered.go)
+	rung     int            // the run's size rung, -1 until measured (unmetered.go)
 	acts     []*view.Scope  // per scope: its criterion variables
 	items    []pike.Item    // the item stream, when the contract has patterns
 	patterns []*pike.Result // by pattern index, once run

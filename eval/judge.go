@@ -225,6 +225,7 @@ func (p *Program) label(rec *runs.Record, task *bundle.TaskPlan, goal *bundle.Go
 		return
 	}
 	ctx := &runCtx{
+		rung:     -1,
 		run:      r,
 		v:        p.view.Of(r),
 		patterns: make([]*pike.Result, len(p.Bundle.Plan.Patterns)),
@@ -286,7 +287,7 @@ func (p *Program) label(rec *runs.Record, task *bundle.TaskPlan, goal *bundle.Go
 		} else {
 			var err error
 			if c, ok := p.constPreds[pr]; ok {
-				v, err = p.chargeConst(c, ctx)
+				v, err = p.chargeConst(pd.Expr, c, ctx)
 			} else {
 				v, err = p.evalMetered(pd.Expr, ctx.acts[pr.Scope], ctx)
 			}
@@ -522,6 +523,9 @@ func (p *Program) evalMetered(i int, act interpreter.Activation, ctx *runCtx) (r
 	if err := p.overTime(ctx, "before this expression"); err != nil {
 		return nil, err
 	}
+	if v, err, ok := p.evalFree(i, act, ctx); ok {
+		return v, err
+	}
 	var v ref.Val
 	var det *cel.EvalDetails
 	var err error
@@ -544,14 +548,18 @@ func (p *Program) evalMetered(i int, act interpreter.Activation, ctx *runCtx) (r
 	return v, err
 }
 
-// chargeConst is evalMetered for a predicate evaluated once per bundle:
-// the run is charged its cost, and the outcome is what evaluating it again
-// would give (each program may spend the whole run limit, whatever the run
-// has spent).
-func (p *Program) chargeConst(c constPred, ctx *runCtx) (ref.Val, error) {
+// chargeConst is evalMetered for a predicate evaluated once per bundle
+// (expression i): the run is charged its cost, or its unmetered bound
+// where evaluating it would run unmetered, and the outcome is what
+// evaluating it again would give (each program may spend the whole run
+// limit, whatever the run has spent).
+func (p *Program) chargeConst(i int, c constPred, ctx *runCtx) (ref.Val, error) {
 	limit := p.Bundle.Plan.RunCostLimit
 	if ctx.spent >= limit {
 		return nil, fmt.Errorf("run cost limit of %d exceeded before this expression (contract run_cost_limit)", limit)
+	}
+	if p.freeOnRun(i, ctx) {
+		return c.val, c.err
 	}
 	ctx.spent += c.cost
 	if c.err != nil && ctx.spent >= limit {

@@ -54,7 +54,10 @@ type Program struct {
 	// Set it before the Program is first used, never while it judges runs.
 	RunTimeout time.Duration
 
-	progs []cel.Program // index-aligned with Bundle.Exprs
+	progs  []cel.Program                  // index-aligned with Bundle.Exprs
+	free   []*freeExpr                    // per expression that may run unmetered, else nil (unmetered.go)
+	consts uint64                         // the bundle's constant size (costbound.Consts)
+	onEval func(expr int, unmetered bool) // tests: how each evaluation ran
 	// folds says which expressions hold a comprehension (index-aligned
 	// with progs): only those are evaluated under the run's deadline, the
 	// only place cel-go checks it (see deadline.go).
@@ -139,6 +142,7 @@ func planWith(b *bundle.Bundle, id string, metered, consistent bool) (*Program, 
 	p.progs = make([]cel.Program, len(b.Exprs))
 	p.folds = make([]bool, len(b.Exprs))
 	asts := make([]*cel.Ast, len(b.Exprs))
+	envList := make([]*cel.Env, len(b.Exprs)) // for planFree
 	var errs []error
 	for i, e := range b.Exprs {
 		env, err := envs.For(i, e)
@@ -179,6 +183,7 @@ func planWith(b *bundle.Bundle, id string, metered, consistent bool) (*Program, 
 			continue
 		}
 		p.progs[i] = prg
+		envList[i] = env
 	}
 	for i := 0; i < len(b.Plan.Patterns) && !consistent; i++ {
 		pt := &b.Plan.Patterns[i]
@@ -187,6 +192,9 @@ func planWith(b *bundle.Bundle, id string, metered, consistent bool) (*Program, 
 		}
 	}
 	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	if err := p.planFree(envList, asts); err != nil {
 		return nil, err
 	}
 	tm := b.Manifest.ThreatModel

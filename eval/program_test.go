@@ -1,9 +1,11 @@
 package eval
 
 import (
+	"fmt"
 	"reflect"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/tenetlang/tenet/compiler/bundle"
@@ -54,16 +56,14 @@ func TestConstantPredicates(t *testing.T) {
 // charged to every run, so a limit they exhaust makes the same labels
 // unknown with the same reasons.
 func TestConstantPredicatesChargeTheirCost(t *testing.T) {
-	p := compileProgram(t, constContract)
 	r := syntheticRun(6)
-	for _, task := range []string{"t", "u"} {
-		for limit := uint64(1); limit <= 250; limit += 3 {
-			b := *p.Bundle
-			b.Plan.RunCostLimit = limit
-			q, err := Plan(&b, p.ID)
-			if err != nil {
-				t.Fatal(err)
-			}
+	for limit := uint64(1); limit <= 250; limit += 3 {
+		// Built with the limit, so that its unmetered bounds are those
+		// below it.
+		src := strings.Replace(constContract, `contract "c" {}`, fmt.Sprintf("contract \"c\" {\n  run_cost_limit = %d\n}", limit), 1)
+		q := compileProgram(t, src)
+		for _, task := range []string{"t", "u"} {
+			q := *q
 			src := &bundle.SourcePlan{}
 			with, err := q.JudgeAs(src, r, &Override{Task: task})
 			if err != nil {

@@ -599,6 +599,25 @@ func mutateBundle(data []byte, op string, args []string) ([]byte, error) {
 		b.Exprs[n].Checked = b.Exprs[m].Checked
 		out, _, err := bundle.Encode(b)
 		return out, err
+	case "unmetered":
+		// An edited payload, hashed again, that claims expression n may
+		// run unmetered under bound c (issue 17): what a cost bomb would
+		// need to escape the run cost limit.
+		if len(args) != 2 {
+			return nil, errors.New("unmetered: want an expression index and a bound")
+		}
+		n, err1 := strconv.Atoi(args[0])
+		c, err2 := strconv.ParseUint(args[1], 10, 64)
+		if err := errors.Join(err1, err2); err != nil {
+			return nil, err
+		}
+		b, _, err := bundle.Decode(data)
+		if err != nil {
+			return nil, err
+		}
+		b.Exprs[n].Unmetered = []uint64{c}
+		out, _, err := bundle.Encode(b)
+		return out, err
 	case "empty-pattern":
 		if len(args) != 1 {
 			return nil, errors.New("empty-pattern: want a pattern index")

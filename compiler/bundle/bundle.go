@@ -17,7 +17,17 @@ package bundle
 const Magic = "\x89TNB\r\n\x1a\n"
 
 // FormatVersion is the version of the payload schema this package reads and writes.
-const FormatVersion = 1
+// Version 2 added Expr.Unmetered (issue 17).
+const FormatVersion = 2
+
+// SizeRungs is the ladder of run sizes over which an expression's static
+// cost bound is computed (Expr.Unmetered): a run's size is the largest
+// length of any list, string or map it holds (eval measures it), and every
+// value an unmetered expression reads is bounded by it or by the bundle's
+// own constants. Changing the ladder changes the meaning of
+// Expr.Unmetered: a new FormatVersion.
+// A factor of 4 between rungs, up to the default record limit.
+var SizeRungs = [...]uint64{1 << 8, 1 << 10, 1 << 12, 1 << 14, 1 << 16, 1 << 18, 1 << 20, 1 << 22, 1 << 24, 1 << 26}
 
 // NoExpr marks an absent expression index.
 const NoExpr = -1
@@ -184,6 +194,15 @@ type Expr struct {
 	// Cost is the static worst-case cost estimate (cel-go cost units) under
 	// the size bounds of compiler.MaxListItems and friends.
 	Cost uint64 `cbor:"cost"`
+	// Unmetered holds, for a criterion or step expression that may be
+	// evaluated without cel-go's runtime cost tracker, its static cost
+	// bound over runs of size at most SizeRungs[k], for k = 0, 1, ... as
+	// long as the bound is below the run cost limit (compiler/costbound).
+	// A run whose size is at most SizeRungs[len(Unmetered)-1] evaluates the
+	// expression unmetered and is charged the bound of its rung against the
+	// run's unmetered allowance; any other run, and every expression whose
+	// list is empty, is metered.
+	Unmetered []uint64 `cbor:"unmetered"`
 	// Checked is the deterministic protobuf encoding of the checked AST
 	// (google.api.expr.v1alpha1.CheckedExpr).
 	Checked []byte `cbor:"checked"`

@@ -176,6 +176,9 @@ func (b *Bundle) Validate() error {
 		}
 	}
 	add(check("threat model exposure", b.Manifest.ThreatModel.Exposure, true))
+	for i, e := range b.Exprs {
+		add(validUnmetered(i, e, b.Plan.RunCostLimit))
+	}
 	if len(b.Decls.Scopes) == 0 || b.Decls.Scopes[0].Path != "" {
 		errs = append(errs, fmt.Errorf("the first scope must be the contract's own (path \"\")"))
 	}
@@ -337,4 +340,26 @@ func validType(what string, t Type) []error {
 		errs = append(errs, validType(what+"."+f.Name, f.Type)...)
 	}
 	return errs
+}
+
+// validUnmetered checks what eval relies on in an expression's unmetered
+// bounds: only criterion and step expressions, at most one per rung, each
+// below the run cost limit, not decreasing with the rung (eval.Load also
+// recomputes them: compiler/costbound).
+func validUnmetered(i int, e Expr, limit uint64) error {
+	if len(e.Unmetered) == 0 {
+		return nil
+	}
+	if e.Env != "criterion" && e.Env != "step" {
+		return fmt.Errorf("expression %d (%s env) has unmetered bounds", i, e.Env)
+	}
+	if len(e.Unmetered) > len(SizeRungs) {
+		return fmt.Errorf("expression %d has %d unmetered bounds, more than the %d size rungs", i, len(e.Unmetered), len(SizeRungs))
+	}
+	for k, c := range e.Unmetered {
+		if c >= limit || (k > 0 && c < e.Unmetered[k-1]) {
+			return fmt.Errorf("expression %d: unmetered bound %d at size %d is not below the run cost limit %d or decreases", i, c, SizeRungs[k], limit)
+		}
+	}
+	return nil
 }

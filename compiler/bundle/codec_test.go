@@ -101,9 +101,13 @@ func TestRefusals(t *testing.T) {
 		{"truncated", good[:len(good)-10], "bundle is truncated or corrupt: unexpected EOF"},
 		{"flipped magic", flip(1), "not a tenet bundle (bad magic bytes)"},
 		{"flipped payload byte", flip(len(good) - 5), "bundle is corrupt: sha256 of its payload is "},
-		{"future format", rewrap(FormatVersion+1, env.Payload, sum[:]), "bundle format version 2 is newer than this tenet reads (1): use a newer tenet or rebuild the bundle"},
-		{"format beyond int64", rewrap(1<<64-1, env.Payload, sum[:]), "bundle format version 18446744073709551615 is newer than this tenet reads (1)"},
-		{"old format", rewrap(0, env.Payload, sum[:]), "bundle format version 0 is not supported (this tenet reads 1): rebuild the bundle"},
+		{"future format", rewrap(FormatVersion+1, env.Payload, sum[:]), "bundle format version 3 is newer than this tenet reads (2): use a newer tenet or rebuild the bundle"},
+		{"format beyond int64", rewrap(1<<64-1, env.Payload, sum[:]), "bundle format version 18446744073709551615 is newer than this tenet reads (2)"},
+		{"old format", rewrap(0, env.Payload, sum[:]), "bundle format version 0 is not supported (this tenet reads 2): rebuild the bundle"},
+		// Format 1 had no unmetered bounds (issue 17): refused, not read
+		// as if every expression were metered, so that a bundle says what
+		// its expressions cost.
+		{"format 1", rewrap(1, env.Payload, sum[:]), "bundle format version 1 is not supported (this tenet reads 2): rebuild the bundle"},
 		{"unknown field", rewrap(FormatVersion, extra, extraSum[:]), `bundle payload does not decode: cbor: found unknown field at map element index 3`},
 		{"trailing bytes", append(bytes.Clone(good), 0), fmt.Sprintf("bundle has 1 trailing byte after its end (at byte %d of %d): bytes were appended to the bundle file", len(good), len(good)+1)},
 		{"trailing bundle", append(bytes.Clone(good), good...), fmt.Sprintf("bundle has %d trailing bytes after its end (at byte %d of %d)", len(good), len(good), 2*len(good))},

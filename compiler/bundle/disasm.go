@@ -257,6 +257,7 @@ func (l *listing) exprs(b *Bundle) {
 			}
 			l.pf("     with %s\n", strings.Join(vs, ", "))
 		}
+		l.pf("     %s\n", meteringText(e.Unmetered))
 		for _, line := range strings.Split(strings.TrimRight(e.Text, "\n"), "\n") {
 			l.pf("     | %s\n", line)
 		}
@@ -264,6 +265,20 @@ func (l *listing) exprs(b *Bundle) {
 			l.pf("     MISMATCH: %v\n     runs: %s\n", m.Err, m.Runs)
 		}
 	}
+}
+
+// meteringText says how eval evaluates an expression: metered on every
+// run, or unmetered on runs up to a size, with its static cost bound at
+// each size rung (Expr.Unmetered).
+func meteringText(bounds []uint64) string {
+	if len(bounds) == 0 {
+		return "metered"
+	}
+	parts := make([]string, len(bounds))
+	for k, c := range bounds {
+		parts[k] = fmt.Sprintf("%d:%d", SizeRungs[k], c)
+	}
+	return fmt.Sprintf("unmetered on runs of size ≤ %d, else metered; bound by size: %s", SizeRungs[len(bounds)-1], strings.Join(parts, " "))
 }
 
 // patterns prints each pattern's steps and program.
