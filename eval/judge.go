@@ -558,7 +558,7 @@ func (p *Program) chargeConst(i int, c constPred, ctx *runCtx) (ref.Val, error) 
 	if ctx.spent >= limit {
 		return nil, fmt.Errorf("run cost limit of %d exceeded before this expression (contract run_cost_limit)", limit)
 	}
-	if p.freeOnRun(i, ctx) {
+	if _, ok := p.freeProgram(i, ctx); ok {
 		return c.val, c.err
 	}
 	ctx.spent += c.cost

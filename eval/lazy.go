@@ -1,16 +1,12 @@
 package eval
 
 import (
-	"context"
-	"fmt"
-	"sync"
-
 	"cel.dev/cel-go/cel"
-	"cel.dev/cel-go/common/types/ref"
 	exprpb "google.golang.org/genproto/googleapis/api/expr/v1alpha1"
 
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/eval/consistency"
+	"github.com/tenetlang/tenet/eval/lazyprog"
 )
 
 // PlanConsistent is Plan for a bundle known to be consistent: compiled
@@ -47,52 +43,5 @@ func programOf(consistent bool, env *cel.Env, checked *cel.Ast, opts []cel.Progr
 	if !consistent {
 		return program(env, checked, opts)
 	}
-	return &lazyProgram{plan: func() (cel.Program, error) { return program(env, checked, opts) }}, nil
-}
-
-// lazyProgram is a cel.Program planned once, by the first evaluation of
-// whichever goroutine gets there first; the others wait for it. Planning
-// is deterministic, so its result (or error) does not depend on which.
-type lazyProgram struct {
-	once sync.Once
-	plan func() (cel.Program, error)
-	prg  cel.Program
-	err  error
-}
-
-func (l *lazyProgram) get() (cel.Program, error) {
-	l.once.Do(func() {
-		if l.prg, l.err = l.plan(); l.err != nil {
-			l.err = fmt.Errorf("planning: %w", l.err)
-		}
-		l.plan = nil
-	})
-	return l.prg, l.err
-}
-
-func (l *lazyProgram) Eval(in any) (ref.Val, *cel.EvalDetails, error) {
-	prg, err := l.get()
-	if err != nil {
-		return nil, nil, err
-	}
-	return prg.Eval(in)
-}
-
-func (l *lazyProgram) ContextEval(ctx context.Context, in any) (ref.Val, *cel.EvalDetails, error) {
-	prg, err := l.get()
-	if err != nil {
-		return nil, nil, err
-	}
-	return prg.ContextEval(ctx, in)
-}
-
-func (l *lazyProgram) ConcurrentEval(ctx context.Context, in any) <-chan cel.EvalResult {
-	prg, err := l.get()
-	if err != nil {
-		ch := make(chan cel.EvalResult, 1)
-		ch <- cel.EvalResult{Err: err}
-		close(ch)
-		return ch
-	}
-	return prg.ConcurrentEval(ctx, in)
+	return lazyprog.New(func() (cel.Program, error) { return program(env, checked, opts) }), nil
 }

@@ -2,6 +2,7 @@ package eval
 
 import (
 	"fmt"
+	"github.com/tenetlang/tenet/eval/lazyprog"
 	"reflect"
 	"strings"
 	"sync"
@@ -30,7 +31,7 @@ func consistentProgram(t *testing.T, src string) (lazy, eager *Program) {
 // planned counts the expressions of p planned so far.
 func planned(p *Program) (n int) {
 	for _, prg := range p.progs {
-		if l, ok := prg.(*lazyProgram); !ok || l.prg != nil || l.err != nil {
+		if lazyprog.Planned(prg) {
 			n++
 		}
 	}

@@ -32,6 +32,7 @@ import (
 	"github.com/tenetlang/tenet/compiler/celenv"
 	"github.com/tenetlang/tenet/eval/consistency"
 	"github.com/tenetlang/tenet/eval/demand"
+	"github.com/tenetlang/tenet/eval/metering"
 	"github.com/tenetlang/tenet/eval/view"
 	"github.com/tenetlang/tenet/stdlib"
 )
@@ -55,8 +56,7 @@ type Program struct {
 	RunTimeout time.Duration
 
 	progs  []cel.Program                  // index-aligned with Bundle.Exprs
-	free   []*freeExpr                    // per expression that may run unmetered, else nil (unmetered.go)
-	consts uint64                         // the bundle's constant size (costbound.Consts)
+	free   *metering.Free                 // the expressions that may run unmetered (unmetered.go)
 	onEval func(expr int, unmetered bool) // tests: how each evaluation ran
 	// folds says which expressions hold a comprehension (index-aligned
 	// with progs): only those are evaluated under the run's deadline, the
