@@ -112,6 +112,7 @@ func EvalTargets(targets []Target, files []string, opt Options) ([]*Result, erro
 	var c counts
 	for _, ps := range passes {
 		ps.unselected.keepAll = len(passes) > 1 // for AllUnselected
+		ps.peek = ps.canPeek()
 		if err := ps.run(files, opt, workers, &c); err != nil {
 			return fail(err)
 		}
@@ -203,6 +204,9 @@ type pass struct {
 	unread  *unread                    // the records no target could read, shared by the results
 
 	unselected *unselected // the records no target selected, shared by the results
+	// peek is set when a record can be left undecoded because no target
+	// selects it (peek.go): every target has a select.
+	peek bool
 }
 
 // job is one framed record on its way through the pipeline.
@@ -360,6 +364,14 @@ func (ps *pass) readFile(f io.Reader, file int, name string, cr *countingReader,
 // runs on a worker; the decoded run is dropped when it returns.
 func (ps *pass) process(j *job) outcome {
 	data := j.data
+	var unselected []bool // targets whose select a peek found false
+	if ps.peek {
+		var o outcome
+		if o, unselected = ps.peekSelect(j.format, data); o.verdict != nil {
+			j.data = nil
+			return o
+		}
+	}
 	rn, skip, err := transcript.Decode(j.format, j.origin, data)
 	j.data = nil
 	if err != nil {
@@ -380,6 +392,10 @@ func (ps *pass) process(j *job) outcome {
 	}
 	vs := make([]verdict, len(ps.targets))
 	for i, t := range ps.targets {
+		if unselected != nil && unselected[i] {
+			vs[i].j = eval.Judgement{Skip: eval.NotSelected}
+			continue
+		}
 		vs[i].j, vs[i].err = t.p.Judge(t.src, rn)
 	}
 	return outcome{verdict: vs}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tenetlang/tenet/eval/run"
 	"github.com/tenetlang/tenet/eval/transcript/build"
+	"github.com/tenetlang/tenet/eval/transcript/frame"
 )
 
 // Decode decodes one openai-messages record: it is the format's
@@ -32,33 +33,9 @@ func Decode(line []byte) (rn *run.Run, skip bool, msg string) {
 		}
 		return nil, false, "record is " + build.Kind(v) + ", want an object" + itemsHint(v)
 	}
-	if msg := anthropicProblem(rec); msg != "" {
-		return nil, false, msg
-	}
-	if rec["eval"] != nil && rec["samples"] != nil && rec["messages"] == nil {
-		return nil, false, `an Inspect AI log (members "eval" and "samples"): read it with format "inspect"`
-	}
-	if msg := recordProblem(rec); msg != "" {
-		return nil, false, msg
-	}
-	rawMsgs, ok := rec["messages"]
-	if !ok {
-		return nil, true, ""
-	}
-	msgs, ok := rawMsgs.([]any)
-	if !ok {
-		return nil, false, "messages: want a list, got " + build.Kind(rawMsgs)
-	}
-	if msg := build.TopLevelProblem(rec); msg != "" {
-		return nil, false, msg
-	}
-	meta := map[string]any{}
-	switch m := rec["metadata"].(type) {
-	case nil:
-	case map[string]any:
-		meta = m
-	default:
-		return nil, false, "metadata: want an object, got " + build.Kind(m)
+	msgs, meta, skip, msg := head(rec)
+	if skip || msg != "" {
+		return nil, skip, msg
 	}
 	rn = &run.Run{Record: rec, Meta: meta, Events: make([]*run.Event, 0, len(msgs))}
 	var m build.Matcher
@@ -77,6 +54,65 @@ func Decode(line []byte) (rn *run.Run, skip bool, msg string) {
 	}
 	return rn, false, ""
 }
+
+// head reads what a record says besides its messages, in the order Decode
+// refuses it: a record that is not an openai-messages record, one without
+// "messages" (skip: a header line), a record member the reader cannot
+// read, or metadata that is not an object. Peek runs it too, so that a
+// record it passes is refused by Decode, if at all, for its messages.
+func head(rec map[string]any) (msgs []any, meta map[string]any, skip bool, msg string) {
+	if msg := anthropicProblem(rec); msg != "" {
+		return nil, nil, false, msg
+	}
+	if rec["eval"] != nil && rec["samples"] != nil && rec["messages"] == nil {
+		return nil, nil, false, `an Inspect AI log (members "eval" and "samples"): read it with format "inspect"`
+	}
+	if msg := recordProblem(rec); msg != "" {
+		return nil, nil, false, msg
+	}
+	rawMsgs, ok := rec["messages"]
+	if !ok {
+		return nil, nil, true, ""
+	}
+	msgs, ok = rawMsgs.([]any)
+	if !ok {
+		return nil, nil, false, "messages: want a list, got " + build.Kind(rawMsgs)
+	}
+	if msg := build.TopLevelProblem(rec); msg != "" {
+		return nil, nil, false, msg
+	}
+	meta = map[string]any{}
+	switch m := rec["metadata"].(type) {
+	case nil:
+	case map[string]any:
+		meta = m
+	default:
+		return nil, nil, false, "metadata: want an object, got " + build.Kind(m)
+	}
+	return msgs, meta, false, ""
+}
+
+// Peek is the format's frame.Peeker: the record's members but
+// "messages" decoded and checked as Decode does (head), the messages
+// only found. A record Decode would skip or refuse before its messages is
+// not peeked (ok false).
+func Peek(line []byte) (frame.Peek, bool) {
+	rec, msgs, ok := frame.SkimObject(line, "messages")
+	if !ok || len(msgs) == 0 || msgs[0] != '[' {
+		return frame.Peek{}, false
+	}
+	// A list standing for the messages, for head's checks (which look
+	// only at whether "messages" is there and is a list).
+	rec["messages"] = []any(nil)
+	_, meta, skip, msg := head(rec)
+	if skip || msg != "" {
+		return frame.Peek{}, false
+	}
+	return frame.Peek{Meta: meta, Record: rec, Unread: unread, Check: func() bool { return build.Decodable(line) }}, true
+}
+
+// unread are the members Peek leaves undecoded.
+var unread = []string{"messages"}
 
 // Message keys the reader knows. Another key whose name speaks of a call,
 // a tool or a function, holding something that could carry one, is an
