@@ -83,7 +83,7 @@ func TestPeek(t *testing.T) {
 	}{
 		{`{` + id + `,"messages":[{"role":"user","content":"hi"}],"utility":true}`, true,
 			`map[agentdojo_package_version:<nil> attack_type:<nil> benchmark_version:<nil> duration:<nil> error:<nil> evaluation_timestamp:<nil> injection_task_id:<nil> injections:<nil> path:map[attack:none injection_task:none pipeline:p suite:banking user_task:user_task_0] pipeline_name:p security:<nil> suite_name:banking user_task_id:user_task_0 utility:true]`},
-		{`{"messages":[{"role":"nobody"}],` + id + `}`, true, ``}, // Decode refuses the message
+		{`{"messages":[{"role":"nobody"}],` + id + `}`, true, ``},             // Decode refuses the message
 		{`{` + id + `,"messages":[{"role":"user","role":"user"}]}`, true, ``}, // invalid JSON: Check fails
 		{`{` + id + `}`, false, ``},
 		{`{` + id + `,"messages":{}}`, false, ``},
