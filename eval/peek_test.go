@@ -2,7 +2,10 @@ package eval
 
 import (
 	"fmt"
+	"reflect"
 	"testing"
+
+	"github.com/tenetlang/tenet/eval/run"
 )
 
 // TestPeekSelect: a select is decided on a peek when it reads meta and
@@ -56,6 +59,52 @@ source "s" {
 		selected, ok := p.PeekSelect(src, meta, record, unread)
 		if got := fmt.Sprint(selected, ok); got != tc.want {
 			t.Errorf("select %q: %s, want %s", tc.sel, got, tc.want)
+		}
+	}
+}
+
+// TestJudgeSelected: JudgeSelected does not evaluate the select (a run
+// its select leaves out is judged all the same), and judges as Judge does
+// a run the select takes.
+func TestJudgeSelected(t *testing.T) {
+	p := compileProgram(t, `
+contract "c" {}
+threat_model {}
+task "t" { utility = "true" }
+cases {
+  tasks = ["*"]
+  goals = []
+}
+source "s" {
+  format = "openai-messages"
+  select = "meta.suite == 'a'"
+  task      = "'t'"
+  goal      = "null"
+  condition = "'c'"
+}
+`)
+	src, err := p.Source("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, suite := range []string{"a", "b"} {
+		rn := &run.Run{Meta: map[string]any{"suite": suite}, Record: map[string]any{}}
+		j, err := p.Judge(src, rn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		js, err := p.JudgeSelected(src, rn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if suite == "b" {
+			if j.Skip != NotSelected || js.Skip != Judged {
+				t.Errorf("suite b: Judge %v, JudgeSelected %v; want %v, %v", j.Skip, js.Skip, NotSelected, Judged)
+			}
+			continue
+		}
+		if !reflect.DeepEqual(j, js) {
+			t.Errorf("suite a: Judge %+v, JudgeSelected %+v", j, js)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/eval"
+	"github.com/tenetlang/tenet/eval/run"
 	"github.com/tenetlang/tenet/eval/transcript"
 )
 
@@ -32,30 +33,52 @@ func (ps *pass) canPeek() bool {
 	return len(ps.targets) > 0
 }
 
+// selection is what a peek found of one target's select.
+type selection uint8
+
+const (
+	undecided   selection = iota // the peek could not tell: Judge evaluates select
+	selected                     // true: Judge need not evaluate it again
+	notSelected                  // false: the target does not judge the record
+)
+
 // peekSelect peeks at a record of format and evaluates every target's
 // select on it. When no target selects it and it is JSON the reader
 // accepts, o is its outcome (every verdict eval.NotSelected). Else
-// o.verdict is nil, the record is to be decoded, and unselected, when not
-// nil, marks the targets whose select the peek found false (the decoded
-// run, whose meta is the peek's, gives the same).
-func (ps *pass) peekSelect(format string, data []byte) (o outcome, unselected []bool) {
+// o.verdict is nil, and sel, when not nil, is what the peek found of each
+// target's select (the decoded run, whose meta is the peek's, gives the
+// same) and rn, when not nil, is the record decoded reusing the peek
+// (transcript.DecodePeeked): with it, a record some target selects costs
+// little more than its decoding did without a peek. A nil rn means the
+// record is to be decoded (transcript.Decode says what it is).
+func (ps *pass) peekSelect(format string, origin run.Origin, data []byte) (o outcome, sel []selection, rn *run.Run) {
 	pk, ok := transcript.Peek(format, data)
 	if !ok {
-		return outcome{}, nil
+		return outcome{}, nil, nil
 	}
-	unselected = make([]bool, len(ps.targets))
+	sel = make([]selection, len(ps.targets))
 	all := true
 	for i, t := range ps.targets {
-		selected, ok := t.p.PeekSelect(t.src, pk.Meta, pk.Record, pk.Unread)
-		unselected[i] = ok && !selected
-		all = all && unselected[i]
+		switch s, ok := t.p.PeekSelect(t.src, pk.Meta, pk.Record, pk.Unread); {
+		case !ok:
+			sel[i] = undecided
+		case s:
+			sel[i] = selected
+		default:
+			sel[i] = notSelected
+		}
+		all = all && sel[i] == notSelected
 	}
-	if !all || !pk.Check() {
-		return outcome{}, unselected
+	if all {
+		if !pk.Check() {
+			return outcome{}, sel, nil // invalid JSON: Decode's error
+		}
+		vs := make([]verdict, len(ps.targets))
+		for i := range vs {
+			vs[i].j = eval.Judgement{Skip: eval.NotSelected}
+		}
+		return outcome{verdict: vs}, nil, nil
 	}
-	vs := make([]verdict, len(ps.targets))
-	for i := range vs {
-		vs[i].j = eval.Judgement{Skip: eval.NotSelected}
-	}
-	return outcome{verdict: vs}, nil
+	rn, _ = transcript.DecodePeeked(format, origin, pk)
+	return outcome{}, sel, rn
 }

@@ -364,15 +364,20 @@ func (ps *pass) readFile(f io.Reader, file int, name string, cr *countingReader,
 // runs on a worker; the decoded run is dropped when it returns.
 func (ps *pass) process(j *job) outcome {
 	data := j.data
-	var unselected []bool // targets whose select a peek found false
+	var sel []selection // what a peek found of each target's select
+	var rn *run.Run     // the record, decoded reusing its peek
 	if ps.peek {
 		var o outcome
-		if o, unselected = ps.peekSelect(j.format, data); o.verdict != nil {
+		if o, sel, rn = ps.peekSelect(j.format, j.origin, data); o.verdict != nil {
 			j.data = nil
 			return o
 		}
 	}
-	rn, skip, err := transcript.Decode(j.format, j.origin, data)
+	var skip bool
+	var err error
+	if rn == nil {
+		rn, skip, err = transcript.Decode(j.format, j.origin, data)
+	}
 	j.data = nil
 	if err != nil {
 		return outcome{err: err}
@@ -392,11 +397,14 @@ func (ps *pass) process(j *job) outcome {
 	}
 	vs := make([]verdict, len(ps.targets))
 	for i, t := range ps.targets {
-		if unselected != nil && unselected[i] {
+		switch {
+		case sel == nil || sel[i] == undecided:
+			vs[i].j, vs[i].err = t.p.Judge(t.src, rn)
+		case sel[i] == selected:
+			vs[i].j, vs[i].err = t.p.JudgeSelected(t.src, rn)
+		default:
 			vs[i].j = eval.Judgement{Skip: eval.NotSelected}
-			continue
 		}
-		vs[i].j, vs[i].err = t.p.Judge(t.src, rn)
 	}
 	return outcome{verdict: vs}
 }

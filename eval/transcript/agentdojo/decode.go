@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/tenetlang/tenet/eval/run"
@@ -90,8 +91,7 @@ func decodeRun(rec map[string]any, file string) (rn *run.Run, msg string, at []a
 	if msg != "" {
 		return nil, msg, at
 	}
-	rn = &run.Run{Record: rec, Meta: meta, Events: make([]*run.Event, 0, len(msgs))}
-	return body(rn, msgs)
+	return body(rec, meta, msgs)
 }
 
 // Peek is the format's frame.Peeker: the run's members but "messages"
@@ -115,7 +115,23 @@ func Peek(data []byte) (frame.Peek, bool) {
 	if msg != "" {
 		return frame.Peek{}, false
 	}
-	return frame.Peek{Meta: meta, Record: rec, Unread: unread, Check: func() bool { return build.Decodable(data) }}, true
+	return frame.Peek{Meta: meta, Record: rec, Unread: unread, Check: func() bool { return build.Decodable(data) }, Raw: msgs}, true
+}
+
+// DecodePeeked is the format's frame.PeekDecoder: Decode of a record Peek
+// passed, decoding only the run's messages (p.Raw) and reusing the rest.
+func DecodePeeked(p frame.Peek) (rn *run.Run, ok bool) {
+	var v any
+	if jsonv2.Unmarshal(p.Raw, &v) != nil {
+		return nil, false
+	}
+	msgs, ok := v.([]any)
+	if !ok {
+		return nil, false
+	}
+	p.Record["messages"] = v
+	rn, msg, _ := body(p.Record, p.Meta, msgs)
+	return rn, msg == ""
 }
 
 // unread are the members Peek leaves undecoded.
@@ -166,8 +182,9 @@ func head(rec map[string]any, file string) (msgs []any, meta map[string]any, msg
 	return msgs, meta, "", nil
 }
 
-// body reads a run's messages into rn, whose meta head gave.
-func body(rn *run.Run, msgs []any) (*run.Run, string, []any) {
+// body reads a run's messages into its run, whose meta head gave.
+func body(rec, meta map[string]any, msgs []any) (*run.Run, string, []any) {
+	rn := &run.Run{Record: rec, Meta: meta, Events: make([]*run.Event, 0, len(msgs))}
 	var m build.Matcher
 	for i, raw := range msgs {
 		if err := message(&m, rn, i, raw); err != "" {

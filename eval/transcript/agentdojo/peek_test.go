@@ -27,6 +27,7 @@ func checkPeek(t *testing.T, data []byte) bool {
 	if !ok {
 		return false
 	}
+	checkDecodePeeked(t, data)
 	if fmt.Sprint(p.Unread) != "[messages]" {
 		t.Fatalf("Unread = %v", p.Unread)
 	}
@@ -134,5 +135,18 @@ func checkRunFile(t *testing.T, path string) {
 	}
 	if !checkPeek(t, Wrap(path, data)) {
 		t.Errorf("%s: not peeked", path)
+	}
+}
+
+// checkDecodePeeked: DecodePeeked of a record Peek passed gives Decode's
+// run, and is not ok exactly when Decode refuses the record (invalid JSON
+// anywhere in it included).
+func checkDecodePeeked(t *testing.T, data []byte) {
+	t.Helper()
+	p, _ := Peek(data)
+	got, ok := DecodePeeked(p)
+	want, _, msg := Decode(data)
+	if ok != (msg == "") || (ok && !reflect.DeepEqual(got, want)) {
+		t.Fatalf("DecodePeeked(%.200q) = %v, %v; Decode: %v, %q", data, got, ok, want, msg)
 	}
 }

@@ -2,8 +2,11 @@ package frame
 
 import (
 	"bytes"
+	"unicode/utf8"
 
 	jsonv2 "github.com/go-json-experiment/json"
+
+	"github.com/tenetlang/tenet/eval/run"
 )
 
 // Peek is what a reader can say of a record without reading its
@@ -20,7 +23,21 @@ type Peek struct {
 	// decoding accepts; the peek itself does not check the members it
 	// skips, so that a record some contract selects is not checked twice.
 	Check func() bool
+	// Raw is the Unread member's bytes as SkimObject found them, for
+	// PeekDecoder: the record's full decode decodes only them.
+	Raw []byte
 }
+
+// PeekDecoder is a reader's Decoder of a record it has peeked at (p, ok
+// from its Peeker), reusing the peek: only p.Raw is decoded, the run's
+// meta and other members are p's (the run holds p.Record, which it
+// completes). ok false means the record is not one it passes — its
+// unread member is not JSON the decoder accepts, or the Decoder refuses
+// it — and the Decoder, given the record's bytes, then says why. When ok,
+// rn is what the Decoder gives on those bytes; Origin is left to set.
+// Select before decoding uses it so that a record a contract selects is
+// not read twice (docs/performance.md).
+type PeekDecoder func(p Peek) (rn *run.Run, ok bool)
 
 // Peeker is a reader's peek at one record's bytes, as its framer gives
 // them. ok false means it cannot tell cheaply (not the shape the reader's
@@ -39,9 +56,19 @@ type Peeker func(data []byte) (p Peek, ok bool)
 // when data is not an object, or a member name holds an escape (compared
 // as written, it could hide skip), or a member cannot be decoded.
 //
+// ok is also false, so that ok promises what follows, for a member name
+// that is not valid UTF-8 or holds a control character, a name given
+// twice, and a member nested deeper than skimMaxDepth.
+//
 // SkimObject does not check the bytes it skips: on bytes that are not
 // valid JSON it may return anything, and a caller that relies on them
-// checks the whole record (build.Decodable) before it does.
+// checks the whole record (build.Decodable) before it does — or decodes
+// them (jsonv2.Unmarshal into any): when ok and they decode, data is JSON
+// a decoder of the whole record accepts, giving obj with skip's decoded
+// value added (every member was decoded, the object's own syntax is
+// checked here, no name repeats, and the nesting stays far within the
+// decoder's limit of frame.DefaultMaxDepth, which therefore a decoder of
+// a member alone meets exactly when a decoder of the whole does: never).
 func SkimObject(data []byte, skip string) (obj map[string]any, skipped []byte, ok bool) {
 	i := space(data, 0)
 	if i >= len(data) || data[i] != '{' {
@@ -61,7 +88,10 @@ func SkimObject(data []byte, skip string) (obj map[string]any, skipped []byte, o
 			return nil, nil, false
 		}
 		name := data[i+1 : end-1]
-		if bytes.IndexByte(name, '\\') >= 0 {
+		if !plainName(name) {
+			return nil, nil, false
+		}
+		if _, dup := obj[string(name)]; dup || (skipped != nil && string(name) == skip) {
 			return nil, nil, false
 		}
 		i = space(data, end)
@@ -69,11 +99,11 @@ func SkimObject(data []byte, skip string) (obj map[string]any, skipped []byte, o
 			return nil, nil, false
 		}
 		start := space(data, i+1)
-		vend := valueEnd(data, start)
-		if vend < 0 {
+		vend, depth := valueEnd(data, start)
+		if vend < 0 || depth > skimMaxDepth {
 			return nil, nil, false
 		}
-		if string(name) == skip && skipped == nil {
+		if string(name) == skip {
 			skipped = data[start:vend]
 		} else {
 			var v any
@@ -96,6 +126,26 @@ func SkimObject(data []byte, skip string) (obj map[string]any, skipped []byte, o
 		}
 	}
 	return nil, nil, false
+}
+
+// skimMaxDepth bounds the nesting of a member SkimObject passes: far
+// below the decoder's limit (DefaultMaxDepth) even with the levels that
+// enclose the object, so that a member decoded alone is accepted exactly
+// when it is inside the whole record. A deeper record is not skimmed (its
+// reader decodes it whole).
+const skimMaxDepth = 1000
+
+// plainName reports whether a member name, as written between its quotes,
+// is one the decoder reads as written: no escape (compared as written, an
+// escaped name could hide another), valid UTF-8 and no control character
+// (which the decoder refuses).
+func plainName(name []byte) bool {
+	for _, c := range name {
+		if c < 0x20 || c == '\\' {
+			return false
+		}
+	}
+	return utf8.Valid(name)
 }
 
 // space returns the index of the first byte at or after i that is not
@@ -136,42 +186,44 @@ func stringEnd(data []byte, i int) int {
 }
 
 // valueEnd returns the index just past the value starting at data[i], or
-// -1: strings are skipped whole, brackets matched, and a scalar runs to
-// the next delimiter. Only the extent is found, not whether the value is
-// valid.
-func valueEnd(data []byte, i int) int {
+// -1, and how deeply the value nests (of a valid value, its nesting: 0
+// for a scalar): strings are skipped whole, brackets matched, and a
+// scalar runs to the next delimiter. Only the extent is found, not
+// whether the value is valid.
+func valueEnd(data []byte, i int) (end, maxDepth int) {
 	if i >= len(data) {
-		return -1
+		return -1, 0
 	}
 	switch data[i] {
 	case '"':
-		return stringEnd(data, i)
+		return stringEnd(data, i), 0
 	case '{', '[':
 		depth := 0
 		for i < len(data) {
 			switch data[i] {
 			case '"':
 				if i = stringEnd(data, i); i < 0 {
-					return -1
+					return -1, 0
 				}
 				continue
 			case '{', '[':
 				depth++
+				maxDepth = max(maxDepth, depth)
 			case '}', ']':
 				depth--
 				if depth == 0 {
-					return i + 1
+					return i + 1, maxDepth
 				}
 			}
 			i++
 		}
-		return -1
+		return -1, 0
 	}
 	for k := i; k < len(data); k++ {
 		switch data[k] {
 		case ',', '}', ']', ' ', '\t', '\n', '\r':
-			return k
+			return k, 0
 		}
 	}
-	return len(data)
+	return len(data), 0
 }

@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 
+	jsonv2 "github.com/go-json-experiment/json"
+
 	"github.com/tenetlang/tenet/eval/run"
 	"github.com/tenetlang/tenet/eval/transcript/build"
 	"github.com/tenetlang/tenet/eval/transcript/frame"
@@ -37,22 +39,28 @@ func Decode(line []byte) (rn *run.Run, skip bool, msg string) {
 	if skip || msg != "" {
 		return nil, skip, msg
 	}
-	rn = &run.Run{Record: rec, Meta: meta, Events: make([]*run.Event, 0, len(msgs))}
+	rn, msg = body(rec, meta, msgs)
+	return rn, false, msg
+}
+
+// body reads a record's messages into its run, whose meta head gave.
+func body(rec, meta map[string]any, msgs []any) (*run.Run, string) {
+	rn := &run.Run{Record: rec, Meta: meta, Events: make([]*run.Event, 0, len(msgs))}
 	var m build.Matcher
 	for i, raw := range msgs {
 		if err := message(&m, rn, i, raw); err != "" {
-			return nil, false, fmt.Sprintf("message %d: %s", i, err)
+			return nil, fmt.Sprintf("message %d: %s", i, err)
 		}
 	}
 	if err := build.Finish(rn); err != "" {
-		return nil, false, err
+		return nil, err
 	}
 	if n := len(rn.Events); n > 0 {
 		if last := rn.Events[n-1]; last.Role == "assistant" {
 			rn.Output = last.Content
 		}
 	}
-	return rn, false, ""
+	return rn, ""
 }
 
 // head reads what a record says besides its messages, in the order Decode
@@ -108,7 +116,23 @@ func Peek(line []byte) (frame.Peek, bool) {
 	if skip || msg != "" {
 		return frame.Peek{}, false
 	}
-	return frame.Peek{Meta: meta, Record: rec, Unread: unread, Check: func() bool { return build.Decodable(line) }}, true
+	return frame.Peek{Meta: meta, Record: rec, Unread: unread, Check: func() bool { return build.Decodable(line) }, Raw: msgs}, true
+}
+
+// DecodePeeked is the format's frame.PeekDecoder: Decode of a record Peek
+// passed, decoding only its messages (p.Raw) and reusing the rest.
+func DecodePeeked(p frame.Peek) (rn *run.Run, ok bool) {
+	var v any
+	if jsonv2.Unmarshal(p.Raw, &v) != nil {
+		return nil, false
+	}
+	msgs, ok := v.([]any)
+	if !ok {
+		return nil, false
+	}
+	p.Record["messages"] = v
+	rn, msg := body(p.Record, p.Meta, msgs)
+	return rn, msg == ""
 }
 
 // unread are the members Peek leaves undecoded.

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	jsonv2 "github.com/go-json-experiment/json"
@@ -26,6 +27,7 @@ func checkPeek(t *testing.T, line []byte) bool {
 	if !ok {
 		return false
 	}
+	checkDecodePeeked(t, line)
 	if fmt.Sprint(p.Unread) != "[messages]" {
 		t.Fatalf("Unread = %v", p.Unread)
 	}
@@ -97,6 +99,16 @@ func TestPeek(t *testing.T) {
 		{`[{"messages":[]}]`, false, ``},
 		{`{"messages":[],"metadata":{"a":1e400}}`, false, ``},
 		{`{"m\u0065ssages":[],"messages":[]}`, false, ``},
+		{`{"messages":[{"role":"user","content":"hi"}],"messages":[]}`, false, ``}, // a name twice: not peeked
+		{`{"messages":[],"metadata":{},"metadata":{}}`, false, ``},                 // a name twice: not peeked
+		{"{\"messages\":[],\"a\x01\":1}", false, ``},                               // a control character in a name
+		{"{\"messages\":[],\"\xff\":1}", false, ``},                                // a name not UTF-8
+		{`{"messages":[{"role":"user","content":"\ud800"}]}`, true, `map[]`},       // an invalid escape in the messages: DecodePeeked refuses
+		{`{"messages":[{"role":"user","content":"x","n":1e400}]}`, true, `map[]`},  // a number out of range in the messages
+		{`{"messages":[{"role":"user","content":"x"},]}`, true, `map[]`},           // invalid JSON in the messages
+		{`{"messages":[{"role":"user","content":"x"}],"metadata":{"d":` + strings.Repeat("[", 999) + strings.Repeat("]", 999) + `}}`, true, `map[d:` + strings.Repeat("[", 999) + strings.Repeat("]", 999) + `]`}, // metadata nested 1,000 deep: skimmed
+		{`{"messages":[{"role":"user","content":"x"}],"metadata":{"d":` + strings.Repeat("[", 1000) + strings.Repeat("]", 1000) + `}}`, false, ``},                                                                // nested deeper than a skim reads
+		{`{"messages":[{"role":"user","content":` + strings.Repeat("[", 10000) + strings.Repeat("]", 10000) + `}]}`, false, ``},                                                                                   // deeper than the decoder reads
 	} {
 		p, ok := Peek([]byte(tc.line))
 		if ok != tc.peeked || (ok && fmt.Sprint(p.Meta) != tc.meta) {
@@ -142,5 +154,18 @@ func checkFile(t *testing.T, f string) {
 	}
 	if err := s.Err(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// checkDecodePeeked: DecodePeeked of a record Peek passed gives Decode's
+// run, and is not ok exactly when Decode refuses the record (invalid JSON
+// anywhere in it included).
+func checkDecodePeeked(t *testing.T, data []byte) {
+	t.Helper()
+	p, _ := Peek(data)
+	got, ok := DecodePeeked(p)
+	want, _, msg := Decode(data)
+	if ok != (msg == "") || (ok && !reflect.DeepEqual(got, want)) {
+		t.Fatalf("DecodePeeked(%.200q) = %v, %v; Decode: %v, %q", data, got, ok, want, msg)
 	}
 }
