@@ -80,6 +80,18 @@ type Override struct {
 
 // JudgeAs is Judge with the task and goal taken from o when o is non-nil.
 func (p *Program) JudgeAs(src *bundle.SourcePlan, r *run.Run, o *Override) (Judgement, error) {
+	return p.judge(src, r, o, false)
+}
+
+// JudgeSelected is Judge of a run whose select is known to be true
+// (PeekSelect found it so on the run's peek): select is not evaluated
+// again.
+func (p *Program) JudgeSelected(src *bundle.SourcePlan, r *run.Run) (Judgement, error) {
+	return p.judge(src, r, nil, true)
+}
+
+// judge is JudgeAs; selected skips the select.
+func (p *Program) judge(src *bundle.SourcePlan, r *run.Run, o *Override, selected bool) (Judgement, error) {
 	if o != nil {
 		// The source is bypassed: no select, no metadata, no given labels.
 		key := runs.Key{Contract: p.Bundle.Manifest.Contract, Condition: "test", Task: o.Task, Goal: o.Goal, Attempt: 1, Repetition: 1}
@@ -98,7 +110,7 @@ func (p *Program) JudgeAs(src *bundle.SourcePlan, r *run.Run, o *Override) (Judg
 	fail := func(format string, args ...any) (Judgement, error) {
 		return Judgement{}, &SourceError{Origin: r.Origin, Msg: fmt.Sprintf("source %s: ", src.Name) + fmt.Sprintf(format, args...)}
 	}
-	if src.Select != bundle.NoExpr {
+	if src.Select != bundle.NoExpr && !selected {
 		v, err := exprs.Eval(src.Select, &sact)
 		if err != nil {
 			return fail("select: %v", err)

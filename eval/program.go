@@ -75,6 +75,9 @@ type Program struct {
 	grants     map[string]*bundle.Grant
 	// gateFields lists, per gate expression, the metrics fields it reads.
 	gateFields map[int][]string
+	// recordUse says, per source expression, what it reads of record
+	// (PeekSelect).
+	recordUse map[int]recordUse
 	// explaining, when set (by Explain, which is not concurrent), records
 	// how the labels of the run being judged come about.
 	explaining *Explanation
@@ -139,6 +142,7 @@ func planWith(b *bundle.Bundle, id string, metered, consistent bool) (*Program, 
 	}
 	p.convertParams(nil)
 	p.gateFields = map[int][]string{}
+	p.recordUse = map[int]recordUse{}
 	p.progs = make([]cel.Program, len(b.Exprs))
 	p.folds = make([]bool, len(b.Exprs))
 	asts := make([]*cel.Ast, len(b.Exprs))
@@ -162,6 +166,9 @@ func planWith(b *bundle.Bundle, id string, metered, consistent bool) (*Program, 
 		p.folds[i] = hasComprehension(checked)
 		if e.Env == celenv.KindGate {
 			p.gateFields[i] = selectedFields(checked, "metrics")
+		}
+		if e.Env == celenv.KindSource {
+			p.recordUse[i] = recordUses(checked)
 		}
 		// Comprehensions check the run's deadline (RunTimeout) every
 		// interruptEvery iterations when one is set; without one the check

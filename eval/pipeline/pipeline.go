@@ -112,6 +112,7 @@ func EvalTargets(targets []Target, files []string, opt Options) ([]*Result, erro
 	var c counts
 	for _, ps := range passes {
 		ps.unselected.keepAll = len(passes) > 1 // for AllUnselected
+		ps.peek = ps.canPeek()
 		if err := ps.run(files, opt, workers, &c); err != nil {
 			return fail(err)
 		}
@@ -203,6 +204,9 @@ type pass struct {
 	unread  *unread                    // the records no target could read, shared by the results
 
 	unselected *unselected // the records no target selected, shared by the results
+	// peek is set when a record can be left undecoded because no target
+	// selects it (peek.go): every target has a select.
+	peek bool
 }
 
 // job is one framed record on its way through the pipeline.
@@ -360,7 +364,20 @@ func (ps *pass) readFile(f io.Reader, file int, name string, cr *countingReader,
 // runs on a worker; the decoded run is dropped when it returns.
 func (ps *pass) process(j *job) outcome {
 	data := j.data
-	rn, skip, err := transcript.Decode(j.format, j.origin, data)
+	var sel []selection // what a peek found of each target's select
+	var rn *run.Run     // the record, decoded reusing its peek
+	if ps.peek {
+		var o outcome
+		if o, sel, rn = ps.peekSelect(j.format, j.origin, data); o.verdict != nil {
+			j.data = nil
+			return o
+		}
+	}
+	var skip bool
+	var err error
+	if rn == nil {
+		rn, skip, err = transcript.Decode(j.format, j.origin, data)
+	}
 	j.data = nil
 	if err != nil {
 		return outcome{err: err}
@@ -380,7 +397,14 @@ func (ps *pass) process(j *job) outcome {
 	}
 	vs := make([]verdict, len(ps.targets))
 	for i, t := range ps.targets {
-		vs[i].j, vs[i].err = t.p.Judge(t.src, rn)
+		switch {
+		case sel == nil || sel[i] == undecided:
+			vs[i].j, vs[i].err = t.p.Judge(t.src, rn)
+		case sel[i] == selected:
+			vs[i].j, vs[i].err = t.p.JudgeSelected(t.src, rn)
+		default:
+			vs[i].j = eval.Judgement{Skip: eval.NotSelected}
+		}
 	}
 	return outcome{verdict: vs}
 }

@@ -38,16 +38,22 @@ type format struct {
 	frame  frame.Framer
 	decode frame.Decoder
 	sniff  frame.Sniffer
+	// peek, when the format has one, reads a record's meta without its
+	// transcript (frame.Peeker).
+	peek frame.Peeker
+	// peeked, with peek, decodes a record peek passed, reusing the peek
+	// (frame.PeekDecoder).
+	peeked frame.PeekDecoder
 }
 
 // formats is the one table of transcript formats: a new format is a
 // package under eval/transcript and one row here.
 var formats = map[string]format{
-	"agentdojo-run":      {frame: agentdojo.Frame, decode: agentdojo.Decode, sniff: agentdojo.SniffHead},
+	"agentdojo-run":      {frame: agentdojo.Frame, decode: agentdojo.Decode, sniff: agentdojo.SniffHead, peek: agentdojo.Peek, peeked: agentdojo.DecodePeeked},
 	"anthropic-messages": {frame: frame.JSONL, decode: anthropic.Decode, sniff: anthropic.SniffHead},
 	"inspect":            {frame: inspect.Frame, decode: inspect.Decode, sniff: inspect.SniffHead},
 	"mcp":                {frame: mcp.Frame, decode: mcp.Decode, sniff: mcp.SniffHead},
-	"openai-messages":    {frame: frame.JSONL, decode: openai.Decode, sniff: openai.SniffHead},
+	"openai-messages":    {frame: frame.JSONL, decode: openai.Decode, sniff: openai.SniffHead, peek: openai.Peek, peeked: openai.DecodePeeked},
 	"openai-responses":   {frame: frame.JSONL, decode: responses.Decode, sniff: responses.SniffHead},
 	"otel-genai":         {frame: otelgenai.Frame, decode: otelgenai.Decode, sniff: otelgenai.SniffHead},
 	"tau-bench":          {frame: taubench.Frame, decode: taubench.Decode, sniff: taubench.SniffHead},
@@ -119,6 +125,41 @@ func Decode(format string, origin run.Origin, data []byte) (rn *run.Run, skip bo
 	}
 	rn.Origin = origin
 	return rn, false, nil
+}
+
+// Peek is a peek at one record of format, as framed by OpenRecords: its
+// meta and record without its transcript (frame.Peek), so that a record
+// no contract selects need not be decoded. ok is false when the format
+// has no peek or the record is not one it can peek at; Decode then tells
+// what the record is.
+func Peek(format string, data []byte) (p frame.Peek, ok bool) {
+	f, err := lookup(format)
+	if err != nil || f.peek == nil {
+		return frame.Peek{}, false
+	}
+	return f.peek(data)
+}
+
+// DecodePeeked is Decode of a record of format that Peek passed as p,
+// reusing p (its members but the transcript are not decoded again; p is
+// used up). ok false means Decode on the record's bytes is to tell what
+// the record is (it refuses it); when ok, rn is what Decode gives, at
+// origin.
+func DecodePeeked(format string, origin run.Origin, p frame.Peek) (rn *run.Run, ok bool) {
+	f, err := lookup(format)
+	if err != nil || f.peeked == nil {
+		return nil, false
+	}
+	if rn, ok = f.peeked(p); ok {
+		rn.Origin = origin
+	}
+	return rn, ok
+}
+
+// CanPeek reports whether format has a peek (Peek can answer).
+func CanPeek(format string) bool {
+	f, err := lookup(format)
+	return err == nil && f.peek != nil
 }
 
 // reader is a Reader: framing then decoding, one record at a time.

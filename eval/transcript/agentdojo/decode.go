@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/tenetlang/tenet/eval/run"
@@ -86,9 +87,63 @@ var (
 // decodeRun reads one run object; at is the place a msg is about (keys
 // and indexes from the run object), or nil.
 func decodeRun(rec map[string]any, file string) (rn *run.Run, msg string, at []any) {
+	msgs, meta, msg, at := head(rec, file)
+	if msg != "" {
+		return nil, msg, at
+	}
+	return body(rec, meta, msgs)
+}
+
+// Peek is the format's frame.Peeker: the run's members but "messages"
+// decoded and checked as Decode does (head), the messages only found. A
+// record Decode would refuse before its messages is not peeked (ok
+// false).
+func Peek(data []byte) (frame.Peek, bool) {
+	obj, raw, ok := frame.SkimObject(data, "run")
+	name, isName := obj["file"].(string)
+	if !ok || len(obj) != 1 || !isName || raw == nil {
+		return frame.Peek{}, false // not Frame's {"file", "run"}
+	}
+	rec, msgs, ok := frame.SkimObject(raw, "messages")
+	if !ok || len(msgs) == 0 || msgs[0] != '[' {
+		return frame.Peek{}, false
+	}
+	// A list standing for the messages, for head's checks (which look
+	// only at whether "messages" is a list).
+	rec["messages"] = []any(nil)
+	_, meta, msg, _ := head(rec, name)
+	if msg != "" {
+		return frame.Peek{}, false
+	}
+	return frame.Peek{Meta: meta, Record: rec, Unread: unread, Check: func() bool { return build.Decodable(data) }, Raw: msgs}, true
+}
+
+// DecodePeeked is the format's frame.PeekDecoder: Decode of a record Peek
+// passed, decoding only the run's messages (p.Raw) and reusing the rest.
+func DecodePeeked(p frame.Peek) (rn *run.Run, ok bool) {
+	var v any
+	if jsonv2.Unmarshal(p.Raw, &v) != nil {
+		return nil, false
+	}
+	msgs, ok := v.([]any)
+	if !ok {
+		return nil, false
+	}
+	p.Record["messages"] = v
+	rn, msg, _ := body(p.Record, p.Meta, msgs)
+	return rn, msg == ""
+}
+
+// unread are the members Peek leaves undecoded.
+var unread = []string{"messages"}
+
+// head reads what a run says besides its messages, in the order
+// decodeRun refuses it, and gives its meta. Peek runs it too, so that a
+// run it passes is refused by Decode, if at all, for its messages.
+func head(rec map[string]any, file string) (msgs []any, meta map[string]any, msg string, at []any) {
 	for _, k := range identity {
 		if _, ok := rec[k].(string); !ok {
-			return nil, fmt.Sprintf("%s: want a string, got %s", k, build.KindOrMissing(rec, k)), []any{k}
+			return nil, nil, fmt.Sprintf("%s: want a string, got %s", k, build.KindOrMissing(rec, k)), []any{k}
 		}
 	}
 	for _, o := range optional {
@@ -97,22 +152,22 @@ func decodeRun(rec map[string]any, file string) (rn *run.Run, msg string, at []a
 			continue
 		}
 		if got := build.Kind(v); got != "a "+o.kind && got != "an "+o.kind {
-			return nil, fmt.Sprintf("%s: want a %s or null, got %s", o.name, o.kind, got), []any{o.name}
+			return nil, nil, fmt.Sprintf("%s: want a %s or null, got %s", o.name, o.kind, got), []any{o.name}
 		}
 	}
 	if _, ok := rec["path"]; ok {
 		// meta.path is where the file was filed; a member of that name
 		// would be hidden by it or hide it.
-		return nil, `a top-level member "path": tenet's meta.path is the run file's place in AgentDojo's runs tree, and this run would have two`, []any{"path"}
+		return nil, nil, `a top-level member "path": tenet's meta.path is the run file's place in AgentDojo's runs tree, and this run would have two`, []any{"path"}
 	}
 	msgs, ok := rec["messages"].([]any)
 	if !ok {
-		return nil, "messages: want a list of messages, got " + build.KindOrMissing(rec, "messages"), []any{"messages"}
+		return nil, nil, "messages: want a list of messages, got " + build.KindOrMissing(rec, "messages"), []any{"messages"}
 	}
 	if msg := terms.TopLevelProblem(rec); msg != "" {
-		return nil, msg, nil
+		return nil, nil, msg, nil
 	}
-	meta := make(map[string]any, len(rec)+1)
+	meta = make(map[string]any, len(rec)+1)
 	for k, v := range rec {
 		if k != "messages" {
 			meta[k] = v
@@ -124,7 +179,12 @@ func decodeRun(rec map[string]any, file string) (rn *run.Run, msg string, at []a
 		}
 	}
 	meta["path"] = pathMeta(file)
-	rn = &run.Run{Record: rec, Meta: meta, Events: make([]*run.Event, 0, len(msgs))}
+	return msgs, meta, "", nil
+}
+
+// body reads a run's messages into its run, whose meta head gave.
+func body(rec, meta map[string]any, msgs []any) (*run.Run, string, []any) {
+	rn := &run.Run{Record: rec, Meta: meta, Events: make([]*run.Event, 0, len(msgs))}
 	var m build.Matcher
 	for i, raw := range msgs {
 		if err := message(&m, rn, i, raw); err != "" {

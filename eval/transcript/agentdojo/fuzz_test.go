@@ -57,6 +57,7 @@ func FuzzAgentDojoRun(f *testing.F) {
 			if rec.Origin.Line != 1 {
 				t.Fatalf("origin %+v", rec.Origin)
 			}
+			checkPeek(t, rec.Data) // Peek's promise (peek_test.go)
 			rn, skip, msg := Decode(rec.Data)
 			if skip {
 				t.Fatal("skipped")

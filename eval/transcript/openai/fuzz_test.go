@@ -36,6 +36,9 @@ func FuzzOpenAIMessages(f *testing.F) {
 		f.Add([]byte(seed), uint8(30))
 	}
 	f.Fuzz(func(t *testing.T, data []byte, max uint8) {
+		for _, line := range bytes.Split(data, []byte{'\n'}) {
+			checkPeek(t, line) // Peek's promise (peek_test.go)
+		}
 		// max 0: the default limit; else a small one, to exercise long lines.
 		r, err := Open("openai-messages", "f.jsonl", bytes.NewReader(data), Options{MaxRecordBytes: int(max)})
 		if err != nil {

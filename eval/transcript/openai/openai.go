@@ -5,8 +5,11 @@ import (
 	"reflect"
 	"strings"
 
+	jsonv2 "github.com/go-json-experiment/json"
+
 	"github.com/tenetlang/tenet/eval/run"
 	"github.com/tenetlang/tenet/eval/transcript/build"
+	"github.com/tenetlang/tenet/eval/transcript/frame"
 )
 
 // Decode decodes one openai-messages record: it is the format's
@@ -32,51 +35,108 @@ func Decode(line []byte) (rn *run.Run, skip bool, msg string) {
 		}
 		return nil, false, "record is " + build.Kind(v) + ", want an object" + itemsHint(v)
 	}
-	if msg := anthropicProblem(rec); msg != "" {
-		return nil, false, msg
+	msgs, meta, skip, msg := head(rec)
+	if skip || msg != "" {
+		return nil, skip, msg
 	}
-	if rec["eval"] != nil && rec["samples"] != nil && rec["messages"] == nil {
-		return nil, false, `an Inspect AI log (members "eval" and "samples"): read it with format "inspect"`
-	}
-	if msg := recordProblem(rec); msg != "" {
-		return nil, false, msg
-	}
-	rawMsgs, ok := rec["messages"]
-	if !ok {
-		return nil, true, ""
-	}
-	msgs, ok := rawMsgs.([]any)
-	if !ok {
-		return nil, false, "messages: want a list, got " + build.Kind(rawMsgs)
-	}
-	if msg := build.TopLevelProblem(rec); msg != "" {
-		return nil, false, msg
-	}
-	meta := map[string]any{}
-	switch m := rec["metadata"].(type) {
-	case nil:
-	case map[string]any:
-		meta = m
-	default:
-		return nil, false, "metadata: want an object, got " + build.Kind(m)
-	}
-	rn = &run.Run{Record: rec, Meta: meta, Events: make([]*run.Event, 0, len(msgs))}
+	rn, msg = body(rec, meta, msgs)
+	return rn, false, msg
+}
+
+// body reads a record's messages into its run, whose meta head gave.
+func body(rec, meta map[string]any, msgs []any) (*run.Run, string) {
+	rn := &run.Run{Record: rec, Meta: meta, Events: make([]*run.Event, 0, len(msgs))}
 	var m build.Matcher
 	for i, raw := range msgs {
 		if err := message(&m, rn, i, raw); err != "" {
-			return nil, false, fmt.Sprintf("message %d: %s", i, err)
+			return nil, fmt.Sprintf("message %d: %s", i, err)
 		}
 	}
 	if err := build.Finish(rn); err != "" {
-		return nil, false, err
+		return nil, err
 	}
 	if n := len(rn.Events); n > 0 {
 		if last := rn.Events[n-1]; last.Role == "assistant" {
 			rn.Output = last.Content
 		}
 	}
-	return rn, false, ""
+	return rn, ""
 }
+
+// head reads what a record says besides its messages, in the order Decode
+// refuses it: a record that is not an openai-messages record, one without
+// "messages" (skip: a header line), a record member the reader cannot
+// read, or metadata that is not an object. Peek runs it too, so that a
+// record it passes is refused by Decode, if at all, for its messages.
+func head(rec map[string]any) (msgs []any, meta map[string]any, skip bool, msg string) {
+	if msg := anthropicProblem(rec); msg != "" {
+		return nil, nil, false, msg
+	}
+	if rec["eval"] != nil && rec["samples"] != nil && rec["messages"] == nil {
+		return nil, nil, false, `an Inspect AI log (members "eval" and "samples"): read it with format "inspect"`
+	}
+	if msg := recordProblem(rec); msg != "" {
+		return nil, nil, false, msg
+	}
+	rawMsgs, ok := rec["messages"]
+	if !ok {
+		return nil, nil, true, ""
+	}
+	msgs, ok = rawMsgs.([]any)
+	if !ok {
+		return nil, nil, false, "messages: want a list, got " + build.Kind(rawMsgs)
+	}
+	if msg := build.TopLevelProblem(rec); msg != "" {
+		return nil, nil, false, msg
+	}
+	meta = map[string]any{}
+	switch m := rec["metadata"].(type) {
+	case nil:
+	case map[string]any:
+		meta = m
+	default:
+		return nil, nil, false, "metadata: want an object, got " + build.Kind(m)
+	}
+	return msgs, meta, false, ""
+}
+
+// Peek is the format's frame.Peeker: the record's members but
+// "messages" decoded and checked as Decode does (head), the messages
+// only found. A record Decode would skip or refuse before its messages is
+// not peeked (ok false).
+func Peek(line []byte) (frame.Peek, bool) {
+	rec, msgs, ok := frame.SkimObject(line, "messages")
+	if !ok || len(msgs) == 0 || msgs[0] != '[' {
+		return frame.Peek{}, false
+	}
+	// A list standing for the messages, for head's checks (which look
+	// only at whether "messages" is there and is a list).
+	rec["messages"] = []any(nil)
+	_, meta, skip, msg := head(rec)
+	if skip || msg != "" {
+		return frame.Peek{}, false
+	}
+	return frame.Peek{Meta: meta, Record: rec, Unread: unread, Check: func() bool { return build.Decodable(line) }, Raw: msgs}, true
+}
+
+// DecodePeeked is the format's frame.PeekDecoder: Decode of a record Peek
+// passed, decoding only its messages (p.Raw) and reusing the rest.
+func DecodePeeked(p frame.Peek) (rn *run.Run, ok bool) {
+	var v any
+	if jsonv2.Unmarshal(p.Raw, &v) != nil {
+		return nil, false
+	}
+	msgs, ok := v.([]any)
+	if !ok {
+		return nil, false
+	}
+	p.Record["messages"] = v
+	rn, msg := body(p.Record, p.Meta, msgs)
+	return rn, msg == ""
+}
+
+// unread are the members Peek leaves undecoded.
+var unread = []string{"messages"}
 
 // Message keys the reader knows. Another key whose name speaks of a call,
 // a tool or a function, holding something that could carry one, is an
