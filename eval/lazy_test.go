@@ -28,10 +28,12 @@ func consistentProgram(t *testing.T, src string) (lazy, eager *Program) {
 	return lazy, loadBuilt(t, built)
 }
 
-// planned counts the expressions of p planned so far.
+// planned counts the expressions of p planned so far, metered or
+// unmetered (an expression a run may evaluate unmetered is planned as
+// such, eval/metering).
 func planned(p *Program) (n int) {
-	for _, prg := range p.progs {
-		if lazyprog.Planned(prg) {
+	for i, prg := range p.progs {
+		if lazyprog.Planned(prg) || p.free.Planned(i) {
 			n++
 		}
 	}

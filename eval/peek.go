@@ -3,44 +3,11 @@ package eval
 import (
 	"slices"
 
-	"cel.dev/cel-go/cel"
-	"cel.dev/cel-go/common/ast"
 	"cel.dev/cel-go/common/types"
 
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/eval/source"
 )
-
-// recordUse is what a source expression reads of the variable record:
-// the members it selects (record.x, has(record.x)), and whole when it
-// uses record otherwise (record[k], size(record), a comprehension over
-// it), which could reach any member.
-type recordUse struct {
-	fields []string
-	whole  bool
-}
-
-// recordUses finds the recordUse of a checked expression. A
-// comprehension variable named record makes it whole or adds fields:
-// never fewer reads than the expression makes.
-func recordUses(a *cel.Ast) recordUse {
-	u := recordUse{fields: selectedFields(a, "record")}
-	idents, selected := 0, 0
-	ast.PreOrderVisit(a.NativeRep().Expr(), ast.NewExprVisitor(func(x ast.Expr) {
-		switch x.Kind() {
-		case ast.IdentKind:
-			if x.AsIdent() == "record" {
-				idents++
-			}
-		case ast.SelectKind:
-			if op := x.AsSelect().Operand(); op.Kind() == ast.IdentKind && op.AsIdent() == "record" {
-				selected++
-			}
-		}
-	}))
-	u.whole = idents > selected
-	return u
-}
 
 // PeekSelect evaluates the source's select on a record as a peek gives
 // it (transcript.Peek): its meta, and its record without the members in
@@ -55,7 +22,7 @@ func (p *Program) PeekSelect(src *bundle.SourcePlan, meta, record map[string]any
 		return false, false
 	}
 	u := p.recordUse[src.Select]
-	if u.whole || slices.ContainsFunc(u.fields, func(f string) bool { return slices.Contains(unread, f) }) {
+	if u.Whole || slices.ContainsFunc(u.Fields, func(f string) bool { return slices.Contains(unread, f) }) {
 		return false, false
 	}
 	act := source.Activation{Meta: meta, Record: record}

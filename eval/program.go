@@ -17,11 +17,9 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sort"
 	"time"
 
 	"cel.dev/cel-go/cel"
-	"cel.dev/cel-go/common/ast"
 	"cel.dev/cel-go/common/types"
 	"cel.dev/cel-go/common/types/ref"
 	"cel.dev/cel-go/interpreter"
@@ -30,9 +28,11 @@ import (
 
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/compiler/celenv"
+	"github.com/tenetlang/tenet/eval/celread"
 	"github.com/tenetlang/tenet/eval/consistency"
 	"github.com/tenetlang/tenet/eval/demand"
 	"github.com/tenetlang/tenet/eval/metering"
+	"github.com/tenetlang/tenet/eval/params"
 	"github.com/tenetlang/tenet/eval/view"
 	"github.com/tenetlang/tenet/stdlib"
 )
@@ -77,7 +77,7 @@ type Program struct {
 	gateFields map[int][]string
 	// recordUse says, per source expression, what it reads of record
 	// (PeekSelect).
-	recordUse map[int]recordUse
+	recordUse map[int]celread.Use
 	// explaining, when set (by Explain, which is not concurrent), records
 	// how the labels of the run being judged come about.
 	explaining *Explanation
@@ -135,14 +135,14 @@ func planWith(b *bundle.Bundle, id string, metered, consistent bool) (*Program, 
 	if err != nil {
 		return nil, err
 	}
-	p.declareParams()
+	p.params, p.scopeIndex = params.Scopes(b)
 	p.adapter = types.DefaultTypeAdapter
 	if len(b.Decls.Scopes) > 0 {
 		p.adapter = envs.Scope(0).CELTypeAdapter()
 	}
-	p.convertParams(nil)
+	params.Convert(b, p.params, nil, p.adapter)
 	p.gateFields = map[int][]string{}
-	p.recordUse = map[int]recordUse{}
+	p.recordUse = map[int]celread.Use{}
 	p.progs = make([]cel.Program, len(b.Exprs))
 	p.folds = make([]bool, len(b.Exprs))
 	asts := make([]*cel.Ast, len(b.Exprs))
@@ -165,10 +165,10 @@ func planWith(b *bundle.Bundle, id string, metered, consistent bool) (*Program, 
 		asts[i] = checked
 		p.folds[i] = hasComprehension(checked)
 		if e.Env == celenv.KindGate {
-			p.gateFields[i] = selectedFields(checked, "metrics")
+			p.gateFields[i] = celread.Fields(checked, "metrics")
 		}
 		if e.Env == celenv.KindSource {
-			p.recordUse[i] = recordUses(checked)
+			p.recordUse[i] = celread.UseOf(checked, "record")
 		}
 		// Comprehensions check the run's deadline (RunTimeout) every
 		// interruptEvery iterations when one is set; without one the check
@@ -206,8 +206,8 @@ func planWith(b *bundle.Bundle, id string, metered, consistent bool) (*Program, 
 	}
 	tm := b.Manifest.ThreatModel
 	p.threat = map[string]any{
-		"injection_vectors": p.celValue(stringsAny(tm.InjectionVectors)),
-		"adversary_sees":    p.celValue(stringsAny(tm.AdversarySees)),
+		"injection_vectors": params.Value(p.adapter, stringsAny(tm.InjectionVectors)),
+		"adversary_sees":    params.Value(p.adapter, stringsAny(tm.AdversarySees)),
 		"attempt_budget":    types.Int(tm.AttemptBudget),
 	}
 	p.grants = map[string]*bundle.Grant{}
@@ -273,63 +273,6 @@ func (p *Program) Source(name string) (*bundle.SourcePlan, error) {
 	return nil, fmt.Errorf("contract %s has no source %q (its sources: %q)", p.Bundle.Manifest.Contract, name, names)
 }
 
-// selectedFields lists the fields selected from variable v in an
-// expression (v.field), sorted and without duplicates.
-func selectedFields(a *cel.Ast, v string) []string {
-	seen := map[string]bool{}
-	var out []string
-	ast.PreOrderVisit(a.NativeRep().Expr(), ast.NewExprVisitor(func(x ast.Expr) {
-		if x.Kind() != ast.SelectKind {
-			return
-		}
-		sel := x.AsSelect()
-		if op := sel.Operand(); op.Kind() == ast.IdentKind && op.AsIdent() == v && !seen[sel.FieldName()] {
-			seen[sel.FieldName()] = true
-			out = append(out, sel.FieldName())
-		}
-	}))
-	sort.Strings(out)
-	return out
-}
-
-// declareParams builds the params value eval gives each scope (an
-// import's is also reachable from its parent's, under its namespace) and
-// the index of scopes by path. consistency.NewEnvs has checked that every
-// import names a scope the bundle contains.
-func (p *Program) declareParams() {
-	b := p.Bundle
-	p.params = make([]map[string]any, len(b.Decls.Scopes))
-	p.scopeIndex = map[string]int{}
-	for i, sc := range b.Decls.Scopes {
-		p.params[i] = map[string]any{}
-		for _, pr := range sc.Params {
-			p.params[i][pr.Name] = pr.Value
-		}
-		p.scopeIndex[sc.Path] = i
-	}
-	for i, sc := range b.Decls.Scopes {
-		for _, ns := range sc.Namespaces {
-			p.params[i][ns] = p.params[p.scopeIndex[celenv.Child(sc.Path, ns)]]
-		}
-	}
-}
-
-// convertParams converts the params to CEL values once, not at every
-// access (an import's params map is shared with its parent's, so it is
-// converted once too); override replaces the contract's own (scope 0)
-// values by name (a profile's).
-func (p *Program) convertParams(override map[string]any) {
-	for i, sc := range p.Bundle.Decls.Scopes {
-		for _, pr := range sc.Params {
-			v := pr.Value
-			if o, ok := override[pr.Name]; ok && i == 0 {
-				v = o
-			}
-			p.params[i][pr.Name] = p.celValue(v)
-		}
-	}
-}
-
 // WithProfile returns a Program that judges as p does under the params of
 // the named profile block (docs/language.md, "profile"): the compiled
 // expressions are shared, the params and the predicates that read only
@@ -347,8 +290,8 @@ func (p *Program) WithProfile(name string) (*Program, error) {
 	}
 	q := *p
 	q.profile, q.explaining = name, nil
-	q.declareParams()
-	q.convertParams(override)
+	q.params, q.scopeIndex = params.Scopes(q.Bundle)
+	params.Convert(q.Bundle, q.params, override, q.adapter)
 	q.planConstants(q.asts)
 	return &q, nil
 }
@@ -375,27 +318,6 @@ func stringsAny(ss []string) []any {
 		out[i] = s
 	}
 	return out
-}
-
-// celValue converts a constant (nil, bool, float64, string, []any,
-// map[string]any, as params are) to a CEL value, lists and maps deeply, as
-// cel-go would convert it at every access.
-func (p *Program) celValue(v any) ref.Val {
-	switch v := v.(type) {
-	case []any:
-		elems := make([]ref.Val, len(v))
-		for i, e := range v {
-			elems[i] = p.celValue(e)
-		}
-		return types.NewRefValList(p.adapter, elems)
-	case map[string]any:
-		m := make(map[ref.Val]ref.Val, len(v))
-		for k, e := range v {
-			m[types.String(k)] = p.celValue(e)
-		}
-		return types.NewRefValMap(p.adapter, m)
-	}
-	return p.adapter.NativeToValue(v)
 }
 
 // constPred is a predicate evaluated once per bundle: its value (or

@@ -105,3 +105,10 @@ func (f *Free) checked(i, k int) bool {
 	e.plan.Do(func() { e.prg, _ = f.plan(e.env, e.ast) })
 	return e.prg != nil
 }
+
+// Planned says whether expression i's untracked program has been planned
+// (a test's view of what a command has planned; not safe while runs are
+// being judged).
+func (f *Free) Planned(i int) bool {
+	return f != nil && f.exprs[i] != nil && f.exprs[i].prg != nil
+}
