@@ -94,6 +94,7 @@ type Collector struct {
 	opt       metrics.Options
 	maxListed int
 	optErr    error // opt invalid: metrics.Compute's error
+	noViol    bool  // SkipViolations: the Results hold no Violations
 	runs      int
 
 	cur       *metrics.Pipeline // the pipeline whose runs are being added (its conditions: metrics.Pipeline)
@@ -148,6 +149,12 @@ func NewCollector(declared map[string]metrics.Declared, opt metrics.Options, max
 	return &Collector{declared: declared, opt: opt, maxListed: maxListed, optErr: opt.Check(), budget: newListBudget(maxListed)}
 }
 
+// SkipViolations makes the Results leave out Violations and
+// MoreViolations (nil and 0), and nothing else: a report format that does
+// not show the violations' origins and witnesses (the table) need not hold
+// one per listed violation to the end. Call it before the first Add.
+func (c *Collector) SkipViolations() { c.noViol = true }
+
 // Collect returns the Results of recs, in any order: NewCollector, then
 // each condition's records added in key order.
 func Collect(recs []runs.Record, declared map[string]metrics.Declared, opt metrics.Options, maxListed int) Results {
@@ -194,7 +201,7 @@ func (c *Collector) add(r runs.Record) {
 	if c.maxListed > 0 {
 		list = c.budget.take(r)
 	}
-	for _, v := range appendViolations(nil, r) {
+	for _, v := range c.violations(r) {
 		if c.maxListed <= 0 || c.budget.listsViolation(v.Invariant, v.Key) {
 			c.curViol = append(c.curViol, v)
 		} else {
@@ -204,6 +211,14 @@ func (c *Collector) add(r runs.Record) {
 	if err := c.cur.Add(r, list); err != nil {
 		panic(err) // the order was checked above
 	}
+}
+
+// violations is appendViolations(nil, r), or nil with SkipViolations.
+func (c *Collector) violations(r runs.Record) []Violation {
+	if c.noViol {
+		return nil
+	}
+	return appendViolations(nil, r)
 }
 
 // endCondition computes the conditions of the current pipeline (one, or
