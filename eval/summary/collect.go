@@ -100,6 +100,7 @@ type Collector struct {
 	cur       *metrics.Pipeline // the pipeline whose runs are being added (its conditions: metrics.Pipeline)
 	curViol   []Violation
 	lastAdded runs.Key
+	attack    string // the last run's Key.Attack, shared by the runs of its attack (add)
 
 	// budget decides which lists name each run (with maxListed > 0);
 	// moreViol counts the violations of runs the checks do not list.
@@ -193,6 +194,17 @@ func (c *Collector) add(r runs.Record) {
 		d := c.declared[k.Contract]
 		c.cur = metrics.NewPipeline(k.Contract, k.Condition, d.Aggregates, d.Rules)
 	}
+	// The condition's runs share one copy of its contract, condition and
+	// attack names: each run's key comes with its own (decoded by the
+	// Sorter), and the keys the report lists (a few per condition and
+	// check) are held to the end.
+	r.Key.Contract, r.Key.Condition = c.cur.Contract(), c.cur.Condition()
+	if r.Key.Attack == c.attack {
+		r.Key.Attack = c.attack
+	} else {
+		c.attack = r.Key.Attack
+	}
+	k = r.Key
 	c.runs++
 	c.lastAdded = k
 	c.attacked = c.attacked || k.Attacked()

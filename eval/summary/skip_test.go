@@ -3,7 +3,9 @@ package summary
 import (
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/runs"
@@ -67,5 +69,31 @@ func TestKeepCopies(t *testing.T) {
 	none, more := keep(list[3:], 0, map[runs.Key]bool{}, func(k runs.Key) runs.Key { return k })
 	if none != nil || more != 29 {
 		t.Errorf("cut to nothing: %v, %d more; want nil, 29", none, more)
+	}
+}
+
+// TestKeysShareNames: the keys the Results list share one copy of their
+// condition's contract, condition and attack names, whatever copies the
+// records came with (a Sorter decodes each run's own).
+func TestKeysShareNames(t *testing.T) {
+	c := NewCollector(nil, metrics.Options{}, 0)
+	for i := range 3 {
+		r := rec(strings.Clone("c"), strings.Clone("cond"), fmt.Sprintf("T%d", i), "g", true, true)
+		r.Key.Attack = strings.Clone("important_instructions")
+		r.Invariants = map[string]runs.Label{"inv": runs.Bool(false)}
+		if err := c.Add(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hits := c.Results().Checks[0].Invariants[0].HitRuns
+	if len(hits) != 3 {
+		t.Fatalf("%d hit runs; want 3", len(hits))
+	}
+	for _, k := range hits[1:] {
+		for i, s := range [][2]string{{k.Contract, hits[0].Contract}, {k.Condition, hits[0].Condition}, {k.Attack, hits[0].Attack}} {
+			if unsafe.StringData(s[0]) != unsafe.StringData(s[1]) {
+				t.Errorf("%s: name %d (%q) is a copy of its own", k, i, s[0])
+			}
+		}
 	}
 }
