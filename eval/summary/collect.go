@@ -113,26 +113,32 @@ type Collector struct {
 	attacked bool
 	started  bool
 
-	conds  []condSlot
-	fatal  error // metrics.Compute's error for an invalid declared attempt rule
-	agree  []tally.Agreement
-	given  bool
-	checks []tally.Checks
-	audit  []tally.AuditCounts
-	viol   []Violation
+	conds []metrics.Condition
+	// ifAttacked are the conditions of the current contract whose
+	// metrics change should a later condition of it turn out to have an
+	// attacked run (a condition without security cases is a utility-only
+	// evaluation only when no run of its undeclared contract is attacked):
+	// endContract puts them in place of conds[i] or drops them.
+	ifAttacked []altCondition
+	fatal      error // metrics.Compute's error for an invalid declared attempt rule
+	agree      []tally.Agreement
+	given      bool
+	checks     []tally.Checks
+	audit      []tally.AuditCounts
+	viol       []Violation
 }
 
 // maxFailedNames bounds the conditions in error the Results' error line
 // names (the others are counted).
 const maxFailedNames = 20
 
-// condSlot is one condition's metrics; ifAttacked, when set, replaces c
-// should a later condition of the same contract turn out to have an
-// attacked run (a condition without security cases is a utility-only
-// evaluation only when no run of its undeclared contract is attacked).
-type condSlot struct {
-	c          metrics.Condition
-	ifAttacked *metrics.Condition
+// altCondition is conds[i]'s metrics should its contract have an
+// attacked run. conds holds the conditions themselves, not slots beside
+// them, so that Results hands over that slice rather than a copy of
+// every condition.
+type altCondition struct {
+	i int
+	c metrics.Condition
 }
 
 // NewCollector returns an empty Collector. declared holds, per contract
@@ -281,7 +287,6 @@ func (c *Collector) endGroup(g *metrics.Group) {
 		c.fatal = err
 		return
 	}
-	slot := condSlot{c: cond}
 	if !declared && !c.attacked {
 		// Whether the contract has an attacked run is known once its
 		// last condition is in; until then keep both answers.
@@ -290,22 +295,19 @@ func (c *Collector) endGroup(g *metrics.Group) {
 			c.fatal = err
 			return
 		}
-		slot.ifAttacked = &alt
+		c.ifAttacked = append(c.ifAttacked, altCondition{len(c.conds), alt})
 	}
-	c.conds = append(c.conds, slot)
+	c.conds = append(c.conds, cond)
 }
 
 // endContract settles the conditions of the current contract.
 func (c *Collector) endContract() {
-	for i := range c.conds {
-		s := &c.conds[i]
-		if s.ifAttacked != nil && s.c.Contract == c.contract {
-			if c.attacked {
-				s.c = *s.ifAttacked
-			}
-			s.ifAttacked = nil
+	if c.attacked {
+		for _, a := range c.ifAttacked {
+			c.conds[a.i] = a.c
 		}
 	}
+	c.ifAttacked = nil
 }
 
 // Results returns the results of the records added (those Collect gives
@@ -325,13 +327,13 @@ func (c *Collector) Results() Results {
 	default:
 		var failed []string
 		nfailed := 0
-		for _, s := range c.conds {
-			cs = append(cs, s.c)
-			if !s.c.OK() {
+		cs = c.conds
+		for i := range cs {
+			if !cs[i].OK() {
 				// The first maxFailedNames are named: 200,000 conditions
 				// in error make one line, not megabytes.
 				if nfailed++; nfailed <= maxFailedNames {
-					failed = append(failed, s.c.Name())
+					failed = append(failed, cs[i].Name())
 				}
 			}
 		}
