@@ -99,7 +99,7 @@ func evalCmd() *cobra.Command {
 			var outputs atomicfile.Set
 			defer outputs.Abort() // after Commit, a no-op
 			in := assemble.EvalInput{Input: assemble.Input{Command: report.CommandEval, Version: compiler.Version,
-				Inputs: args[1:], Programs: progs, Metrics: mf.Options(), MaxListed: rf.maxItems, Profiles: profiles},
+				Inputs: args[1:], Programs: progs, Metrics: mf.Options(), MaxListed: rf.maxItems, Profiles: profiles, NoViolations: rf.format == "table"},
 				Files: files, Options: opt, Progress: stderr}
 			in.Options.Open, in.Size = list.Open, list.Size
 			if out != "" {

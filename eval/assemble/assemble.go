@@ -48,6 +48,11 @@ type Input struct {
 	// eval --profile): the Document counts the labels each flips
 	// (summary.FlipCounter).
 	Profiles []string
+	// NoViolations leaves the Document's Violations out (nil, and
+	// MoreViolations 0): the table does not show them, and on a corpus of
+	// many conditions they are a large part of what the report holds
+	// (summary.Collector.SkipViolations). Only for the table format.
+	NoViolations bool
 }
 
 // Assembler builds a Document from records added one at a time in key
@@ -61,7 +66,11 @@ type Assembler struct {
 
 // New returns an Assembler for in with no record added.
 func New(in Input) *Assembler {
-	return &Assembler{in: in, c: summary.NewCollector(in.declared(), in.Metrics, in.MaxListed), flips: summary.NewFlipCounter(in.Profiles)}
+	c := summary.NewCollector(in.declared(), in.Metrics, in.MaxListed)
+	if in.NoViolations {
+		c.SkipViolations()
+	}
+	return &Assembler{in: in, c: c, flips: summary.NewFlipCounter(in.Profiles)}
 }
 
 // declared is each program's tasks, cases and attempt rules by contract

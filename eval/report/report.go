@@ -55,8 +55,11 @@ import (
 func WriteMetrics(w io.Writer, cs []metrics.Condition) error {
 	bw := bufio.NewWriter(w)
 	withContract := false
-	var ok, failed []metrics.Condition
-	for _, c := range cs {
+	// Pointers into cs, not copies: a Condition is about a kilobyte, and
+	// a corpus of many conditions would hold every one twice.
+	var ok, failed []*metrics.Condition
+	for i := range cs {
+		c := &cs[i]
 		if c.Contract != "" {
 			withContract = true
 		}
@@ -79,23 +82,23 @@ func WriteMetrics(w io.Writer, cs []metrics.Condition) error {
 		for _, c := range ok {
 			exposed := "—"
 			if c.HasExposure {
-				exposed = CountCell(c, "exposed_cases", c.ExposedCases)
+				exposed = CountCell(*c, "exposed_cases", c.ExposedCases)
 			}
 			cells := []string{
 				ShownName(c.Condition),
 				fmt.Sprint(c.BenignTasks),
 				fmt.Sprint(c.SecurityCases),
-				RepsCell(c),
-				RateCell(c, "benign_utility", c.BenignUtility),
-				RateCell(c, "raw_attacked_utility", c.RawAttackedUtility),
-				RateCell(c, "targeted_asr", c.TargetedASR),
-				RateCell(c, "side_effect_rate", c.SideEffectRate),
-				RateCell(c, "secure_utility_in_scope", c.SecureUtilityInScope),
-				JointCell(c),
+				RepsCell(*c),
+				RateCell(*c, "benign_utility", c.BenignUtility),
+				RateCell(*c, "raw_attacked_utility", c.RawAttackedUtility),
+				RateCell(*c, "targeted_asr", c.TargetedASR),
+				RateCell(*c, "side_effect_rate", c.SideEffectRate),
+				RateCell(*c, "secure_utility_in_scope", c.SecureUtilityInScope),
+				JointCell(*c),
 				exposed,
-				NullableCell(c, "conditional_asr_exposed", c.ConditionalASRExposed),
-				CountCell(c, "benign_solved_cases", c.BenignSolvedCases),
-				NullableCell(c, "conditional_asr_benign_solved", c.ConditionalASRBenignSolved),
+				NullableCell(*c, "conditional_asr_exposed", c.ConditionalASRExposed),
+				CountCell(*c, "benign_solved_cases", c.BenignSolvedCases),
+				NullableCell(*c, "conditional_asr_benign_solved", c.ConditionalASRBenignSolved),
 			}
 			if withContract {
 				cells = append([]string{ContractCell(c.Contract)}, cells...)
@@ -128,8 +131,8 @@ func WriteMetrics(w io.Writer, cs []metrics.Condition) error {
 }
 
 // writeIntervals writes the "95% intervals" table of WriteMetrics.
-func writeIntervals(w io.Writer, cs []metrics.Condition, withContract bool) error {
-	var with []metrics.Condition
+func writeIntervals(w io.Writer, cs []*metrics.Condition, withContract bool) error {
+	var with []*metrics.Condition
 	resamples, seed := 0, int64(0)
 	for _, c := range cs {
 		if len(c.Rates) == 0 {

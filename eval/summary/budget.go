@@ -216,8 +216,16 @@ func (b *listBudget) cutAudit(a *tally.AuditCounts) {
 func keep[T any](list []T, more int, set map[runs.Key]bool, key func(T) runs.Key) ([]T, int) {
 	n := len(list)
 	list = slices.DeleteFunc(list, func(e T) bool { return !set[key(e)] })
-	if len(list) == 0 {
+	switch {
+	case len(list) == 0:
 		list = nil // as a tally leaves a list no run was listed in
+	case cap(list) > len(list):
+		// A copy of the entries kept, not the tally's array: the Results
+		// hold each condition's lists to the end, and that array holds
+		// every run of the list and an append's slack (20 MB of a 190 MB
+		// live heap on the 1 GB synthetic corpus, docs/performance.md
+		// "Memory").
+		list = slices.Clone(list)
 	}
 	return list, more + n - len(list)
 }

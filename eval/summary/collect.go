@@ -94,11 +94,13 @@ type Collector struct {
 	opt       metrics.Options
 	maxListed int
 	optErr    error // opt invalid: metrics.Compute's error
+	noViol    bool  // SkipViolations: the Results hold no Violations
 	runs      int
 
 	cur       *metrics.Pipeline // the pipeline whose runs are being added (its conditions: metrics.Pipeline)
 	curViol   []Violation
 	lastAdded runs.Key
+	attack    string // the last run's Key.Attack, shared by the runs of its attack (add)
 
 	// budget decides which lists name each run (with maxListed > 0);
 	// moreViol counts the violations of runs the checks do not list.
@@ -111,26 +113,32 @@ type Collector struct {
 	attacked bool
 	started  bool
 
-	conds  []condSlot
-	fatal  error // metrics.Compute's error for an invalid declared attempt rule
-	agree  []tally.Agreement
-	given  bool
-	checks []tally.Checks
-	audit  []tally.AuditCounts
-	viol   []Violation
+	conds []metrics.Condition
+	// ifAttacked are the conditions of the current contract whose
+	// metrics change should a later condition of it turn out to have an
+	// attacked run (a condition without security cases is a utility-only
+	// evaluation only when no run of its undeclared contract is attacked):
+	// endContract puts them in place of conds[i] or drops them.
+	ifAttacked []altCondition
+	fatal      error // metrics.Compute's error for an invalid declared attempt rule
+	agree      []tally.Agreement
+	given      bool
+	checks     []tally.Checks
+	audit      []tally.AuditCounts
+	viol       []Violation
 }
 
 // maxFailedNames bounds the conditions in error the Results' error line
 // names (the others are counted).
 const maxFailedNames = 20
 
-// condSlot is one condition's metrics; ifAttacked, when set, replaces c
-// should a later condition of the same contract turn out to have an
-// attacked run (a condition without security cases is a utility-only
-// evaluation only when no run of its undeclared contract is attacked).
-type condSlot struct {
-	c          metrics.Condition
-	ifAttacked *metrics.Condition
+// altCondition is conds[i]'s metrics should its contract have an
+// attacked run. conds holds the conditions themselves, not slots beside
+// them, so that Results hands over that slice rather than a copy of
+// every condition.
+type altCondition struct {
+	i int
+	c metrics.Condition
 }
 
 // NewCollector returns an empty Collector. declared holds, per contract
@@ -147,6 +155,12 @@ type condSlot struct {
 func NewCollector(declared map[string]metrics.Declared, opt metrics.Options, maxListed int) *Collector {
 	return &Collector{declared: declared, opt: opt, maxListed: maxListed, optErr: opt.Check(), budget: newListBudget(maxListed)}
 }
+
+// SkipViolations makes the Results leave out Violations and
+// MoreViolations (nil and 0), and nothing else: a report format that does
+// not show the violations' origins and witnesses (the table) need not hold
+// one per listed violation to the end. Call it before the first Add.
+func (c *Collector) SkipViolations() { c.noViol = true }
 
 // Collect returns the Results of recs, in any order: NewCollector, then
 // each condition's records added in key order.
@@ -186,6 +200,17 @@ func (c *Collector) add(r runs.Record) {
 		d := c.declared[k.Contract]
 		c.cur = metrics.NewPipeline(k.Contract, k.Condition, d.Aggregates, d.Rules)
 	}
+	// The condition's runs share one copy of its contract, condition and
+	// attack names: each run's key comes with its own (decoded by the
+	// Sorter), and the keys the report lists (a few per condition and
+	// check) are held to the end.
+	r.Key.Contract, r.Key.Condition = c.cur.Contract(), c.cur.Condition()
+	if r.Key.Attack == c.attack {
+		r.Key.Attack = c.attack
+	} else {
+		c.attack = r.Key.Attack
+	}
+	k = r.Key
 	c.runs++
 	c.lastAdded = k
 	c.attacked = c.attacked || k.Attacked()
@@ -194,7 +219,7 @@ func (c *Collector) add(r runs.Record) {
 	if c.maxListed > 0 {
 		list = c.budget.take(r)
 	}
-	for _, v := range appendViolations(nil, r) {
+	for _, v := range c.violations(r) {
 		if c.maxListed <= 0 || c.budget.listsViolation(v.Invariant, v.Key) {
 			c.curViol = append(c.curViol, v)
 		} else {
@@ -204,6 +229,14 @@ func (c *Collector) add(r runs.Record) {
 	if err := c.cur.Add(r, list); err != nil {
 		panic(err) // the order was checked above
 	}
+}
+
+// violations is appendViolations(nil, r), or nil with SkipViolations.
+func (c *Collector) violations(r runs.Record) []Violation {
+	if c.noViol {
+		return nil
+	}
+	return appendViolations(nil, r)
 }
 
 // endCondition computes the conditions of the current pipeline (one, or
@@ -254,7 +287,6 @@ func (c *Collector) endGroup(g *metrics.Group) {
 		c.fatal = err
 		return
 	}
-	slot := condSlot{c: cond}
 	if !declared && !c.attacked {
 		// Whether the contract has an attacked run is known once its
 		// last condition is in; until then keep both answers.
@@ -263,22 +295,19 @@ func (c *Collector) endGroup(g *metrics.Group) {
 			c.fatal = err
 			return
 		}
-		slot.ifAttacked = &alt
+		c.ifAttacked = append(c.ifAttacked, altCondition{len(c.conds), alt})
 	}
-	c.conds = append(c.conds, slot)
+	c.conds = append(c.conds, cond)
 }
 
 // endContract settles the conditions of the current contract.
 func (c *Collector) endContract() {
-	for i := range c.conds {
-		s := &c.conds[i]
-		if s.ifAttacked != nil && s.c.Contract == c.contract {
-			if c.attacked {
-				s.c = *s.ifAttacked
-			}
-			s.ifAttacked = nil
+	if c.attacked {
+		for _, a := range c.ifAttacked {
+			c.conds[a.i] = a.c
 		}
 	}
+	c.ifAttacked = nil
 }
 
 // Results returns the results of the records added (those Collect gives
@@ -298,13 +327,13 @@ func (c *Collector) Results() Results {
 	default:
 		var failed []string
 		nfailed := 0
-		for _, s := range c.conds {
-			cs = append(cs, s.c)
-			if !s.c.OK() {
+		cs = c.conds
+		for i := range cs {
+			if !cs[i].OK() {
 				// The first maxFailedNames are named: 200,000 conditions
 				// in error make one line, not megabytes.
 				if nfailed++; nfailed <= maxFailedNames {
-					failed = append(failed, s.c.Name())
+					failed = append(failed, cs[i].Name())
 				}
 			}
 		}
