@@ -92,6 +92,11 @@ func ParseSize(s string) (int64, error) {
 		}
 	}
 	n, err := strconv.ParseUint(num, 10, 64)
+	if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+		// A number of digits past uint64 overflows just as one that
+		// overflows only once shifted by its unit: both are too large.
+		return 0, fmt.Errorf("too large")
+	}
 	if err != nil || (num != "" && num[0] == '+') {
 		return 0, fmt.Errorf("not a whole number of bytes with an optional unit B, KiB, MiB, GiB or TiB")
 	}

@@ -35,6 +35,8 @@ func TestChoose(t *testing.T) {
 		{"bad unit", env(Env, "128MB"), Setting{}, `TENET_MEMORY_LIMIT="128MB": not a whole number of bytes with an optional unit B, KiB, MiB, GiB or TiB (a size such as 256MiB, or off)`},
 		{"too small", env(Env, "1MiB"), Setting{}, `TENET_MEMORY_LIMIT="1MiB": below the minimum of 16MiB (a size such as 256MiB, or off)`},
 		{"too large", env(Env, "9000000TiB"), Setting{}, `TENET_MEMORY_LIMIT="9000000TiB": too large (a size such as 256MiB, or off)`},
+		{"too many digits", env(Env, "99999999999999999999"), Setting{}, `TENET_MEMORY_LIMIT="99999999999999999999": too large (a size such as 256MiB, or off)`},
+		{"past int64", env(Env, "9223372036854775808B"), Setting{}, `TENET_MEMORY_LIMIT="9223372036854775808B": too large (a size such as 256MiB, or off)`},
 		{"signed", env(Env, "+64MiB"), Setting{}, `TENET_MEMORY_LIMIT="+64MiB": not a whole number of bytes with an optional unit B, KiB, MiB, GiB or TiB (a size such as 256MiB, or off)`},
 		{"blank", env(Env, " "), Setting{}, `TENET_MEMORY_LIMIT=" ": not a whole number of bytes with an optional unit B, KiB, MiB, GiB or TiB (a size such as 256MiB, or off)`},
 	} {
