@@ -22,6 +22,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path"
 	"path/filepath"
@@ -35,11 +36,21 @@ import (
 // EnvDir names the environment variable that sets the cache directory.
 const EnvDir = "TENET_CACHE_DIR"
 
-// Dir is the cache directory: $TENET_CACHE_DIR when set and not empty,
-// else tenet/ under the user cache directory (os.UserCacheDir; an error
-// when it has none, as when $HOME is unset).
+// ErrRelativeDir is Dir's error for a relative $TENET_CACHE_DIR: it would
+// put the cache under whatever directory each command runs in (a cache per
+// checkout, in the checkout), so it is refused as Go refuses a relative
+// GOCACHE.
+var ErrRelativeDir = errors.New("not an absolute path")
+
+// Dir is the cache directory: $TENET_CACHE_DIR when set and not empty (an
+// absolute path, else ErrRelativeDir), else tenet/ under the user cache
+// directory (os.UserCacheDir; an error when it has none, as when $HOME is
+// unset).
 func Dir() (string, error) {
 	if d := os.Getenv(EnvDir); d != "" {
+		if !filepath.IsAbs(d) {
+			return "", fmt.Errorf("%s=%q: %w", EnvDir, d, ErrRelativeDir)
+		}
 		return d, nil
 	}
 	d, err := os.UserCacheDir()

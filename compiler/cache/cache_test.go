@@ -2,6 +2,7 @@ package cache
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -275,6 +276,14 @@ func TestDir(t *testing.T) {
 	t.Setenv(EnvDir, "/some/where")
 	if d, err := Dir(); err != nil || d != "/some/where" {
 		t.Fatalf("Dir() = %q, %v with %s set", d, err, EnvDir)
+	}
+	for _, rel := range []string{"relcache", "./c", "../c", "~/c"} {
+		t.Setenv(EnvDir, rel)
+		d, err := Dir()
+		want := EnvDir + "=\"" + rel + "\": not an absolute path"
+		if d != "" || err == nil || err.Error() != want || !errors.Is(err, ErrRelativeDir) {
+			t.Fatalf("Dir() = %q, %v with %s=%s; want %q", d, err, EnvDir, rel, want)
+		}
 	}
 	t.Setenv(EnvDir, "")
 	t.Setenv("XDG_CACHE_HOME", "/xdg")

@@ -1,6 +1,7 @@
 package cliflags
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -19,9 +20,25 @@ type Cache struct {
 	Off bool
 }
 
-// Add declares --no-cache on cmd.
+// Add declares --no-cache on cmd, and makes a relative $TENET_CACHE_DIR
+// an error of cmd before it runs (exit 2) unless --no-cache is given:
+// where there is no cache directory at all the command runs without the
+// cache, but a directory named wrongly is the user's mistake, said rather
+// than ignored.
 func (f *Cache) Add(cmd *cobra.Command) {
-	cmd.Flags().BoolVar(&f.Off, "no-cache", false, "neither read nor write the compile cache ("+cache.EnvDir+", default tenet/ in the user cache directory)")
+	cmd.Flags().BoolVar(&f.Off, "no-cache", false, "neither read nor write the compile cache ("+cache.EnvDir+", an absolute path; default tenet/ in the user cache directory)")
+	prev := cmd.PreRunE
+	cmd.PreRunE = func(c *cobra.Command, args []string) error {
+		if prev != nil {
+			if err := prev(c, args); err != nil {
+				return err
+			}
+		}
+		if _, err := cache.Dir(); !f.Off && errors.Is(err, cache.ErrRelativeDir) {
+			return err
+		}
+		return nil
+	}
 }
 
 // Cache is the cache the command reads and writes: nil with --no-cache,
