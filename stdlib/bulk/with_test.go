@@ -34,6 +34,15 @@ func TestWith(t *testing.T) {
 		{`{}.with({'a': [1]})`, "{a: [1]}"},
 		{`{1: 'one', 2: 'two'}.with(dyn({1u: 'uno'})) == {1: 'uno', 2: 'two'}`, "true"},
 		{`{1: 'one'}.with(dyn({1u: 'uno'})).size()`, "1"},
+		// A double key and an int or uint one that CEL takes for it: one
+		// key, never two. m's keys are replaced as k in n finds them, and
+		// 1 in {1.0: 'b'} is false in cel-go (1.0 in {1: 'b'} is true), so
+		// the first keeps m's value, as the comprehension does.
+		{`dyn({1: 'a'}).with(dyn({1.0: 'b'}))`, "{1: a}"},
+		{`dyn({1.0: 'a'}).with(dyn({1: 'b'}))`, "{1: b}"},
+		{`dyn({1.0: 'a'}).with(dyn({1: 'b'})).size()`, "1"},
+		{`dyn({1.0: 'a'}).with(dyn({1u: 'b', 2u: 'c'})).size()`, "2"},
+		{`dyn({1u: 'a'}).with(dyn({1.0: 'b'})).size()`, "1"},
 		{`cel.bind(s, {'a': 1}, s.with({'a': 2}) == {'a': 2} && s == {'a': 1})`, "true"},
 		{`{'a': 1}.with({'b': 1 / 0})`, "error: division by zero"},
 		{`{'a': 1}.with(d)`, "error: no such overload: with(map, string)"},
@@ -46,17 +55,20 @@ func TestWith(t *testing.T) {
 }
 
 // TestWithMatchesTransformMap compares m.with(n) with the comprehension it
-// replaces, on random maps whose keys include n's (strings, ints, uints
-// and doubles that denote the same key as an int).
+// replaces, on random maps whose keys include n's (strings, and ints,
+// uints and doubles, n's spelling of a key of m taken at random among the
+// three: 1, 1u and 1.0 are one key in CEL).
 func TestWithMatchesTransformMap(t *testing.T) {
 	e := withEnv(t)
 	r := rand.New(rand.NewPCG(17, 8))
 	key := func() any {
-		switch r.IntN(4) {
+		switch r.IntN(5) {
 		case 0:
 			return int64(r.IntN(4))
 		case 1:
 			return uint64(r.IntN(4))
+		case 2:
+			return float64(r.IntN(4))
 		default:
 			return fmt.Sprintf("k%d", r.IntN(5))
 		}
@@ -89,19 +101,26 @@ func TestWithMatchesTransformMap(t *testing.T) {
 		for k := range m {
 			if r.IntN(2) == 0 {
 				// The same key, sometimes spelled as another numeric type.
+				var i int64
 				switch kk := k.(type) {
 				case int64:
-					if r.IntN(2) == 0 {
-						n[uint64(kk)] = value()
-						continue
-					}
+					i = kk
 				case uint64:
-					if r.IntN(2) == 0 {
-						n[int64(kk)] = value()
-						continue
-					}
+					i = int64(kk)
+				case float64:
+					i = int64(kk)
+				default:
+					n[k] = value()
+					continue
 				}
-				n[k] = value()
+				switch r.IntN(3) {
+				case 0:
+					n[i] = value()
+				case 1:
+					n[uint64(i)] = value()
+				default:
+					n[float64(i)] = value()
+				}
 			}
 		}
 		vars := map[string]any{"m": m, "n": n}

@@ -31,6 +31,11 @@ func TestWithout(t *testing.T) {
 		{`[].without([1])`, "[]"},
 		{`[1, 2].without(dyn([2.0]))`, "[1]"},
 		{`[1, 2].without(dyn([2u]))`, "[1]"},
+		// 1, 1u and 1.0 are equal whichever side holds which, as x in b.
+		{`dyn([1, 1.0, 1u, 2]).without(dyn([1.0]))`, "[2]"},
+		{`dyn([1, 1.0, 1u, 2]).without(dyn([1u]))`, "[2]"},
+		{`dyn([1, 1.0, 1u, 2]).without([1])`, "[2]"},
+		{`dyn([1.5, 2.0]).without([2])`, "[1.5]"},
 		{`[{'a': 1}, {'a': 2}].without([{'a': 2}])`, "[{a: 1}]"},
 		{`['x', 1, null].without(dyn([null, 'x']))`, "[1]"},
 		{`[1].without(d)`, "error: no such overload: without(list, string)"},
