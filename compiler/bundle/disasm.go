@@ -249,7 +249,7 @@ func (l *listing) plan(b *Bundle) {
 func (l *listing) exprs(b *Bundle) {
 	l.pf("\nexpressions\n")
 	for i, e := range b.Exprs {
-		l.pf("  #%d %s of %s  %s:%d:%d  %s env, scope %d  -> %s  cost ≤ %d\n", i, e.Kind, e.Owner, e.Range.File, e.Range.Line, e.Range.Column, e.Env, e.Scope, e.ResultType, e.Cost)
+		l.pf("  #%d %s of %s  %s:%d:%d  %s env, scope %d  -> %s  estimate ≤ %d under the size assumptions\n", i, e.Kind, e.Owner, e.Range.File, e.Range.Line, e.Range.Column, e.Env, e.Scope, e.ResultType, e.Cost)
 		if len(e.Vars) > 0 {
 			var vs []string
 			for _, v := range e.Vars {
@@ -269,7 +269,11 @@ func (l *listing) exprs(b *Bundle) {
 
 // meteringText says how eval evaluates an expression: metered on every
 // run, or unmetered on runs up to a size, with its static cost bound at
-// each size rung (Expr.Unmetered).
+// each size rung (Expr.Unmetered). Those bounds hold for any run of the
+// rung's size; the "estimate" on the line above (Expr.Cost) assumes the
+// compiler's sizes (1,000 list items, 10,000-byte strings) and may be
+// below the bounds of larger rungs: the labels say which is which, so
+// that neither reads as a ceiling of the other.
 func meteringText(bounds []uint64) string {
 	if len(bounds) == 0 {
 		return "metered"
@@ -278,7 +282,7 @@ func meteringText(bounds []uint64) string {
 	for k, c := range bounds {
 		parts[k] = fmt.Sprintf("%d:%d", SizeRungs[k], c)
 	}
-	return fmt.Sprintf("unmetered on runs of size ≤ %d, else metered; bound by size: %s", SizeRungs[len(bounds)-1], strings.Join(parts, " "))
+	return fmt.Sprintf("unmetered on runs of size ≤ %d, else metered; bound on a run of size ≤ rung (rung:bound): %s", SizeRungs[len(bounds)-1], strings.Join(parts, " "))
 }
 
 // patterns prints each pattern's steps and program.
