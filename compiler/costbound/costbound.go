@@ -26,7 +26,6 @@ package costbound
 import (
 	"fmt"
 	"math"
-	"regexp/syntax"
 	"slices"
 
 	"cel.dev/cel-go/cel"
@@ -36,6 +35,7 @@ import (
 	"cel.dev/cel-go/common/types"
 
 	"github.com/tenetlang/tenet/compiler/bundle"
+	"github.com/tenetlang/tenet/stdlib/regexcost"
 )
 
 // Environments whose expressions may run unmetered (celenv.KindCriterion
@@ -559,10 +559,10 @@ func valueSize(v any) uint64 {
 }
 
 // literalProgSize is the number of instructions of the compiled program of
-// a string literal pattern (as stdlib.RegexProgSize counts them: Perl
-// syntax, simplified), and ok false for any other node or a pattern that
-// does not compile. Go's regexp steps through the program for each byte of
-// the text, so the program's size, not the pattern's length, prices a match.
+// a string literal pattern (regexcost.ProgSize, which stdlib charges by),
+// and ok false for any other node or a pattern that does not compile. Go's
+// regexp steps through the program for each byte of the text, so the
+// program's size, not the pattern's length, prices a match.
 func literalProgSize(n cost.AstNode) (uint64, bool) {
 	e := n.Expr()
 	if e == nil || e.Kind() != ast.LiteralKind {
@@ -572,13 +572,5 @@ func literalProgSize(n cost.AstNode) (uint64, bool) {
 	if !ok {
 		return 0, false
 	}
-	re, err := syntax.Parse(p, syntax.Perl)
-	if err != nil {
-		return 0, false
-	}
-	prog, err := syntax.Compile(re.Simplify())
-	if err != nil {
-		return 0, false
-	}
-	return uint64(len(prog.Inst)), true
+	return regexcost.ProgSize(p)
 }
