@@ -35,6 +35,7 @@ import (
 	"github.com/tenetlang/tenet/eval/params"
 	"github.com/tenetlang/tenet/eval/view"
 	"github.com/tenetlang/tenet/stdlib"
+	"github.com/tenetlang/tenet/stdlib/regexcost"
 )
 
 // Program is a bundle planned for evaluation: every expression is turned
@@ -179,6 +180,9 @@ func planWith(b *bundle.Bundle, id string, metered, consistent bool) (*Program, 
 			// (size of a dyn string, x in a dyn container), which its
 			// tracker would charge 1 whatever they read.
 			opts = append(opts, cel.CostLimit(b.Plan.RunCostLimit), cel.CostTracking(stdlib.CallCosts()))
+			// RegexGuards: a match whose charge alone exceeds the limit
+			// fails before it runs (the tracker charges after a call).
+			opts = append(opts, regexcost.Guards(b.Plan.RunCostLimit)...)
 		}
 		if err := quickCheck(consistent, env, &b.Exprs[i], &ce); err != nil {
 			errs = append(errs, fmt.Errorf("expression %d (%s of %s, %s): %w", i, e.Kind, e.Owner, rangeString(e.Range), err))

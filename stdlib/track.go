@@ -11,6 +11,7 @@ import (
 	"cel.dev/cel-go/common/types/traits"
 
 	"github.com/tenetlang/tenet/stdlib/bulk"
+	"github.com/tenetlang/tenet/stdlib/regexcost"
 )
 
 // Runtime charges.
@@ -155,20 +156,6 @@ func trackContains(args []ref.Val, _ ref.Val) *uint64 {
 	return &c
 }
 
-// trackMatches charges matches(s, re) a scan of s plus one, times a
-// quarter of the pattern's length (at least 1 each), in bytes: cel-go's
-// charge, which is 0 for an empty pattern (after counting every code point
-// of s).
-func trackMatches(args []ref.Val, _ ref.Val) *uint64 {
-	c := uint64(1)
-	if len(args) == 2 {
-		n, _ := strLen(args[0])
-		m, _ := strLen(args[1])
-		c = max(1, cost.SafeMultiply(scan(cost.SafeAdd(n, 1)), max(1, (m+3)/4)))
-	}
-	return &c
-}
-
 // listOf returns a list argument's elements' accessor and size, or ok false.
 func listOf(v ref.Val) (traits.Lister, types.Int, bool) {
 	l, ok := v.(traits.Lister)
@@ -289,6 +276,7 @@ type runtimeCharge struct {
 }
 
 func runtimeCharges() []runtimeCharge {
+	sizes := &regexcost.Sizes{}
 	return append([]runtimeCharge{
 		{Charge{[]string{overloads.SizeString, overloads.SizeStringInst}, "size(s), s.size() on a string",
 			"1 plus a scan of s (0.1 per byte, rounded up); cel-go charges 1 and counts every code point."}, trackKeyScan(0)},
@@ -307,7 +295,7 @@ func runtimeCharges() []runtimeCharge {
 		{Charge{[]string{overloads.ContainsString}, "s.contains(t)",
 			"a scan of s times a scan of t, each at least 1, in bytes; 1 when t is longer than s (cel-go's charge is 0 for an empty s or t)."}, trackContains},
 		{Charge{[]string{overloads.Matches, overloads.MatchesString}, "matches(s, re), s.matches(re)",
-			"a scan of s plus one, times a quarter of re's length, each at least 1, in bytes (cel-go's charge, which is 0 for an empty re)."}, trackMatches},
+			"a scan (0.1 per unit, rounded up, at least 1) of len(s) plus one, in bytes, times the number of instructions of re's compiled program (Go's regexp steps through the program for each byte; cel-go charges a quarter of re's length). A call whose charge alone exceeds the run cost limit fails before matching."}, func(args []ref.Val, _ ref.Val) *uint64 { return trackMatches(sizes, args) }},
 		{Charge{[]string{"string_index_of_string", "string_index_of_string_int", "string_last_index_of_string", "string_last_index_of_string_int"},
 			"s.indexOf(t), s.lastIndexOf(t)",
 			"1 plus a scan of len(s) × max(1, len(t)) bytes; cel-go charges 1 for an empty t."}, trackSearch},

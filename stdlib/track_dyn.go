@@ -6,6 +6,8 @@ import (
 	"cel.dev/cel-go/common/overloads"
 	"cel.dev/cel-go/common/types/ref"
 	"cel.dev/cel-go/common/types/traits"
+
+	"github.com/tenetlang/tenet/stdlib/regexcost"
 )
 
 // Dynamic dispatch. A call on a dyn value (size(call.args[k]), x in
@@ -19,12 +21,13 @@ import (
 // dispatched at runtime (planned without an overload id); enable it with
 // cel.CostTracking(CallCosts()) next to cel.CostLimit. Calls with an
 // overload id are left to the overload trackers.
-func CallCosts() cost.ActualCostEstimator { return dynamicCharges{} }
+func CallCosts() cost.ActualCostEstimator { return dynamicCharges{sizes: &regexcost.Sizes{}} }
 
-type dynamicCharges struct{}
+// dynamicCharges holds its own cache of regular expressions' program sizes.
+type dynamicCharges struct{ sizes *regexcost.Sizes }
 
 // CallCost implements cost.ActualCostEstimator.
-func (dynamicCharges) CallCost(function, overloadID string, args []ref.Val, result ref.Val) *uint64 {
+func (d dynamicCharges) CallCost(function, overloadID string, args []ref.Val, result ref.Val) *uint64 {
 	if overloadID != "" || len(args) == 0 {
 		return nil
 	}
@@ -72,7 +75,7 @@ func (dynamicCharges) CallCost(function, overloadID string, args []ref.Val, resu
 		}
 	case overloads.Matches:
 		if two && str0 && str1 {
-			return trackMatches(args, result)
+			return trackMatches(d.sizes, args)
 		}
 	case overloads.StartsWith, overloads.EndsWith:
 		if two && str0 && str1 {

@@ -40,8 +40,9 @@ func TestRuntimeChargesGrowWithInput(t *testing.T) {
 		{`s.contains('')`, func(n int) map[string]any { return map[string]any{"s": a(n)} }, 1, 100},
 		// a needle longer than the text: the search ends at once
 		{`'x'.contains(s)`, func(n int) map[string]any { return map[string]any{"s": a(n)} }, 2, 0},
-		// ident s + (n + 1)/10
-		{`s.matches('')`, func(n int) map[string]any { return map[string]any{"s": a(n)} }, 2, 100},
+		// ident s + (n + 1) × 3 instructions / 10 (the empty pattern's
+		// program: fail, empty width, match)
+		{`s.matches('')`, func(n int) map[string]any { return map[string]any{"s": a(n)} }, 2, 300},
 		{`s.indexOf('') == 0`, func(n int) map[string]any { return map[string]any{"s": a(n)} }, 3, 100},
 		// the shorter string is read: 'x' == s costs 1 whatever s
 		{`s == 'x'`, func(n int) map[string]any { return map[string]any{"s": a(n)} }, 2, 0},

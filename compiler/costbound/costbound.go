@@ -35,6 +35,7 @@ import (
 	"cel.dev/cel-go/common/types"
 
 	"github.com/tenetlang/tenet/compiler/bundle"
+	"github.com/tenetlang/tenet/stdlib/regexcost"
 )
 
 // Environments whose expressions may run unmetered (celenv.KindCriterion
@@ -469,9 +470,13 @@ func (h hints) EstimateCallCost(function, overloadID string, target *cost.AstNod
 		// stdlib: a tenth of each string's bytes, multiplied.
 		c = cost.SafeAdd(1, cost.SafeMultiply(max(1, scan(size(all[0]))), max(1, scan(size(all[1])))))
 	case overloads.Matches, overloads.MatchesString:
-		// stdlib: a tenth of the text's bytes times a quarter of the
-		// expression's.
-		c = cost.SafeAdd(1, cost.SafeMultiply(scan(cost.SafeAdd(size(all[0]), 1)), max(1, (size(all[1])+3)/4)))
+		// stdlib (RegexWork): a tenth of the text's bytes plus one times
+		// the pattern's program size, which Eligible has made a literal;
+		// any other pattern is priced past every limit.
+		c = math.MaxUint64
+		if prog, ok := literalProgSize(all[1]); ok {
+			c = cost.SafeAdd(1, scan(cost.SafeMultiply(cost.SafeAdd(size(all[0]), 1), max(1, prog))))
+		}
 	case overloads.StartsWithString, overloads.EndsWithString,
 		overloads.LessString, overloads.LessEqualsString, overloads.GreaterString, overloads.GreaterEqualsString:
 		// stdlib and cel-go: a tenth of the bytes compared (here of the
@@ -551,4 +556,21 @@ func valueSize(v any) uint64 {
 		return m
 	}
 	return 0
+}
+
+// literalProgSize is the number of instructions of the compiled program of
+// a string literal pattern (regexcost.ProgSize, which stdlib charges by),
+// and ok false for any other node or a pattern that does not compile. Go's
+// regexp steps through the program for each byte of the text, so the
+// program's size, not the pattern's length, prices a match.
+func literalProgSize(n cost.AstNode) (uint64, bool) {
+	e := n.Expr()
+	if e == nil || e.Kind() != ast.LiteralKind {
+		return 0, false
+	}
+	p, ok := e.AsLiteral().Value().(string)
+	if !ok {
+		return 0, false
+	}
+	return regexcost.ProgSize(p)
 }

@@ -117,3 +117,31 @@ func TestNestingBound(t *testing.T) {
 		}
 	}
 }
+
+// TestRegexBound: matches is priced by the compiled program's size (Go's
+// regexp steps through it for each byte), not the pattern's length: the
+// repeated pattern has 3002 instructions, so its bound at the smallest rung
+// is far above a+b's (5 instructions), though the patterns' lengths differ
+// by a factor of 6 only; at the larger rungs it is over the limit and the
+// expression has fewer unmetered rungs. A computed pattern stays metered
+// (TestEligible).
+func TestRegexBound(t *testing.T) {
+	for _, c := range []struct {
+		pattern string
+		want    []uint64
+	}{
+		// 1 (output) + 1 + a tenth of (rung + 1) × 5, rounded up
+		{"a+b", []uint64{131, 515, 2051, 8195, 32771, 131075, 524291, 2097155, 8388611}},
+		// × 3002: over the limit (10^7) from the rung of 2^16 bytes
+		{"(?:a?){1000}a{1000}", []uint64{77154, 307707, 1229922, 4918779}},
+	} {
+		src := "contract \"c\" {}\nthreat_model {}\ntask \"t\" { utility = \"output.matches('" + c.pattern + "')\" }\n"
+		b, diags := compiler.BuildFiles(".", map[string][]byte{"c.tenet.hcl": []byte(src)}, compiler.Options{})
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		if got := fmt.Sprint(b.Bundle.Exprs[0].Unmetered); got != fmt.Sprint(c.want) {
+			t.Errorf("%s: bounds %s, want %v", c.pattern, got, c.want)
+		}
+	}
+}
