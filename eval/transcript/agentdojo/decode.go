@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/tenetlang/tenet/eval/run"
@@ -121,15 +120,10 @@ func Peek(data []byte) (frame.Peek, bool) {
 // DecodePeeked is the format's frame.PeekDecoder: Decode of a record Peek
 // passed, decoding only the run's messages (p.Raw) and reusing the rest.
 func DecodePeeked(p frame.Peek) (rn *run.Run, ok bool) {
-	var v any
-	if jsonv2.Unmarshal(p.Raw, &v) != nil {
-		return nil, false
-	}
-	msgs, ok := v.([]any)
+	msgs, ok := p.Messages()
 	if !ok {
 		return nil, false
 	}
-	p.Record["messages"] = v
 	rn, msg, _ := body(p.Record, p.Meta, msgs)
 	return rn, msg == ""
 }

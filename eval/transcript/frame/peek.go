@@ -28,6 +28,21 @@ type Peek struct {
 	Raw []byte
 }
 
+// Messages decodes a peeked record's unread member (p.Raw), which must
+// be a list, and puts it in p.Record: the part every PeekDecoder shares
+// before building the run. ok false means the Decoder must decide.
+func (p Peek) Messages() (msgs []any, ok bool) {
+	var v any
+	if jsonv2.Unmarshal(p.Raw, &v) != nil {
+		return nil, false
+	}
+	if msgs, ok = v.([]any); !ok {
+		return nil, false
+	}
+	p.Record[p.Unread[0]] = v
+	return msgs, true
+}
+
 // PeekDecoder is a reader's Decoder of a record it has peeked at (p, ok
 // from its Peeker), reusing the peek: only p.Raw is decoded, the run's
 // meta and other members are p's (the run holds p.Record, which it

@@ -5,8 +5,6 @@ import (
 	"reflect"
 	"strings"
 
-	jsonv2 "github.com/go-json-experiment/json"
-
 	"github.com/tenetlang/tenet/eval/run"
 	"github.com/tenetlang/tenet/eval/transcript/build"
 	"github.com/tenetlang/tenet/eval/transcript/frame"
@@ -122,15 +120,10 @@ func Peek(line []byte) (frame.Peek, bool) {
 // DecodePeeked is the format's frame.PeekDecoder: Decode of a record Peek
 // passed, decoding only its messages (p.Raw) and reusing the rest.
 func DecodePeeked(p frame.Peek) (rn *run.Run, ok bool) {
-	var v any
-	if jsonv2.Unmarshal(p.Raw, &v) != nil {
-		return nil, false
-	}
-	msgs, ok := v.([]any)
+	msgs, ok := p.Messages()
 	if !ok {
 		return nil, false
 	}
-	p.Record["messages"] = v
 	rn, msg := body(p.Record, p.Meta, msgs)
 	return rn, msg == ""
 }
