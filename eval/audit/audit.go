@@ -99,12 +99,8 @@ func decide(c *run.Call, g *bundle.Grant, tools map[string]*bundle.Tool) (string
 			return decision, detail
 		}
 	}
-	resource, absent := "*", true
-	if t.Resource != "" {
-		if v, ok := c.Args[t.Resource]; ok && v != nil {
-			resource, absent = resourceText(v), false
-		}
-	}
+	resource, named := Resource(t, c.Args)
+	absent := !named
 	if !granted(g, t.Operation, resource, t.Resource != "") {
 		switch {
 		case t.Resource == "":
@@ -147,6 +143,19 @@ func asNestedCall(m map[string]any) bool {
 	_, n := m["name"].(string)
 	_, r := m["recipient_name"].(string)
 	return f || n || r
+}
+
+// Resource is the resource a call of tool t with args names, as a grant
+// is matched against it: the resource argument's text (resourceText), or
+// "*" with named false when the tool declares no resource argument or the
+// call leaves it absent or null (only a "*" capability covers that).
+func Resource(t *bundle.Tool, args map[string]any) (resource string, named bool) {
+	if t.Resource != "" {
+		if v, ok := args[t.Resource]; ok && v != nil {
+			return resourceText(v), true
+		}
+	}
+	return "*", false
 }
 
 // resourceText renders a resource argument for matching against a grant:

@@ -1,0 +1,147 @@
+package authorize
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tenetlang/tenet/eval/transcript/build"
+)
+
+// Shape names the form a pending call was written in.
+type Shape int
+
+// The call shapes ReadCall accepts.
+const (
+	ShapeOpenAIToolCall   Shape = iota + 1 // {"id", "type": "function", "function": {"name", "arguments"}}
+	ShapeOpenAIFunction                    // {"name", "arguments"} (a function_call, or a Responses function_call item)
+	ShapeMCPToolsCall                      // {"jsonrpc": "2.0", "id", "method": "tools/call", "params": {"name", "arguments"}}
+	ShapeAnthropicToolUse                  // {"type": "tool_use", "id", "name", "input"}
+)
+
+var shapeNames = [...]string{ShapeOpenAIToolCall: "openai-tool-call", ShapeOpenAIFunction: "openai-function", ShapeMCPToolsCall: "mcp-tools-call", ShapeAnthropicToolUse: "anthropic-tool-use"}
+
+func (s Shape) String() string {
+	if s > 0 && int(s) < len(shapeNames) {
+		return shapeNames[s]
+	}
+	return fmt.Sprintf("Shape(%d)", int(s))
+}
+
+// shapesAccepted is the sentence a refusal ends with.
+const shapesAccepted = `want an OpenAI tool call {"type": "function", "function": {"name", "arguments"}}, a function call {"name", "arguments"}, an MCP tools/call request {"method": "tools/call", "params": {"name", "arguments"}} or an Anthropic tool_use block {"type": "tool_use", "name", "input"}`
+
+// ShapeError is a JSON value that is not a call of an accepted shape.
+type ShapeError struct{ Msg string }
+
+func (e *ShapeError) Error() string { return e.Msg }
+
+// ReadCall reads one call from its JSON text, in any accepted Shape.
+// Duplicate member names and invalid UTF-8 are refused (as transcripts
+// are read), so that no two readers can take a call to say different
+// things.
+func ReadCall(data []byte) (Call, Shape, error) {
+	v, msg := build.DecodeJSON(data, true)
+	if msg != "" {
+		return Call{}, 0, &ShapeError{Msg: msg}
+	}
+	return CallOf(v)
+}
+
+// CallOf reads a call from a decoded JSON value (see ReadCall).
+func CallOf(v any) (Call, Shape, error) {
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return Call{}, 0, &ShapeError{Msg: "a call is a JSON object, got " + build.Kind(v) + "; " + shapesAccepted}
+	}
+	fail := func(format string, args ...any) (Call, Shape, error) {
+		return Call{}, 0, &ShapeError{Msg: fmt.Sprintf(format, args...)}
+	}
+	typ, _ := obj["type"].(string)
+	method, hasMethod := obj["method"]
+	switch {
+	case hasMethod:
+		if method != "tools/call" {
+			return fail("method %s: only tools/call requests are calls to decide", clipJSON(method))
+		}
+		params, ok := obj["params"].(map[string]any)
+		if !ok {
+			return fail("params: want the object {name, arguments} of a tools/call request, got %s", build.KindOrMissing(obj, "params"))
+		}
+		c, err := named(params, "params.name", "arguments", "params.arguments")
+		if err != nil {
+			return Call{}, 0, err
+		}
+		c.ID = idText(obj["id"])
+		return c, ShapeMCPToolsCall, nil
+	case typ == "function" || obj["function"] != nil:
+		fn, ok := obj["function"].(map[string]any)
+		if !ok {
+			return fail("function: want the object {name, arguments} of an OpenAI tool call, got %s", build.KindOrMissing(obj, "function"))
+		}
+		c, err := named(fn, "function.name", "arguments", "function.arguments")
+		if err != nil {
+			return Call{}, 0, err
+		}
+		c.ID, _ = obj["id"].(string)
+		return c, ShapeOpenAIToolCall, nil
+	case typ == "tool_use":
+		c, err := named(obj, "name", "input", "input")
+		if err != nil {
+			return Call{}, 0, err
+		}
+		c.ID, _ = obj["id"].(string)
+		return c, ShapeAnthropicToolUse, nil
+	case obj["name"] != nil:
+		if _, ok := obj["arguments"]; !ok {
+			if _, in := obj["input"]; in {
+				return fail(`a call with "name" and "input" is an Anthropic tool_use block: add "type": "tool_use"`)
+			}
+		}
+		c, err := named(obj, "name", "arguments", "arguments")
+		if err != nil {
+			return Call{}, 0, err
+		}
+		c.ID, _ = obj["call_id"].(string) // a Responses function_call item
+		if c.ID == "" {
+			c.ID, _ = obj["id"].(string)
+		}
+		return c, ShapeOpenAIFunction, nil
+	}
+	return fail("not a call: %s", shapesAccepted)
+}
+
+// named reads {name, <argKey>} from obj; field and argField name them in
+// messages.
+func named(obj map[string]any, field, argKey, argField string) (Call, error) {
+	key := field[strings.LastIndex(field, ".")+1:] // "params.name" → "name"
+	name, ok := obj[key].(string)
+	if !ok || name == "" {
+		got := build.KindOrMissing(obj, key)
+		if ok {
+			got = "an empty string"
+		}
+		return Call{}, &ShapeError{Msg: field + ": want the tool's name, a non-empty string, got " + got}
+	}
+	c := Call{Tool: name}
+	c.Args, c.ArgsError = build.ParseArgs(argField, obj[argKey])
+	return c, nil
+}
+
+// idText renders a JSON-RPC id (a string or a number) for a decision.
+func idText(v any) string {
+	switch v := v.(type) {
+	case string:
+		return v
+	case float64:
+		return fmt.Sprint(v)
+	}
+	return ""
+}
+
+// clipJSON renders a value for a message, cut short.
+func clipJSON(v any) string {
+	if s, ok := v.(string); ok {
+		return fmt.Sprintf("%q", build.Clip(s, 80))
+	}
+	return build.Kind(v)
+}
