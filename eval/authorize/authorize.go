@@ -236,3 +236,54 @@ func (d Decision) Entries() []runs.AuditEntry {
 	walk(&d, -1, 0)
 	return out
 }
+
+// WithPending returns history with c appended as a pending call: a new
+// assistant message requesting it, and the calls nested in its
+// arguments. It returns the pending call's index in the run's calls.
+// history is not changed: its event and call lists are copied (the events
+// and calls themselves are shared, read only).
+func WithPending(history *run.Run, c Call) (*run.Run, int, error) {
+	rn := *history
+	rn.Events = append(make([]*run.Event, 0, len(history.Events)+1), history.Events...)
+	rn.Calls = append(make([]*run.Call, 0, len(history.Calls)+1), history.Calls...)
+	i := len(rn.Calls)
+	args := c.Args
+	if args == nil {
+		args = map[string]any{}
+	}
+	ev := len(rn.Events)
+	rn.Events = append(rn.Events, &run.Event{Index: ev, Role: "assistant", Calls: []int{i}})
+	rn.Calls = append(rn.Calls, &run.Call{Index: i, Event: ev, ID: c.ID, Tool: c.Tool, Args: args, ArgsError: c.ArgsError, Parent: -1, ResultEvent: -1})
+	if msg := build.AppendNested(&rn, i); msg != "" {
+		return nil, 0, &CallError{Msg: msg}
+	}
+	return &rn, i, nil
+}
+
+// AuthorizeIn decides the pending call at index pending of rn (a run from
+// WithPending) under grant: the same decision Authorize gives the call
+// alone, since nested calls are found in its arguments only.
+func (a *Authorizer) AuthorizeIn(rn *run.Run, pending int, grant string) (Decision, error) {
+	g, ok := a.grants[grant]
+	if !ok {
+		return Decision{}, &UnknownGrantError{Grant: grant, Grants: a.Grants()}
+	}
+	sub := &run.Run{Events: []*run.Event{{Index: 0, Role: "assistant", Calls: []int{0}}}}
+	// The pending call and its nested calls, renumbered from 0 as CallRun numbers them.
+	renum := map[int]int{}
+	for _, c := range rn.Calls[pending:] {
+		if c.Index != pending && (c.Parent < pending) {
+			continue
+		}
+		cc := *c
+		cc.Index, cc.Event = len(sub.Calls), 0
+		if p, ok := renum[c.Parent]; ok {
+			cc.Parent = p
+		} else {
+			cc.Parent = -1
+		}
+		renum[c.Index] = cc.Index
+		sub.Calls = append(sub.Calls, &cc)
+	}
+	return a.decide(sub, g), nil
+}

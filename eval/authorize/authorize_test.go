@@ -111,3 +111,30 @@ func TestEntriesNumberAsTheAudit(t *testing.T) {
 }
 
 func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
+
+func TestAuthorizeInAHistoryIsAuthorize(t *testing.T) {
+	a := seed(t)
+	c, _, err := authorize.ReadCall([]byte(`{"name":"update_fixture","arguments":{"id":"F1","a":{"name":"read_fixture","arguments":{"id":"F1","b":{"name":"x","arguments":{}}}}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	history, err := authorize.CallRun(authorize.Call{Tool: "read_fixture", Args: map[string]any{"id": "F1", "n": map[string]any{"name": "read_fixture", "arguments": map[string]any{"id": "F2"}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rn, pending, err := authorize.WithPending(history, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pending != 2 || len(rn.Calls) != 5 || len(history.Calls) != 2 || len(rn.Events) != 2 {
+		t.Fatalf("pending %d, %d calls, %d events; history %d calls", pending, len(rn.Calls), len(rn.Events), len(history.Calls))
+	}
+	in, err := a.AuthorizeIn(rn, pending, "host")
+	if err != nil {
+		t.Fatal(err)
+	}
+	alone, _ := a.Authorize(c, "host")
+	if !reflect.DeepEqual(in, alone) {
+		t.Errorf("in a history %+v\nalone %+v", in, alone)
+	}
+}

@@ -36,8 +36,16 @@ func isParallel(tool string) bool {
 // own record (Ok false, ResultEvent -1) except the calls a ParallelTool
 // wrapper dispatches, which ran iff it did (see dispatched). It returns a
 // non-empty message for a call shape it cannot read.
-func addNestedCalls(t *Terms, rn *run.Run) string {
-	for i := 0; i < len(rn.Calls); i++ { // rn.Calls grows: nested calls are scanned too
+func addNestedCalls(t *Terms, rn *run.Run) string { return addNestedFrom(t, rn, 0) }
+
+// AppendNested appends the calls nested in the arguments of rn.Calls[from:]
+// (and in theirs), as Finish does for every call: a run whose earlier
+// calls were finished already gets a pending call added (eval/authorize).
+func AppendNested(rn *run.Run, from int) string { return addNestedFrom(OpenAI.or(), rn, from) }
+
+// addNestedFrom is addNestedCalls from call index from on.
+func addNestedFrom(t *Terms, rn *run.Run, from int) string {
+	for i := from; i < len(rn.Calls); i++ { // rn.Calls grows: nested calls are scanned too
 		parent := rn.Calls[i]
 		nested, err := nestedIn(parent)
 		if err != "" {
