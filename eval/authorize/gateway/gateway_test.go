@@ -47,7 +47,7 @@ func (s *syncBuffer) String() string {
 
 // harness is a gateway running the test server, driven as its client.
 type harness struct {
-	t      *testing.T
+	t      testing.TB
 	in     *io.PipeWriter
 	out    *bufio.Reader
 	stderr *syncBuffer
@@ -60,7 +60,7 @@ type harness struct {
 
 // start runs a gateway over the test server in mode; cfg's Command, Env,
 // Stdin, Stdout, Stderr, Log and Authorizer are set here.
-func start(t *testing.T, mode string, cfg gateway.Config) *harness {
+func start(t testing.TB, mode string, cfg gateway.Config) *harness {
 	t.Helper()
 	record := filepath.Join(t.TempDir(), "received.jsonl")
 	exe, err := os.Executable()
@@ -82,7 +82,9 @@ func start(t *testing.T, mode string, cfg gateway.Config) *harness {
 	if cfg.Session == "" {
 		cfg.Session = "s-test"
 	}
-	cfg.Log = decisionlog.NewWriter(h.log, func() time.Time { return time.Unix(0, 0) })
+	if cfg.Log == nil {
+		cfg.Log = decisionlog.NewWriter(h.log, func() time.Time { return time.Unix(0, 0) })
+	}
 	go func() {
 		h.code, h.err = gateway.Run(context.Background(), cfg)
 		outW.Close()
@@ -460,5 +462,33 @@ func TestGatewayCommandNotFound(t *testing.T) {
 	_, err := gateway.Run(context.Background(), gateway.Config{Command: []string{"/nonexistent/mcp-server"}, Authorizer: seed(t), Grant: "host", Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard})
 	if err == nil || !strings.Contains(err.Error(), "starting the MCP server: fork/exec /nonexistent/mcp-server: no such file or directory") {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// What the server writes that cannot be read is dropped, never relayed:
+// the client sees only the server's well-formed answer.
+func TestGatewayServerJunkDropped(t *testing.T) {
+	h := start(t, "normal", gateway.Config{MaxMessage: 1 << 20})
+	h.roundTrip(initialize)
+	if got, want := h.roundTrip(`{"jsonrpc":"2.0","id":"j","method":"test/junk"}`), `{"jsonrpc":"2.0","id":"j","result":{"after":"junk"}}`; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	if code := h.finish(); code != 0 {
+		t.Errorf("exit %d", code)
+	}
+	var reports []string
+	for _, l := range strings.Split(h.stderr.String(), "\n") {
+		if strings.HasPrefix(l, "tenet gateway: ") {
+			reports = append(reports, l)
+		}
+	}
+	want := []string{
+		`tenet gateway: server message dropped, not relayed (-32700): parse error: jsontext: invalid character 'o' in literal null (expecting 'u') after offset 1 (the line was not relayed)`,
+		`tenet gateway: server message dropped, not relayed (-32700): parse error: jsontext: duplicate object member name "result" (the line was not relayed)`,
+		`tenet gateway: server message dropped, not relayed (-32700): parse error: jsontext: invalid UTF-8 within "/result/x" after offset 41 (the line was not relayed)`,
+		"tenet gateway: server message of 2097197 bytes or more dropped: over the limit of 1048576 bytes (--max-message)",
+	}
+	if strings.Join(reports, "\n") != strings.Join(want, "\n") {
+		t.Errorf("stderr:\n%s\nwant:\n%s", strings.Join(reports, "\n"), strings.Join(want, "\n"))
 	}
 }

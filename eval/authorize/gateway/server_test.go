@@ -80,6 +80,12 @@ func testServer(mode string) int {
 			case m.Method == "tools/call":
 				text, _ := json.Marshal(m.Params.Name + " " + string(m.Params.Arguments))
 				respond(m.ID, `{"content":[{"type":"text","text":`+string(text)+`}]}`)
+			case m.Method == "test/junk": // lines the gateway must drop, then the answer
+				fmt.Fprintf(out, "not JSON\n")
+				fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%s,"result":{"x":1},"result":{"x":2}}`+"\n", m.ID)
+				fmt.Fprintf(out, "{\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":{\"x\":\"\xff\"}}\n", m.ID)
+				fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%s,"result":{"x":"%s"}}`+"\n", m.ID, strings.Repeat("y", 2<<20))
+				respond(m.ID, `{"after":"junk"}`)
 			case m.Method == "ping":
 				respond(m.ID, `{}`)
 			case m.Method == "test/hold":
