@@ -58,6 +58,7 @@ import (
 	"os"
 	"os/exec"
 	"sort"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -72,6 +73,12 @@ import (
 // newline not counted): MCP messages are kilobytes; a tools/list of
 // hundreds of tools stays well under it.
 const DefaultMaxMessage = 4 << 20
+
+// MaxPending bounds the client's requests awaiting the server's answer: a
+// client cannot grow the gateway's memory without bound by sending
+// requests a server leaves unanswered. Beyond it a request is refused
+// (CodeInvalidRequest).
+const MaxPending = 1 << 16
 
 // DefaultShutdownGrace is how long the server may take to exit after its
 // input is closed, and then after SIGTERM.
@@ -317,9 +324,14 @@ func (g *gateway) clientLine(line []byte) {
 	key := idKey(m.id)
 	g.mu.Lock()
 	_, busy := g.pending[key]
-	dead := g.dead
+	dead, full := g.dead, len(g.pending) >= MaxPending
 	g.mu.Unlock()
 	switch {
+	case full:
+		e := &rpcError{id: p.id, code: CodeInvalidRequest, message: fmt.Sprintf("%d requests already await the server's answer: refused until it answers some", MaxPending)}
+		g.report("client message refused (%d): %s", e.code, e.message)
+		g.reply(e)
+		return
 	case dead:
 		g.reply(&rpcError{id: p.id, code: CodeServerGone, message: "the MCP server has exited: request not relayed"})
 		return
@@ -408,10 +420,10 @@ func refusalMessage(v Verdict) string {
 	}
 	var names []string
 	for _, inv := range v.Invariants {
-		names = append(names, fmt.Sprintf("%s (%s)", inv.Name, inv.Status))
+		names = append(names, fmt.Sprintf("invariant %q %s", inv.Name, inv.Status))
 	}
 	if len(names) > 0 {
-		return fmt.Sprintf("tools/call refused by the session check: invariant %s", clip(fmt.Sprint(names), 300))
+		return "tools/call refused by the session check: " + clip(strings.Join(names, ", "), 300)
 	}
 	return "tools/call refused"
 }

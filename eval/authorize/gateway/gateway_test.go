@@ -492,3 +492,55 @@ func TestGatewayServerJunkDropped(t *testing.T) {
 		t.Errorf("stderr:\n%s\nwant:\n%s", strings.Join(reports, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// sessionDecider stands for a session's invariant check: it wraps the
+// grant's decider, refuses a second read of F1 as an invariant violation,
+// and records the answers the gateway hands it.
+type sessionDecider struct {
+	grant   *gateway.GrantDecider
+	reads   int
+	results []string
+}
+
+func (s *sessionDecider) Decide(c authorize.Call) gateway.Verdict {
+	v := s.grant.Decide(c)
+	if v.Allowed && c.Tool == "read_fixture" {
+		if s.reads++; s.reads > 1 {
+			v.Allowed = false
+			v.Invariants = []decisionlog.Invariant{{Name: "read_once", Severity: "high", Status: "violated"}}
+		}
+	}
+	return v
+}
+
+func (s *sessionDecider) Observe(c authorize.Call, response json.RawMessage) {
+	s.results = append(s.results, c.Tool+" "+c.ID+" "+strings.TrimSpace(string(response)))
+}
+
+// The Decider seam: a session check plugged in refuses by its own
+// findings, which the error and the log carry, and sees each result.
+func TestGatewayDeciderSeam(t *testing.T) {
+	a := seed(t)
+	g, err := gateway.NewGrantDecider(a, "host")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &sessionDecider{grant: g}
+	h := start(t, "normal", gateway.Config{Authorizer: a, Decider: s})
+	h.roundTrip(initialize)
+	first := h.roundTrip(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read_fixture","arguments":{"id":"F1"}}}`)
+	id, code, msg, _ := errorOf(t, h.roundTrip(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"read_fixture","arguments":{"id":"F1"}}}`))
+	if id != "2" || code != gateway.CodeRefused || msg != `tools/call refused by the session check: invariant "read_once" violated` {
+		t.Errorf("second read: id %s code %d %q", id, code, msg)
+	}
+	if code := h.finish(); code != 0 {
+		t.Errorf("exit %d", code)
+	}
+	if want := []string{"read_fixture 1 " + first}; strings.Join(s.results, "\n") != strings.Join(want, "\n") {
+		t.Errorf("observed %q, want %q", s.results, want)
+	}
+	e := h.logLines()
+	if len(e) != 2 || !e[0].Allowed || e[1].Allowed || !e[1].Decision.Allowed || len(e[1].Invariants) != 1 || e[1].Invariants[0].Name != "read_once" {
+		t.Errorf("log: %+v", e)
+	}
+}
