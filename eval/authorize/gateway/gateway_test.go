@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -542,5 +543,25 @@ func TestGatewayDeciderSeam(t *testing.T) {
 	e := h.logLines()
 	if len(e) != 2 || !e[0].Allowed || e[1].Allowed || !e[1].Decision.Allowed || len(e[1].Invariants) != 1 || e[1].Invariants[0].Name != "read_once" {
 		t.Errorf("log: %+v", e)
+	}
+}
+
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
+
+// A gateway that cannot write its decision log forwards no call: each is
+// refused with CodeLogFailed.
+func TestGatewayLogFailureRefuses(t *testing.T) {
+	h := start(t, "normal", gateway.Config{Log: decisionlog.NewWriter(failingWriter{}, nil)})
+	h.roundTrip(initialize)
+	call := `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"read_fixture","arguments":{"id":"F1"}}}`
+	id, code, msg, _ := errorOf(t, h.roundTrip(call))
+	if id != "3" || code != gateway.CodeLogFailed || msg != "refused: the gateway cannot write its decision log (decision log: disk full)" {
+		t.Errorf("got id %s code %d %q", id, code, msg)
+	}
+	h.finish()
+	if got := h.received(); strings.Join(got, "\n") != initialize {
+		t.Errorf("the server received %q", got)
 	}
 }

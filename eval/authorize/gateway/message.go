@@ -23,7 +23,9 @@ const (
 	// CodeRefused: the contract refuses the call (data: the decision).
 	CodeRefused = -32040
 	// CodeUndecided: the call could not be decided (a nested call shape
-	// that cannot be read); it is refused, never forwarded.
+	// that cannot be read); it is refused, never forwarded. With
+	// HideUndeclared, also a tools/list result that could not be checked
+	// (not {tools: [...]}), replaced by this error.
 	CodeUndecided = -32041
 	// CodeLogFailed: the decision log could not be written; the call is
 	// refused, since an enforcement point that cannot record must not act.
