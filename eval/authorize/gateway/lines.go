@@ -29,8 +29,13 @@ func (l *lineReader) next() (line []byte, over int64, err error) {
 	l.long = l.long[:0]
 	for {
 		chunk, err := l.r.ReadSlice('\n')
-		if len(l.long)+len(chunk) > l.max+1 { // +1: the newline is not counted
-			n := int64(len(l.long)) + int64(len(chunk))
+		n := len(l.long) + len(chunk)
+		content := n
+		if err == nil {
+			content-- // the line's newline, which the limit does not count
+		}
+		if content > l.max {
+			n := int64(n)
 			if !errors.Is(err, bufio.ErrBufferFull) {
 				return nil, n, nil
 			}
