@@ -216,7 +216,7 @@ func (rd *reader) foreignRuns(file string, fr FileReader) {
 	}
 	for i, rec := range recs {
 		if err := rec.Validate(); err != nil {
-			rd.add(fmt.Errorf("%s:%d: run %s: %w", file, lines[i], rec.Key, err))
+			rd.add(fmt.Errorf("%s:%d: %w", file, lines[i], err)) // Validate names the run
 			continue
 		}
 		rd.recs = append(rd.recs, located{rec, Pos{file, lines[i]}})

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -60,6 +61,9 @@ func decodeEntry(line []byte) (Entry, error) {
 		Log *string `json:"log"`
 	}
 	if err := jsonv2.Unmarshal(line, &head); err != nil {
+		if sy := (*jsontext.SyntacticError)(nil); !errors.As(err, &sy) {
+			return Entry{}, fmt.Errorf("not a decision log line: a line is a JSON object, got %s", jsonKind(jsontext.Value(line).Kind()))
+		}
 		return Entry{}, fmt.Errorf("not a decision log line: %v", jsonError(err))
 	}
 	switch {
@@ -99,18 +103,66 @@ func check(e Entry) error {
 // jsonError is a decoding error without the decoder's Go type names.
 func jsonError(err error) error {
 	var se *jsonv2.SemanticError
-	if errors.As(err, &se) && se.Err != nil {
+	if errors.As(err, &se) {
 		where := string(se.JSONPointer)
+		if errors.Is(err, jsonv2.ErrUnknownName) {
+			return fmt.Errorf("unknown member %q (at %s): %s has no such member", runs.Printable(se.JSONPointer.LastToken()), where, Version)
+		}
 		if where == "" {
 			where = "the entry"
 		}
-		return fmt.Errorf("%s: %v", where, se.Err)
+		if se.Err != nil {
+			return fmt.Errorf("%s: %v", where, se.Err)
+		}
+		return fmt.Errorf("%s: want %s, got %s", where, goKind(se.GoType), jsonKind(se.JSONKind))
 	}
 	var sy *jsontext.SyntacticError
 	if errors.As(err, &sy) {
 		return fmt.Errorf("invalid JSON (offset %d): %v", sy.ByteOffset, sy.Err)
 	}
 	return err
+}
+
+// goKind names in JSON's words what a Go type is read from.
+func goKind(t reflect.Type) string {
+	if t == nil {
+		return "another value"
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int64, reflect.Float64:
+		return "a number"
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	case reflect.Slice:
+		return "an array"
+	}
+	return "another value"
+}
+
+// jsonKind names a JSON value's kind.
+func jsonKind(k jsontext.Kind) string {
+	switch k {
+	case '"':
+		return "a string"
+	case '0':
+		return "a number"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	}
+	return "nothing"
 }
 
 // Read reads a decision log; name names it in errors ("name:line:
