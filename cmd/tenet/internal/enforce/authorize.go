@@ -81,17 +81,23 @@ func (env Env) authorize(cmd *cobra.Command, path string, f *authorizeFlags) err
 		return err
 	}
 	out := cmd.OutOrStdout()
+	var lf *os.File
 	if f.log != "" {
-		lf, err := os.OpenFile(f.log, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-		if err != nil {
+		if lf, err = os.OpenFile(f.log, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644); err != nil {
 			return err
 		}
-		defer lf.Close()
-		out = io.MultiWriter(out, lf)
+		defer lf.Close() // a no-op after the checked Close below
+		// The log first: a closed stdout must not cost the log its line.
+		out = io.MultiWriter(lf, out)
 	}
 	d := decider{a: a, grant: grant, session: f.session, w: decisionlog.NewWriter(out, now),
 		base: decisionlog.Entry{Origin: decisionlog.FromAuthorize, Bundle: a.Bundle(), Contract: a.Contract(), Condition: f.condition, Grant: grant, Session: f.session}}
 	n, err := d.run(cmd.InOrStdin(), f.maxLine)
+	if lf != nil {
+		if cerr := lf.Close(); err == nil && cerr != nil {
+			err = fmt.Errorf("decision log: %w", cerr)
+		}
+	}
 	stderr := cmd.ErrOrStderr()
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", cmd.CommandPath(), err)
