@@ -68,7 +68,7 @@ func mainContext(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	root.SetErr(stderr)
 	root.SetArgs(args)
 	root.AddCommand(checkCmd(), buildCmd(), keygenCmd(), inspectCmd(), evalCmd(), explainCmd(), reportCmd(), compareCmd(), testCmd(), versionCmd(), fmtCmd(), importCmd(), devCmd())
-	root.AddCommand(enforce.GatewayCmd(enforce.Hooks{Help: help, Exit: func(code int) error { return exitError{code} }}))
+	root.AddCommand(enforce.Commands(enforce.Env{Help: help, Open: openContract, Exit: func(code int) error { return exitError{code} }})...)
 	cmd, err := root.ExecuteContextC(ctx)
 	var ee exitError
 	switch {

@@ -265,6 +265,16 @@ func TestGatewayEndToEnd(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(wantLog, "\n") {
 		t.Errorf("decision log:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(wantLog, "\n"))
 	}
+	// The log reads back as one run, the session's: its audit holds the
+	// seven calls and the one nested in call 6.
+	read, err := decisionlog.Read(strings.NewReader(h.log.String()), "log.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := decisionlog.Records(read)
+	if err != nil || len(recs) != 1 || recs[0].Key.Task != "s-test" || len(recs[0].Audit) != 8 {
+		t.Errorf("Records: %+v %v", recs, err)
+	}
 	stderr := h.stderr.String()
 	for _, s := range []string{
 		"test server: started\n",
