@@ -7,7 +7,8 @@
 // Client to server, every line is read strictly before anything is
 // relayed — one JSON object, valid UTF-8, no member name twice at any
 // depth (so that gateway and server cannot read one line two ways),
-// "jsonrpc": "2.0", an id that is a string or a number — and a line that
+// "jsonrpc": "2.0", an id that is a string or a number (or null, on an
+// error response only) — and a line that
 // is not is answered with a JSON-RPC error (CodeParseError,
 // CodeInvalidRequest; the request's id when it could be read, else null)
 // and never reaches the server. A batch (a JSON array) is refused whole:

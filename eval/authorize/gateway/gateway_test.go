@@ -364,6 +364,7 @@ func TestGatewayHostile(t *testing.T) {
 		{"neither", `{"jsonrpc":"2.0","id":40}`, "40", gateway.CodeInvalidRequest, "neither a request"},
 		{"result and error", `{"jsonrpc":"2.0","id":41,"result":{},"error":{"code":1,"message":"x"}}`, "41", gateway.CodeInvalidRequest, "not both"},
 		{"method and result", `{"jsonrpc":"2.0","id":42,"method":"ping","result":{}}`, "42", gateway.CodeInvalidRequest, "no result or error"},
+		{"id null on a result", `{"jsonrpc":"2.0","id":null,"result":{}}`, "null", gateway.CodeInvalidRequest, "id: want a string or a number, got null"},
 		{"id null", `{"jsonrpc":"2.0","id":null,"method":"tools/call","params":{"name":"read_fixture","arguments":{"id":"F1"}}}`, "null", gateway.CodeInvalidRequest, "id: want a string or a number, got null"},
 		{"id true", `{"jsonrpc":"2.0","id":true,"method":"ping"}`, "null", gateway.CodeInvalidRequest, "got a boolean"},
 		{"id object", `{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}`, "null", gateway.CodeInvalidRequest, "got an object"},
@@ -397,6 +398,10 @@ func TestGatewayHostile(t *testing.T) {
 		}
 		passed = append(passed, line)
 	}
+	// An error answering what could not be read has id null: relayed.
+	nullErr := `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"client could not parse"}}`
+	h.send(nullErr)
+	passed = append(passed, nullErr)
 	// A request reusing the id of one awaiting its answer is refused.
 	h.send(`{"jsonrpc":"2.0","id":50,"method":"test/hold"}`)
 	if id, code, msg, _ := errorOf(t, h.roundTrip(`{"jsonrpc":"2.0","id":50.0,"method":"ping"}`)); id != "50.0" || code != gateway.CodeInvalidRequest || !strings.Contains(msg, "already the id of a request awaiting its answer") {

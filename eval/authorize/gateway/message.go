@@ -150,8 +150,11 @@ func parseMessage(line []byte) (message, *rpcError) {
 		}
 		return message{}, parseError(err)
 	}
-	// The id is echoed in an error only when it is a valid one.
-	if m.id != nil && m.id.Kind() != '"' && m.id.Kind() != '0' {
+	// The id is echoed in an error only when it is a valid one. A null id
+	// is JSON-RPC's for an error answering a message whose id could not be
+	// read, and valid there only.
+	errorForUnknown := m.id.Kind() == 'n' && method == nil && hasError && m.result == nil
+	if m.id != nil && m.id.Kind() != '"' && m.id.Kind() != '0' && !errorForUnknown {
 		return message{}, &rpcError{code: CodeInvalidRequest, message: "id: want a string or a number, got " + kindName(m.id.Kind())}
 	}
 	invalid := func(format string, args ...any) (message, *rpcError) {
