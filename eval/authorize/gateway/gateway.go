@@ -8,24 +8,25 @@
 // relayed — one JSON object, valid UTF-8, no member name twice at any
 // depth (so that gateway and server cannot read one line two ways),
 // "jsonrpc": "2.0", an id that is a string or a number (or null, on an
-// error response only) — and a line that
-// is not is answered with a JSON-RPC error (CodeParseError,
-// CodeInvalidRequest; the request's id when it could be read, else null)
-// and never reaches the server. A batch (a JSON array) is refused whole:
-// MCP's stdio transport has no batches since its 2025-06-18 revision. A
-// line over Config.MaxMessage bytes is skipped as it streams by (never
-// held whole) and answered with CodeInvalidRequest, id null. A blank line
-// is dropped. A tools/call request is decided first (Config.Decider;
-// by default the grant's authorization, the offline audit's layers): a
-// refused call is answered with CodeRefused, the same id, a message naming
-// the layer and detail, and the decision as error data, and is never
-// forwarded; a tools/call without an id (a notification) is refused too,
-// as nothing could carry its refusal back. Every decided call, allowed or
-// not, is one decision log line. A request whose id is still pending is
-// refused (CodeInvalidRequest), so that each answer has one question.
-// Everything else — other requests, notifications, responses to the
-// server's own requests (sampling, elicitation, roots) — is relayed byte
-// for byte.
+// error response only) — and a line that is not is answered with a
+// JSON-RPC error (CodeParseError, CodeInvalidRequest; the request's id
+// when it could be read, else null) and never reaches the server. A batch
+// (a JSON array) is refused whole: MCP's stdio transport has no batches
+// since its 2025-06-18 revision. A line over Config.MaxMessage bytes is
+// skipped as it streams by (never held whole) and answered with
+// CodeInvalidRequest, id null. A blank line is dropped. A tools/call
+// request is decided first (Config.Decider; by default the grant's
+// authorization, the offline audit's layers): a refused call is answered
+// with CodeRefused, the same id, a message naming the layer and detail,
+// and the decision as error data, and is never forwarded; a tools/call
+// whose params are not {name, arguments} gets CodeInvalidParams, and one
+// without an id (a notification) is refused too, as nothing could carry
+// its refusal back. Every tools/call decided, allowed or not, is one
+// decision log line. A request whose id is still pending, or one beyond
+// MaxPending awaiting answers, is refused (CodeInvalidRequest), so that
+// each answer has one question. Everything else — other requests,
+// notifications, responses to the server's own requests (sampling,
+// elicitation, roots) — is relayed byte for byte.
 //
 // Server to client, lines are read the same way; one that cannot be read
 // is dropped and reported on standard error (the client never sees what
