@@ -125,7 +125,9 @@ func reportQuantiles(b *testing.B, samples []time.Duration) {
 		return
 	}
 	slices.Sort(samples)
-	q := func(p float64) float64 { return float64(samples[min(len(samples)-1, int(p*float64(len(samples))))].Nanoseconds()) }
+	q := func(p float64) float64 {
+		return float64(samples[min(len(samples)-1, int(p*float64(len(samples))))].Nanoseconds())
+	}
 	b.ReportMetric(q(0.50), "p50-ns")
 	b.ReportMetric(q(0.99), "p99-ns")
 	b.ReportMetric(float64(samples[len(samples)-1].Nanoseconds()), "max-ns")
