@@ -45,17 +45,21 @@ type adSuite struct {
 	grants []*bundle.Grant // the source's grant, then "narrow"
 }
 
-// agentdojoSuites compiles the four shipped AgentDojo contracts, each as
+// agentdojoSuites compiles the shipped AgentDojo contracts named (all four
+// when none is), each as
 // its directory holds it plus one file declaring grant "narrow". The
 // contracts `use "../../common"`, which a contract held in memory does not
 // load (lang.ParseFiles), so the variant is a copy on disk: the suite's
 // contract files and contracts/common, at the same relative places.
-func agentdojoSuites(t testing.TB) []*adSuite {
+func agentdojoSuites(t testing.TB, names ...string) []*adSuite {
 	t.Helper()
 	root := t.TempDir()
 	copyContractFiles(t, "../../contracts/common", filepath.Join(root, "common"))
+	if len(names) == 0 {
+		names = []string{"banking", "slack", "travel", "workspace"}
+	}
 	var out []*adSuite
-	for _, name := range []string{"banking", "slack", "travel", "workspace"} {
+	for _, name := range names {
 		dir := filepath.Join(root, "agentdojo", name)
 		copyContractFiles(t, filepath.Join("../../contracts/agentdojo", name), dir)
 		if err := os.WriteFile(filepath.Join(dir, "narrow_grant.tenet.hcl"), []byte(narrowGrant), 0o644); err != nil {
@@ -377,7 +381,7 @@ func TestAuthorizeIsTheAuditNested(t *testing.T) {
 	if err := os.WriteFile(file, append(line, '\n'), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	suites := agentdojoSuites(t)
+	suites := agentdojoSuites(t, "banking")
 	got := judgeFiles(t, suites, "openai-messages", []string{file})["banking"].String()
 	want := "1 runs, 7 calls (22 nested), not allowed: 5 under default, 6 under narrow; default: authorized 7 schema_fields 19 schema_types 2 unregistered_tool 1; narrow: authorized 5 missing_resource_capability 2 schema_fields 19 schema_types 2 unregistered_tool 1"
 	if got != want {
