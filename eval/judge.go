@@ -13,6 +13,7 @@ import (
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/compiler/celenv"
 	"github.com/tenetlang/tenet/eval/audit"
+	"github.com/tenetlang/tenet/eval/constpred"
 	"github.com/tenetlang/tenet/eval/pike"
 	"github.com/tenetlang/tenet/eval/run"
 	"github.com/tenetlang/tenet/eval/runs"
@@ -123,31 +124,13 @@ func (p *Program) judge(src *bundle.SourcePlan, r *run.Run, o *Override, selecte
 			return Judgement{Skip: NotSelected}, nil
 		}
 	}
-	var key runs.Key
+	key, err := exprs.Key(src, &sact)
+	if err != nil {
+		return fail("%v", err)
+	}
 	key.Contract = p.Bundle.Manifest.Contract
-	var err error
-	if key.Task, err = exprs.String(src.Task, &sact, false); err != nil {
-		return fail("task: %v", err)
-	}
-	if key.Goal, err = exprs.String(src.Goal, &sact, true); err != nil {
-		return fail("goal: %v", err)
-	}
-	if key.Condition, err = exprs.String(src.Condition, &sact, false); err != nil {
-		return fail("condition: %v", err)
-	}
 	if p.profile != "" {
 		key.Condition += "+" + p.profile // a condition of its own (WithProfile)
-	}
-	if src.Attack != nil && key.Goal != "" { // a benign run is made under no attack
-		if key.Attack, err = exprs.String(*src.Attack, &sact, true); err != nil {
-			return fail("attack: %v", err)
-		}
-	}
-	if key.Attempt, err = exprs.Count(src.Attempt, &sact, runs.MaxAttempt); err != nil {
-		return fail("attempt: %v", err)
-	}
-	if key.Repetition, err = exprs.Count(src.Repetition, &sact, runs.MaxRepetition); err != nil {
-		return fail("repetition: %v", err)
 	}
 	// An attempt the threat model does not allow is bad input, like any
 	// record the source cannot map: its labels could not be counted.
@@ -161,14 +144,8 @@ func (p *Program) judge(src *bundle.SourcePlan, r *run.Run, o *Override, selecte
 	}
 	// Given labels are read only for runs that are judged: a skipped
 	// record's metadata need not fit this contract.
-	if rec.Given.Utility, err = exprs.Bool(src.Given.Utility, &sact); err != nil {
-		return fail("given.%s: %v", runs.Utility, err)
-	}
-	if rec.Given.AttackSuccess, err = exprs.Bool(src.Given.AttackSuccess, &sact); err != nil {
-		return fail("given.%s: %v", runs.AttackSuccess, err)
-	}
-	if rec.Given.SideEffect, err = exprs.Bool(src.Given.SideEffect, &sact); err != nil {
-		return fail("given.%s: %v", runs.SideEffect, err)
+	if rec.Given, err = exprs.Given(src, &sact); err != nil {
+		return fail("%v", err)
 	}
 	if msg := source.GivenMisfit(key, rec.Given); msg != "" {
 		return fail("%s", msg)
@@ -565,17 +542,17 @@ func (p *Program) evalMetered(i int, act interpreter.Activation, ctx *runCtx) (r
 // where evaluating it would run unmetered, and the outcome is what
 // evaluating it again would give (each program may spend the whole run
 // limit, whatever the run has spent).
-func (p *Program) chargeConst(i int, c constPred, ctx *runCtx) (ref.Val, error) {
+func (p *Program) chargeConst(i int, c constpred.Value, ctx *runCtx) (ref.Val, error) {
 	limit := p.Bundle.Plan.RunCostLimit
 	if ctx.spent >= limit {
 		return nil, fmt.Errorf("run cost limit of %d exceeded before this expression (contract run_cost_limit)", limit)
 	}
 	if _, ok := p.freeProgram(i, ctx); ok {
-		return c.val, c.err
+		return c.Val, c.Err
 	}
-	ctx.spent += c.cost
-	if c.err != nil && ctx.spent >= limit {
-		return nil, fmt.Errorf("%v (contract run_cost_limit %d)", c.err, limit)
+	ctx.spent += c.Cost
+	if c.Err != nil && ctx.spent >= limit {
+		return nil, fmt.Errorf("%v (contract run_cost_limit %d)", c.Err, limit)
 	}
-	return c.val, c.err
+	return c.Val, c.Err
 }

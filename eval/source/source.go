@@ -161,3 +161,48 @@ func GivenMisfit(key runs.Key, g runs.Given) string {
 	}
 	return ""
 }
+
+// Key maps a record to the parts of its run key the source gives: task,
+// goal, condition, attack (for an attacked run only: a benign run is
+// made under no attack), attempt and repetition. An error names the part.
+func (x Exprs) Key(src *bundle.SourcePlan, act interpreter.Activation) (runs.Key, error) {
+	var key runs.Key
+	var err error
+	if key.Task, err = x.String(src.Task, act, false); err != nil {
+		return key, fmt.Errorf("task: %w", err)
+	}
+	if key.Goal, err = x.String(src.Goal, act, true); err != nil {
+		return key, fmt.Errorf("goal: %w", err)
+	}
+	if key.Condition, err = x.String(src.Condition, act, false); err != nil {
+		return key, fmt.Errorf("condition: %w", err)
+	}
+	if src.Attack != nil && key.Goal != "" {
+		if key.Attack, err = x.String(*src.Attack, act, true); err != nil {
+			return key, fmt.Errorf("attack: %w", err)
+		}
+	}
+	if key.Attempt, err = x.Count(src.Attempt, act, runs.MaxAttempt); err != nil {
+		return key, fmt.Errorf("attempt: %w", err)
+	}
+	if key.Repetition, err = x.Count(src.Repetition, act, runs.MaxRepetition); err != nil {
+		return key, fmt.Errorf("repetition: %w", err)
+	}
+	return key, nil
+}
+
+// Given reads a record's given labels; an error names the label.
+func (x Exprs) Given(src *bundle.SourcePlan, act interpreter.Activation) (runs.Given, error) {
+	var g runs.Given
+	var err error
+	if g.Utility, err = x.Bool(src.Given.Utility, act); err != nil {
+		return g, fmt.Errorf("given.%s: %w", runs.Utility, err)
+	}
+	if g.AttackSuccess, err = x.Bool(src.Given.AttackSuccess, act); err != nil {
+		return g, fmt.Errorf("given.%s: %w", runs.AttackSuccess, err)
+	}
+	if g.SideEffect, err = x.Bool(src.Given.SideEffect, act); err != nil {
+		return g, fmt.Errorf("given.%s: %w", runs.SideEffect, err)
+	}
+	return g, nil
+}
