@@ -433,3 +433,51 @@ func (vm *vmState) test(k int, caps []int, pos int) guardResult {
 	}
 	return res
 }
+
+// Final is the length of the final prefix of items, r's item stream: the
+// leading items whose values, as criteria and guards see them, can no
+// longer change as the run grows. A message is final when every call it
+// requested has its result (its calls field shows them, and a call's ok
+// can depend on its siblings' results); a call a message requested, when
+// that message is final; a call nested in another's arguments and
+// requested by no message, when its parent is final (a dispatched call
+// takes its parent's outcome); a call nobody requested, when its result is
+// in. The prefix ends at the first item that is not final: a call waiting
+// for its result, the message that requested it. r must be consistent
+// (run.Run.Consistent).
+func Final(r *run.Run, items []Item) int {
+	requester := make([]int, len(r.Calls))
+	for i := range requester {
+		requester[i] = -1
+	}
+	for k, e := range r.Events {
+		for _, ci := range e.Calls {
+			requester[ci] = k
+		}
+	}
+	answered := func(e *run.Event) bool {
+		for _, ci := range e.Calls {
+			if r.Calls[ci].ResultEvent < 0 {
+				return false
+			}
+		}
+		return true
+	}
+	var final func(ci int) bool
+	final = func(ci int) bool {
+		c := r.Calls[ci]
+		switch {
+		case requester[ci] >= 0:
+			return answered(r.Events[requester[ci]])
+		case c.Parent >= 0 && c.Parent < ci:
+			return final(c.Parent)
+		}
+		return c.ResultEvent >= 0
+	}
+	for pos, it := range items {
+		if it.Call >= 0 && !final(it.Call) || it.Call < 0 && !answered(r.Events[it.Event]) {
+			return pos
+		}
+	}
+	return len(items)
+}
