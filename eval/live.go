@@ -123,16 +123,19 @@ func (l *Live) Check(r *run.Run, pending int) (LiveResult, error) {
 	}
 	l.checks++
 	items := pike.Stream(r)
-	if l.state.Common(r, items) < l.state.Committed() {
+	common := l.state.Common(r, items)
+	if common < l.state.Committed() {
 		l.state.Reset()
+		common = 0
 	}
 	final := pike.Final(r, items)
-	now := l.judge(r, items, final)
+	now := l.judge(r, items, common, final)
 	l.state.Extend(r, items, final)
 	hist := now
 	if pending >= 0 {
 		h := r.Without(pending)
-		hist = l.judge(h, pike.Stream(h), -1)
+		hitems := pike.Stream(h)
+		hist = l.judge(h, hitems, l.state.Common(h, hitems), -1)
 	}
 	out := LiveResult{Invariants: make([]InvariantCheck, len(l.p.Bundle.Plan.Invariants))}
 	for i, inv := range l.p.Bundle.Plan.Invariants {
@@ -142,15 +145,15 @@ func (l *Live) Check(r *run.Run, pending int) (LiveResult, error) {
 	return out, nil
 }
 
-// judge labels r's invariants; its patterns' machines are committed at
-// item commit (-1: not committed).
-func (l *Live) judge(r *run.Run, items []pike.Item, commit int) *runs.Record {
+// judge labels r's invariants, whose first common items are the committed
+// ones; its patterns' machines are committed at item commit (-1: not).
+func (l *Live) judge(r *run.Run, items []pike.Item, common, commit int) *runs.Record {
 	rec := &runs.Record{}
 	if len(r.Events) == 0 {
 		l.p.emptyRun(rec, false)
 		return rec
 	}
-	ctx, done := l.p.start(r, l.task, l.goal, l.need, items, &liveRun{l: l, common: l.state.Common(r, items), commit: commit})
+	ctx, done := l.p.start(r, l.task, l.goal, l.need, items, &liveRun{l: l, common: common, commit: commit})
 	defer done()
 	l.p.invariants(rec, ctx)
 	return rec

@@ -458,3 +458,60 @@ func TestLiveRefusesBadInput(t *testing.T) {
 		t.Errorf("no task: %+v %v", res, err)
 	}
 }
+
+// BenchmarkLiveCheck measures one check at call k of a long session (the
+// Live already holds the session's earlier calls) against Judge of the
+// same run from scratch: a check matches only the items since the last
+// one, so its pattern work stays flat as the session grows, while the
+// CEL work of predicates and assert (here pred.asked, which reads every
+// user message) and building the run's values grow with it for both.
+func BenchmarkLiveCheck(b *testing.B) {
+	contract := strings.Replace(liveContract, `invariant "at_most_two_calls_before"`, `invariant "unused"`, 1)
+	contract = strings.Replace(contract, `when = "size(calls) > 3"`, `when = "args.to == 'nobody'"`, 1)
+	// keyed: the send's guard reads the read step's binding, so one thread
+	// per read stays alive (its work per item grows with the reads, for
+	// both); unkeyed: a guard on the send alone.
+	unkeyed := strings.Replace(contract, `when = "args.body.contains(read.result)"`, `when = "args.body.contains('secret')"`, 1)
+	// patterns-only: no predicate reading every user message (the one CEL
+	// expression whose work grows with the run in the others).
+	only := strings.Replace(unkeyed, `when = "!pred.asked.contains(args.to)"`, `when = "args.to == 'eve'"`, 1)
+	for _, v := range []struct{ name, src string }{{"keyed", contract}, {"unkeyed", unkeyed}, {"patterns-only", only}} {
+		b.Run(v.name, func(b *testing.B) { benchLive(b, v.src) })
+	}
+}
+
+func benchLive(b *testing.B, contract string) {
+	p := evaltest.ProgramFrom(b, map[string][]byte{"c.tenet.hcl": []byte(contract)})
+	src := &bundle.SourcePlan{}
+	for _, calls := range []int{50, 200, 800} {
+		steps := []string{"u:mail bob about a"}
+		for len(steps) < calls+1 {
+			steps = append(steps, "r:a", "s:bob:notes")
+		}
+		r, pending := liveRun(steps...)
+		b.Run(fmt.Sprintf("calls=%d/live", calls), func(b *testing.B) {
+			l, err := p.NewLive(eval.LiveOptions{Task: "t"})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := l.Check(r, pending); err != nil { // the session so far
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, err := l.Check(r, pending); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("calls=%d/judge", calls), func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if _, err := p.JudgeAs(src, r, &eval.Override{Task: "t"}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

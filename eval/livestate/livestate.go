@@ -12,6 +12,7 @@ package livestate
 import (
 	"math"
 	"reflect"
+	"slices"
 
 	"cel.dev/cel-go/cel"
 	"cel.dev/cel-go/common/types"
@@ -94,12 +95,28 @@ func (s *State) Common(r *run.Run, items []pike.Item) int {
 			return i
 		}
 		c, e := items[i].Call, items[i].Event
-		if c >= 0 && (it.call == nil || !reflect.DeepEqual(*it.call, *r.Calls[c])) ||
-			c < 0 && (it.event == nil || !reflect.DeepEqual(*it.event, *r.Events[e])) {
+		if c >= 0 && (it.call == nil || !sameCall(it.call, r.Calls[c])) ||
+			c < 0 && (it.event == nil || !sameEvent(it.event, r.Events[e])) {
 			return i
 		}
 	}
 	return len(s.prefix)
+}
+
+// sameCall and sameEvent compare every field (reflect.DeepEqual on the
+// decoded JSON values, which is quick when they are the same maps).
+func sameCall(a, b *run.Call) bool {
+	return a.Index == b.Index && a.Event == b.Event && a.ID == b.ID && a.Tool == b.Tool && a.Operation == b.Operation &&
+		a.ArgsError == b.ArgsError && a.Ok == b.Ok && a.Result == b.Result && a.Error == b.Error &&
+		a.ResultEvent == b.ResultEvent && a.Depth == b.Depth && a.Parent == b.Parent && a.OkUnknown == b.OkUnknown &&
+		a.RequestedTool == b.RequestedTool && a.Mismatch == b.Mismatch &&
+		reflect.DeepEqual(a.Args, b.Args) && reflect.DeepEqual(a.RequestedArgs, b.RequestedArgs)
+}
+
+func sameEvent(a, b *run.Event) bool {
+	return a.Index == b.Index && a.Role == b.Role && a.Content == b.Content && a.CallID == b.CallID &&
+		a.Tool == b.Tool && a.Error == b.Error && a.Failed == b.Failed && a.FailedUnknown == b.FailedUnknown &&
+		slices.Equal(a.Calls, b.Calls) && reflect.DeepEqual(a.Blocks, b.Blocks)
 }
 
 // Committed is the length of the committed prefix.
