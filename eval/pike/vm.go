@@ -160,8 +160,10 @@ func (m *Machine) Clone() *Machine {
 // Finish.
 func (m *Machine) Advance(n int) {
 	for m.done == nil && m.pos < n {
-		if r, stop := m.step(false); stop {
-			m.done = &r
+		r, stop := m.step(false)
+		if stop {
+			fixed := r // allocated only here: r itself stays on the stack
+			m.done = &fixed
 			return
 		}
 		m.pos++
