@@ -103,20 +103,29 @@ func (s *State) Common(r *run.Run, items []pike.Item) int {
 	return len(s.prefix)
 }
 
-// sameCall and sameEvent compare every field (reflect.DeepEqual on the
-// decoded JSON values, which is quick when they are the same maps).
+// sameCall and sameEvent compare every field.
 func sameCall(a, b *run.Call) bool {
 	return a.Index == b.Index && a.Event == b.Event && a.ID == b.ID && a.Tool == b.Tool && a.Operation == b.Operation &&
 		a.ArgsError == b.ArgsError && a.Ok == b.Ok && a.Result == b.Result && a.Error == b.Error &&
 		a.ResultEvent == b.ResultEvent && a.Depth == b.Depth && a.Parent == b.Parent && a.OkUnknown == b.OkUnknown &&
 		a.RequestedTool == b.RequestedTool && a.Mismatch == b.Mismatch &&
-		reflect.DeepEqual(a.Args, b.Args) && reflect.DeepEqual(a.RequestedArgs, b.RequestedArgs)
+		sameMap(a.Args, b.Args) && sameMap(a.RequestedArgs, b.RequestedArgs)
 }
 
 func sameEvent(a, b *run.Event) bool {
 	return a.Index == b.Index && a.Role == b.Role && a.Content == b.Content && a.CallID == b.CallID &&
 		a.Tool == b.Tool && a.Error == b.Error && a.Failed == b.Failed && a.FailedUnknown == b.FailedUnknown &&
-		slices.Equal(a.Calls, b.Calls) && reflect.DeepEqual(a.Blocks, b.Blocks)
+		slices.Equal(a.Calls, b.Calls) && (len(a.Blocks) == 0 && len(b.Blocks) == 0 || reflect.DeepEqual(a.Blocks, b.Blocks))
+}
+
+// sameMap compares decoded JSON objects: the same map (a session that
+// keeps its calls) at once, others by content. nil and empty are the same
+// to criteria (args {}).
+func sameMap(a, b map[string]any) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	return len(a) == 0 || reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer() || reflect.DeepEqual(a, b)
 }
 
 // Committed is the length of the committed prefix.
