@@ -169,12 +169,18 @@ const (
 	// arguments: the host is asked about its carrier, whose check covers
 	// it (WithPending appends the nested calls too).
 	endsOnNested = "not blamed: the witness ends on a nested call"
-	// notBlamed: the check does not report it (to be explained: none).
+	// notBlamed: the check reports the invariant held: a guard of the
+	// last step would read what a pending call lacks (call.result, an
+	// outcome other than ok), or what only later messages supply. Not
+	// pred.user_text, which the shipped guards read negated: text the
+	// whole run's user messages do not contain is not in a prefix of them.
 	notBlamed = "not blamed: the check reports the invariant held"
-	// notBlamedHistory: the history alone violates it already.
+	// notBlamedHistory: the history alone violates it already. Where the
+	// history is the offline run's prefix, a match in it would end before
+	// the call and have been the offline witness (the first match wins).
 	notBlamedHistory = "not blamed: the history violates it already"
-	// notBlamedWitness: violated by the call, with a witness ending
-	// elsewhere.
+	// notBlamedWitness: violated with the call, with a witness ending
+	// elsewhere (the same reasoning).
 	notBlamedWitness = "not blamed: the witness ends elsewhere"
 	// unknown: a label the check cannot decide.
 	unknown = "unknown"
@@ -191,9 +197,10 @@ const (
 	// is one of the blamed above).
 	trueAlarm = "refused: the offline violation"
 	// falseFailed: the call failed offline (an error result), while the
-	// check supposes it runs (authorize.WithPending: ok). Once run it
-	// would have done the harm the invariant names; it did not, because
-	// the tool refused it.
+	// check supposes it runs (authorize.WithPending: ok), as a host must:
+	// had it succeeded it would have done what the invariant forbids; it
+	// did not, because the tool returned an error. Only the invariants
+	// whose last step reads call.ok have these.
 	falseFailed = "refused: false alarm, the call failed offline"
 	// falseUnanswered: the call has no result offline (the transcript
 	// ends before it ran: the agent's step limit), while the check
