@@ -34,11 +34,22 @@ type session struct {
 	full     *run.Run
 	prefixes []*run.Run
 	pending  []int
+	// The pending-call view (pendingHistories, TestPendingCheckBlame): per
+	// top-level call of full, in order, its index in full, the message
+	// that requested it and its place there, and the history the host
+	// held when asked about it; rec and at are the record it came from.
+	calls     []int
+	at        [][2]int
+	histories []*run.Run
+	rec       map[string]any
+	where     run.Origin
 }
 
 // sessions reads the trace files and returns, per suite, the sessions of
 // the runs its contract judges; every keep-th judged run only (1: all).
-func sessions(t *testing.T, progs map[string]*eval.Program, keep int) map[string][]session {
+// fill completes each session from its record (replay: the prefixes
+// TestLiveEqualsJudge checks).
+func sessions(t *testing.T, progs map[string]*eval.Program, keep int, fill func(*testing.T, *session, run.Origin, []byte)) map[string][]session {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join(shared.Dir(t), "agentdojo", "traces", "*.jsonl"))
 	if err != nil || len(files) != 12 {
@@ -74,7 +85,7 @@ func sessions(t *testing.T, progs map[string]*eval.Program, keep int) map[string
 					continue
 				}
 				s := session{origin: fmt.Sprintf("%s:%d", filepath.Base(f), line), task: j.Record.Key.Task, goal: j.Record.Key.Goal, full: r}
-				replay(t, &s, origin, sc.Bytes())
+				fill(t, &s, origin, sc.Bytes())
 				out[suite] = append(out[suite], s)
 			}
 		}
@@ -157,7 +168,7 @@ func checkSessions(t *testing.T, keep int) int {
 		progs[s] = evaltest.Program(t, filepath.Join("..", "contracts", "agentdojo", s))
 	}
 	checks, violated, incremental := 0, 0, 0
-	for suite, ss := range sessions(t, progs, keep) {
+	for suite, ss := range sessions(t, progs, keep, replay) {
 		p := progs[suite]
 		for _, s := range ss {
 			l, err := p.NewLive(eval.LiveOptions{Task: s.task, Goal: s.goal})
