@@ -420,14 +420,37 @@ func refusalMessage(v Verdict) string {
 			return msg
 		}
 	}
-	var names []string
+	var why []string
 	for _, inv := range v.Invariants {
-		names = append(names, fmt.Sprintf("invariant %q %s", inv.Name, inv.Status))
+		if inv.Before || inv.Status == statusUnknown && v.OnUnknown == string(UnknownOpen) {
+			continue // logged, but not why the call was refused
+		}
+		w := fmt.Sprintf("invariant %q (severity %s) %s", clip(inv.Name, 80), clip(inv.Severity, 40), inv.Status)
+		switch {
+		case inv.Status == statusUnknown:
+			w += " (--on-unknown closed): " + clip(inv.Reason, 200)
+		case len(inv.Witness) > 0:
+			w += ", witness " + witnessText(inv.Witness)
+		}
+		why = append(why, w)
 	}
-	if len(names) > 0 {
-		return "tools/call refused by the session check: " + clip(strings.Join(names, ", "), 300)
+	if len(why) > 0 {
+		return "tools/call refused by the session check: " + clip(strings.Join(why, "; "), 600)
 	}
 	return "tools/call refused"
+}
+
+// witnessText renders a witness, steps in name order: "read=call:0, send=call:1".
+func witnessText(w map[string]string) string {
+	steps := make([]string, 0, len(w))
+	for s := range w {
+		steps = append(steps, s)
+	}
+	sort.Strings(steps)
+	for i, s := range steps {
+		steps[i] = s + "=" + w[s]
+	}
+	return strings.Join(steps, ", ")
 }
 
 // firstRefusal is the first refused decision in d, nested calls first
