@@ -5,12 +5,15 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"slices"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/tenetlang/tenet"
+	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/eval"
 	"github.com/tenetlang/tenet/eval/authorize"
 	"github.com/tenetlang/tenet/eval/authorize/decisionlog"
@@ -142,6 +145,13 @@ func sessionDecider(tb *tenet.Bundle, a *authorize.Authorizer, grant string, off
 	p, err := tb.Program()
 	if err != nil {
 		return nil, err
+	}
+	if task != "" && !slices.ContainsFunc(tb.Contract().Plan.Tasks, func(t bundle.TaskPlan) bool { return t.ID == task }) {
+		var ids []string
+		for _, t := range tb.Contract().Plan.Tasks {
+			ids = append(ids, t.ID)
+		}
+		return nil, fmt.Errorf("--task %q: the contract declares no such task (its tasks: %s)", task, strings.Join(ids, ", "))
 	}
 	live, err := p.NewLive(eval.LiveOptions{Task: task, Goal: goal})
 	if err != nil {
