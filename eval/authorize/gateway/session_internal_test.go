@@ -160,3 +160,39 @@ func TestOnUnknownFlag(t *testing.T) {
 		t.Error("NewSessionDecider with no policy: no error")
 	}
 }
+
+// BenchmarkSessionDecide times the session check of one call (Decide, then
+// Observe of its answer) in sessions of 100 allowed calls, reads and
+// failed updates alternating: the grant, WithPending, Live.Check on the
+// session so far and the answer's result. ns/call is per call, averaged
+// over the session's length.
+func BenchmarkSessionDecide(b *testing.B) {
+	const calls = 100
+	p := evaltest.ProgramFrom(b, map[string][]byte{"c.tenet.hcl": []byte(inflightContract)})
+	g, err := NewGrantDecider(authorize.New(p.Bundle, p.ID), "host")
+	if err != nil {
+		b.Fatal(err)
+	}
+	read, upd := testCall("1", "read_fixture", `{"id":"F1"}`), testCall("2", "update_fixture", `{"id":"F1","value":1}`)
+	ok := json.RawMessage(`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"F1 is 1"}]}}`)
+	failed := json.RawMessage(`{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"locked"}],"isError":true}}`)
+	b.ResetTimer()
+	for range b.N {
+		live, err := p.NewLive(eval.LiveOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		s, _ := NewSessionDecider(g, live, UnknownClosed)
+		for i := range calls {
+			c, res := read, ok
+			if i%2 == 1 {
+				c, res = upd, failed
+			}
+			if v := s.Decide(c); !v.Allowed {
+				b.Fatalf("call %d refused: %+v", i, v)
+			}
+			s.Observe(c, res)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*calls), "ns/call")
+}
