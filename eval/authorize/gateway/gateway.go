@@ -420,9 +420,19 @@ func refusalMessage(v Verdict) string {
 			return msg
 		}
 	}
+	if v.Message != "" {
+		return v.Message
+	}
+	return invariantRefusal(v.Invariants, v.OnUnknown, nil)
+}
+
+// invariantRefusal words a refusal by the session check's findings: each
+// invariant that refused the call, its severity, and the witness (each
+// item through describe, when not nil) or the unknown's reason.
+func invariantRefusal(invs []decisionlog.Invariant, onUnknown string, describe func(item string) string) string {
 	var why []string
-	for _, inv := range v.Invariants {
-		if inv.Before || inv.Status == statusUnknown && v.OnUnknown == string(UnknownOpen) {
+	for _, inv := range invs {
+		if inv.Before || inv.Status == statusUnknown && onUnknown == string(UnknownOpen) {
 			continue // logged, but not why the call was refused
 		}
 		w := fmt.Sprintf("invariant %q (severity %s) %s", clip(inv.Name, 80), clip(inv.Severity, 40), inv.Status)
@@ -430,7 +440,7 @@ func refusalMessage(v Verdict) string {
 		case inv.Status == statusUnknown:
 			w += " (--on-unknown closed): " + clip(inv.Reason, 200)
 		case len(inv.Witness) > 0:
-			w += ", witness " + witnessText(inv.Witness)
+			w += ", witness " + witnessText(inv.Witness, describe)
 		}
 		why = append(why, w)
 	}
@@ -440,15 +450,20 @@ func refusalMessage(v Verdict) string {
 	return "tools/call refused"
 }
 
-// witnessText renders a witness, steps in name order: "read=call:0, send=call:1".
-func witnessText(w map[string]string) string {
+// witnessText renders a witness, steps in name order: "read=call:0,
+// send=call:1", each item through describe when not nil.
+func witnessText(w map[string]string, describe func(string) string) string {
 	steps := make([]string, 0, len(w))
 	for s := range w {
 		steps = append(steps, s)
 	}
 	sort.Strings(steps)
 	for i, s := range steps {
-		steps[i] = s + "=" + w[s]
+		item := w[s]
+		if describe != nil {
+			item = describe(item)
+		}
+		steps[i] = s + "=" + item
 	}
 	return strings.Join(steps, ", ")
 }

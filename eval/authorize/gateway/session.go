@@ -110,7 +110,7 @@ func (s *SessionDecider) Decide(c authorize.Call) Verdict {
 	if err == nil {
 		var res eval.LiveResult
 		if res, err = s.live.Check(rn, pending); err == nil {
-			v = s.verdict(v, res)
+			v = s.verdict(v, res, rn, pending)
 		}
 	}
 	if err != nil {
@@ -132,8 +132,9 @@ func (s *SessionDecider) Decide(c authorize.Call) Verdict {
 	return v
 }
 
-// verdict adds the invariants' findings to the grant's verdict v.
-func (s *SessionDecider) verdict(v Verdict, res eval.LiveResult) Verdict {
+// verdict adds the invariants' findings on rn, whose call pending is the
+// one decided, to the grant's verdict v.
+func (s *SessionDecider) verdict(v Verdict, res eval.LiveResult, rn *run.Run, pending int) Verdict {
 	v.OnUnknown = string(s.policy)
 	for _, ic := range res.Invariants {
 		if ic.Label.Known && ic.Label.Value {
@@ -156,7 +157,37 @@ func (s *SessionDecider) verdict(v Verdict, res eval.LiveResult) Verdict {
 		}
 		v.Invariants = append(v.Invariants, inv)
 	}
+	if !v.Allowed {
+		v.Message = invariantRefusal(v.Invariants, v.OnUnknown, func(item string) string { return describeItem(rn, pending, item) })
+	}
 	return v
+}
+
+// describeItem names a witness's item ("call:N", "event:N" of rn) for the
+// client, who knows its calls by their request ids, not by their place in
+// the session.
+func describeItem(rn *run.Run, pending int, item string) string {
+	var n int
+	switch {
+	case scanItem(item, "call:%d", &n) && n < len(rn.Calls):
+		c := rn.Calls[n]
+		switch {
+		case n == pending:
+			return fmt.Sprintf("%s (%s, this call)", item, clip(c.Tool, 80))
+		case c.Parent >= 0:
+			return fmt.Sprintf("%s (%s, nested in call:%d)", item, clip(c.Tool, 80), c.Parent)
+		}
+		return fmt.Sprintf("%s (%s, request id %s)", item, clip(c.Tool, 80), clip(c.ID, 80))
+	case scanItem(item, "event:%d", &n) && n < len(rn.Events):
+		return fmt.Sprintf("%s (%s message)", item, rn.Events[n].Role)
+	}
+	return item
+}
+
+// scanItem reads an item reference of format into n.
+func scanItem(item, format string, n *int) bool {
+	_, err := fmt.Sscanf(item, format, n)
+	return err == nil && *n >= 0
 }
 
 // Observe implements ResultObserver: the server's answer to call c

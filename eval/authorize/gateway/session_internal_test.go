@@ -126,7 +126,7 @@ call:2 update_fixture id=4 event=3 result_event=4 ok=true ok_unknown=false resul
 		fmt.Sprint(v.Invariants[0].Witness) != "map[read:call:3 upd:call:2]" {
 		t.Fatalf("read 5: %+v", v)
 	}
-	if got := refusalMessage(v); got != `tools/call refused by the session check: invariant "no_read_after_update" (severity medium) violated, witness read=call:3, upd=call:2` {
+	if got := refusalMessage(v); got != `tools/call refused by the session check: invariant "no_read_after_update" (severity medium) violated, witness read=call:3 (read_fixture, this call), upd=call:2 (update_fixture, request id 4)` {
 		t.Errorf("refusal message: %s", got)
 	}
 }

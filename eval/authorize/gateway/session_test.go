@@ -111,7 +111,7 @@ func TestSessionRefusesANewViolation(t *testing.T) {
 		if gotID != fmt.Sprint(id) || code != gateway.CodeRefused {
 			t.Fatalf("update %d: id %s code %d", id, gotID, code)
 		}
-		if want := `tools/call refused by the session check: invariant "no_update_after_read" (severity high) violated, witness read=call:1, send=call:2`; msg != want {
+		if want := `tools/call refused by the session check: invariant "no_update_after_read" (severity high) violated, witness read=call:1 (read_fixture, request id 3), send=call:2 (update_fixture, this call)`; msg != want {
 			t.Errorf("update %d: message\n got %s\nwant %s", id, msg, want)
 		}
 		if want := `"invariants":[{"name":"no_update_after_read","severity":"high","status":"violated","witness":{"read":"call:1","send":"call:2"}}]`; !strings.Contains(string(data), want) {
