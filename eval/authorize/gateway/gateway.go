@@ -28,6 +28,14 @@
 // notifications, responses to the server's own requests (sampling,
 // elicitation, roots) — is relayed byte for byte.
 //
+// With a SessionDecider as the Decider (tenet gateway's, when the
+// contract declares invariants), a call the grant allows is then checked
+// against the contract's invariants on the session relayed so far — the
+// allowed calls and the server's answers, in relay order — and refused
+// (CodeRefused, the message naming the invariant, its severity and the
+// witness) when it would newly violate one, or when one is unknown under
+// UnknownClosed.
+//
 // Server to client, lines are read the same way; one that cannot be read
 // is dropped and reported on standard error (the client never sees what
 // the gateway could not check). A tools/list result (matched by the id of

@@ -70,6 +70,12 @@ const inFlight = "the call was relayed to the MCP server and its answer has not 
 //
 // Decide and Observe run on different goroutines (the client's and the
 // server's); a mutex orders them. One SessionDecider is one session.
+//
+// A call Decide allowed enters the session then, before the gateway
+// writes its log line and forwards it: a call the gateway refuses after
+// all (its log cannot be written, the server has exited) stays in flight
+// in the session. Both refuse every later call too, so no later decision
+// reads it.
 type SessionDecider struct {
 	grant  Decider
 	live   *eval.Live
