@@ -88,8 +88,10 @@ type Entry struct {
 	// be read into one: Error says why).
 	Decision   *authorize.Decision `json:"decision,omitempty"`
 	Invariants []Invariant         `json:"invariants,omitempty"`
-	// OnUnknown is the policy an unknown invariant result was decided by:
-	// "closed" (refuse) or "open" (allow).
+	// OnUnknown is the policy an unknown invariant result is decided by,
+	// "closed" (refuse) or "open" (allow), on every call the session check
+	// judged (tenet gateway: a call the grant allowed, when the contract
+	// declares invariants); absent when no session check ran.
 	OnUnknown string `json:"on_unknown,omitempty"`
 	Error     string `json:"error,omitempty"`
 	// Listed is set on a line that decides no call (Seq 0, Call empty,

@@ -41,6 +41,10 @@ type Verdict struct {
 	// they are (decisionlog.Entry).
 	Invariants []decisionlog.Invariant
 	OnUnknown  string
+	// Message, when not "", is the refusal's message for a call the
+	// authorization allowed (a session check's own words: the witness's
+	// calls named by the client's request ids).
+	Message string
 	// Err is why the call could not be decided (then it is refused).
 	Err error
 }

@@ -28,6 +28,14 @@
 // notifications, responses to the server's own requests (sampling,
 // elicitation, roots) — is relayed byte for byte.
 //
+// With a SessionDecider as the Decider (tenet gateway's, when the
+// contract declares invariants), a call the grant allows is then checked
+// against the contract's invariants on the session relayed so far — the
+// allowed calls and the server's answers, in relay order — and refused
+// (CodeRefused, the message naming the invariant, its severity and the
+// witness) when it would newly violate one, or when one is unknown under
+// UnknownClosed.
+//
 // Server to client, lines are read the same way; one that cannot be read
 // is dropped and reported on standard error (the client never sees what
 // the gateway could not check). A tools/list result (matched by the id of
@@ -420,14 +428,52 @@ func refusalMessage(v Verdict) string {
 			return msg
 		}
 	}
-	var names []string
-	for _, inv := range v.Invariants {
-		names = append(names, fmt.Sprintf("invariant %q %s", inv.Name, inv.Status))
+	if v.Message != "" {
+		return v.Message
 	}
-	if len(names) > 0 {
-		return "tools/call refused by the session check: " + clip(strings.Join(names, ", "), 300)
+	return invariantRefusal(v.Invariants, v.OnUnknown, nil)
+}
+
+// invariantRefusal words a refusal by the session check's findings: each
+// invariant that refused the call, its severity, and the witness (each
+// item through describe, when not nil) or the unknown's reason.
+func invariantRefusal(invs []decisionlog.Invariant, onUnknown string, describe func(item string) string) string {
+	var why []string
+	for _, inv := range invs {
+		if inv.Before || inv.Status == statusUnknown && onUnknown == string(UnknownOpen) {
+			continue // logged, but not why the call was refused
+		}
+		w := fmt.Sprintf("invariant %q (severity %s) %s", clip(inv.Name, 80), clip(inv.Severity, 40), inv.Status)
+		switch {
+		case inv.Status == statusUnknown:
+			w += " (--on-unknown closed): " + clip(inv.Reason, 200)
+		case len(inv.Witness) > 0:
+			w += ", witness " + witnessText(inv.Witness, describe)
+		}
+		why = append(why, w)
+	}
+	if len(why) > 0 {
+		return "tools/call refused by the session check: " + clip(strings.Join(why, "; "), 600)
 	}
 	return "tools/call refused"
+}
+
+// witnessText renders a witness, steps in name order: "read=call:0,
+// send=call:1", each item through describe when not nil.
+func witnessText(w map[string]string, describe func(string) string) string {
+	steps := make([]string, 0, len(w))
+	for s := range w {
+		steps = append(steps, s)
+	}
+	sort.Strings(steps)
+	for i, s := range steps {
+		item := w[s]
+		if describe != nil {
+			item = describe(item)
+		}
+		steps[i] = s + "=" + item
+	}
+	return strings.Join(steps, ", ")
 }
 
 // firstRefusal is the first refused decision in d, nested calls first

@@ -546,7 +546,7 @@ func TestGatewayDeciderSeam(t *testing.T) {
 	h.roundTrip(initialize)
 	first := h.roundTrip(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read_fixture","arguments":{"id":"F1"}}}`)
 	id, code, msg, _ := errorOf(t, h.roundTrip(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"read_fixture","arguments":{"id":"F1"}}}`))
-	if id != "2" || code != gateway.CodeRefused || msg != `tools/call refused by the session check: invariant "read_once" violated` {
+	if id != "2" || code != gateway.CodeRefused || msg != `tools/call refused by the session check: invariant "read_once" (severity high) violated` {
 		t.Errorf("second read: id %s code %d %q", id, code, msg)
 	}
 	if code := h.finish(); code != 0 {

@@ -5,11 +5,16 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"slices"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/tenetlang/tenet"
+	"github.com/tenetlang/tenet/compiler/bundle"
+	"github.com/tenetlang/tenet/eval"
 	"github.com/tenetlang/tenet/eval/authorize"
 	"github.com/tenetlang/tenet/eval/authorize/decisionlog"
 	"github.com/tenetlang/tenet/eval/authorize/gateway"
@@ -23,8 +28,9 @@ import (
 func gatewayCmd(env Env) *cobra.Command {
 	var trust cliflags.Trust
 	var cf cliflags.Cache
-	var grant, logPath, session, condition string
-	var hide bool
+	var grant, logPath, session, condition, task, goal string
+	var hide, noInvariants bool
+	onUnknown := gateway.UnknownClosed
 	var maxMessage int
 	var grace time.Duration
 	cmd := &cobra.Command{
@@ -76,6 +82,9 @@ func gatewayCmd(env Env) *cobra.Command {
 				HideUndeclared: hide, MaxMessage: maxMessage, ShutdownGrace: grace,
 				Stdin: cmd.InOrStdin(), Stdout: cmd.OutOrStdout(), Stderr: cmd.ErrOrStderr(),
 			}
+			if cfg.Decider, err = sessionDecider(tb, a, grant, noInvariants, onUnknown, task, goal); err != nil {
+				return err
+			}
 			if logPath != "" {
 				f, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 				if err != nil {
@@ -107,7 +116,46 @@ func gatewayCmd(env Env) *cobra.Command {
 	cmd.Flags().StringVar(&session, "session", "", "the session id of this gateway's log lines (default: a random gw-… id)")
 	cmd.Flags().StringVar(&condition, "condition", "live", "the condition the decision log's runs are reported under")
 	cmd.Flags().DurationVar(&grace, "shutdown-grace", gateway.DefaultShutdownGrace, "after the client's input ends, how long the server may take to exit before SIGTERM, and then before SIGKILL (0: wait for ever)")
+	cmd.Flags().Var(&onUnknown, "on-unknown", "a call on which an invariant is unknown: closed refuses it, open allows it (logged either way)")
+	cmd.Flags().StringVar(&task, "task", "", "the session's task, which invariants read as task (without it, an invariant reading task is unknown)")
+	cmd.Flags().StringVar(&goal, "goal", "", "the session's goal (with --task; without it the session is benign)")
+	cmd.Flags().BoolVar(&noInvariants, "no-invariants", false, "decide calls by the grant alone: do not check the contract's invariants")
 	trust.Add(cmd)
 	cf.Add(cmd)
 	return cmd
+}
+
+// sessionDecider is the decider of a gateway's session: the grant's, and
+// the contract's invariants on the session unless it declares none or
+// --no-invariants (nil: the gateway's default, the grant alone).
+func sessionDecider(tb *tenet.Bundle, a *authorize.Authorizer, grant string, off bool, policy gateway.OnUnknown, task, goal string) (gateway.Decider, error) {
+	if off {
+		if task != "" || goal != "" {
+			return nil, errors.New("--task and --goal name what invariants read: not with --no-invariants")
+		}
+		return nil, nil
+	}
+	if len(tb.Contract().Plan.Invariants) == 0 {
+		return nil, nil
+	}
+	g, err := gateway.NewGrantDecider(a, grant)
+	if err != nil {
+		return nil, err
+	}
+	p, err := tb.Program()
+	if err != nil {
+		return nil, err
+	}
+	if task != "" && !slices.ContainsFunc(tb.Contract().Plan.Tasks, func(t bundle.TaskPlan) bool { return t.ID == task }) {
+		var ids []string
+		for _, t := range tb.Contract().Plan.Tasks {
+			ids = append(ids, t.ID)
+		}
+		return nil, fmt.Errorf("--task %q: the contract declares no such task (its tasks: %s)", task, strings.Join(ids, ", "))
+	}
+	live, err := p.NewLive(eval.LiveOptions{Task: task, Goal: goal})
+	if err != nil {
+		return nil, fmt.Errorf("--task, --goal: %w", err)
+	}
+	return gateway.NewSessionDecider(g, live, policy)
 }
