@@ -31,6 +31,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/eval/authorize"
 	"github.com/tenetlang/tenet/eval/run"
 )
@@ -110,6 +111,9 @@ type InvariantInfo struct {
 // only. An Engine is immutable once made.
 type Engine struct {
 	Auth *authorize.Authorizer
+	// Bundle is the decoded bundle Auth decides with (its manifest and
+	// declarations describe the engine: GET /v1/bundle).
+	Bundle *bundle.Bundle
 	// NewChecker returns the invariant checker of a new session; nil when
 	// the bundle's invariants are not checked (the answer is then the
 	// authorization decision alone).
