@@ -130,6 +130,12 @@ const (
 	ShuttingDown     ErrorCode = "shutting_down"          // 503
 )
 
+// Codes are every ErrorCode, in the order of their statuses.
+func Codes() []ErrorCode {
+	return []ErrorCode{BadJSON, BadCall, BadSessionID, BadMessages, GrantRequired, NotFound, UnknownSession, MethodNotAllowed,
+		SessionMismatch, TooLarge, HistoryTooLarge, WrongContentType, UnknownGrant, TooManySessions, Internal, LogFailed, ShuttingDown}
+}
+
 // Status is the HTTP status of code.
 func (c ErrorCode) Status() int {
 	switch c {
