@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tenetlang/tenet/cmd/tenet/internal/enforce"
 	"github.com/tenetlang/tenet/internal/errwriter"
 )
 
@@ -66,7 +67,7 @@ func mainContext(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetArgs(args)
-	root.AddCommand(checkCmd(), buildCmd(), keygenCmd(), inspectCmd(), evalCmd(), explainCmd(), reportCmd(), compareCmd(), testCmd(), versionCmd(), fmtCmd(), importCmd(), devCmd())
+	root.AddCommand(checkCmd(), buildCmd(), keygenCmd(), inspectCmd(), evalCmd(), explainCmd(), reportCmd(), compareCmd(), testCmd(), versionCmd(), fmtCmd(), importCmd(), devCmd(), enforce.ServeCmd(help("serve")))
 	cmd, err := root.ExecuteContextC(ctx)
 	var ee exitError
 	switch {

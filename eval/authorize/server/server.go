@@ -44,6 +44,9 @@ const DefaultMaxBody = 1 << 20
 type Config struct {
 	// Log receives one line per decision; nil: none are logged.
 	Log *decisionlog.Writer
+	// Grant, when set, is the only grant served: a request that names no
+	// grant is decided under it, one that names another is refused (422).
+	Grant string
 	// Condition is the decision log's condition (default "live").
 	Condition string
 	Limits    session.Limits
@@ -212,8 +215,11 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	e := s.engine.Load()
-	grant, ok := pickGrant(w, e, req.Grant)
+	grant, ok := s.pinned(w, req.Grant)
 	if !ok {
+		return
+	}
+	if grant, ok = pickGrant(w, e, grant); !ok {
 		return
 	}
 	c, shape, ok := readCall(w, req.Call)
@@ -241,7 +247,11 @@ func (s *Server) sessionCall(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req SessionCallRequest
-	if !s.read(w, r, &req, "grant, task, goal, offset, messages, call") {
+	ok := s.read(w, r, &req, "grant, task, goal, offset, messages, call")
+	if !ok {
+		return
+	}
+	if req.Grant, ok = s.pinned(w, req.Grant); !ok {
 		return
 	}
 	c, shape, ok := readCall(w, req.Call)
@@ -377,6 +387,18 @@ func kindName(k jsontext.Kind) string {
 		return "null"
 	}
 	return "a value of kind " + k.String()
+}
+
+// pinned applies Config.Grant to the grant a request names.
+func (s *Server) pinned(w http.ResponseWriter, grant string) (string, bool) {
+	switch {
+	case s.cfg.Grant == "" || grant == s.cfg.Grant:
+		return grant, true
+	case grant == "":
+		return s.cfg.Grant, true
+	}
+	fail(w, UnknownGrant, fmt.Sprintf("grant %q: this server decides under grant %q only (tenet serve --grant)", grant, s.cfg.Grant))
+	return "", false
 }
 
 // pickGrant is the grant named, or the bundle's only one.

@@ -197,6 +197,18 @@ func TestErrorStatuses(t *testing.T) {
 	}
 }
 
+func TestPinnedGrant(t *testing.T) {
+	h := newHarness(t, mailEngine(t, nil, session.Closed), server.Config{Grant: "reader"})
+	read := `{"name":"read_inbox","arguments":{}}`
+	id := h.srv.Engine().Auth.Bundle()
+	run1(t, h, []exchange{
+		{"POST", "/v1/authorize", "", `{"call":` + read + `}`, 200, `{"allowed":true,"bundle":"` + id + `","grant":"reader","shape":"openai-function","decision":{"allowed":true,"tool":"read_inbox","decision":"authorized","required":{"operation":"read"}}}`},
+		{"POST", "/v1/authorize", "", `{"grant":"assistant","call":` + read + `}`, 422, `{"error":"grant \"assistant\": this server decides under grant \"reader\" only (tenet serve --grant)","code":"unknown_grant"}`},
+		{"POST", "/v1/sessions/p/calls", "", `{"grant":"assistant","call":` + read + `}`, 422, `{"error":"grant \"assistant\": this server decides under grant \"reader\" only (tenet serve --grant)","code":"unknown_grant"}`},
+		{"POST", "/v1/sessions/p/calls", "", `{"call":` + read + `}`, 200, `{"allowed":true,"session":"p","seq":1,"history":0,"bundle":"` + id + `","grant":"reader","shape":"openai-function","decision":{"allowed":true,"tool":"read_inbox","decision":"authorized","required":{"operation":"read"}},"invariants":[],"on_unknown":"closed"}`},
+	})
+}
+
 func TestHistoryTooLargeAndTooManySessions(t *testing.T) {
 	h := newHarness(t, mailEngine(t, nil, session.Closed), server.Config{Limits: session.Limits{MaxSessions: 1, MaxMessages: 1}})
 	read := `{"name":"read_inbox","arguments":{}}`
