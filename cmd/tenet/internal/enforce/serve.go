@@ -93,8 +93,7 @@ func loopback(addr string) (bool, error) {
 }
 
 func serve(ctx context.Context, path string, f *serveFlags, stderr io.Writer) error {
-	pol, err := session.ParseOnUnknown(f.onUnknown)
-	if err != nil {
+	if _, err := session.ParseOnUnknown(f.onUnknown); err != nil {
 		return fmt.Errorf("--on-unknown: %w", err)
 	}
 	local, err := loopback(f.addr)
@@ -111,6 +110,12 @@ func serve(ctx context.Context, path string, f *serveFlags, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
+	return serveWith(ctx, path, f, stderr, trust)
+}
+
+// serveWith is serve once the flags are checked and the trust policy read.
+func serveWith(ctx context.Context, path string, f *serveFlags, stderr io.Writer, trust bundle.Policy) error {
+	pol, _ := session.ParseOnUnknown(f.onUnknown) // checked by serve
 	load := func() (*session.Engine, error) { return LoadEngine(path, trust, pol, f.grant) }
 	e, err := load()
 	if err != nil {
