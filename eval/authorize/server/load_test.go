@@ -114,7 +114,7 @@ func offer(b *testing.B, url, mode string) (lat, lag []time.Duration, failed int
 				path, body := "/v1/authorize", `{"grant":"default","call":`+call+`}`
 				if mode == "session" {
 					k := j.i % sessions
-					smu[k].Lock() // one run's calls come one after another
+					smu[k].Lock()                             // one run's calls come one after another
 					if sseq[k] > 0 && sseq[k]%runCalls == 0 { // the last run is over
 						req, _ := http.NewRequest("DELETE", fmt.Sprintf("%s/v1/sessions/s%d-%d", url, k, sseq[k]/runCalls-1), nil)
 						if resp, err := client.Do(req); err == nil {
