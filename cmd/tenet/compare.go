@@ -8,6 +8,7 @@ import (
 
 	"github.com/tenetlang/tenet/compiler"
 	"github.com/tenetlang/tenet/eval/assemble"
+	"github.com/tenetlang/tenet/eval/authorize/decisionlog"
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/report"
 	"github.com/tenetlang/tenet/eval/runs"
@@ -40,7 +41,7 @@ func compareCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			recs, at, err := runs.ReadFilesAt(runs.ReadOptions{MaxRecordBytes: maxRecord}, args...)
+			recs, at, err := runs.ReadFilesAt(runs.ReadOptions{MaxRecordBytes: maxRecord, Foreign: decisionlog.Foreign}, args...)
 			if err != nil {
 				return readRunsFailed(cmd, err)
 			}

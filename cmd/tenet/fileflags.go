@@ -12,7 +12,7 @@ import (
 // stdout, no contract), so an empty value given on purpose — `--out ""`,
 // often an unset shell variable (`--out "$RUNS"`) — would silently mean
 // "write no runs file"; it is refused instead.
-var fileFlags = map[string]bool{"out": true, "report-out": true, "contract": true}
+var fileFlags = map[string]bool{"out": true, "report-out": true, "contract": true, "log": true}
 
 // refuseEmptyFileFlags is the root command's PersistentPreRunE: a file
 // flag given with an empty value is a usage error (exit 2).

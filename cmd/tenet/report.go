@@ -10,6 +10,8 @@ import (
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/eval"
 	"github.com/tenetlang/tenet/eval/assemble"
+	"github.com/tenetlang/tenet/eval/authorize/decisionlog"
+	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/report"
 	"github.com/tenetlang/tenet/eval/runs"
 	"github.com/tenetlang/tenet/internal/cliflags"
@@ -59,7 +61,7 @@ func reportCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			recs, at, err := runs.ReadFilesAt(runs.ReadOptions{MaxRecordBytes: maxRecord}, args...)
+			recs, at, err := runs.ReadFilesAt(runs.ReadOptions{MaxRecordBytes: maxRecord, Foreign: decisionlog.Foreign}, args...)
 			if err != nil {
 				return readRunsFailed(cmd, err)
 			}
@@ -80,9 +82,13 @@ func reportCmd() *cobra.Command {
 				fmt.Fprintf(stderr, "%s: warning: %d of %d runs carry no bundle id (labels from another harness, or the field removed): nothing shows they were judged by the contract's bundle; --verify-key, %s or --expect-bundle-id refuses them\n",
 					cmd.CommandPath(), unnamed, len(recs), cliflags.VerifyKeyEnv)
 			}
+			opts := mf.Options()
+			if decisionlog.AnyRead(recs) && !cmd.Flags().Changed("unknown") {
+				opts.Unknown = metrics.UnknownBounds // a decision log holds no outcomes (docs/cli.md)
+			}
 			d := assemble.Build(assemble.Input{
 				Command: report.CommandReport, Version: compiler.Version, Inputs: args,
-				Programs: progs, Metrics: mf.Options(), MaxListed: rf.maxItems,
+				Programs: progs, Metrics: opts, MaxListed: rf.maxItems,
 			}, recs)
 			return rf.write(cmd, d, nil)
 		},

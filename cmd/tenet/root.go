@@ -67,7 +67,8 @@ func mainContext(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetArgs(args)
-	root.AddCommand(checkCmd(), buildCmd(), keygenCmd(), inspectCmd(), evalCmd(), explainCmd(), reportCmd(), compareCmd(), testCmd(), versionCmd(), fmtCmd(), importCmd(), devCmd(), enforce.ServeCmd(help("serve")))
+	root.AddCommand(checkCmd(), buildCmd(), keygenCmd(), inspectCmd(), evalCmd(), explainCmd(), reportCmd(), compareCmd(), testCmd(), versionCmd(), fmtCmd(), importCmd(), devCmd())
+	root.AddCommand(enforce.Commands(enforce.Env{Help: help, Open: openContract, Exit: func(code int) error { return exitError{code} }})...)
 	cmd, err := root.ExecuteContextC(ctx)
 	var ee exitError
 	switch {

@@ -21,7 +21,34 @@ type ReadOptions struct {
 	// longer one is an error at its line, and its bytes are skipped without
 	// being kept. Zero or negative means DefaultMaxRecordBytes.
 	MaxRecordBytes int
+	// Foreign, when set, is given each file's first line: a file it claims
+	// (it returns a FileReader) is read by that reader instead of as a runs
+	// file — a decision log, whose calls eval/authorize/decisionlog reads
+	// as runs. The runs it gives are validated and checked against the
+	// others (duplicate keys across files) as runs read from a runs file.
+	Foreign func(first []byte) FileReader
 }
+
+// FileReader reads a file of another form as runs (ReadOptions.Foreign).
+type FileReader interface {
+	// Line reads the file's line n (from 1, without its line ending;
+	// blank lines are not given); an error is reported at file:n.
+	Line(line []byte, n int) error
+	// Runs is called once, after the last line when no Line failed: the
+	// file's runs, and for each the line it is named by. Its error may
+	// join several; each *LineError among them is reported at file:LINE,
+	// any other at the file.
+	Runs() (recs []Record, lines []int, err error)
+}
+
+// LineError is an error about one line of a file a FileReader reads.
+type LineError struct {
+	Line int
+	Err  error
+}
+
+func (e *LineError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.Err) }
+func (e *LineError) Unwrap() error { return e.Err }
 
 // Read reads a runs file; file names it in errors. It reads r line by line
 // as internal/jsonl frames it (blank lines are skipped, a UTF-8 byte-order
@@ -56,7 +83,7 @@ func ReadFilesWith(opt ReadOptions, paths ...string) ([]Record, error) {
 // ReadFilesAt is ReadFilesWith that also returns where each record was
 // read: at[i] is the file and line of recs[i].
 func ReadFilesAt(opt ReadOptions, paths ...string) (recs []Record, at []Pos, err error) {
-	rd := reader{max: opt.MaxRecordBytes}
+	rd := reader{max: opt.MaxRecordBytes, foreign: opt.Foreign}
 	if rd.max <= 0 {
 		rd.max = DefaultMaxRecordBytes
 	}
@@ -99,6 +126,7 @@ type reader struct {
 	stopped    bool
 	max        int // longest record accepted
 	unreadable int // files that could not be opened, among errs
+	foreign    func(first []byte) FileReader
 }
 
 // add records an error; the one after maxErrors stops the reading instead.
@@ -138,12 +166,26 @@ func clip(err error) error {
 // read reads the records of one file, framed by internal/jsonl.
 func (rd *reader) read(file string, r io.Reader) {
 	lines := jsonl.NewReader(r, rd.max)
+	var other FileReader // the reader that claimed the file
+	first, failed := true, false
 	for !rd.stopped {
 		line, err := lines.Next()
 		var tooLong *jsonl.TooLongError
+		if first && err == nil && rd.foreign != nil {
+			other = rd.foreign(bytes.TrimSpace(line))
+		}
+		first = false
 		switch {
 		case err == io.EOF:
+			if other != nil && !failed {
+				rd.foreignRuns(file, other)
+			}
 			return
+		case err == nil && other != nil:
+			if err = other.Line(bytes.TrimSpace(line), lines.Line()); err == nil {
+				continue
+			}
+			failed = true
 		case err == nil:
 			var rec Record
 			if rec, err = decodeLine(bytes.TrimSpace(line)); err == nil {
@@ -154,8 +196,39 @@ func (rd *reader) read(file string, r io.Reader) {
 			rd.add(fmt.Errorf("%s:%d: %w", file, lines.Line(), err))
 			return // a read error ends the input
 		}
+		failed = true
 		rd.add(fmt.Errorf("%s:%d: %w", file, lines.Line(), err))
 	}
+}
+
+// foreignRuns takes the runs of a file another reader read, validated.
+func (rd *reader) foreignRuns(file string, fr FileReader) {
+	recs, lines, err := fr.Runs()
+	if err != nil {
+		for _, e := range flatten(err) {
+			if le := (*LineError)(nil); errors.As(e, &le) {
+				rd.add(fmt.Errorf("%s:%d: %w", file, le.Line, le.Err))
+			} else {
+				rd.add(fmt.Errorf("%s: %w", file, e))
+			}
+		}
+		return
+	}
+	for i, rec := range recs {
+		if err := rec.Validate(); err != nil {
+			rd.add(fmt.Errorf("%s:%d: %w", file, lines[i], err)) // Validate names the run
+			continue
+		}
+		rd.recs = append(rd.recs, located{rec, Pos{file, lines[i]}})
+	}
+}
+
+// flatten lists the errors errors.Join joined.
+func flatten(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	return []error{err}
 }
 
 func (rd *reader) finish() ([]Record, error) {

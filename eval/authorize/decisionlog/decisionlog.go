@@ -80,7 +80,7 @@ type Entry struct {
 	// call's is 1).
 	Session string `json:"session,omitempty"`
 	Seq     int    `json:"seq"`
-	Call    Call   `json:"call"`
+	Call    Call   `json:"call,omitzero"` // absent when the line was not a call
 	// Allowed is the final answer: the authorization decision allows the
 	// call and no invariant check refused it (under the on-unknown policy).
 	Allowed bool `json:"allowed"`

@@ -1,6 +1,3 @@
-// Package enforce holds tenet's run-time commands: those that decide
-// tool calls before they run, with the same bundle `tenet eval` judges
-// transcripts with.
 package enforce
 
 import (
@@ -50,13 +47,13 @@ type serveFlags struct {
 	trust       cliflags.Trust
 }
 
-// ServeCmd is `tenet serve`; long is its help text (cmd/tenet/help/serve.txt).
-func ServeCmd(long string) *cobra.Command {
+// serveCmd is `tenet serve`.
+func serveCmd(env Env) *cobra.Command {
 	var f serveFlags
 	cmd := &cobra.Command{
 		Use:   "serve X.tnb",
 		Short: "Serve a bundle's authorization decisions over HTTP (a decision point for agent hosts)",
-		Long:  long,
+		Long:  env.Help("serve"),
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return serve(cmd.Context(), args[0], &f, cmd.ErrOrStderr())
@@ -132,7 +129,11 @@ func serveWith(ctx context.Context, path string, f *serveFlags, stderr io.Writer
 			lf.Sync() // every line was written whole; make them durable
 			lf.Close()
 		}()
-		cfg.Log = decisionlog.NewWriter(lf, nil)
+		now, err := clock()
+		if err != nil {
+			return err
+		}
+		cfg.Log = decisionlog.NewWriter(lf, now)
 	}
 	srv := server.New(e, cfg)
 	ln, err := net.Listen("tcp", f.addr)

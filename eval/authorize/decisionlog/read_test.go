@@ -1,0 +1,167 @@
+package decisionlog_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tenetlang/tenet/eval/authorize"
+	"github.com/tenetlang/tenet/eval/authorize/decisionlog"
+	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/internal/evaltest"
+)
+
+const bundleID = "sha256:3a8660945cb9a6fb2af8668d5a8b0b0842e03a21c9c23d45dcc6b5c1cf8123cf"
+
+// logOf decides calls (session, call JSON) with the seed fixtures' grant
+// "host" and writes them as a log; a call "bad" is a line that is not one.
+func logOf(t *testing.T, calls [][2]string) []byte {
+	t.Helper()
+	p := evaltest.Program(t, "../../../examples/seed-fixtures")
+	a := authorize.New(p.Bundle, p.ID)
+	var buf bytes.Buffer
+	w := decisionlog.NewWriter(&buf, func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) })
+	seq := map[string]int{}
+	for _, sc := range calls {
+		e := decisionlog.Entry{Origin: decisionlog.FromServer, Bundle: a.Bundle(), Contract: a.Contract(), Condition: "live", Grant: "host", Session: sc[0], Seq: 1}
+		if sc[0] != "" {
+			seq[sc[0]]++
+			e.Seq = seq[sc[0]]
+		}
+		if c, _, err := authorize.ReadCall([]byte(sc[1])); err != nil {
+			e.Error = err.Error()
+		} else {
+			d, err := a.Authorize(c, "host")
+			if err != nil {
+				t.Fatal(err)
+			}
+			e.Call, e.Decision, e.Allowed = decisionlog.CallOf(c), &d, d.Allowed
+		}
+		if err := w.Write(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return buf.Bytes()
+}
+
+func TestRecords(t *testing.T) {
+	log := logOf(t, [][2]string{
+		{"s1", `{"name":"read_fixture","arguments":{"id":"F1"}}`},
+		{"", `{"name":"delete_fixture","arguments":{}}`},
+		{"s1", `{"name":"update_fixture","arguments":{"id":"F1","value":1,"note":{"name":"read_fixture","arguments":{"id":"F2"}}}}`},
+		{"s1", `not a call`},
+		{"", `{"name":"read_fixture","arguments":{"id":"F1"}}`},
+		{"s1", `{"name":"read_fixture","arguments":{"id":"F2"}}`},
+	})
+	entries, err := decisionlog.Read(bytes.NewReader(log), "log.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 6 || entries[3].Error == "" || entries[3].Decision != nil {
+		t.Fatalf("entries: %+v", entries)
+	}
+	recs, err := decisionlog.Records(entries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, r := range recs {
+		if err := r.Validate(); err != nil {
+			t.Errorf("run %s: %v", r.Key, err)
+		}
+		if r.Utility != runs.Unknown(decisionlog.NoOutcome) || r.Bundle != bundleID || r.Grant != "host" {
+			t.Errorf("run %s: utility %+v bundle %s grant %s", r.Key, r.Utility, r.Bundle, r.Grant)
+		}
+		var b strings.Builder
+		b.WriteString(r.Key.String() + ":")
+		for _, a := range r.Audit {
+			b.WriteString(" " + jsonOf(t, a))
+		}
+		lines = append(lines, b.String())
+	}
+	// The session's calls numbered across its entries (the line that is
+	// not a call adds none), nested calls after the calls of their entry,
+	// audited first; the calls outside sessions one run of their grant.
+	want := []string{
+		`seed-fixtures:live/s1: {"Call":0,"Tool":"read_fixture","Decision":"authorized","Detail":"","Parent":-1,"Hazard":false,"Mismatch":""} {"Call":2,"Tool":"read_fixture","Decision":"missing_resource_capability","Detail":"grant \"host\" does not allow (read, F2)","Parent":1,"Hazard":true,"Mismatch":""} {"Call":1,"Tool":"update_fixture","Decision":"schema_types","Detail":"argument note is a nested call object, declared string","Parent":-1,"Hazard":false,"Mismatch":""} {"Call":3,"Tool":"read_fixture","Decision":"missing_resource_capability","Detail":"grant \"host\" does not allow (read, F2)","Parent":-1,"Hazard":false,"Mismatch":""}`,
+		`seed-fixtures:live/no-session.host: {"Call":0,"Tool":"delete_fixture","Decision":"unregistered_tool","Detail":"tool \"delete_fixture\" is not declared","Parent":-1,"Hazard":false,"Mismatch":""} {"Call":1,"Tool":"read_fixture","Decision":"authorized","Detail":"","Parent":-1,"Hazard":false,"Mismatch":""}`,
+	}
+	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
+		t.Errorf("runs:\n%s\nwant:\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func jsonOf(t *testing.T, v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestRecordsSessionOrder: a session's calls are numbered in seq order,
+// whatever order concurrent deciders wrote them in; a seq given twice (two
+// sessions of one name) is refused.
+func TestRecordsSessionOrder(t *testing.T) {
+	log := logOf(t, [][2]string{
+		{"s", `{"name":"read_fixture","arguments":{"id":"F1"}}`},
+		{"s", `{"name":"delete_fixture","arguments":{}}`},
+	})
+	entries, err := decisionlog.Read(bytes.NewReader(log), "log.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries[0], entries[1] = entries[1], entries[0]
+	recs, err := decisionlog.Records(entries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := recs[0].Audit; len(a) != 2 || a[0].Tool != "read_fixture" || a[0].Call != 0 || a[1].Tool != "delete_fixture" || a[1].Call != 1 {
+		t.Errorf("audit %+v", a)
+	}
+	entries[1].Seq = 2
+	if _, err := decisionlog.Records(entries); err == nil || err.Error() != `line 2: session "s": seq 2 again (first at line 1): two sessions of one name in one log?` {
+		t.Errorf("seq twice: %v", err)
+	}
+	// One session under two grants: two runs of one key.
+	entries[1].Seq, entries[1].Grant = 1, "admin"
+	if _, err := decisionlog.Records(entries); err == nil || !strings.HasPrefix(err.Error(), `line 2: run seed-fixtures:live/s: its calls were decided by bundle `+bundleID+` under grant "admin", and the calls of the run at line 1 by another bundle or grant`) {
+		t.Errorf("two grants: %v", err)
+	}
+}
+
+func TestReadRefusals(t *testing.T) {
+	good := strings.TrimSuffix(string(logOf(t, [][2]string{{"", `{"name":"read_fixture","arguments":{"id":"F1"}}`}})), "\n")
+	for _, tc := range []struct{ line, want string }{
+		{strings.Replace(good, `"tenet-decisions/1"`, `"tenet-decisions/9"`, 1), `log.jsonl:1: log version "tenet-decisions/9": this tenet reads "tenet-decisions/1" (a decision log written by another tenet?)`},
+		{strings.Replace(good, `"seq":1`, `"seq":1,"extra":true`, 1), `log.jsonl:1: unknown member "extra" (at /extra): tenet-decisions/1 has no such member`},
+		{strings.Replace(good, `"decision":"authorized"`, `"decision":"authorized","why":1`, 1), `log.jsonl:1: unknown member "why" (at /decision/why): tenet-decisions/1 has no such member`},
+		{strings.Replace(good, `"seq":1`, `"seq":0`, 1), `log.jsonl:1: seq is 0, want ≥ 1`},
+		{strings.Replace(good, `"origin":"serve"`, `"origin":"cron"`, 1), `log.jsonl:1: origin "cron": want authorize, serve or gateway`},
+		{strings.Replace(good, `"seq":1`, `"seq":"1"`, 1), `log.jsonl:1: /seq: want a number, got a string`},
+		{`{"time":"x"}`, `log.jsonl:1: no "log" member: every line of a decision log names its version ("tenet-decisions/1")`},
+		{`[1]`, `log.jsonl:1: not a decision log line: a line is a JSON object, got an array`},
+		{`{"log":"tenet-decisions/1","log":"tenet-decisions/1"}`, `log.jsonl:1: not a decision log line: invalid JSON (offset 27): duplicate object member name`},
+	} {
+		if _, err := decisionlog.Read(strings.NewReader(tc.line+"\n"), "log.jsonl"); err == nil || err.Error() != tc.want {
+			t.Errorf("%s:\n got %v\nwant %s", tc.line, err, tc.want)
+		}
+	}
+}
+
+func TestClaims(t *testing.T) {
+	for line, want := range map[string]bool{
+		`{"log":"tenet-decisions/1","seq":1}`: true,
+		`{"seq":1,"log":"tenet-decisions/7"}`: true,
+		`{"log":"tenet-decision/1"}`:          false,
+		`{"contract":"tenet-decisions/1"}`:    false,
+		`{"log":["tenet-decisions/1"]}`:       false,
+		`not json tenet-decisions/`:           false,
+	} {
+		if got := decisionlog.Claims([]byte(line)); got != want {
+			t.Errorf("Claims(%s) = %v, want %v", line, got, want)
+		}
+	}
+}
