@@ -124,6 +124,7 @@ const (
 	HistoryTooLarge  ErrorCode = "history_too_large"      // 413: the session's history would be over its limits
 	WrongContentType ErrorCode = "unsupported_media_type" // 415
 	UnknownGrant     ErrorCode = "unknown_grant"          // 422
+	UnknownTask      ErrorCode = "unknown_task"           // 422: the session's task or goal is not the bundle's
 	TooManySessions  ErrorCode = "too_many_sessions"      // 429
 	Internal         ErrorCode = "internal"               // 500: the invariant check failed
 	LogFailed        ErrorCode = "log_failed"             // 500: the decision could not be logged, so it is not given
@@ -133,7 +134,7 @@ const (
 // Codes are every ErrorCode, in the order of their statuses.
 func Codes() []ErrorCode {
 	return []ErrorCode{BadJSON, BadCall, BadSessionID, BadMessages, GrantRequired, NotFound, UnknownSession, MethodNotAllowed,
-		SessionMismatch, TooLarge, HistoryTooLarge, WrongContentType, UnknownGrant, TooManySessions, Internal, LogFailed, ShuttingDown}
+		SessionMismatch, TooLarge, HistoryTooLarge, WrongContentType, UnknownGrant, UnknownTask, TooManySessions, Internal, LogFailed, ShuttingDown}
 }
 
 // Status is the HTTP status of code.
@@ -151,7 +152,7 @@ func (c ErrorCode) Status() int {
 		return 413
 	case WrongContentType:
 		return 415
-	case UnknownGrant:
+	case UnknownGrant, UnknownTask:
 		return 422
 	case TooManySessions:
 		return 429

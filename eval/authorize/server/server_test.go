@@ -87,7 +87,7 @@ func mailEngine(t testing.TB, c session.Checker, pol session.OnUnknown) *session
 	p := evaltest.ProgramFrom(t, mail)
 	e := &session.Engine{Auth: authorize.New(p.Bundle, p.ID), Bundle: p.Bundle, OnUnknown: pol}
 	if c != nil {
-		e.NewChecker = func() session.Checker { return c }
+		e.NewChecker = func(string, string) (session.Checker, error) { return c, nil }
 		e.Invariants = []session.InvariantInfo{{Name: "no_send_after_read", Severity: "high", Incremental: true}}
 	}
 	return e

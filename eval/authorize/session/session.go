@@ -114,10 +114,11 @@ type Engine struct {
 	// Bundle is the decoded bundle Auth decides with (its manifest and
 	// declarations describe the engine: GET /v1/bundle).
 	Bundle *bundle.Bundle
-	// NewChecker returns the invariant checker of a new session; nil when
-	// the bundle's invariants are not checked (the answer is then the
-	// authorization decision alone).
-	NewChecker func() Checker
+	// NewChecker returns the invariant checker of a new session of task
+	// and goal ("" when the session names none), or an error naming what
+	// the bundle does not declare; nil when the bundle's invariants are
+	// not checked (the answer is then the authorization decision alone).
+	NewChecker func(task, goal string) (Checker, error)
 	Invariants []InvariantInfo
 	OnUnknown  OnUnknown
 }

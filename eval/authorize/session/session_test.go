@@ -98,7 +98,7 @@ func readThenSend(r *run.Run, pending int) []session.Result {
 func engine(t testing.TB, f *fake, pol session.OnUnknown) func() *session.Engine {
 	e := &session.Engine{Auth: authorizer(t), OnUnknown: pol}
 	if f != nil {
-		e.NewChecker = func() session.Checker { return f }
+		e.NewChecker = func(string, string) (session.Checker, error) { return f, nil }
 	}
 	return func() *session.Engine { return e }
 }
@@ -302,5 +302,28 @@ func TestChecksOfOneSessionAreSerial(t *testing.T) {
 		if n != i+2 { // i+1 messages, and the pending call's
 			t.Fatalf("check %d saw %d events: %v", i, n, f.events)
 		}
+	}
+}
+
+// TestUnknownTask: a task the checker refuses refuses the first request,
+// and the session is not fixed by it: the next first request may name
+// another task.
+func TestUnknownTask(t *testing.T) {
+	e := &session.Engine{Auth: authorizer(t), NewChecker: func(task, goal string) (session.Checker, error) {
+		if task != "t" {
+			return nil, fmt.Errorf("task %q is not declared", task)
+		}
+		return &fake{}, nil
+	}}
+	eng := func() *session.Engine { return e }
+	tab := session.NewTable(session.Limits{}, nil)
+	read := call(t, `{"name":"read_inbox","arguments":{}}`)
+	_, err := tab.Check("s", eng, session.Request{Grant: "reader", Task: "x", Messages: msgs(userMsg), Call: read})
+	if code(err) != session.UnknownTask || err.Error() != `task "x" is not declared` {
+		t.Fatalf("task x: %v", err)
+	}
+	out, err := tab.Check("s", eng, session.Request{Grant: "assistant", Task: "t", Offset: intp(0), Call: read})
+	if err != nil || out.Grant != "assistant" || out.History != 0 {
+		t.Fatalf("task t: %+v %v", out, err)
 	}
 }

@@ -63,6 +63,7 @@ const (
 	Mismatch        Code = "session_mismatch"  // Offset, Grant, Task or Goal differs from the session's
 	BadMessages     Code = "bad_messages"      // the history does not decode (openai-messages)
 	GrantRequired   Code = "grant_required"    // no grant named and the bundle has several
+	UnknownTask     Code = "unknown_task"      // the task or goal is not the bundle's (the invariant checker refused it)
 )
 
 // Error is a check refused before any decision: nothing was appended.
@@ -219,7 +220,10 @@ func (s *Session) check(req Request, lim Limits) (Outcome, error) {
 	var results []Result
 	if s.eng.NewChecker != nil {
 		if s.checker == nil {
-			s.checker = s.eng.NewChecker()
+			if s.checker, err = s.eng.NewChecker(s.task, s.goal); err != nil {
+				s.checker = nil
+				return Outcome{}, &Error{Code: UnknownTask, Msg: err.Error()}
+			}
 		}
 		if results, err = s.checker.Check(withCall, pending); err != nil {
 			return Outcome{}, fmt.Errorf("invariant check: %w", err)
