@@ -175,3 +175,30 @@ func offer(b *testing.B, url, mode string) (lat, lag []time.Duration, failed int
 	}
 	return out, late, n - len(out)
 }
+
+// BenchmarkHandler is one request's cost in the handler alone (no
+// network, no client): what the server spends per decision.
+func BenchmarkHandler(b *testing.B) {
+	p := evaltest.Program(b, "../../../contracts/agentdojo/banking")
+	srv := server.New(session.NewEngine(p, session.Closed), server.Config{Log: decisionlog.NewWriter(io.Discard, nil)})
+	body := `{"grant":"default","call":` + bankingCalls[1] + `}`
+	b.ReportAllocs()
+	for b.Loop() {
+		r, _ := http.NewRequest("POST", "/v1/authorize", strings.NewReader(body))
+		r.Header.Set("Content-Type", "application/json")
+		w := discardWriter{h: http.Header{}}
+		srv.ServeHTTP(&w, r)
+		if w.status != 200 {
+			b.Fatal(w.status)
+		}
+	}
+}
+
+type discardWriter struct {
+	h      http.Header
+	status int
+}
+
+func (w *discardWriter) Header() http.Header         { return w.h }
+func (w *discardWriter) Write(p []byte) (int, error) { return len(p), nil }
+func (w *discardWriter) WriteHeader(s int)           { w.status = s }
