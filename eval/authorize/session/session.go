@@ -174,7 +174,8 @@ type Session struct {
 	last atomic.Int64 // unix nanoseconds of the last use
 
 	mu         sync.Mutex
-	deleted    bool
+	deleted    bool // by Table.Delete
+	dropped    bool // its first request failed: removed from the table
 	grant      string
 	task, goal string
 	msgs       [][]byte

@@ -213,6 +213,9 @@ func TestRefusalsKeepNothing(t *testing.T) {
 	if _, err := tab.Check("s", eng, session.Request{Grant: "reader", Offset: intp(2), Call: read}); code(err) != session.Mismatch {
 		t.Errorf("offset on a new session: %v", err)
 	}
+	if tab.Len() != 0 {
+		t.Errorf("%d sessions kept after refused first requests", tab.Len())
+	}
 	if _, err := tab.Check("s", eng, session.Request{Grant: "reader", Messages: msgs(userMsg), Call: read}); err != nil {
 		t.Fatal(err)
 	}

@@ -76,7 +76,8 @@ func (e *Error) Error() string { return e.Msg }
 
 // Table holds sessions by id. It is safe for concurrent use.
 //
-// Eviction: a session unused for IdleTTL is evicted when a new session is
+// A session whose first request is refused is not kept. Eviction: a
+// session unused for IdleTTL is evicted when a new session is
 // created (every expired session then, in one sweep over the table) or
 // when its id is used again (it then starts afresh, and a request with
 // Offset > 0 is refused). A session whose check is running or waiting is
@@ -162,9 +163,20 @@ func (t *Table) acquire(id string, engine func() *Engine) (*Session, error) {
 // An *authorize.UnknownGrantError or *authorize.CallError is returned as
 // is; other refusals are *Error.
 func (t *Table) Check(id string, engine func() *Engine, req Request) (Outcome, error) {
+	for {
+		out, err, retry := t.checkOnce(id, engine, req)
+		if !retry {
+			return out, err
+		}
+	}
+}
+
+// checkOnce is Check; retry when the session it waited for was dropped
+// (its first request failed), so that this request starts it afresh.
+func (t *Table) checkOnce(id string, engine func() *Engine, req Request) (_ Outcome, _ error, retry bool) {
 	s, err := t.acquire(id, engine)
 	if err != nil {
-		return Outcome{}, err
+		return Outcome{}, err, false
 	}
 	defer func() {
 		s.last.Store(t.now().UnixNano())
@@ -172,10 +184,24 @@ func (t *Table) Check(id string, engine func() *Engine, req Request) (Outcome, e
 	}()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.deleted {
-		return Outcome{}, &Error{Code: UnknownSession, Msg: fmt.Sprintf("session %q was deleted while this request waited for its previous one", id)}
+	switch {
+	case s.dropped:
+		return Outcome{}, nil, true
+	case s.deleted:
+		return Outcome{}, &Error{Code: UnknownSession, Msg: fmt.Sprintf("session %q was deleted while this request waited for its previous one", id)}, false
 	}
-	return s.check(req, t.lim)
+	out, err := s.check(req, t.lim)
+	if err != nil && s.seq == 0 {
+		// A session whose first request failed holds nothing: it is
+		// dropped, so that refused requests cannot fill the table.
+		s.dropped = true
+		t.mu.Lock()
+		if t.sessions[id] == s {
+			delete(t.sessions, id)
+		}
+		t.mu.Unlock()
+	}
+	return out, err, false
 }
 
 // check runs under s.mu.
