@@ -29,22 +29,42 @@ import (
 // a transcript can extend it. Entries come in audit order (nested calls
 // before their parent).
 func Calls(r *run.Run, g *bundle.Grant, tools map[string]*bundle.Tool) []runs.AuditEntry {
+	return AppendCalls(nil, r, g, tools)
+}
+
+// AppendCalls is Calls appending the entries to out: a caller deciding
+// call after call (eval/authorize) reuses one buffer.
+func AppendCalls(out []runs.AuditEntry, r *run.Run, g *bundle.Grant, tools map[string]*bundle.Tool) []runs.AuditEntry {
+	entry := func(i int) runs.AuditEntry {
+		c := r.Calls[i]
+		decision, detail := decide(c, g, tools)
+		return runs.AuditEntry{Call: i, Tool: c.Tool, Decision: decision, Detail: detail, Parent: c.Parent, Hazard: c.Depth > 0,
+			Mismatch: mismatch(c, g, tools)}
+	}
+	nested := false
+	for _, c := range r.Calls {
+		nested = nested || c.Parent >= 0
+	}
+	if !nested {
+		// Most runs carry no nested call: audit order is the calls' order,
+		// and the map of children below is not needed.
+		for _, c := range r.Calls {
+			out = append(out, entry(c.Index))
+		}
+		return out
+	}
 	children := map[int][]int{}
 	for _, c := range r.Calls {
 		if c.Parent >= 0 {
 			children[c.Parent] = append(children[c.Parent], c.Index)
 		}
 	}
-	var out []runs.AuditEntry
 	var visit func(i int)
 	visit = func(i int) {
 		for _, ch := range children[i] {
 			visit(ch)
 		}
-		c := r.Calls[i]
-		decision, detail := decide(c, g, tools)
-		out = append(out, runs.AuditEntry{Call: i, Tool: c.Tool, Decision: decision, Detail: detail, Parent: c.Parent, Hazard: c.Depth > 0,
-			Mismatch: mismatch(c, g, tools)})
+		out = append(out, entry(i))
 	}
 	for _, c := range r.Calls {
 		if c.Parent < 0 {

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/eval/audit"
@@ -28,12 +29,16 @@ type Authorizer struct {
 	b      *bundle.Bundle
 	tools  map[string]*bundle.Tool
 	grants map[string]*bundle.Grant
+	// scratch pools the *scratch a decision is made in, so that a call is
+	// decided without allocating its run (BenchmarkAuthorize).
+	scratch sync.Pool
 }
 
 // New returns the Authorizer of bundle b, whose id ("sha256:…") every
 // decision carries. b must not change afterwards.
 func New(b *bundle.Bundle, id string) *Authorizer {
 	a := &Authorizer{id: id, b: b, tools: map[string]*bundle.Tool{}, grants: map[string]*bundle.Grant{}}
+	a.scratch.New = func() any { return new(scratch) }
 	for i := range b.Decls.Tools {
 		a.tools[b.Decls.Tools[i].Name] = &b.Decls.Tools[i]
 	}
@@ -135,11 +140,60 @@ func (a *Authorizer) Authorize(c Call, grant string) (Decision, error) {
 	if !ok {
 		return Decision{}, &UnknownGrantError{Grant: grant, Grants: a.Grants()}
 	}
-	rn, err := CallRun(c)
+	s := a.scratch.Get().(*scratch)
+	defer a.put(s)
+	rn, err := s.callRun(c)
 	if err != nil {
 		return Decision{}, err
 	}
-	return a.decide(rn, g), nil
+	return a.decide(rn, g, s), nil
+}
+
+// scratch is what deciding one call needs besides the decision: the run
+// CallRun would make and the buffers decide folds the audit with. One is
+// used by one decision at a time (Authorizer.scratch) and holds nothing of
+// it afterwards (put).
+type scratch struct {
+	rn       run.Run
+	event    run.Event
+	events   [1]*run.Event
+	call     run.Call
+	calls    []*run.Call
+	callIdx  [1]int
+	entries  []runs.AuditEntry
+	byCall   []*runs.AuditEntry
+	children [][]int
+}
+
+// callRun is CallRun made in s.
+func (s *scratch) callRun(c Call) (*run.Run, error) {
+	s.event = run.Event{Index: 0, Role: "assistant", Calls: s.callIdx[:]}
+	s.events[0] = &s.event
+	s.call = run.Call{Index: 0, ID: c.ID, Tool: c.Tool, Args: c.Args, ArgsError: c.ArgsError, Parent: -1, ResultEvent: -1}
+	if s.call.Args == nil {
+		s.call.Args = map[string]any{}
+	}
+	s.calls = append(s.calls[:0], &s.call)
+	s.rn = run.Run{Events: s.events[:], Calls: s.calls}
+	// AppendNested is build.Finish for a run of one call (Finish's other
+	// step concerns several calls of one message sharing an id).
+	if msg := build.AppendNested(&s.rn, 0); msg != "" {
+		return nil, &CallError{Msg: msg}
+	}
+	s.calls = s.rn.Calls // grown by the nested calls, kept for the next call
+	return &s.rn, nil
+}
+
+// put clears what s holds of a call (its arguments, nested calls, audit
+// entries) and returns s to a's pool.
+func (a *Authorizer) put(s *scratch) {
+	clear(s.calls)
+	s.calls = s.calls[:0]
+	s.call, s.rn = run.Call{}, run.Run{}
+	clear(s.entries)
+	s.entries = s.entries[:0]
+	clear(s.byCall) // pointers into entries; children are indexes only
+	a.scratch.Put(s)
 }
 
 // CallRun is the run a host's pending call is decided in: one assistant
@@ -162,44 +216,74 @@ func CallRun(c Call) (*run.Run, error) {
 }
 
 // decide audits every call of rn (nested calls first) and folds the
-// entries into the decision tree of call 0.
-func (a *Authorizer) decide(rn *run.Run, g *bundle.Grant) Decision {
-	entries := audit.Calls(rn, g, a.tools)
-	byCall := make([]*runs.AuditEntry, len(rn.Calls))
-	for i := range entries {
-		byCall[entries[i].Call] = &entries[i]
+// entries into the decision tree of call 0. s, when not nil, lends the
+// buffers.
+func (a *Authorizer) decide(rn *run.Run, g *bundle.Grant, s *scratch) Decision {
+	if s == nil {
+		s = new(scratch)
 	}
-	children := make([][]int, len(rn.Calls))
+	s.entries = audit.AppendCalls(s.entries[:0], rn, g, a.tools)
+	entries := s.entries
+	if len(rn.Calls) == 1 {
+		// A call that carries none: its one entry is the decision.
+		return a.node(rn.Calls[0], &entries[0])
+	}
+	s.byCall = grow(s.byCall, len(rn.Calls))
+	for i := range entries {
+		s.byCall[entries[i].Call] = &entries[i]
+	}
+	s.children = grow(s.children, len(rn.Calls))
 	for _, c := range rn.Calls {
 		if c.Parent >= 0 {
-			children[c.Parent] = append(children[c.Parent], c.Index)
+			s.children[c.Parent] = append(s.children[c.Parent], c.Index)
 		}
 	}
-	var node func(i int) Decision
-	node = func(i int) Decision {
-		c, e := rn.Calls[i], byCall[i]
-		d := Decision{Tool: c.Tool, ID: c.ID, Decision: e.Decision, Detail: e.Detail}
-		d.Allowed = e.Decision == runs.Authorized
-		if t, ok := a.tools[c.Tool]; ok {
-			d.Required = required(t, c.Args)
-		}
-		for _, ch := range children[i] {
-			n := node(ch)
+	var tree func(i int) Decision
+	tree = func(i int) Decision {
+		d := a.node(rn.Calls[i], s.byCall[i])
+		for _, ch := range s.children[i] {
+			n := tree(ch)
 			d.Allowed = d.Allowed && n.Allowed
 			d.Nested = append(d.Nested, n)
 		}
 		return d
 	}
-	return node(0)
+	return tree(0)
+}
+
+// node is the decision of call c alone, whose audit entry is e.
+func (a *Authorizer) node(c *run.Call, e *runs.AuditEntry) Decision {
+	d := Decision{Tool: c.Tool, ID: c.ID, Decision: e.Decision, Detail: e.Detail}
+	d.Allowed = e.Decision == runs.Authorized
+	if t, ok := a.tools[c.Tool]; ok {
+		d.Required = required(t, c.Args)
+	}
+	return d
+}
+
+// grow returns buf with length n, its elements zero, reusing its array
+// when large enough.
+func grow[T any](buf []T, n int) []T {
+	if cap(buf) < n {
+		return make([]T, n)
+	}
+	buf = buf[:n]
+	clear(buf)
+	return buf
 }
 
 // required is the capability a call of t with args needs.
 func required(t *bundle.Tool, args map[string]any) *Capability {
-	c := &Capability{Operation: t.Operation, Param: t.Resource}
+	// The capability and its resource text in one allocation.
+	c := &struct {
+		Capability
+		resource string
+	}{Capability: Capability{Operation: t.Operation, Param: t.Resource}}
 	if r, named := audit.Resource(t, args); named {
-		c.Resource = &r
+		c.resource = r
+		c.Resource = &c.resource
 	}
-	return c
+	return &c.Capability
 }
 
 // Entries flattens a decision into the offline audit's entries, in audit
@@ -285,5 +369,5 @@ func (a *Authorizer) AuthorizeIn(rn *run.Run, pending int, grant string) (Decisi
 		renum[c.Index] = cc.Index
 		sub.Calls = append(sub.Calls, &cc)
 	}
-	return a.decide(sub, g), nil
+	return a.decide(sub, g, nil), nil
 }

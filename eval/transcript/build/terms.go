@@ -63,6 +63,11 @@ func (t *Terms) or() *Terms {
 	if t == nil {
 		return &OpenAI
 	}
+	if t.complete() {
+		// Nothing to fill: no copy (eval/authorize reads every pending call
+		// through here, and counts its allocations).
+		return t
+	}
 	c := *t
 	for _, f := range []struct {
 		p *string
@@ -77,6 +82,12 @@ func (t *Terms) or() *Terms {
 		}
 	}
 	return &c
+}
+
+// complete reports whether t has every field: or has nothing to fill.
+func (t *Terms) complete() bool {
+	return t.Transcript != "" && t.Header != "" && t.Wants != "" && t.Convert != "" && t.Response != "" &&
+		t.ResponsesItem != "" && t.TopLevel != "" && t.Event != "" && t.Calls != ""
 }
 
 // event names event i of a record in t's words.

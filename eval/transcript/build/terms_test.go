@@ -1,6 +1,7 @@
 package build
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
@@ -79,5 +80,23 @@ func TestTermsWords(t *testing.T) {
 	rec := map[string]any{"steps": []any{call}}
 	if got, want := TopLevelProblem(rec), OpenAI.TopLevelProblem(rec); got != want {
 		t.Errorf("TopLevelProblem %q, OpenAI's %q", got, want)
+	}
+}
+
+// TestTermsOrFillsEveryField: or fills any one empty field with
+// OpenAI's, and returns complete terms themselves, uncopied — so that a
+// field added to Terms but not to complete is caught here.
+func TestTermsOrFillsEveryField(t *testing.T) {
+	if got := OpenAI.or(); got != &OpenAI {
+		t.Errorf("complete terms were copied")
+	}
+	v := reflect.ValueOf(OpenAI)
+	for i := range v.NumField() {
+		c := OpenAI
+		reflect.ValueOf(&c).Elem().Field(i).SetString("")
+		got := c.or()
+		if got == &c || *got != OpenAI {
+			t.Errorf("field %s left empty: or gave %+v", v.Type().Field(i).Name, *got)
+		}
 	}
 }
