@@ -18,6 +18,8 @@ type AuthorizeRequest struct {
 	// Call is any shape authorize.ReadCall accepts.
 	Call jsontext.Value `json:"call"`
 	// Session is a label for the decision log only: no history is kept.
+	// Entries under one label get increasing seqs (the server's count of
+	// labelled calls), so that a log reader reads them as one run.
 	Session string `json:"session,omitempty"`
 }
 

@@ -68,6 +68,11 @@ type Server struct {
 	table   *session.Table
 	closing atomic.Bool
 	mux     *http.ServeMux
+	// labelled numbers the stateless calls that carry a session label, for
+	// their log entries' seq: increasing, so that a label's entries are
+	// ordered and distinct as a log reader requires, without keeping a
+	// count per label.
+	labelled atomic.Int64
 }
 
 // New returns a Server deciding with e.
@@ -228,6 +233,9 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 	}
 	entry := decisionlog.Entry{Origin: decisionlog.FromServer, Bundle: e.Auth.Bundle(), Contract: e.Auth.Contract(),
 		Condition: s.cfg.Condition, Grant: grant, Session: req.Session, Seq: 1, Call: decisionlog.CallOf(c)}
+	if req.Session != "" {
+		entry.Seq = int(s.labelled.Add(1))
+	}
 	d, err := e.Auth.Authorize(c, grant)
 	if err != nil {
 		s.callError(w, entry, err)
@@ -274,9 +282,9 @@ func (s *Server) sessionCall(w http.ResponseWriter, r *http.Request) {
 		fail(w, UnknownGrant, err.Error())
 		return
 	case errors.As(err, &ce):
-		e := s.engine.Load()
-		s.callError(w, decisionlog.Entry{Origin: decisionlog.FromServer, Bundle: e.Auth.Bundle(), Contract: e.Auth.Contract(),
-			Condition: s.cfg.Condition, Grant: req.Grant, Session: id, Call: decisionlog.CallOf(c)}, err)
+		// Not logged: the session's seq did not advance, and an entry
+		// would repeat one a reader requires to be unique.
+		fail(w, BadCall, err.Error())
 		return
 	case err != nil:
 		fail(w, Internal, err.Error())
@@ -426,8 +434,9 @@ func readCall(w http.ResponseWriter, raw []byte) (authorize.Call, authorize.Shap
 	return c, shape, true
 }
 
-// callError answers a call that was read but could not be decided (an
-// unknown grant, a nested call without a name); the latter is logged.
+// callError answers a stateless call that was read but could not be
+// decided (an unknown grant, a nested call without a name); the latter is
+// logged, with the error.
 func (s *Server) callError(w http.ResponseWriter, entry decisionlog.Entry, err error) {
 	var ug *authorize.UnknownGrantError
 	if errors.As(err, &ug) {
@@ -435,9 +444,6 @@ func (s *Server) callError(w http.ResponseWriter, entry decisionlog.Entry, err e
 		return
 	}
 	entry.Error = err.Error()
-	if entry.Seq == 0 {
-		entry.Seq = 1
-	}
 	if !s.logged(w, entry) {
 		return
 	}

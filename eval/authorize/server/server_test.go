@@ -431,3 +431,49 @@ func TestConcurrentSessions(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestLogReadsBack: the server's decision log is a log tenet report
+// reads (decisionlog.Read, Records): a session's calls are one run in seq
+// order, and stateless calls sharing a label get distinct seqs.
+func TestLogReadsBack(t *testing.T) {
+	h := newHarness(t, mailEngine(t, readThenSend{}, session.Closed), server.Config{})
+	read := `{"name":"read_inbox","arguments":{}}`
+	for _, req := range []struct{ path, body string }{
+		{"/v1/authorize", `{"grant":"reader","call":` + read + `,"session":"batch"}`},
+		{"/v1/sessions/run-1/calls", `{"grant":"assistant","messages":[` + userMsg + `],"call":` + read + `}`},
+		{"/v1/authorize", `{"grant":"reader","call":` + sendBob + `,"session":"batch"}`},
+		{"/v1/sessions/run-1/calls", `{"messages":[` + readCall + `,` + readReply + `],"call":` + sendBob + `}`},
+		{"/v1/authorize", `{"grant":"reader","call":{"name":"read_inbox","arguments":{"x":{"type":"tool_use","input":{}}}},"session":"batch"}`},
+	} {
+		if status, body := h.post(req.path, req.body); status != 200 && status != 400 {
+			t.Fatalf("%s: %d %s", req.path, status, body)
+		}
+	}
+	entries, err := decisionlog.Read(strings.NewReader(h.log.String()), "decisions.jsonl")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, h.log)
+	}
+	recs, err := decisionlog.Records(entries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range recs {
+		var calls []string
+		for _, a := range r.Audit {
+			calls = append(calls, a.Tool+":"+a.Decision)
+		}
+		got = append(got, fmt.Sprintf("%s %s %v", r.Key.Task, r.Grant, calls))
+	}
+	want := "[batch reader [read_inbox:authorized send_email:missing_resource_capability] run-1 assistant [read_inbox:authorized send_email:authorized]]"
+	if fmt.Sprint(got) != want {
+		t.Errorf("runs %v\nwant %s", got, want)
+	}
+	var seqs []int
+	for _, e := range entries {
+		seqs = append(seqs, e.Seq)
+	}
+	if fmt.Sprint(seqs) != "[1 1 2 2 3]" {
+		t.Errorf("seqs %v", seqs)
+	}
+}
