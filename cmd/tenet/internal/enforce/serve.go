@@ -103,6 +103,9 @@ func serve(ctx context.Context, path string, f *serveFlags, stderr io.Writer) er
 	if f.maxBody <= 0 || f.lim.MaxSessions <= 0 || f.lim.IdleTTL <= 0 || f.lim.MaxMessages <= 0 || f.lim.MaxHistoryBytes <= 0 {
 		return errors.New("--max-body, --max-sessions, --session-idle, --max-messages and --max-history-bytes must be positive")
 	}
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return fmt.Errorf("%s is a directory: serve decides with a bundle file, which SIGHUP reloads from the same path (build one with tenet build %s -o X.tnb)", path, path)
+	}
 	trust, err := f.trust.Policy()
 	if err != nil {
 		return err
