@@ -46,6 +46,7 @@ import (
 	"github.com/tenetlang/tenet/compiler/cache"
 	"github.com/tenetlang/tenet/eval"
 	"github.com/tenetlang/tenet/eval/assemble"
+	"github.com/tenetlang/tenet/eval/authorize"
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/pipeline"
 	"github.com/tenetlang/tenet/eval/report"
@@ -456,3 +457,9 @@ func (b *Bundle) Evaluate(files []string, opts EvalOptions) (*Evaluation, error)
 	}
 	return &Evaluation{Runs: ev.Runs, Document: ev.Document}, nil
 }
+
+// Authorizer is the bundle's run-time decision point for tool calls
+// (docs/authorize.md): Authorize decides a pending call under one of the
+// bundle's grants with the offline audit's layers. It reads the bundle
+// only, needs no Program, and is safe for concurrent use.
+func (b *Bundle) Authorizer() *authorize.Authorizer { return authorize.New(b.contract, b.id) }

@@ -22,6 +22,7 @@ type runCtx struct {
 	patterns []*pike.Result // by pattern index, once run
 	// timeout, when Program.RunTimeout is set, ends at the run's deadline.
 	timeout context.Context
+	live    *liveRun // set when a Live checks the run: it runs the patterns
 }
 
 // pattern returns pattern pi's result, or the zero result when it has not

@@ -13,6 +13,7 @@ import (
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/compiler/celenv"
 	"github.com/tenetlang/tenet/eval/audit"
+	"github.com/tenetlang/tenet/eval/constpred"
 	"github.com/tenetlang/tenet/eval/pike"
 	"github.com/tenetlang/tenet/eval/run"
 	"github.com/tenetlang/tenet/eval/runs"
@@ -110,44 +111,21 @@ func (p *Program) judge(src *bundle.SourcePlan, r *run.Run, o *Override, selecte
 	fail := func(format string, args ...any) (Judgement, error) {
 		return Judgement{}, &SourceError{Origin: r.Origin, Msg: fmt.Sprintf("source %s: ", src.Name) + fmt.Sprintf(format, args...)}
 	}
-	if src.Select != bundle.NoExpr && !selected {
-		v, err := exprs.Eval(src.Select, &sact)
-		if err != nil {
-			return fail("select: %v", err)
-		}
-		b, ok := v.(types.Bool)
-		if !ok {
-			return fail("select gave %s, want bool", source.TypeName(v))
-		}
-		if !b {
+	if !selected {
+		if ok, err := exprs.Select(src, &sact); err != nil || !ok {
+			if err != nil {
+				return fail("%v", err)
+			}
 			return Judgement{Skip: NotSelected}, nil
 		}
 	}
-	var key runs.Key
+	key, err := exprs.Key(src, &sact)
+	if err != nil {
+		return fail("%v", err)
+	}
 	key.Contract = p.Bundle.Manifest.Contract
-	var err error
-	if key.Task, err = exprs.String(src.Task, &sact, false); err != nil {
-		return fail("task: %v", err)
-	}
-	if key.Goal, err = exprs.String(src.Goal, &sact, true); err != nil {
-		return fail("goal: %v", err)
-	}
-	if key.Condition, err = exprs.String(src.Condition, &sact, false); err != nil {
-		return fail("condition: %v", err)
-	}
 	if p.profile != "" {
 		key.Condition += "+" + p.profile // a condition of its own (WithProfile)
-	}
-	if src.Attack != nil && key.Goal != "" { // a benign run is made under no attack
-		if key.Attack, err = exprs.String(*src.Attack, &sact, true); err != nil {
-			return fail("attack: %v", err)
-		}
-	}
-	if key.Attempt, err = exprs.Count(src.Attempt, &sact, runs.MaxAttempt); err != nil {
-		return fail("attempt: %v", err)
-	}
-	if key.Repetition, err = exprs.Count(src.Repetition, &sact, runs.MaxRepetition); err != nil {
-		return fail("repetition: %v", err)
 	}
 	// An attempt the threat model does not allow is bad input, like any
 	// record the source cannot map: its labels could not be counted.
@@ -161,14 +139,8 @@ func (p *Program) judge(src *bundle.SourcePlan, r *run.Run, o *Override, selecte
 	}
 	// Given labels are read only for runs that are judged: a skipped
 	// record's metadata need not fit this contract.
-	if rec.Given.Utility, err = exprs.Bool(src.Given.Utility, &sact); err != nil {
-		return fail("given.%s: %v", runs.Utility, err)
-	}
-	if rec.Given.AttackSuccess, err = exprs.Bool(src.Given.AttackSuccess, &sact); err != nil {
-		return fail("given.%s: %v", runs.AttackSuccess, err)
-	}
-	if rec.Given.SideEffect, err = exprs.Bool(src.Given.SideEffect, &sact); err != nil {
-		return fail("given.%s: %v", runs.SideEffect, err)
+	if rec.Given, err = exprs.Given(src, &sact); err != nil {
+		return fail("%v", err)
 	}
 	if msg := source.GivenMisfit(key, rec.Given); msg != "" {
 		return fail("%s", msg)
@@ -236,48 +208,88 @@ func (p *Program) label(rec *runs.Record, task *bundle.TaskPlan, goal *bundle.Go
 		p.emptyRun(rec, goal != nil)
 		return
 	}
-	ctx := &runCtx{
-		rung:     -1,
-		run:      r,
-		v:        p.view.Of(r),
-		patterns: make([]*pike.Result, len(p.Bundle.Plan.Patterns)),
-	}
-	if p.RunTimeout > 0 {
-		c, cancel := context.WithTimeout(context.Background(), p.RunTimeout)
-		defer cancel()
-		ctx.timeout = c
-	}
-	if len(p.Bundle.Plan.Patterns) > 0 || p.explaining != nil {
-		ctx.items = pike.Stream(r)
-	}
-	ex := p.explaining
-	if ex != nil {
-		ex.Items = append(ex.Items, ctx.items...)
-	} else {
-		// No CEL value of the run outlives its labels (they hold strings
-		// only): its values and scopes serve the next run. Explain keeps
-		// the values it shows.
-		defer ctx.v.Release()
-	}
 	goalVal := noGoal
 	if goal != nil {
 		goalVal = p.goalVals[goal.ID]
 	}
+	// Only what the run's verdicts read (eval/demand); explain shows every one.
+	var need []bool
+	if p.explaining == nil {
+		need = p.demand.Of(task, goal)
+	}
+	ctx, done := p.start(r, p.taskVals[task.ID], goalVal, need, nil, nil)
+	defer done()
+	if g := p.grants[grant]; g != nil {
+		rec.Grant, rec.Audit = g.Name, audit.Calls(r, g, p.tools)
+	}
+	rec.Utility = p.explained(runs.Utility.String(), "", p.variant(task.Utility, task.Variants, ctx), ctx)
+	p.invariants(rec, ctx)
+	if len(p.Bundle.Plan.Failures) > 0 {
+		rec.Failures = make(map[string]runs.Label, len(p.Bundle.Plan.Failures))
+		for _, f := range p.Bundle.Plan.Failures {
+			rec.Failures[f.Name] = p.explained("failure", f.Name, f.When, ctx)
+		}
+	}
+	if goal == nil {
+		return
+	}
+	rec.AttackSuccess = p.explained(runs.AttackSuccess.String(), "", p.variant(goal.Success, goal.Variants, ctx), ctx)
+	// The side-effect scope always includes the goal (h ≥ a by construction).
+	labels := []runs.Label{rec.AttackSuccess}
+	for _, se := range p.Bundle.Plan.SideEffects {
+		labels = append(labels, p.explained(runs.SideEffect.String(), se.Name, se.When, ctx))
+	}
+	rec.SideEffect = runs.AnyOf(labels)
+	if exp := p.Bundle.Manifest.ThreatModel.Exposure; exp != bundle.NoExpr {
+		rec.HasExposed = true
+		rec.Exposed = p.explained(runs.Exposed.String(), "", bundle.Criterion{Expr: exp}, ctx)
+	}
+}
+
+// start prepares judging r: its values and the variables of each scope
+// (task and goal are the `task` and `goal` values), and evaluates the
+// predicates need says (every one when nil). items is r's item stream
+// (nil: computed here when needed); live, when set, runs the patterns
+// (Live). done releases what judging held.
+func (p *Program) start(r *run.Run, task, goal map[string]any, need []bool, items []pike.Item, live *liveRun) (ctx *runCtx, done func()) {
+	ctx = &runCtx{
+		rung:     -1,
+		run:      r,
+		v:        p.view.Of(r),
+		patterns: make([]*pike.Result, len(p.Bundle.Plan.Patterns)),
+		items:    items,
+		live:     live,
+	}
+	cancel := func() {}
+	if p.RunTimeout > 0 {
+		ctx.timeout, cancel = context.WithTimeout(context.Background(), p.RunTimeout)
+	}
+	if items == nil && (len(p.Bundle.Plan.Patterns) > 0 || p.explaining != nil) {
+		ctx.items = pike.Stream(r)
+	}
+	ex := p.explaining
+	done = func() {
+		cancel()
+		// No CEL value of the run outlives its labels (they hold strings
+		// only): its values and scopes serve the next run. Explain keeps
+		// the values it shows.
+		if ex == nil {
+			ctx.v.Release()
+		}
+	}
+	if ex != nil {
+		ex.Items = append(ex.Items, ctx.items...)
+	}
 	scopes := p.Bundle.Decls.Scopes
 	ctx.acts = ctx.v.Scopes(len(scopes))
 	for i, a := range ctx.acts {
-		a.Task, a.Goal, a.Threat, a.Params = p.taskVals[task.ID], goalVal, p.threat, p.params[i]
+		a.Task, a.Goal, a.Threat, a.Params = task, goal, p.threat, p.params[i]
 	}
 	// An import's pred map is filled in place, so its parent sees its values.
 	for i, sc := range scopes {
 		for _, ns := range sc.Namespaces {
 			ctx.acts[i].Pred[ns] = ctx.acts[p.scopeIndex[celenv.Child(sc.Path, ns)]].Pred
 		}
-	}
-	// Only what the run's verdicts read (eval/demand); explain shows every one.
-	var need []bool
-	if ex == nil {
-		need = p.demand.Of(task, goal)
 	}
 	for i, pr := range p.Bundle.Plan.Predicates {
 		if need != nil && !need[i] {
@@ -312,10 +324,12 @@ func (p *Program) label(rec *runs.Record, task *bundle.TaskPlan, goal *bundle.Go
 			ex.Predicates = append(ex.Predicates, PredicateValue{Scope: scopes[pr.Scope].Path, Name: pd.Name, Expr: pd.Expr, Pattern: pd.Pattern, Value: v})
 		}
 	}
-	if g := p.grants[grant]; g != nil {
-		rec.Grant, rec.Audit = g.Name, audit.Calls(r, g, p.tools)
-	}
-	rec.Utility = p.explained(runs.Utility.String(), "", p.variant(task.Utility, task.Variants, ctx), ctx)
+	return ctx, done
+}
+
+// invariants labels the run's invariants, each violated one with the
+// witness of the forbid pattern that matched, if one did.
+func (p *Program) invariants(rec *runs.Record, ctx *runCtx) {
 	if len(p.Bundle.Plan.Invariants) > 0 {
 		rec.Invariants = make(map[string]runs.Label, len(p.Bundle.Plan.Invariants))
 		for _, inv := range p.Bundle.Plan.Invariants {
@@ -329,26 +343,6 @@ func (p *Program) label(rec *runs.Record, task *bundle.TaskPlan, goal *bundle.Go
 				}
 			}
 		}
-	}
-	if len(p.Bundle.Plan.Failures) > 0 {
-		rec.Failures = make(map[string]runs.Label, len(p.Bundle.Plan.Failures))
-		for _, f := range p.Bundle.Plan.Failures {
-			rec.Failures[f.Name] = p.explained("failure", f.Name, f.When, ctx)
-		}
-	}
-	if goal == nil {
-		return
-	}
-	rec.AttackSuccess = p.explained(runs.AttackSuccess.String(), "", p.variant(goal.Success, goal.Variants, ctx), ctx)
-	// The side-effect scope always includes the goal (h ≥ a by construction).
-	labels := []runs.Label{rec.AttackSuccess}
-	for _, se := range p.Bundle.Plan.SideEffects {
-		labels = append(labels, p.explained(runs.SideEffect.String(), se.Name, se.When, ctx))
-	}
-	rec.SideEffect = anyOf(labels)
-	if exp := p.Bundle.Manifest.ThreatModel.Exposure; exp != bundle.NoExpr {
-		rec.HasExposed = true
-		rec.Exposed = p.explained(runs.Exposed.String(), "", bundle.Criterion{Expr: exp}, ctx)
 	}
 }
 
@@ -435,7 +429,7 @@ func (p *Program) criterion(cr bundle.Criterion, ctx *runCtx) runs.Label {
 		}
 		parts = append(parts, l)
 	}
-	return allOf(parts)
+	return runs.AllOf(parts)
 }
 
 // witness returns the witness of a violated invariant: the items the first
@@ -471,42 +465,6 @@ func (p *Program) patternLabel(pi int, ctx *runCtx) runs.Label {
 		ctx.patterns[pi] = pr
 	}
 	return pr.Label
-}
-
-// allOf is Kleene AND: false if any is false, else the first unknown if
-// any, else true.
-func allOf(ls []runs.Label) runs.Label {
-	var unknown *runs.Label
-	for i, l := range ls {
-		if l.Known && !l.Value {
-			return runs.False()
-		}
-		if !l.Known && unknown == nil {
-			unknown = &ls[i]
-		}
-	}
-	if unknown != nil {
-		return *unknown
-	}
-	return runs.True()
-}
-
-// anyOf is Kleene OR: true if any is true, else unknown if any is unknown
-// (with the first reason), else false.
-func anyOf(ls []runs.Label) runs.Label {
-	var unknown *runs.Label
-	for i, l := range ls {
-		if l.Known && l.Value {
-			return runs.True()
-		}
-		if !l.Known && unknown == nil {
-			unknown = &ls[i]
-		}
-	}
-	if unknown != nil {
-		return *unknown
-	}
-	return runs.False()
 }
 
 // expr evaluates a bool expression in its scope; errors and non-bool
@@ -565,17 +523,17 @@ func (p *Program) evalMetered(i int, act interpreter.Activation, ctx *runCtx) (r
 // where evaluating it would run unmetered, and the outcome is what
 // evaluating it again would give (each program may spend the whole run
 // limit, whatever the run has spent).
-func (p *Program) chargeConst(i int, c constPred, ctx *runCtx) (ref.Val, error) {
+func (p *Program) chargeConst(i int, c constpred.Value, ctx *runCtx) (ref.Val, error) {
 	limit := p.Bundle.Plan.RunCostLimit
 	if ctx.spent >= limit {
 		return nil, fmt.Errorf("run cost limit of %d exceeded before this expression (contract run_cost_limit)", limit)
 	}
 	if _, ok := p.freeProgram(i, ctx); ok {
-		return c.val, c.err
+		return c.Val, c.Err
 	}
-	ctx.spent += c.cost
-	if c.err != nil && ctx.spent >= limit {
-		return nil, fmt.Errorf("%v (contract run_cost_limit %d)", c.err, limit)
+	ctx.spent += c.Cost
+	if c.Err != nil && ctx.spent >= limit {
+		return nil, fmt.Errorf("%v (contract run_cost_limit %d)", c.Err, limit)
 	}
-	return c.val, c.err
+	return c.Val, c.Err
 }

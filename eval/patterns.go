@@ -32,6 +32,9 @@ func (p *Program) runPattern(pi int, ctx *runCtx, act *view.Scope) pike.Result {
 	pt := &p.Bundle.Plan.Patterns[pi]
 	h := &patternHost{p: p, pt: pt, ctx: ctx}
 	h.guard.Scope = act
+	if ctx.live != nil {
+		return ctx.live.match(pi, h)
+	}
 	return pike.Run(pt, len(ctx.items), h, p.maxThreads())
 }
 

@@ -75,8 +75,8 @@ func TestWithProfile(t *testing.T) {
 			t.Errorf("%s under %q: condition %q utility %v, want %q %v", c.task, c.p.Profile(), j.Record.Key.Condition, j.Record.Utility, c.cond, c.utility)
 		}
 		for ref, cp := range c.p.constPreds {
-			if c.p.Bundle.Decls.Scopes[ref.Scope].Predicates[ref.Pred].Name == "cap" && cp.val.Value() != c.constCap {
-				t.Errorf("profile %q: folded pred.cap = %v, want %v", c.p.Profile(), cp.val.Value(), c.constCap)
+			if c.p.Bundle.Decls.Scopes[ref.Scope].Predicates[ref.Pred].Name == "cap" && cp.Val.Value() != c.constCap {
+				t.Errorf("profile %q: folded pred.cap = %v, want %v", c.p.Profile(), cp.Val.Value(), c.constCap)
 			}
 		}
 	}

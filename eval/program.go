@@ -21,8 +21,6 @@ import (
 
 	"cel.dev/cel-go/cel"
 	"cel.dev/cel-go/common/types"
-	"cel.dev/cel-go/common/types/ref"
-	"cel.dev/cel-go/interpreter"
 	exprpb "google.golang.org/genproto/googleapis/api/expr/v1alpha1"
 	"google.golang.org/protobuf/proto"
 
@@ -30,6 +28,7 @@ import (
 	"github.com/tenetlang/tenet/compiler/celenv"
 	"github.com/tenetlang/tenet/eval/celread"
 	"github.com/tenetlang/tenet/eval/consistency"
+	"github.com/tenetlang/tenet/eval/constpred"
 	"github.com/tenetlang/tenet/eval/demand"
 	"github.com/tenetlang/tenet/eval/metering"
 	"github.com/tenetlang/tenet/eval/params"
@@ -84,7 +83,7 @@ type Program struct {
 	explaining *Explanation
 	// constPreds holds, by PredRef, the predicates whose value does not
 	// depend on the run (see planConstants).
-	constPreds  map[bundle.PredRef]constPred
+	constPreds  map[bundle.PredRef]constpred.Value
 	demand      *demand.Demand            // which predicates each run's verdicts read
 	onPredicate func(bundle.PredRef)      // tests: called per predicate a run evaluates
 	taskVals    map[string]map[string]any // task id → the `task` value
@@ -324,99 +323,11 @@ func stringsAny(ss []string) []any {
 	return out
 }
 
-// constPred is a predicate evaluated once per bundle: its value (or
-// error) and the cost its evaluation took, which every run is charged as
-// if it had evaluated it.
-type constPred struct {
-	val  ref.Val
-	err  error
-	cost uint64
-}
-
-// runVars are the criterion variables whose value depends on the run.
-var runVars = map[string]bool{
-	"events": true, "calls": true, "results": true, "output": true, "pre": true, "post": true,
-	"meta": true, "task": true, "goal": true, "tools": true,
-}
-
-// planConstants evaluates, once, the predicates that read only params,
-// threat_model and other such predicates (such as an initial state
-// derived from params): CEL is free of side effects, so every run would
-// compute the same value at the same cost. A predicate that names any run
-// variable, or pred other than as pred.[ns.]name of a constant predicate,
-// is evaluated per run as before (a comprehension variable that shadows a
-// run variable's name counts as the variable: conservative).
+// planConstants evaluates, once, the predicates whose value does not
+// depend on the run (eval/constpred).
 func (p *Program) planConstants(asts []*cel.Ast) {
-	b := p.Bundle
-	p.constPreds = map[bundle.PredRef]constPred{}
-	// Per scope: the values of its constant predicates so far, with its
-	// imports' maps under their namespaces, as label builds them.
-	preds := make([]map[string]any, len(b.Decls.Scopes))
-	for i := range preds {
-		preds[i] = map[string]any{}
-	}
-	for i, sc := range b.Decls.Scopes {
-		for _, ns := range sc.Namespaces {
-			preds[i][ns] = preds[p.scopeIndex[celenv.Child(sc.Path, ns)]]
-		}
-	}
-	isConst := func(scope int, name string) bool {
-		for j, pd := range b.Decls.Scopes[scope].Predicates {
-			if pd.Name == name {
-				_, ok := p.constPreds[bundle.PredRef{Scope: scope, Pred: j}]
-				return ok
-			}
-		}
-		return false
-	}
-	for _, pr := range b.Plan.Predicates {
-		pd := b.Decls.Scopes[pr.Scope].Predicates[pr.Pred]
-		if pd.Expr == bundle.NoExpr || asts[pd.Expr] == nil || !p.readsNoRun(asts[pd.Expr], pr.Scope, isConst) {
-			continue
-		}
-		act := &constActivation{params: p.params[pr.Scope], pred: preds[pr.Scope], threat: p.threat}
-		v, det, err := p.progs[pd.Expr].Eval(act)
-		c := constPred{val: v, err: err}
-		if det != nil && det.ActualCost() != nil {
-			c.cost = *det.ActualCost()
-		}
-		p.constPreds[pr] = c
-		if err != nil {
-			// As label stores it, so that a predicate reading this one
-			// fails with the same reason on either path.
-			v = predicateError(pd.Name, err)
-		}
-		preds[pr.Scope][pd.Name] = v
-	}
+	p.constPreds = constpred.Plan(constpred.Inputs{Bundle: p.Bundle, ScopeIndex: p.scopeIndex, Asts: asts, Progs: p.progs, Params: p.params, Threat: p.threat, Stored: predicateError})
 }
-
-// readsNoRun says whether a predicate's expression in scope reads no run
-// variable and only constant predicates.
-func (p *Program) readsNoRun(a *cel.Ast, scope int, isConst func(scope int, name string) bool) bool {
-	ok := true
-	demand.Reads(p.Bundle, p.scopeIndex, a, scope, func(s int, name string) { ok = ok && isConst(s, name) }, func() { ok = false },
-		func(name string) { ok = ok && !runVars[name] })
-	return ok
-}
-
-// constActivation resolves the variables a constant predicate may read.
-type constActivation struct {
-	params, pred, threat map[string]any
-}
-
-func (a *constActivation) ResolveName(name string) (any, bool) {
-	switch name {
-	case "params":
-		return a.params, true
-	case "pred":
-		return a.pred, true
-	case "threat_model":
-		return a.threat, true
-	}
-	return nil, false
-}
-
-func (a *constActivation) Parent() interpreter.Activation { return nil }
 
 // program plans one checked expression. cel-go's planner trusts that a
 // checked AST is well formed and can panic on one that is not (a call with

@@ -326,6 +326,13 @@ func (d Decision) Entries() []runs.AuditEntry {
 // arguments. It returns the pending call's index in the run's calls.
 // history is not changed: its event and call lists are copied (the events
 // and calls themselves are shared, read only).
+//
+// The pending call is the call as it would be once run: ok, with no
+// result yet (ResultEvent -1, Result ""). The question a host asks is
+// whether running the call would violate an invariant, and invariants
+// name the harm a call does by its having run (`call.ok`); a pending
+// call that read as "did not run" could never violate one. A guard that
+// reads the pending call's result sees "".
 func WithPending(history *run.Run, c Call) (*run.Run, int, error) {
 	rn := *history
 	rn.Events = append(make([]*run.Event, 0, len(history.Events)+1), history.Events...)
@@ -337,7 +344,7 @@ func WithPending(history *run.Run, c Call) (*run.Run, int, error) {
 	}
 	ev := len(rn.Events)
 	rn.Events = append(rn.Events, &run.Event{Index: ev, Role: "assistant", Calls: []int{i}})
-	rn.Calls = append(rn.Calls, &run.Call{Index: i, Event: ev, ID: c.ID, Tool: c.Tool, Args: args, ArgsError: c.ArgsError, Parent: -1, ResultEvent: -1})
+	rn.Calls = append(rn.Calls, &run.Call{Index: i, Event: ev, ID: c.ID, Tool: c.Tool, Args: args, ArgsError: c.ArgsError, Parent: -1, ResultEvent: -1, Ok: true})
 	if msg := build.AppendNested(&rn, i); msg != "" {
 		return nil, 0, &CallError{Msg: msg}
 	}

@@ -22,6 +22,7 @@ import (
 // over predicates reading predicates, across imported scopes.
 type Demand struct {
 	every, attacked []bool
+	invariants      []bool // what the invariants alone read
 	tasks           map[*bundle.TaskPlan][]bool
 	goals           map[*bundle.GoalPlan][]bool
 }
@@ -40,6 +41,11 @@ func (d *Demand) Of(task *bundle.TaskPlan, goal *bundle.GoalPlan) []bool {
 	}
 	return out
 }
+
+// Invariants returns what the invariants read, by position in
+// Plan.Predicates (a session's check of its calls evaluates no other
+// verdict). The caller must not change it.
+func (d *Demand) Invariants() []bool { return d.invariants }
 
 // Plan computes the Demand of b from its checked expressions (asts,
 // index-aligned with b.Exprs; nil where none) for the tasks, goal tasks and
@@ -132,13 +138,14 @@ func Plan(b *bundle.Bundle, scopeIndex map[string]int, asts []*cel.Ast, tasks, g
 	for _, inv := range b.Plan.Invariants {
 		every = append(every, inv.Holds)
 	}
+	invariants := set(every)
 	for _, f := range b.Plan.Failures {
 		every = append(every, f.When)
 	}
 	for _, se := range b.Plan.SideEffects {
 		attacked = append(attacked, se.When)
 	}
-	d := &Demand{every: set(every), attacked: set(attacked, b.Manifest.ThreatModel.Exposure),
+	d := &Demand{every: set(every), invariants: invariants, attacked: set(attacked, b.Manifest.ThreatModel.Exposure),
 		tasks: map[*bundle.TaskPlan][]bool{}, goals: map[*bundle.GoalPlan][]bool{}}
 	for _, t := range tasks {
 		d.tasks[t] = set([]bundle.Criterion{t.Utility}, variants(t.Variants)...)

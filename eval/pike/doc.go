@@ -12,6 +12,11 @@
 // time and cost. Guard results are memoized per item and the bindings the
 // guard refers to; threads are deduplicated on the bindings guards read.
 //
+// Run is a Machine advanced over the items and finished; a Machine can
+// also be advanced in steps, cloned and finished at any point with the
+// same result (a session's run matched as it grows, eval.Live). Final
+// says how much of a growing run's stream can no longer change.
+//
 // It may import compiler/bundle, eval/run and eval/runs; nothing of eval
 // above it.
 package pike

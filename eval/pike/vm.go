@@ -101,81 +101,166 @@ type vmThread struct {
 
 // Run runs pattern pt over a run's n items (unanchored Pike VM, threads
 // in priority order, first match wins), with at most max threads alive at
-// one position.
+// one position. It is a Machine advanced over the n items and finished.
 func Run(pt *bundle.PatternPlan, n int, h Host, max int) Result {
-	vm := &vmState{pt: pt, h: h, n: n, max: max}
-	if len(pt.Keyed) == 0 {
-		vm.stamp = make([]int, len(pt.Program))
-	} else {
-		vm.visited = map[vmKey]bool{}
+	return NewMachine(pt, h, max).Finish(n)
+}
+
+// Machine is a pattern's VM stopped between two positions of a run's item
+// stream, so that a run that grows is matched incrementally: Advance
+// consumes items, Finish gives the result as if the run ended there, and
+// Clone forks the state (a session keeps a machine advanced over the part
+// of its run that can no longer change, and each check advances a clone
+// over the rest). A Machine advanced over n items and finished gives
+// exactly what Run gives on those n items, however its advances were
+// split. Once it found a match, or stopped (the Host's Tick or Charge
+// failed, the thread budget was exceeded), its result is fixed: no later
+// item changes it.
+type Machine struct {
+	vm    vmState
+	pos   int        // the next position to consume
+	clist []vmThread // the threads waiting at pos, in priority order
+	spare []vmThread // a second array for the next position's threads
+	empty []int      // the bindings of a new thread: none
+	done  *Result    // the fixed result, once decided
+}
+
+// NewMachine returns a machine at position 0 of a run, asking h about its
+// items and budget, with at most max threads alive at one position.
+func NewMachine(pt *bundle.PatternPlan, h Host, max int) *Machine {
+	m := &Machine{vm: vmState{pt: pt, h: h, max: max}}
+	m.empty = make([]int, len(pt.Steps))
+	for i := range m.empty {
+		m.empty[i] = -1
 	}
-	empty := make([]int, len(pt.Steps))
-	for i := range empty {
-		empty[i] = -1
+	return m
+}
+
+// Pos is the number of items consumed.
+func (m *Machine) Pos() int { return m.pos }
+
+// SetHost makes h the Host asked from now on: each check of a growing run
+// has a Host of its own, over that run's values. h must answer for the
+// consumed positions as the previous Host did (the items are the same).
+func (m *Machine) SetHost(h Host) { m.vm.h = h }
+
+// Clone returns a machine in m's state that advances independently of m.
+// It copies the list of live threads (their bindings are shared: they are
+// never changed) and the first guard error; guard results are memoized
+// per position only, so there is nothing else to copy.
+func (m *Machine) Clone() *Machine {
+	c := &Machine{vm: vmState{pt: m.vm.pt, h: m.vm.h, max: m.vm.max, err: m.vm.err}, pos: m.pos, empty: m.empty, done: m.done}
+	c.clist = append(make([]vmThread, 0, len(m.clist)+1), m.clist...)
+	return c
+}
+
+// Advance consumes the items at positions Pos() to n-1 (none when n ≤
+// Pos() or the result is fixed), recording a match found on the way. The
+// run has more than n items as far as Advance knows: `$` matches only in
+// Finish.
+func (m *Machine) Advance(n int) {
+	for m.done == nil && m.pos < n {
+		r, stop := m.step(false)
+		if stop {
+			fixed := r // allocated only here: r itself stays on the stack
+			m.done = &fixed
+			return
+		}
+		m.pos++
 	}
-	var clist, spare []vmThread
-	for pos := 0; pos <= n; pos++ {
-		vm.pos = pos
-		if err := h.Tick(); err != nil {
-			return Result{Label: runs.Unknown(fmt.Sprintf("%s: %v", pt.Owner, err))}
-		}
-		if vm.visited != nil {
-			clear(vm.visited)
-		}
-		list := clist
-		clist = spare[:0]
-		// Existing threads first (they started earlier), then a new thread
-		// starting here: the search is unanchored.
-		for _, t := range list {
-			vm.add(&clist, t, pos, n)
-		}
-		vm.add(&clist, vmThread{pc: 0, caps: empty}, pos, n)
-		if vm.overflow {
-			return Result{Label: runs.Unknown(fmt.Sprintf("%s: more than %d pattern threads at one item (raise it with --max-pattern-threads)", pt.Owner, vm.max))}
-		}
-		// Each live thread costs one unit of the run's cost budget, so that
-		// a pattern whose keyed threads multiply cannot run for minutes.
-		if err := h.Charge(len(clist)); err != nil {
-			return Result{Label: runs.Unknown(fmt.Sprintf("%s: %v", pt.Owner, err))}
-		}
-		next := list[:0] // list's threads were all re-added to clist: reuse its array
-		for _, t := range clist {
-			in := pt.Program[t.pc]
-			if in.Op == bundle.OpMatch {
-				return Result{Label: runs.True(), Witness: t.caps}
-			}
-			if pos == n {
-				continue
-			}
-			ok, caps := vm.consume(in, t.caps, pos)
-			if ok {
-				next = append(next, vmThread{pc: t.pc + 1, caps: caps})
-			}
-		}
-		clist, spare = next, clist
+}
+
+// Finish advances to n and returns the pattern's result on a run of n
+// items: the fixed result if there is one, else what the end of the run
+// gives (`$`, a match completed by the last item). m is left as Advance
+// left it, so it may advance further (the run grew after all).
+func (m *Machine) Finish(n int) Result {
+	m.Advance(n)
+	if m.done != nil {
+		return *m.done
 	}
-	if vm.err != "" {
-		return Result{Label: runs.Unknown(vm.err)}
+	r, stop := m.step(true)
+	m.vm.overflow = false // a later step at this position starts afresh
+	if stop {
+		return r
+	}
+	if m.vm.err != "" {
+		return Result{Label: runs.Unknown(m.vm.err)}
 	}
 	return Result{Label: runs.False()}
+}
+
+// step runs the threads at position pos (the end of the run when end):
+// stop is true with the result when they decide it.
+func (m *Machine) step(end bool) (Result, bool) {
+	vm, pt, pos := &m.vm, m.vm.pt, m.pos
+	vm.pos = pos
+	vm.gen++
+	if err := vm.h.Tick(); err != nil {
+		return Result{Label: runs.Unknown(fmt.Sprintf("%s: %v", pt.Owner, err))}, true
+	}
+	if vm.visited != nil {
+		clear(vm.visited)
+	}
+	// Guard results are kept for the position they were evaluated at only:
+	// a thread tests an item at the position it waits at.
+	if len(vm.memo) > 0 {
+		clear(vm.memo)
+	}
+	clear(vm.dense)
+	list := m.clist
+	clist := m.spare[:0]
+	// Existing threads first (they started earlier), then a new thread
+	// starting here: the search is unanchored.
+	for _, t := range list {
+		vm.add(&clist, t, pos, end)
+	}
+	vm.add(&clist, vmThread{pc: 0, caps: m.empty}, pos, end)
+	if vm.overflow {
+		return Result{Label: runs.Unknown(fmt.Sprintf("%s: more than %d pattern threads at one item (raise it with --max-pattern-threads)", pt.Owner, vm.max))}, true
+	}
+	// Each live thread costs one unit of the run's cost budget, so that
+	// a pattern whose keyed threads multiply cannot run for minutes.
+	if err := vm.h.Charge(len(clist)); err != nil {
+		return Result{Label: runs.Unknown(fmt.Sprintf("%s: %v", pt.Owner, err))}, true
+	}
+	next := list[:0] // list's threads were all re-added to clist: reuse its array
+	for _, t := range clist {
+		in := pt.Program[t.pc]
+		if in.Op == bundle.OpMatch {
+			return Result{Label: runs.True(), Witness: t.caps}, true
+		}
+		if end {
+			continue
+		}
+		ok, caps := vm.consume(in, t.caps, pos)
+		if ok {
+			next = append(next, vmThread{pc: t.pc + 1, caps: caps})
+		}
+	}
+	if end {
+		m.spare = clist // the threads at pos stay in m.clist, untouched
+	} else {
+		m.clist, m.spare = next, clist
+	}
+	return Result{}, false
 }
 
 // vmState is one pattern run's working state.
 type vmState struct {
 	h  Host
 	pt *bundle.PatternPlan
-	// Threads seen at the current position: by pc (stamp holds pos+1) when
-	// no guard refers to another step, else by pc and keyed bindings.
+	// Threads seen at the current step: by pc (stamp holds gen) when no
+	// guard refers to another step, else by pc and keyed bindings.
 	stamp    []int
+	gen      int // the current step's number, from 1
 	visited  map[vmKey]bool
-	live     int // threads added at the current position
 	max      int // the thread budget
 	pos      int
 	overflow bool
-	n        int // the number of items
-	// Guard results: by step and position in dense (result+1, 0: not yet
-	// evaluated) for a guard that refers to no other step, else in memo by
-	// step, position and the bindings it refers to. Both made on first use.
+	// Guard results at the current position: by step in dense (result+1,
+	// 0: not yet evaluated) for a guard that refers to no other step, else
+	// in memo by step and the bindings it refers to. Both made on first use.
 	dense []guardResult
 	memo  map[vmKey]guardResult
 	err   string // the first guard error: the result is unknown if no match is found
@@ -217,16 +302,22 @@ func (vm *vmState) key(t vmThread) vmKey {
 
 // add follows jumps, splits and assertions from t, appending the threads
 // that wait on an item (or on match) to list.
-func (vm *vmState) add(list *[]vmThread, t vmThread, pos, n int) {
+func (vm *vmState) add(list *[]vmThread, t vmThread, pos int, end bool) {
 	if vm.overflow {
 		return
 	}
-	if vm.stamp != nil {
-		if vm.stamp[t.pc] == pos+1 {
+	if len(vm.pt.Keyed) == 0 {
+		if vm.stamp == nil {
+			vm.stamp = make([]int, len(vm.pt.Program))
+		}
+		if vm.stamp[t.pc] == vm.gen {
 			return
 		}
-		vm.stamp[t.pc] = pos + 1
+		vm.stamp[t.pc] = vm.gen
 	} else {
+		if vm.visited == nil {
+			vm.visited = map[vmKey]bool{}
+		}
 		k := vm.key(t)
 		if vm.visited[k] {
 			return
@@ -241,17 +332,17 @@ func (vm *vmState) add(list *[]vmThread, t vmThread, pos, n int) {
 	// One case per bundle.Op (TestVMRunsEveryOp checks there is one).
 	switch in.Op {
 	case bundle.OpJmp:
-		vm.add(list, vmThread{in.X, t.caps}, pos, n)
+		vm.add(list, vmThread{in.X, t.caps}, pos, end)
 	case bundle.OpSplit:
-		vm.add(list, vmThread{in.X, t.caps}, pos, n)
-		vm.add(list, vmThread{in.Y, t.caps}, pos, n)
+		vm.add(list, vmThread{in.X, t.caps}, pos, end)
+		vm.add(list, vmThread{in.Y, t.caps}, pos, end)
 	case bundle.OpBol:
 		if pos == 0 {
-			vm.add(list, vmThread{t.pc + 1, t.caps}, pos, n)
+			vm.add(list, vmThread{t.pc + 1, t.caps}, pos, end)
 		}
 	case bundle.OpEol:
-		if pos == n {
-			vm.add(list, vmThread{t.pc + 1, t.caps}, pos, n)
+		if end {
+			vm.add(list, vmThread{t.pc + 1, t.caps}, pos, end)
 		}
 	case bundle.OpStep, bundle.OpNot, bundle.OpAny, bundle.OpMatch:
 		*list = append(*list, t) // waits for an item, or (match) is the match
@@ -297,9 +388,10 @@ const (
 	guardError
 )
 
-// test says whether item pos matches step k (selector, then guard) given
-// the thread's bindings; guard results are memoized per item and the
-// bindings the guard refers to.
+// test says whether item pos (the current position) matches step k
+// (selector, then guard) given the thread's bindings; guard results are
+// memoized per step and the bindings the guard refers to until the next
+// position.
 func (vm *vmState) test(k int, caps []int, pos int) guardResult {
 	st := &vm.pt.Steps[k]
 	if !vm.h.Selects(k, pos) {
@@ -311,9 +403,9 @@ func (vm *vmState) test(k int, caps []int, pos int) guardResult {
 	var key vmKey
 	if len(st.Refs) == 0 {
 		if vm.dense == nil {
-			vm.dense = make([]guardResult, len(vm.pt.Steps)*vm.n)
+			vm.dense = make([]guardResult, len(vm.pt.Steps))
 		}
-		if r := vm.dense[k*vm.n+pos]; r != 0 {
+		if r := vm.dense[k]; r != 0 {
 			return r - 1
 		}
 	} else {
@@ -335,11 +427,59 @@ func (vm *vmState) test(k int, caps []int, pos int) guardResult {
 	}
 	switch {
 	case len(st.Refs) == 0:
-		vm.dense[k*vm.n+pos] = res + 1
+		vm.dense[k] = res + 1
 	case vm.memo == nil:
 		vm.memo = map[vmKey]guardResult{key: res}
 	default:
 		vm.memo[key] = res
 	}
 	return res
+}
+
+// Final is the length of the final prefix of items, r's item stream: the
+// leading items whose values, as criteria and guards see them, can no
+// longer change as the run grows. A message is final when every call it
+// requested has its result (its calls field shows them, and a call's ok
+// can depend on its siblings' results); a call a message requested, when
+// that message is final; a call nested in another's arguments and
+// requested by no message, when its parent is final (a dispatched call
+// takes its parent's outcome); a call nobody requested, when its result is
+// in. The prefix ends at the first item that is not final: a call waiting
+// for its result, the message that requested it. r must be consistent
+// (run.Run.Consistent).
+func Final(r *run.Run, items []Item) int {
+	requester := make([]int, len(r.Calls))
+	for i := range requester {
+		requester[i] = -1
+	}
+	for k, e := range r.Events {
+		for _, ci := range e.Calls {
+			requester[ci] = k
+		}
+	}
+	answered := func(e *run.Event) bool {
+		for _, ci := range e.Calls {
+			if r.Calls[ci].ResultEvent < 0 {
+				return false
+			}
+		}
+		return true
+	}
+	var final func(ci int) bool
+	final = func(ci int) bool {
+		c := r.Calls[ci]
+		switch {
+		case requester[ci] >= 0:
+			return answered(r.Events[requester[ci]])
+		case c.Parent >= 0 && c.Parent < ci:
+			return final(c.Parent)
+		}
+		return c.ResultEvent >= 0
+	}
+	for pos, it := range items {
+		if it.Call >= 0 && !final(it.Call) || it.Call < 0 && !answered(r.Events[it.Event]) {
+			return pos
+		}
+	}
+	return len(items)
 }

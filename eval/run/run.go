@@ -5,6 +5,8 @@
 // The types here are plain data; eval turns them into CEL values.
 package run
 
+import "fmt"
+
 // Origin says where a run came from: the transcript file and the 1-based line
 // of its record (for JSONL; 1 for a whole-file JSON transcript).
 type Origin struct {
@@ -100,3 +102,94 @@ const MaxNestedDepth = 16
 // that still carries calls; the audit refuses such a call whatever its
 // tool's schema, since the calls it hides are not audited.
 const NestedTooDeep = "nested calls deeper than 16 levels are not followed"
+
+// Consistent checks the indexes a run's readers keep, so that a run built
+// elsewhere (a session's history) cannot send judging out of range: each
+// event's and call's Index is its position, an event's Calls, a call's
+// Event and ResultEvent are in range, and a call's Parent is an earlier
+// call or -1.
+func (r *Run) Consistent() error {
+	for i, e := range r.Events {
+		if e == nil || e.Index != i {
+			return fmt.Errorf("event %d: its index is not its position in the run's events", i)
+		}
+		for _, ci := range e.Calls {
+			if ci < 0 || ci >= len(r.Calls) {
+				return fmt.Errorf("event %d requests call %d, and the run has %d calls", i, ci, len(r.Calls))
+			}
+		}
+	}
+	for i, c := range r.Calls {
+		switch {
+		case c == nil || c.Index != i:
+			return fmt.Errorf("call %d: its index is not its position in the run's calls", i)
+		case c.Event < 0 || c.Event >= len(r.Events):
+			return fmt.Errorf("call %d: event %d is not an event of the run", i, c.Event)
+		case c.ResultEvent < -1 || c.ResultEvent >= len(r.Events):
+			return fmt.Errorf("call %d: result event %d is not an event of the run", i, c.ResultEvent)
+		case c.Parent < -1 || c.Parent >= i:
+			return fmt.Errorf("call %d: parent %d is not an earlier call", i, c.Parent)
+		}
+	}
+	return nil
+}
+
+// Without returns the run as it was before call c was requested: c and
+// the calls nested in it removed, the later calls renumbered (their Index
+// and Parent, and the events' Calls that name them). r is not changed; the
+// events and calls that keep their numbers are shared with it. r must be
+// Consistent and c one of its calls.
+func (r *Run) Without(c int) *Run {
+	drop := make([]bool, len(r.Calls))
+	drop[c] = true
+	for i := c + 1; i < len(r.Calls); i++ {
+		if p := r.Calls[i].Parent; p >= 0 && drop[p] {
+			drop[i] = true
+		}
+	}
+	idx := make([]int, len(r.Calls)) // old index → new, -1 when dropped
+	n := 0
+	for i := range r.Calls {
+		idx[i] = -1
+		if !drop[i] {
+			idx[i] = n
+			n++
+		}
+	}
+	out := *r
+	out.Calls = make([]*Call, 0, n)
+	for i, cl := range r.Calls {
+		if drop[i] {
+			continue
+		}
+		parent := cl.Parent
+		if parent >= 0 {
+			parent = idx[parent]
+		}
+		if idx[i] != i || parent != cl.Parent {
+			cp := *cl
+			cp.Index, cp.Parent = idx[i], parent
+			cl = &cp
+		}
+		out.Calls = append(out.Calls, cl)
+	}
+	out.Events = append([]*Event(nil), r.Events...)
+	for k, e := range r.Events {
+		changed := false
+		for _, ci := range e.Calls {
+			changed = changed || idx[ci] != ci
+		}
+		if !changed {
+			continue
+		}
+		ce := *e
+		ce.Calls = nil
+		for _, ci := range e.Calls {
+			if idx[ci] >= 0 {
+				ce.Calls = append(ce.Calls, idx[ci])
+			}
+		}
+		out.Events[k] = &ce
+	}
+	return &out
+}

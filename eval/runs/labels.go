@@ -96,3 +96,39 @@ func joinNames[S ~string](names []S) string {
 	}
 	return strings.Join(s, ", ")
 }
+
+// AllOf is Kleene AND: false if any is false, else the first unknown if
+// any, else true.
+func AllOf(ls []Label) Label {
+	var unknown *Label
+	for i, l := range ls {
+		if l.Known && !l.Value {
+			return False()
+		}
+		if !l.Known && unknown == nil {
+			unknown = &ls[i]
+		}
+	}
+	if unknown != nil {
+		return *unknown
+	}
+	return True()
+}
+
+// AnyOf is Kleene OR: true if any is true, else unknown if any is unknown
+// (with the first reason), else false.
+func AnyOf(ls []Label) Label {
+	var unknown *Label
+	for i, l := range ls {
+		if l.Known && l.Value {
+			return True()
+		}
+		if !l.Known && unknown == nil {
+			unknown = &ls[i]
+		}
+	}
+	if unknown != nil {
+		return *unknown
+	}
+	return False()
+}

@@ -13,6 +13,7 @@ package source
 
 import (
 	"fmt"
+	"slices"
 
 	"cel.dev/cel-go/cel"
 	"cel.dev/cel-go/common/types"
@@ -20,6 +21,7 @@ import (
 	"cel.dev/cel-go/interpreter"
 
 	"github.com/tenetlang/tenet/compiler/bundle"
+	"github.com/tenetlang/tenet/eval/celread"
 	"github.com/tenetlang/tenet/eval/runs"
 )
 
@@ -160,4 +162,122 @@ func GivenMisfit(key runs.Key, g runs.Given) string {
 		return fmt.Sprintf("given.%s is true but given.%s is false: a successful attack is a side effect (side_effect ≥ attack_success)", runs.AttackSuccess, runs.SideEffect)
 	}
 	return ""
+}
+
+// Key maps a record to the parts of its run key the source gives: task,
+// goal, condition, attack (for an attacked run only: a benign run is
+// made under no attack), attempt and repetition. An error names the part.
+func (x Exprs) Key(src *bundle.SourcePlan, act interpreter.Activation) (runs.Key, error) {
+	var key runs.Key
+	var err error
+	if key.Task, err = x.String(src.Task, act, false); err != nil {
+		return key, fmt.Errorf("task: %w", err)
+	}
+	if key.Goal, err = x.String(src.Goal, act, true); err != nil {
+		return key, fmt.Errorf("goal: %w", err)
+	}
+	if key.Condition, err = x.String(src.Condition, act, false); err != nil {
+		return key, fmt.Errorf("condition: %w", err)
+	}
+	if src.Attack != nil && key.Goal != "" {
+		if key.Attack, err = x.String(*src.Attack, act, true); err != nil {
+			return key, fmt.Errorf("attack: %w", err)
+		}
+	}
+	if key.Attempt, err = x.Count(src.Attempt, act, runs.MaxAttempt); err != nil {
+		return key, fmt.Errorf("attempt: %w", err)
+	}
+	if key.Repetition, err = x.Count(src.Repetition, act, runs.MaxRepetition); err != nil {
+		return key, fmt.Errorf("repetition: %w", err)
+	}
+	return key, nil
+}
+
+// Given reads a record's given labels; an error names the label.
+func (x Exprs) Given(src *bundle.SourcePlan, act interpreter.Activation) (runs.Given, error) {
+	var g runs.Given
+	var err error
+	if g.Utility, err = x.Bool(src.Given.Utility, act); err != nil {
+		return g, fmt.Errorf("given.%s: %w", runs.Utility, err)
+	}
+	if g.AttackSuccess, err = x.Bool(src.Given.AttackSuccess, act); err != nil {
+		return g, fmt.Errorf("given.%s: %w", runs.AttackSuccess, err)
+	}
+	if g.SideEffect, err = x.Bool(src.Given.SideEffect, act); err != nil {
+		return g, fmt.Errorf("given.%s: %w", runs.SideEffect, err)
+	}
+	return g, nil
+}
+
+// HeaderRun says (declared: whether the contract declares a task) why a record the reader skipped as a header line (one
+// without "messages") is in fact a run, or returns "": the source selects
+// it and maps it to a task the contract declares. Such a record is a run
+// whose transcript is missing or misspelt ({"metadata": {"task": ...},
+// "Data": ...}); counted as a header line it would be dropped with only a
+// count to show for it (review finding 2 on issue 13). A header that the
+// source cannot map — its select or task expression fails, as on
+// AgentDojo's {"metadata": {"benchmark", "accuracy", "name"}} header, or
+// gives no task or an undeclared one — stays a header line: it describes
+// the file, not a run.
+func (x Exprs) HeaderRun(src *bundle.SourcePlan, rec map[string]any, declared func(task string) bool) string {
+	meta, _ := rec["metadata"].(map[string]any)
+	if meta == nil {
+		meta = map[string]any{}
+	}
+	act := &Activation{Meta: meta, Record: rec}
+	if src.Select != bundle.NoExpr {
+		v, err := x.Eval(src.Select, act)
+		if b, ok := v.(types.Bool); err != nil || !ok || !bool(b) {
+			return ""
+		}
+	}
+	task, err := x.String(src.Task, act, false)
+	if err != nil || task == "" {
+		return ""
+	}
+	if !declared(task) {
+		return ""
+	}
+	return fmt.Sprintf(`no "messages" member, but source %s maps the record to task %q: a run without its transcript (is "messages" missing or misspelt?); a header line must not map to a run`, src.Name, task)
+}
+
+// PeekSelect evaluates the source's select on a record as a peek gives
+// it (transcript.Peek): its meta, and its record without the members in
+// unread (u is what select reads of record). ok is false when select cannot be decided so — the source has
+// no select (it selects every record), select reads an unread member or
+// the record as a whole, or its evaluation fails or gives no bool — and
+// Judge on the decoded run then decides (and reports what failed). When
+// ok, selected is what Judge's select gives on the decoded run, whose
+// meta and other members are the peek's.
+func (x Exprs) PeekSelect(src *bundle.SourcePlan, u celread.Use, meta, record map[string]any, unread []string) (selected, ok bool) {
+	if src.Select == bundle.NoExpr {
+		return false, false
+	}
+	if u.Whole || slices.ContainsFunc(u.Fields, func(f string) bool { return slices.Contains(unread, f) }) {
+		return false, false
+	}
+	act := Activation{Meta: meta, Record: record}
+	v, err := x.Eval(src.Select, &act)
+	b, isBool := v.(types.Bool)
+	if err != nil || !isBool {
+		return false, false
+	}
+	return bool(b), true
+}
+
+// Select says whether the source selects a record (true when it has no
+// select); an error says why select could not decide.
+func (x Exprs) Select(src *bundle.SourcePlan, act interpreter.Activation) (bool, error) {
+	if src.Select == bundle.NoExpr {
+		return true, nil
+	}
+	v, err := x.Eval(src.Select, act)
+	if err != nil {
+		return false, fmt.Errorf("select: %w", err)
+	}
+	b, ok := v.(types.Bool)
+	if !ok {
+		return false, fmt.Errorf("select gave %s, want bool", TypeName(v))
+	}
+	return bool(b), nil
 }

@@ -92,6 +92,23 @@ type Entry struct {
 	// "closed" (refuse) or "open" (allow).
 	OnUnknown string `json:"on_unknown,omitempty"`
 	Error     string `json:"error,omitempty"`
+	// Listed is set on a line that decides no call (Seq 0, Call empty,
+	// Allowed false): tenet gateway's check of a tools/list result. A
+	// reader counting decided calls skips such lines.
+	Listed *Listed `json:"listed,omitempty"`
+}
+
+// Listed is what tenet gateway found in one tools/list result: the tools
+// the server offers that the contract does not declare, and declared
+// tools whose inputSchema disagrees with the contract's params.
+type Listed struct {
+	// Request is the id of the client's tools/list request, as JSON text.
+	Request    string   `json:"request"`
+	Undeclared []string `json:"undeclared,omitempty"`
+	// Hidden is true when the undeclared tools were removed from the
+	// result before the client saw it (--hide-undeclared).
+	Hidden bool     `json:"hidden,omitempty"`
+	Drift  []string `json:"drift,omitempty"`
 }
 
 // Writer appends entries to a log, one whole line per write, so that

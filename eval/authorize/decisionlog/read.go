@@ -81,6 +81,9 @@ func decodeEntry(line []byte) (Entry, error) {
 
 // check holds what every entry must say for its call to be read as a run.
 func check(e Entry) error {
+	if e.Listed != nil {
+		return checkListed(e)
+	}
 	switch {
 	case e.Origin != FromAuthorize && e.Origin != FromServer && e.Origin != FromGateway:
 		return fmt.Errorf("origin %q: want %s, %s or %s", runs.Printable(string(e.Origin)), FromAuthorize, FromServer, FromGateway)
@@ -96,6 +99,22 @@ func check(e Entry) error {
 		return errors.New("allowed is true but the decision refuses the call")
 	case e.Decision == nil && e.Allowed:
 		return errors.New("allowed is true but no decision was made")
+	}
+	return nil
+}
+
+// checkListed holds what a tools/list check's line (tenet gateway) must
+// say: it decides no call, so it has none, no seq and no decision.
+func checkListed(e Entry) error {
+	switch {
+	case e.Origin != FromGateway:
+		return fmt.Errorf("origin %q: a listed line is written by %s only", runs.Printable(string(e.Origin)), FromGateway)
+	case e.Contract == "":
+		return errors.New("contract is empty: the contract the tools were checked against")
+	case e.Seq != 0 || e.Decision != nil || e.Allowed || e.Call.Tool != "" || e.Call.ID != "" || e.Call.Arguments != nil:
+		return errors.New("a listed line (a tools/list check) decides no call: it has no call, seq, decision or allowed")
+	case len(e.Listed.Undeclared) == 0 && len(e.Listed.Drift) == 0:
+		return errors.New("listed: neither undeclared tools nor drift: a listed line reports one or the other")
 	}
 	return nil
 }
@@ -227,6 +246,9 @@ func records(entries []Entry, lines []int) ([]runs.Record, []int, error) {
 	byGroup := map[group][]int{}
 	var order []group
 	for i, e := range entries {
+		if e.Listed != nil {
+			continue // a tools/list check: no call, no run of its own
+		}
 		g := group{e.Bundle, e.Contract, e.Condition, e.Grant, e.Session}
 		if _, ok := byGroup[g]; !ok {
 			order = append(order, g)

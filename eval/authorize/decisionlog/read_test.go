@@ -165,3 +165,38 @@ func TestClaims(t *testing.T) {
 		}
 	}
 }
+
+// A gateway's tools/list check is a line of the log that decides no call:
+// read, and left out of the runs; a listed line that claims a call is
+// refused.
+func TestListedLines(t *testing.T) {
+	call := strings.Replace(string(logOf(t, [][2]string{{"s1", `{"name":"read_fixture","arguments":{"id":"F1"}}`}})), `"origin":"serve"`, `"origin":"gateway"`, 1)
+	var buf bytes.Buffer
+	w := decisionlog.NewWriter(&buf, func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) })
+	listed := decisionlog.Entry{Origin: decisionlog.FromGateway, Bundle: bundleID, Contract: "seed-fixtures", Condition: "live", Grant: "host", Session: "s1",
+		Listed: &decisionlog.Listed{Request: "2", Undeclared: []string{"delete_everything"}, Hidden: true}}
+	if err := w.Write(listed); err != nil {
+		t.Fatal(err)
+	}
+	line := strings.TrimSuffix(buf.String(), "\n")
+	if want := `{"log":"tenet-decisions/1","time":"2026-01-02T03:04:05Z","origin":"gateway","bundle":"` + bundleID + `","contract":"seed-fixtures","condition":"live","grant":"host","session":"s1","seq":0,"allowed":false,"listed":{"request":"2","undeclared":["delete_everything"],"hidden":true}}`; line != want {
+		t.Fatalf("listed line:\n got %s\nwant %s", line, want)
+	}
+	entries, err := decisionlog.Read(strings.NewReader(line+"\n"+call), "log.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := decisionlog.Records(entries)
+	if err != nil || len(recs) != 1 || recs[0].Key.Task != "s1" || len(recs[0].Audit) != 1 {
+		t.Fatalf("Records: %+v %v", recs, err)
+	}
+	for _, tc := range []struct{ line, want string }{
+		{strings.Replace(line, `"seq":0`, `"seq":1`, 1), `log.jsonl:1: a listed line (a tools/list check) decides no call: it has no call, seq, decision or allowed`},
+		{strings.Replace(line, `"origin":"gateway"`, `"origin":"serve"`, 1), `log.jsonl:1: origin "serve": a listed line is written by gateway only`},
+		{strings.Replace(line, `"undeclared":["delete_everything"],`, ``, 1), `log.jsonl:1: listed: neither undeclared tools nor drift: a listed line reports one or the other`},
+	} {
+		if _, err := decisionlog.Read(strings.NewReader(tc.line+"\n"), "log.jsonl"); err == nil || err.Error() != tc.want {
+			t.Errorf("%s:\n got %v\nwant %s", tc.line, err, tc.want)
+		}
+	}
+}
