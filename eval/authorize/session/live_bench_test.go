@@ -9,9 +9,9 @@ import (
 )
 
 // BenchmarkSessionCheck is one request of a session whose history holds
-// n messages: two more appended (a read and its result), the whole
-// history decoded again, a send decided and the forbid invariant checked
-// by eval's live check.
+// n to n+100 messages: two more appended (a read and its result), the
+// whole history decoded again, a send decided and the forbid invariant
+// checked by eval's live check (session.NewEngine).
 func BenchmarkSessionCheck(b *testing.B) {
 	eng := session.NewEngine(evaltest.ProgramFrom(b, contract), session.Closed)
 	send := call(b, sendBob)
