@@ -41,7 +41,7 @@ type Env struct {
 
 // Commands are the run-time commands, for the root command.
 func Commands(env Env) []*cobra.Command {
-	return []*cobra.Command{authorizeCmd(env), gatewayCmd(env)}
+	return []*cobra.Command{authorizeCmd(env), serveCmd(env), gatewayCmd(env)}
 }
 
 // TimeEnv names the environment variable that, when set, stamps every

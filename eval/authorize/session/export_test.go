@@ -1,0 +1,4 @@
+package session
+
+// DecodeHistory is decode, for BenchmarkHistoryDecode.
+var DecodeHistory = decode
