@@ -301,7 +301,7 @@ func (s *Server) sessionCall(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	reply(w, http.StatusOK, SessionCallResponse{Allowed: out.Allowed, Refusal: string(out.Refusal), Session: id, Seq: out.Seq, History: out.History,
-		Bundle: out.Bundle, Grant: out.Grant, Shape: shape.String(), Decision: out.Decision, Invariants: invs, OnUnknown: out.OnUnknown.String()})
+		Bundle: out.Bundle, Grant: out.Grant, Shape: shape.String(), Decision: out.Decision, Invariants: invs, OnUnknown: out.OnUnknown.String(), InHistory: out.InHistory})
 }
 
 func (s *Server) deleteSession(w http.ResponseWriter, r *http.Request) {

@@ -145,7 +145,13 @@ type Request struct {
 	// restarted learns it (a MismatchError) instead of being checked on a
 	// history with a hole.
 	Offset *int
-	// Messages are JSON objects in OpenAI chat shape.
+	// Messages are JSON objects in OpenAI chat shape. They may end with
+	// the assistant message requesting Call: a call of the history that
+	// no result answers and has Call's id is Call, checked in place, not
+	// counted twice (its tool and arguments must be Call's). A Call
+	// without an id is appended, unless the history's last message
+	// requests calls no result answers (it may be one of them: refused,
+	// CallIDRequired).
 	Messages [][]byte
 	Call     authorize.Call
 }
@@ -164,6 +170,9 @@ type Outcome struct {
 	Seq        int // the session's checks, from 1
 	History    int // the session's messages after this request
 	OnUnknown  OnUnknown
+	// InHistory is true when the pending call was the history's own
+	// unanswered call of its id, checked in place rather than appended.
+	InHistory bool
 }
 
 // Session is one agent run's state.

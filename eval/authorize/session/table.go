@@ -64,6 +64,8 @@ const (
 	BadMessages     Code = "bad_messages"      // the history does not decode (openai-messages)
 	GrantRequired   Code = "grant_required"    // no grant named and the bundle has several
 	UnknownTask     Code = "unknown_task"      // the task or goal is not the bundle's (the invariant checker refused it)
+	CallMismatch    Code = "call_mismatch"     // the history's unanswered call of the pending call's id is another call, or several have that id
+	CallIDRequired  Code = "call_id_required"  // the pending call has no id and the history's last message has unanswered calls
 )
 
 // Error is a check refused before any decision: nothing was appended.
@@ -235,11 +237,19 @@ func (s *Session) check(req Request, lim Limits) (Outcome, error) {
 			return Outcome{}, err
 		}
 	}
-	withCall, pending, err := authorize.WithPending(rn, req.Call)
+	withCall, pending, inHistory, err := place(rn, req.Call)
 	if err != nil {
 		return Outcome{}, err
 	}
-	d, err := s.eng.Auth.AuthorizeIn(withCall, pending, s.grant)
+	var d authorize.Decision
+	if inHistory {
+		// The history's call is req.Call (place compared them); decided
+		// alone, as AuthorizeIn decides an appended call, since the calls
+		// after it in the run may be its siblings' nested calls.
+		d, err = s.eng.Auth.Authorize(req.Call, s.grant)
+	} else {
+		d, err = s.eng.Auth.AuthorizeIn(withCall, pending, s.grant)
+	}
 	if err != nil {
 		return Outcome{}, err
 	}
@@ -264,7 +274,7 @@ func (s *Session) check(req Request, lim Limits) (Outcome, error) {
 	allowed, refusal, kept := final(d, results, s.eng.OnUnknown)
 	sort.SliceStable(kept, func(i, j int) bool { return kept[i].Name < kept[j].Name })
 	return Outcome{Allowed: allowed, Refusal: refusal, Decision: d, Invariants: kept, Grant: s.grant,
-		Bundle: s.eng.Auth.Bundle(), Contract: s.eng.Auth.Contract(), Seq: s.seq, History: len(s.msgs), OnUnknown: s.eng.OnUnknown}, nil
+		Bundle: s.eng.Auth.Bundle(), Contract: s.eng.Auth.Contract(), Seq: s.seq, History: len(s.msgs), OnUnknown: s.eng.OnUnknown, InHistory: inHistory}, nil
 }
 
 // fix sets the session's grant, task and goal on its first request and
