@@ -154,6 +154,12 @@ type Request struct {
 	// CallIDRequired).
 	Messages [][]byte
 	Call     authorize.Call
+	// Unread, when not nil, says why the host's call could not be read
+	// (Call is then empty): the check fails with it, after the session's
+	// grant and offset are checked, and counts it (Outcome.Seq), as it
+	// counts a call that cannot be decided (an *authorize.CallError), so
+	// that the failure has a seq of its own in the decision log.
+	Unread error
 }
 
 // Outcome is the answer to one check.
@@ -170,6 +176,10 @@ type Outcome struct {
 	Seq        int // the session's checks, from 1
 	History    int // the session's messages after this request
 	OnUnknown  OnUnknown
+	// Instance numbers the session among the sessions its Table created,
+	// from 1: a session id used again (after Delete or eviction) is
+	// another instance.
+	Instance int
 	// InHistory is true when the pending call was the history's own
 	// unanswered call of its id, checked in place rather than appended.
 	InHistory bool
@@ -178,6 +188,7 @@ type Outcome struct {
 // Session is one agent run's state.
 type Session struct {
 	id   string
+	n    int // its Table's count of sessions created, this one included
 	eng  *Engine
 	busy atomic.Int32 // checks holding or waiting for mu: not evicted meanwhile
 	last atomic.Int64 // unix nanoseconds of the last use

@@ -93,6 +93,7 @@ type Table struct {
 
 	mu       sync.Mutex
 	sessions map[string]*Session
+	created  int
 }
 
 // NewTable returns an empty table; now is its clock (nil: time.Now).
@@ -153,7 +154,8 @@ func (t *Table) acquire(id string, engine func() *Engine) (*Session, error) {
 			return nil, &Error{Code: TooManySessions, Msg: fmt.Sprintf("%d sessions are open, the most this server holds (end finished ones with DELETE; idle ones are evicted after %s)", len(t.sessions), t.lim.IdleTTL)}
 		}
 	}
-	s := &Session{id: id, eng: engine()}
+	t.created++
+	s := &Session{id: id, eng: engine(), n: t.created}
 	s.busy.Add(1)
 	s.last.Store(now)
 	t.sessions[id] = s
@@ -162,8 +164,11 @@ func (t *Table) acquire(id string, engine func() *Engine) (*Session, error) {
 
 // Check decides req.Call in session id (created with engine() on its
 // first request, or after it expired). On error nothing of req is kept.
-// An *authorize.UnknownGrantError or *authorize.CallError is returned as
-// is; other refusals are *Error.
+// An *authorize.UnknownGrantError is returned as is; other refusals are
+// *Error. A call that cannot be read (req.Unread, returned as is) or
+// decided (an *authorize.CallError) is counted: the error comes with an
+// Outcome whose Seq, Grant, Bundle, Contract, History and Instance are
+// the session's, so that its log entry has a seq no decision takes.
 func (t *Table) Check(id string, engine func() *Engine, req Request) (Outcome, error) {
 	for {
 		out, err, retry := t.checkOnce(id, engine, req)
@@ -219,6 +224,9 @@ func (s *Session) check(req Request, lim Limits) (Outcome, error) {
 		}
 		return Outcome{}, &Error{Code: Mismatch, Msg: fmt.Sprintf("offset %d: %s", *req.Offset, why)}
 	}
+	if req.Unread != nil {
+		return s.counted(), req.Unread
+	}
 	size := s.size
 	for _, m := range req.Messages {
 		size += len(m)
@@ -238,6 +246,10 @@ func (s *Session) check(req Request, lim Limits) (Outcome, error) {
 		}
 	}
 	withCall, pending, inHistory, err := place(rn, req.Call)
+	var ce *authorize.CallError
+	if errors.As(err, &ce) {
+		return s.counted(), err
+	}
 	if err != nil {
 		return Outcome{}, err
 	}
@@ -249,6 +261,9 @@ func (s *Session) check(req Request, lim Limits) (Outcome, error) {
 		d, err = s.eng.Auth.Authorize(req.Call, s.grant)
 	} else {
 		d, err = s.eng.Auth.AuthorizeIn(withCall, pending, s.grant)
+	}
+	if errors.As(err, &ce) {
+		return s.counted(), err
 	}
 	if err != nil {
 		return Outcome{}, err
@@ -274,7 +289,15 @@ func (s *Session) check(req Request, lim Limits) (Outcome, error) {
 	allowed, refusal, kept := final(d, results, s.eng.OnUnknown)
 	sort.SliceStable(kept, func(i, j int) bool { return kept[i].Name < kept[j].Name })
 	return Outcome{Allowed: allowed, Refusal: refusal, Decision: d, Invariants: kept, Grant: s.grant,
-		Bundle: s.eng.Auth.Bundle(), Contract: s.eng.Auth.Contract(), Seq: s.seq, History: len(s.msgs), OnUnknown: s.eng.OnUnknown, InHistory: inHistory}, nil
+		Bundle: s.eng.Auth.Bundle(), Contract: s.eng.Auth.Contract(), Seq: s.seq, History: len(s.msgs), OnUnknown: s.eng.OnUnknown, Instance: s.n, InHistory: inHistory}, nil
+}
+
+// counted counts a call that could not be read or decided, its messages
+// not kept, and returns what its log entry needs.
+func (s *Session) counted() Outcome {
+	s.seq++
+	return Outcome{Grant: s.grant, Bundle: s.eng.Auth.Bundle(), Contract: s.eng.Auth.Contract(), Seq: s.seq,
+		History: len(s.msgs), OnUnknown: s.eng.OnUnknown, Instance: s.n}
 }
 
 // fix sets the session's grant, task and goal on its first request and

@@ -137,6 +137,7 @@ func serveWith(ctx context.Context, path string, f *serveFlags, stderr io.Writer
 			return err
 		}
 		cfg.Log = decisionlog.NewWriter(lf, now)
+		cfg.Instance = instance(now)
 	}
 	srv := server.New(e, cfg)
 	ln, err := net.Listen("tcp", f.addr)
