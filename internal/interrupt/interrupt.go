@@ -4,7 +4,8 @@
 // refuses later ones), and a second signal kills the process at once.
 //
 // It takes the command as a function of a context and gives its result,
-// or, after a signal, the outputs written whole before it. It imports
+// or, after a signal, the outputs written whole before it. A command may
+// ask for a longer grace than the caller's (SetGrace). It imports
 // internal/atomicfile and no other tenet package.
 package interrupt
 
@@ -12,6 +13,7 @@ import (
 	"context"
 	"os"
 	"os/signal"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -23,8 +25,14 @@ import (
 // every write, fn gets grace to return on its own, and Run returns
 // interrupted with the outputs atomicfile had committed before the signal
 // (whatever fn returns is then dropped).
+//
+// fn may change its grace (SetGrace) before the signal: a command that
+// drains work on the way out (a server finishing its requests) needs
+// longer than one that only stops.
 func Run(fn func(context.Context) int, grace time.Duration) (code int, interrupted bool, written []string) {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	g := new(atomic.Int64)
+	g.Store(int64(grace))
+	ctx, stop := signal.NotifyContext(context.WithValue(context.Background(), graceKey{}, g), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	result := make(chan int, 1)
 	go func() { result <- fn(ctx) }()
@@ -37,7 +45,21 @@ func Run(fn func(context.Context) int, grace time.Duration) (code int, interrupt
 	stop() // a second signal now kills the process
 	select {
 	case <-result:
-	case <-time.After(grace):
+	case <-time.After(time.Duration(g.Load())):
 	}
 	return 0, true, written
+}
+
+type graceKey struct{}
+
+// SetGrace sets to d how long the Run whose context ctx is (or derives
+// from) lets its function return after a signal. It reports false, and
+// does nothing, when ctx is not a Run's (a test calling the command
+// directly).
+func SetGrace(ctx context.Context, d time.Duration) bool {
+	g, ok := ctx.Value(graceKey{}).(*atomic.Int64)
+	if ok {
+		g.Store(int64(d))
+	}
+	return ok
 }

@@ -15,6 +15,24 @@ func TestRunReturnsCode(t *testing.T) {
 	}
 }
 
+// TestSetGrace: a command's grace set through its context is the one
+// Run waits; outside Run, SetGrace says it did nothing.
+func TestSetGrace(t *testing.T) {
+	if SetGrace(context.Background(), time.Minute) {
+		t.Error("SetGrace on a context that is not Run's reported true")
+	}
+	code, _, _ := Run(func(ctx context.Context) int {
+		g, _ := ctx.Value(graceKey{}).(interface{ Load() int64 })
+		if g == nil || time.Duration(g.Load()) != time.Second || !SetGrace(ctx, time.Minute) || time.Duration(g.Load()) != time.Minute {
+			return 1
+		}
+		return 0
+	}, time.Second)
+	if code != 0 {
+		t.Error("SetGrace did not set the grace of the Run's context")
+	}
+}
+
 // TestRunInterrupted: a SIGTERM cancels fn's context and Run says so,
 // whatever fn returns. (atomicfile.Stop is process-wide: this test runs
 // last in the package and writes no file.)

@@ -79,8 +79,15 @@ type Entry struct {
 	// on its own); Seq numbers the session's calls from 1 (a stateless
 	// call's is 1).
 	Session string `json:"session,omitempty"`
-	Seq     int    `json:"seq"`
-	Call    Call   `json:"call,omitzero"` // absent when the line was not a call
+	// Instance tells apart sessions of one name in one log: a name used
+	// again (a session deleted or evicted and started afresh, a server or
+	// gateway restarted with the log appended to) is another instance. The
+	// deciders write their start time, and tenet serve the session's
+	// number among those it created after it ("2026-12-02T15:00:00Z/3").
+	// Absent in older logs: one instance.
+	Instance string `json:"instance,omitempty"`
+	Seq      int    `json:"seq"`
+	Call     Call   `json:"call,omitzero"` // absent when the line was not a call
 	// Allowed is the final answer: the authorization decision allows the
 	// call and no invariant check refused it (under the on-unknown policy).
 	Allowed bool `json:"allowed"`

@@ -8,6 +8,7 @@ import (
 	"io"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 
 	jsonv2 "github.com/go-json-experiment/json"
@@ -225,13 +226,22 @@ func finishRead(out []Entry, errs []error) ([]Entry, error) {
 
 // group is the key of one run of a log.
 type group struct {
-	bundle, contract, condition, grant, session string
+	bundle, contract, condition, grant, session, instance string
 }
 
+// named is a session name in one contract and condition: the task names
+// its runs take.
+type named struct{ contract, condition, session string }
+
 // Records reads a log's entries as runs records: one run per (bundle,
-// contract, condition, grant, session) — docs/runs-format.md, "Decision
-// logs". Entries are numbered by their place in entries (from 1) in
-// errors; ReadRuns names their lines.
+// contract, condition, grant, session, instance) — docs/runs-format.md,
+// "Decision logs read as runs". A session's run is the task named as the
+// session when the log holds one instance of that name (in its contract
+// and condition); otherwise the instances are numbered by first
+// appearance, the first keeping the name and the others SESSION#2,
+// SESSION#3, … (so that appending to a log renames no run). Entries are
+// numbered by their place in entries (from 1) in errors; ReadRuns names
+// their lines.
 func Records(entries []Entry) ([]runs.Record, error) {
 	lines := make([]int, len(entries))
 	for i := range lines {
@@ -245,13 +255,23 @@ func Records(entries []Entry) ([]runs.Record, error) {
 func records(entries []Entry, lines []int) ([]runs.Record, []int, error) {
 	byGroup := map[group][]int{}
 	var order []group
+	instances := map[named][]string{} // a session name's instances, by first appearance
 	for i, e := range entries {
 		if e.Listed != nil {
 			continue // a tools/list check: no call, no run of its own
 		}
-		g := group{e.Bundle, e.Contract, e.Condition, e.Grant, e.Session}
+		g := group{e.Bundle, e.Contract, e.Condition, e.Grant, e.Session, e.Instance}
+		if e.Session == "" {
+			g.instance = "" // the calls outside sessions: one run per grant
+		}
 		if _, ok := byGroup[g]; !ok {
 			order = append(order, g)
+			if g.session != "" {
+				n := named{g.contract, g.condition, g.session}
+				if !slices.Contains(instances[n], g.instance) {
+					instances[n] = append(instances[n], g.instance)
+				}
+			}
 		}
 		byGroup[g] = append(byGroup[g], i)
 	}
@@ -270,6 +290,8 @@ func records(entries []Entry, lines []int) ([]runs.Record, []int, error) {
 		task := g.session
 		if task == "" {
 			task = NoSessionTask + g.grant
+		} else if k := slices.Index(instances[named{g.contract, g.condition, g.session}], g.instance); k > 0 {
+			task += "#" + strconv.Itoa(k+1)
 		}
 		key := runs.Key{Contract: g.contract, Condition: g.condition, Task: task, Attempt: 1, Repetition: 1}
 		if l, dup := first[key]; dup {
@@ -281,7 +303,7 @@ func records(entries []Entry, lines []int) ([]runs.Record, []int, error) {
 		for j, i := range idx {
 			e := entries[i]
 			if g.session != "" && j > 0 && e.Seq == entries[idx[j-1]].Seq {
-				errs = append(errs, &runs.LineError{Line: lines[i], Err: fmt.Errorf("session %q: seq %d again (first at line %d): two sessions of one name in one log?", runs.Printable(g.session), e.Seq, lines[idx[j-1]])})
+				errs = append(errs, &runs.LineError{Line: lines[i], Err: fmt.Errorf("session %q: seq %d again (first at line %d): two sessions of one name and instance in one log?", runs.Printable(g.session), e.Seq, lines[idx[j-1]])})
 				break
 			}
 			if e.Decision == nil {

@@ -3,6 +3,7 @@ package decisionlog_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -122,13 +123,50 @@ func TestRecordsSessionOrder(t *testing.T) {
 		t.Errorf("audit %+v", a)
 	}
 	entries[1].Seq = 2
-	if _, err := decisionlog.Records(entries); err == nil || err.Error() != `line 2: session "s": seq 2 again (first at line 1): two sessions of one name in one log?` {
+	if _, err := decisionlog.Records(entries); err == nil || err.Error() != `line 2: session "s": seq 2 again (first at line 1): two sessions of one name and instance in one log?` {
 		t.Errorf("seq twice: %v", err)
 	}
 	// One session under two grants: two runs of one key.
 	entries[1].Seq, entries[1].Grant = 1, "admin"
 	if _, err := decisionlog.Records(entries); err == nil || !strings.HasPrefix(err.Error(), `line 2: run seed-fixtures:live/s: its calls were decided by bundle `+bundleID+` under grant "admin", and the calls of the run at line 1 by another bundle or grant`) {
 		t.Errorf("two grants: %v", err)
+	}
+}
+
+// TestRecordsInstances: a session name used again under another
+// instance is another run — the first keeps the name, the next are
+// NAME#2, NAME#3 by first appearance — and a log whose one name has one
+// instance names the run as the session; the strict reader accepts the
+// member.
+func TestRecordsInstances(t *testing.T) {
+	line := func(session, instance string, seq int, tool string) string {
+		return fmt.Sprintf(`{"log":"tenet-decisions/1","time":"2026-12-02T15:00:00Z","origin":"serve","bundle":"b","contract":"c","condition":"live","grant":"g","session":%q,"instance":%q,"seq":%d,"call":{"tool":%q,"arguments":{}},"allowed":true,"decision":{"allowed":true,"tool":%q,"decision":"authorized"}}`, session, instance, seq, tool, tool)
+	}
+	log := strings.Join([]string{
+		line("s", "t0/1", 1, "a"), line("s", "t0/1", 2, "b"),
+		line("u", "t0/2", 1, "c"),
+		line("s", "t0/3", 1, "d"), // s deleted and started again
+		line("s", "t1/1", 1, "e"), // the server restarted, s again
+		line("s", "t0/3", 2, "f"),
+	}, "\n")
+	entries, err := decisionlog.Read(strings.NewReader(log), "log.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := decisionlog.Records(entries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range recs {
+		var tools []string
+		for _, a := range r.Audit {
+			tools = append(tools, a.Tool)
+		}
+		got = append(got, r.Key.Task+":"+strings.Join(tools, ","))
+	}
+	if want := "[s:a,b u:c s#2:d,f s#3:e]"; fmt.Sprint(got) != want {
+		t.Errorf("runs %v, want %s", got, want)
 	}
 }
 

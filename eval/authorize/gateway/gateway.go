@@ -116,6 +116,10 @@ type Config struct {
 	// NewSessionID); Condition is the log's condition ("": "live").
 	Session   string
 	Condition string
+	// Instance tells this gateway's session apart from another of the
+	// same name in the same log (decisionlog.Entry.Instance: tenet
+	// gateway writes its start time); "": none.
+	Instance string
 	// HideUndeclared removes tools the contract does not declare from
 	// tools/list results.
 	HideUndeclared bool
@@ -376,7 +380,7 @@ func (g *gateway) decide(line []byte, id jsontext.Value) (*authorize.Call, *rpcE
 	g.seq++
 	entry := decisionlog.Entry{
 		Origin: decisionlog.FromGateway, Bundle: g.cfg.Authorizer.Bundle(), Contract: g.cfg.Authorizer.Contract(),
-		Condition: g.cfg.Condition, Grant: g.cfg.Grant, Session: g.cfg.Session, Seq: g.seq,
+		Condition: g.cfg.Condition, Grant: g.cfg.Grant, Session: g.cfg.Session, Instance: g.cfg.Instance, Seq: g.seq,
 	}
 	c, _, err := authorize.ReadCall(line)
 	var v Verdict
@@ -607,7 +611,7 @@ func (g *gateway) checkList(m message, line []byte) []byte {
 	if g.cfg.Log != nil && (len(lc.Undeclared) > 0 || len(lc.Drift) > 0) {
 		entry := decisionlog.Entry{
 			Origin: decisionlog.FromGateway, Bundle: g.cfg.Authorizer.Bundle(), Contract: g.cfg.Authorizer.Contract(),
-			Condition: g.cfg.Condition, Grant: g.cfg.Grant, Session: g.cfg.Session,
+			Condition: g.cfg.Condition, Grant: g.cfg.Grant, Session: g.cfg.Session, Instance: g.cfg.Instance,
 			Listed: &decisionlog.Listed{Request: string(m.id), Undeclared: lc.Undeclared, Hidden: lc.Result != nil, Drift: lc.Drift},
 		}
 		if err := g.cfg.Log.Write(entry); err != nil {

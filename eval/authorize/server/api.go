@@ -45,7 +45,8 @@ type SessionCallRequest struct {
 	// server) is then refused with 409 instead of checked on a history
 	// with a hole. Hosts should send it.
 	Offset *int `json:"offset,omitempty"`
-	// Messages are the OpenAI chat messages since the last request.
+	// Messages are the OpenAI chat messages since the last request; they
+	// may include the assistant message requesting Call (matched by id).
 	Messages []jsontext.Value `json:"messages,omitempty"`
 	Call     jsontext.Value   `json:"call"`
 }
@@ -66,6 +67,10 @@ type SessionCallResponse struct {
 	// Invariants are those violated or unknown with the pending call.
 	Invariants []decisionlog.Invariant `json:"invariants"`
 	OnUnknown  string                  `json:"on_unknown"`
+	// InHistory is true when the call was the history's own call of its
+	// id, not yet answered (the messages ended with the assistant message
+	// requesting it): checked where it is rather than appended.
+	InHistory bool `json:"in_history,omitempty"`
 }
 
 // BundleResponse answers GET /v1/bundle.
@@ -115,6 +120,8 @@ type ErrorCode string
 const (
 	BadJSON          ErrorCode = "bad_json"               // 400: the body is not JSON, or not the request's members
 	BadCall          ErrorCode = "bad_call"               // 400: the call is not a call of an accepted shape
+	CallMismatch     ErrorCode = "call_mismatch"          // 400: the history's unanswered call of the call's id is another call (tool, arguments), or several have the id
+	CallIDRequired   ErrorCode = "call_id_required"       // 400: the call has no id and the history's last message requests calls not yet answered
 	BadSessionID     ErrorCode = "bad_session_id"         // 400
 	BadMessages      ErrorCode = "bad_messages"           // 400: the history does not decode as OpenAI chat messages
 	GrantRequired    ErrorCode = "grant_required"         // 400: no grant, and the bundle declares several
@@ -135,14 +142,14 @@ const (
 
 // Codes are every ErrorCode, in the order of their statuses.
 func Codes() []ErrorCode {
-	return []ErrorCode{BadJSON, BadCall, BadSessionID, BadMessages, GrantRequired, NotFound, UnknownSession, MethodNotAllowed,
+	return []ErrorCode{BadJSON, BadCall, CallMismatch, CallIDRequired, BadSessionID, BadMessages, GrantRequired, NotFound, UnknownSession, MethodNotAllowed,
 		SessionMismatch, TooLarge, HistoryTooLarge, WrongContentType, UnknownGrant, UnknownTask, TooManySessions, Internal, LogFailed, ShuttingDown}
 }
 
 // Status is the HTTP status of code.
 func (c ErrorCode) Status() int {
 	switch c {
-	case BadJSON, BadCall, BadSessionID, BadMessages, GrantRequired:
+	case BadJSON, BadCall, CallMismatch, CallIDRequired, BadSessionID, BadMessages, GrantRequired:
 		return 400
 	case NotFound, UnknownSession:
 		return 404

@@ -23,6 +23,7 @@ import (
 	"net"
 	"net/http"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -57,6 +58,14 @@ type Config struct {
 	Events *slog.Logger
 	// Now is the sessions' clock (nil: time.Now).
 	Now func() time.Time
+	// Instance names this server's run in the decision log, so that a
+	// session id used again — after DELETE or eviction, or by a server
+	// restarted on the same log — is another session to a reader
+	// (decisionlog.Entry.Instance): a session's entries carry Instance/N,
+	// N its number among the sessions this server created, and labelled
+	// stateless calls Instance. Default: the start time, from Now, in RFC
+	// 3339 with nanoseconds (tenet serve: from TENET_TIME when set).
+	Instance string
 }
 
 // Server is the decision point. It is an http.Handler, safe for
@@ -82,6 +91,13 @@ func New(e *session.Engine, cfg Config) *Server {
 	}
 	if cfg.MaxBody <= 0 {
 		cfg.MaxBody = DefaultMaxBody
+	}
+	if cfg.Instance == "" {
+		now := cfg.Now
+		if now == nil {
+			now = time.Now
+		}
+		cfg.Instance = now().UTC().Format(time.RFC3339Nano)
 	}
 	s := &Server{cfg: cfg, events: cfg.Events, table: session.NewTable(cfg.Limits, cfg.Now)}
 	if s.events == nil {
@@ -234,7 +250,7 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 	entry := decisionlog.Entry{Origin: decisionlog.FromServer, Bundle: e.Auth.Bundle(), Contract: e.Auth.Contract(),
 		Condition: s.cfg.Condition, Grant: grant, Session: req.Session, Seq: 1, Call: decisionlog.CallOf(c)}
 	if req.Session != "" {
-		entry.Seq = int(s.labelled.Add(1))
+		entry.Seq, entry.Instance = int(s.labelled.Add(1)), s.cfg.Instance
 	}
 	d, err := e.Auth.Authorize(c, grant)
 	if err != nil {
@@ -262,18 +278,18 @@ func (s *Server) sessionCall(w http.ResponseWriter, r *http.Request) {
 	if req.Grant, ok = s.pinned(w, req.Grant); !ok {
 		return
 	}
-	c, shape, ok := readCall(w, req.Call)
-	if !ok {
-		return
-	}
+	// A call that cannot be read still goes to the session, which checks
+	// the grant and offset and counts it, so that it is logged, with its
+	// error, under a seq of its own.
+	c, shape, unread := parseCall(req.Call)
 	msgs := make([][]byte, len(req.Messages))
 	for i, m := range req.Messages {
 		msgs[i] = m
 	}
-	out, err := s.table.Check(id, s.engine.Load, session.Request{Grant: req.Grant, Task: req.Task, Goal: req.Goal, Offset: req.Offset, Messages: msgs, Call: c})
+	out, err := s.table.Check(id, s.engine.Load, session.Request{Grant: req.Grant, Task: req.Task, Goal: req.Goal, Offset: req.Offset, Messages: msgs, Call: c, Unread: unread})
 	var se *session.Error
 	var ug *authorize.UnknownGrantError
-	var ce *authorize.CallError
+	instance := s.cfg.Instance + "/" + strconv.Itoa(out.Instance)
 	switch {
 	case errors.As(err, &se):
 		fail(w, ErrorCode(se.Code), se.Msg) // the session's codes are the server's
@@ -281,9 +297,16 @@ func (s *Server) sessionCall(w http.ResponseWriter, r *http.Request) {
 	case errors.As(err, &ug):
 		fail(w, UnknownGrant, err.Error())
 		return
-	case errors.As(err, &ce):
-		// Not logged: the session's seq did not advance, and an entry
-		// would repeat one a reader requires to be unique.
+	case err != nil && out.Seq > 0:
+		// A call that could not be read or decided: counted by the session.
+		entry := decisionlog.Entry{Origin: decisionlog.FromServer, Bundle: out.Bundle, Contract: out.Contract, Condition: s.cfg.Condition,
+			Grant: out.Grant, Session: id, Instance: instance, Seq: out.Seq, Error: err.Error()}
+		if unread == nil {
+			entry.Call = decisionlog.CallOf(c)
+		}
+		if !s.logged(w, entry) {
+			return
+		}
 		fail(w, BadCall, err.Error())
 		return
 	case err != nil:
@@ -295,13 +318,13 @@ func (s *Server) sessionCall(w http.ResponseWriter, r *http.Request) {
 		invs[i] = decisionlog.Invariant{Name: v.Name, Severity: v.Severity, Status: string(v.Status), Before: v.Before, Reason: v.Reason, Witness: v.Witness}
 	}
 	entry := decisionlog.Entry{Origin: decisionlog.FromServer, Bundle: out.Bundle, Contract: out.Contract, Condition: s.cfg.Condition,
-		Grant: out.Grant, Session: id, Seq: out.Seq, Call: decisionlog.CallOf(c), Allowed: out.Allowed, Decision: &out.Decision,
+		Grant: out.Grant, Session: id, Instance: instance, Seq: out.Seq, Call: decisionlog.CallOf(c), Allowed: out.Allowed, Decision: &out.Decision,
 		Invariants: invs, OnUnknown: out.OnUnknown.String()}
 	if !s.logged(w, entry) {
 		return
 	}
 	reply(w, http.StatusOK, SessionCallResponse{Allowed: out.Allowed, Refusal: string(out.Refusal), Session: id, Seq: out.Seq, History: out.History,
-		Bundle: out.Bundle, Grant: out.Grant, Shape: shape.String(), Decision: out.Decision, Invariants: invs, OnUnknown: out.OnUnknown.String()})
+		Bundle: out.Bundle, Grant: out.Grant, Shape: shape.String(), Decision: out.Decision, Invariants: invs, OnUnknown: out.OnUnknown.String(), InHistory: out.InHistory})
 }
 
 func (s *Server) deleteSession(w http.ResponseWriter, r *http.Request) {
@@ -422,16 +445,24 @@ func pickGrant(w http.ResponseWriter, e *session.Engine, grant string) (string, 
 }
 
 func readCall(w http.ResponseWriter, raw []byte) (authorize.Call, authorize.Shape, bool) {
-	if len(raw) == 0 {
-		fail(w, BadCall, `call: required, the tool call about to run`)
-		return authorize.Call{}, 0, false
-	}
-	c, shape, err := authorize.ReadCall(raw)
+	c, shape, err := parseCall(raw)
 	if err != nil {
-		fail(w, BadCall, "call: "+err.Error())
+		fail(w, BadCall, err.Error())
 		return authorize.Call{}, 0, false
 	}
 	return c, shape, true
+}
+
+// parseCall reads a request's call; its error is the answer's message.
+func parseCall(raw []byte) (authorize.Call, authorize.Shape, error) {
+	if len(raw) == 0 {
+		return authorize.Call{}, 0, errors.New(`call: required, the tool call about to run`)
+	}
+	c, shape, err := authorize.ReadCall(raw)
+	if err != nil {
+		return authorize.Call{}, 0, errors.New("call: " + err.Error())
+	}
+	return c, shape, nil
 }
 
 // callError answers a stateless call that was read but could not be

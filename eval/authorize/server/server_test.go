@@ -3,6 +3,7 @@ package server_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -109,6 +110,9 @@ type harness struct {
 func newHarness(t testing.TB, e *session.Engine, cfg server.Config) *harness {
 	h := &harness{log: &bytes.Buffer{}}
 	cfg.Log = decisionlog.NewWriter(h.log, fixedTime)
+	if cfg.Instance == "" {
+		cfg.Instance = "t0"
+	}
 	h.srv = server.New(e, cfg)
 	return h
 }
@@ -157,7 +161,7 @@ func TestAuthorizeEndpoint(t *testing.T) {
 		{"POST", "/v1/authorize", "application/json; charset=utf-8", `{"grant":"host","call":{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"update_fixture","arguments":{"id":"F1","value":2}}}}`, 200,
 			`{"allowed":false,"bundle":"` + id + `","grant":"host","shape":"mcp-tools-call","decision":{"allowed":false,"tool":"update_fixture","id":"3","decision":"missing_resource_capability","detail":"grant \"host\" does not allow (update, F1)","required":{"operation":"update","param":"id","resource":"F1"}}}`},
 	})
-	want := `{"log":"tenet-decisions/1","time":"2026-12-02T15:00:00Z","origin":"serve","bundle":"` + id + `","contract":"seed-fixtures","condition":"live","grant":"host","session":"run-7","seq":1,"call":{"tool":"read_fixture","arguments":{"id":"F1"}},"allowed":true,"decision":{"allowed":true,"tool":"read_fixture","decision":"authorized","required":{"operation":"read","param":"id","resource":"F1"}}}
+	want := `{"log":"tenet-decisions/1","time":"2026-12-02T15:00:00Z","origin":"serve","bundle":"` + id + `","contract":"seed-fixtures","condition":"live","grant":"host","session":"run-7","instance":"t0","seq":1,"call":{"tool":"read_fixture","arguments":{"id":"F1"}},"allowed":true,"decision":{"allowed":true,"tool":"read_fixture","decision":"authorized","required":{"operation":"read","param":"id","resource":"F1"}}}
 {"log":"tenet-decisions/1","time":"2026-12-02T15:00:00Z","origin":"serve","bundle":"` + id + `","contract":"seed-fixtures","condition":"live","grant":"host","seq":1,"call":{"id":"3","tool":"update_fixture","arguments":{"id":"F1","value":2}},"allowed":false,"decision":{"allowed":false,"tool":"update_fixture","id":"3","decision":"missing_resource_capability","detail":"grant \"host\" does not allow (update, F1)","required":{"operation":"update","param":"id","resource":"F1"}}}
 `
 	if h.log.String() != want {
@@ -244,7 +248,7 @@ func TestSessionForbid(t *testing.T) {
 			`{"error":"grant \"reader\": the session runs under grant \"assistant\", fixed by its first request (a session is one run: start another for another grant)","code":"session_mismatch"}`},
 	})
 	lines := strings.Split(strings.TrimSpace(h.log.String()), "\n")
-	want := `{"log":"tenet-decisions/1","time":"2026-12-02T15:00:00Z","origin":"serve","bundle":"` + id + `","contract":"mail","condition":"canary","grant":"assistant","session":"run-1","seq":2,"call":{"id":"s1","tool":"send_email","arguments":{"to":"bob"}},"allowed":false,` + allowedSend + `,"invariants":[{"name":"no_send_after_read","severity":"high","status":"violated","witness":{"read":"0","send":"1"}}],"on_unknown":"closed"}`
+	want := `{"log":"tenet-decisions/1","time":"2026-12-02T15:00:00Z","origin":"serve","bundle":"` + id + `","contract":"mail","condition":"canary","grant":"assistant","session":"run-1","instance":"t0/1","seq":2,"call":{"id":"s1","tool":"send_email","arguments":{"to":"bob"}},"allowed":false,` + allowedSend + `,"invariants":[{"name":"no_send_after_read","severity":"high","status":"violated","witness":{"read":"0","send":"1"}}],"on_unknown":"closed"}`
 	if len(lines) != 2 || lines[1] != want {
 		t.Errorf("decision log:\n%s\nwant second line\n%s", h.log, want)
 	}
@@ -475,5 +479,58 @@ func TestLogReadsBack(t *testing.T) {
 	}
 	if fmt.Sprint(seqs) != "[1 1 2 2 3]" {
 		t.Errorf("seqs %v", seqs)
+	}
+}
+
+// TestSessionIDReusedAndUnreadCalls: a session id used again after
+// DELETE is another instance, so the log reads back (the first run
+// keeps the id, the next is id#2) instead of being refused for two
+// sessions of one name; a call that cannot be read, or that disagrees
+// with the history's call of its id, is answered 400 — the first logged
+// with its error under a seq of its own, the second not (nothing was
+// decided, and the request may be sent again corrected).
+func TestSessionIDReusedAndUnreadCalls(t *testing.T) {
+	h := newHarness(t, mailEngine(t, readThenSend{}, session.Closed), server.Config{})
+	read := `{"name":"read_inbox","arguments":{}}`
+	for _, tc := range []exchange{
+		{"POST", "/v1/sessions/s/calls", "", `{"grant":"reader","messages":[` + userMsg + `],"call":` + read + `}`, 200, ``},
+		{"POST", "/v1/sessions/s/calls", "", `{"call":{"tool":"x"}}`, 400, ``},
+		{"POST", "/v1/sessions/s/calls", "", `{"messages":[` + readCall + `],"call":{"id":"r1","name":"read_inbox","arguments":{"all":true}}}`, 400,
+			`{"error":"call \"r1\": the history's message 1 requests a call of this id that no result answers yet, which is this pending call, but its arguments differ ({} there, {\"all\":true} here) (send the call the message requests, or give a new call a new id)","code":"call_mismatch"}`},
+		{"POST", "/v1/sessions/s/calls", "", `{"offset":1,"call":` + read + `}`, 200, ``},
+		{"DELETE", "/v1/sessions/s", "", ``, 204, ``},
+		{"POST", "/v1/sessions/s/calls", "", `{"grant":"reader","offset":0,"messages":[` + userMsg + `],"call":` + read + `}`, 200, ``},
+	} {
+		status, body := h.do(tc.method, tc.path, "application/json", tc.body)
+		if status != tc.status || tc.want != "" && body != tc.want {
+			t.Errorf("%s %s %s\n got %d %s\nwant %d %s", tc.method, tc.path, tc.body, status, body, tc.status, tc.want)
+		}
+	}
+	var got []string
+	for _, l := range strings.Split(strings.TrimSpace(h.log.String()), "\n") {
+		var e decisionlog.Entry
+		if err := json.Unmarshal([]byte(l), &e); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, fmt.Sprintf("%s %s %d %q", e.Session, e.Instance, e.Seq, e.Error))
+	}
+	want := `[s t0/1 1 "" s t0/1 2 "call: not a call: want an OpenAI tool call {\"type\": \"function\", \"function\": {\"name\", \"arguments\"}}, a function call {\"name\", \"arguments\"}, an MCP tools/call request {\"method\": \"tools/call\", \"params\": {\"name\", \"arguments\"}} or an Anthropic tool_use block {\"type\": \"tool_use\", \"name\", \"input\"}" s t0/1 3 "" s t0/2 1 ""]`
+	if fmt.Sprint(got) != want {
+		t.Errorf("log entries\n%v\nwant\n%s", got, want)
+	}
+	entries, err := decisionlog.Read(strings.NewReader(h.log.String()), "decisions.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := decisionlog.Records(entries)
+	if err != nil {
+		t.Fatalf("the log of a reused session id is refused: %v", err)
+	}
+	var runs []string
+	for _, r := range recs {
+		runs = append(runs, fmt.Sprintf("%s:%d", r.Key.Task, len(r.Audit)))
+	}
+	if fmt.Sprint(runs) != "[s:2 s#2:1]" {
+		t.Errorf("runs %v, want [s:2 s#2:1]", runs)
 	}
 }

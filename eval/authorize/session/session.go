@@ -145,9 +145,21 @@ type Request struct {
 	// restarted learns it (a MismatchError) instead of being checked on a
 	// history with a hole.
 	Offset *int
-	// Messages are JSON objects in OpenAI chat shape.
+	// Messages are JSON objects in OpenAI chat shape. They may end with
+	// the assistant message requesting Call: a call of the history that
+	// no result answers and has Call's id is Call, checked in place, not
+	// counted twice (its tool and arguments must be Call's). A Call
+	// without an id is appended, unless the history's last message
+	// requests calls no result answers (it may be one of them: refused,
+	// CallIDRequired).
 	Messages [][]byte
 	Call     authorize.Call
+	// Unread, when not nil, says why the host's call could not be read
+	// (Call is then empty): the check fails with it, after the session's
+	// grant and offset are checked, and counts it (Outcome.Seq), as it
+	// counts a call that cannot be decided (an *authorize.CallError), so
+	// that the failure has a seq of its own in the decision log.
+	Unread error
 }
 
 // Outcome is the answer to one check.
@@ -164,11 +176,19 @@ type Outcome struct {
 	Seq        int // the session's checks, from 1
 	History    int // the session's messages after this request
 	OnUnknown  OnUnknown
+	// Instance numbers the session among the sessions its Table created,
+	// from 1: a session id used again (after Delete or eviction) is
+	// another instance.
+	Instance int
+	// InHistory is true when the pending call was the history's own
+	// unanswered call of its id, checked in place rather than appended.
+	InHistory bool
 }
 
 // Session is one agent run's state.
 type Session struct {
 	id   string
+	n    int // its Table's count of sessions created, this one included
 	eng  *Engine
 	busy atomic.Int32 // checks holding or waiting for mu: not evicted meanwhile
 	last atomic.Int64 // unix nanoseconds of the last use

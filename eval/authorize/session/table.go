@@ -64,6 +64,8 @@ const (
 	BadMessages     Code = "bad_messages"      // the history does not decode (openai-messages)
 	GrantRequired   Code = "grant_required"    // no grant named and the bundle has several
 	UnknownTask     Code = "unknown_task"      // the task or goal is not the bundle's (the invariant checker refused it)
+	CallMismatch    Code = "call_mismatch"     // the history's unanswered call of the pending call's id is another call, or several have that id
+	CallIDRequired  Code = "call_id_required"  // the pending call has no id and the history's last message has unanswered calls
 )
 
 // Error is a check refused before any decision: nothing was appended.
@@ -91,6 +93,7 @@ type Table struct {
 
 	mu       sync.Mutex
 	sessions map[string]*Session
+	created  int
 }
 
 // NewTable returns an empty table; now is its clock (nil: time.Now).
@@ -151,7 +154,8 @@ func (t *Table) acquire(id string, engine func() *Engine) (*Session, error) {
 			return nil, &Error{Code: TooManySessions, Msg: fmt.Sprintf("%d sessions are open, the most this server holds (end finished ones with DELETE; idle ones are evicted after %s)", len(t.sessions), t.lim.IdleTTL)}
 		}
 	}
-	s := &Session{id: id, eng: engine()}
+	t.created++
+	s := &Session{id: id, eng: engine(), n: t.created}
 	s.busy.Add(1)
 	s.last.Store(now)
 	t.sessions[id] = s
@@ -160,8 +164,11 @@ func (t *Table) acquire(id string, engine func() *Engine) (*Session, error) {
 
 // Check decides req.Call in session id (created with engine() on its
 // first request, or after it expired). On error nothing of req is kept.
-// An *authorize.UnknownGrantError or *authorize.CallError is returned as
-// is; other refusals are *Error.
+// An *authorize.UnknownGrantError is returned as is; other refusals are
+// *Error. A call that cannot be read (req.Unread, returned as is) or
+// decided (an *authorize.CallError) is counted: the error comes with an
+// Outcome whose Seq, Grant, Bundle, Contract, History and Instance are
+// the session's, so that its log entry has a seq no decision takes.
 func (t *Table) Check(id string, engine func() *Engine, req Request) (Outcome, error) {
 	for {
 		out, err, retry := t.checkOnce(id, engine, req)
@@ -217,6 +224,9 @@ func (s *Session) check(req Request, lim Limits) (Outcome, error) {
 		}
 		return Outcome{}, &Error{Code: Mismatch, Msg: fmt.Sprintf("offset %d: %s", *req.Offset, why)}
 	}
+	if req.Unread != nil {
+		return s.counted(), req.Unread
+	}
 	size := s.size
 	for _, m := range req.Messages {
 		size += len(m)
@@ -235,11 +245,26 @@ func (s *Session) check(req Request, lim Limits) (Outcome, error) {
 			return Outcome{}, err
 		}
 	}
-	withCall, pending, err := authorize.WithPending(rn, req.Call)
+	withCall, pending, inHistory, err := place(rn, req.Call)
+	var ce *authorize.CallError
+	if errors.As(err, &ce) {
+		return s.counted(), err
+	}
 	if err != nil {
 		return Outcome{}, err
 	}
-	d, err := s.eng.Auth.AuthorizeIn(withCall, pending, s.grant)
+	var d authorize.Decision
+	if inHistory {
+		// The history's call is req.Call (place compared them); decided
+		// alone, as AuthorizeIn decides an appended call, since the calls
+		// after it in the run may be its siblings' nested calls.
+		d, err = s.eng.Auth.Authorize(req.Call, s.grant)
+	} else {
+		d, err = s.eng.Auth.AuthorizeIn(withCall, pending, s.grant)
+	}
+	if errors.As(err, &ce) {
+		return s.counted(), err
+	}
 	if err != nil {
 		return Outcome{}, err
 	}
@@ -264,7 +289,15 @@ func (s *Session) check(req Request, lim Limits) (Outcome, error) {
 	allowed, refusal, kept := final(d, results, s.eng.OnUnknown)
 	sort.SliceStable(kept, func(i, j int) bool { return kept[i].Name < kept[j].Name })
 	return Outcome{Allowed: allowed, Refusal: refusal, Decision: d, Invariants: kept, Grant: s.grant,
-		Bundle: s.eng.Auth.Bundle(), Contract: s.eng.Auth.Contract(), Seq: s.seq, History: len(s.msgs), OnUnknown: s.eng.OnUnknown}, nil
+		Bundle: s.eng.Auth.Bundle(), Contract: s.eng.Auth.Contract(), Seq: s.seq, History: len(s.msgs), OnUnknown: s.eng.OnUnknown, Instance: s.n, InHistory: inHistory}, nil
+}
+
+// counted counts a call that could not be read or decided, its messages
+// not kept, and returns what its log entry needs.
+func (s *Session) counted() Outcome {
+	s.seq++
+	return Outcome{Grant: s.grant, Bundle: s.eng.Auth.Bundle(), Contract: s.eng.Auth.Contract(), Seq: s.seq,
+		History: len(s.msgs), OnUnknown: s.eng.OnUnknown, Instance: s.n}
 }
 
 // fix sets the session's grant, task and goal on its first request and

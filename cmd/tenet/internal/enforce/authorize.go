@@ -92,6 +92,9 @@ func (env Env) authorize(cmd *cobra.Command, path string, f *authorizeFlags) err
 	}
 	d := decider{a: a, grant: grant, session: f.session, w: decisionlog.NewWriter(out, now),
 		base: decisionlog.Entry{Origin: decisionlog.FromAuthorize, Bundle: a.Bundle(), Contract: a.Contract(), Condition: f.condition, Grant: grant, Session: f.session}}
+	if f.session != "" {
+		d.base.Instance = instance(now) // another run's session of this name is another session
+	}
 	n, err := d.run(cmd.InOrStdin(), f.maxLine)
 	if lf != nil {
 		if cerr := lf.Close(); err == nil && cerr != nil {

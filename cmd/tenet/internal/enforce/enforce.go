@@ -63,6 +63,17 @@ func clock() (func() time.Time, error) {
 	return func() time.Time { return t }, nil
 }
 
+// instance is a decider's start time, the decision log's instance of
+// its sessions (decisionlog.Entry.Instance): a session name used again by
+// a later run of the command, appending to the same log, is then another
+// session to a reader. now is clock's (nil: the clock's own).
+func instance(now func() time.Time) string {
+	if now == nil {
+		now = time.Now
+	}
+	return now().UTC().Format(time.RFC3339Nano)
+}
+
 // open opens the one contract at path: a bundle file, a contract
 // directory, or a directory that holds one contract directory (as tenet
 // eval accepts them). A directory of several contracts is refused: a

@@ -78,7 +78,7 @@ func gatewayCmd(env Env) *cobra.Command {
 				return err
 			}
 			cfg := gateway.Config{
-				Command: args[1:], Authorizer: a, Grant: grant, Session: session, Condition: condition,
+				Command: args[1:], Authorizer: a, Grant: grant, Session: session, Condition: condition, Instance: instance(now),
 				HideUndeclared: hide, MaxMessage: maxMessage, ShutdownGrace: grace,
 				Stdin: cmd.InOrStdin(), Stdout: cmd.OutOrStdout(), Stderr: cmd.ErrOrStderr(),
 			}

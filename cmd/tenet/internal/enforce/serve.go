@@ -22,17 +22,24 @@ import (
 	"github.com/tenetlang/tenet/eval/authorize/server"
 	"github.com/tenetlang/tenet/eval/authorize/session"
 	"github.com/tenetlang/tenet/internal/cliflags"
+	"github.com/tenetlang/tenet/internal/interrupt"
 )
 
 // DefaultAddr is where tenet serve listens unless told otherwise: the
 // loopback interface only.
 const DefaultAddr = "127.0.0.1:7480"
 
-// shutdownGrace is how long in-flight requests may finish after SIGINT
-// or SIGTERM. tenet's main gives an interrupted command one second
-// before it exits, so the server's own deadline stays below it; a
-// decision takes well under a millisecond.
-const shutdownGrace = 900 * time.Millisecond
+// DefaultShutdownGrace is how long in-flight requests may finish after
+// SIGINT or SIGTERM unless --shutdown-grace says otherwise: the server's
+// own default (server.Limits.Shutdown). A decision takes well under a
+// millisecond, but a request whose body is still arriving, or a session
+// check on a long history, takes what it takes.
+const DefaultShutdownGrace = 10 * time.Second
+
+// stopMargin is what tenet's main waits past the shutdown grace before it
+// exits: for the server to cut the connections still open and for the
+// decision log to be synced and closed.
+const stopMargin = time.Second
 
 // serveFlags are tenet serve's settings.
 type serveFlags struct {
@@ -43,6 +50,7 @@ type serveFlags struct {
 	onUnknown   string
 	condition   string
 	maxBody     int64
+	grace       time.Duration
 	lim         session.Limits
 	trust       cliflags.Trust
 }
@@ -67,6 +75,7 @@ func serveCmd(env Env) *cobra.Command {
 	fl.StringVar(&f.onUnknown, "on-unknown", "closed", "a session's call on which an invariant is unknown: closed (refuse) or open (allow)")
 	fl.StringVar(&f.condition, "condition", "live", "the condition the decision log names (the runs tenet report reads it as)")
 	fl.Int64Var(&f.maxBody, "max-body", server.DefaultMaxBody, "refuse a request body over this many bytes (413)")
+	fl.DurationVar(&f.grace, "shutdown-grace", DefaultShutdownGrace, "after SIGINT or SIGTERM, how long requests in flight may finish before their connections are cut")
 	fl.IntVar(&f.lim.MaxSessions, "max-sessions", session.DefaultMaxSessions, "sessions held at once; past it a new session is refused (429)")
 	fl.DurationVar(&f.lim.IdleTTL, "session-idle", session.DefaultIdleTTL, "evict a session unused this long")
 	fl.IntVar(&f.lim.MaxMessages, "max-messages", session.DefaultMaxMessages, "messages a session's history may hold (413 past it)")
@@ -100,8 +109,8 @@ func serve(ctx context.Context, path string, f *serveFlags, stderr io.Writer) er
 	if !local && !f.allowRemote {
 		return fmt.Errorf("--addr %s is not a loopback address: the decision point has no authentication, so anyone who can reach it could query the policy and learn its grants and tools; listen on 127.0.0.1 behind an authenticating proxy, or pass --allow-remote if the network is already restricted", f.addr)
 	}
-	if f.maxBody <= 0 || f.lim.MaxSessions <= 0 || f.lim.IdleTTL <= 0 || f.lim.MaxMessages <= 0 || f.lim.MaxHistoryBytes <= 0 {
-		return errors.New("--max-body, --max-sessions, --session-idle, --max-messages and --max-history-bytes must be positive")
+	if f.maxBody <= 0 || f.lim.MaxSessions <= 0 || f.lim.IdleTTL <= 0 || f.lim.MaxMessages <= 0 || f.lim.MaxHistoryBytes <= 0 || f.grace <= 0 {
+		return errors.New("--max-body, --max-sessions, --session-idle, --max-messages, --max-history-bytes and --shutdown-grace must be positive")
 	}
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		return fmt.Errorf("%s is a directory: serve decides with a bundle file, which SIGHUP reloads from the same path (build one with tenet build %s -o X.tnb)", path, path)
@@ -137,6 +146,7 @@ func serveWith(ctx context.Context, path string, f *serveFlags, stderr io.Writer
 			return err
 		}
 		cfg.Log = decisionlog.NewWriter(lf, now)
+		cfg.Instance = instance(now)
 	}
 	srv := server.New(e, cfg)
 	ln, err := net.Listen("tcp", f.addr)
@@ -159,7 +169,10 @@ func serveWith(ctx context.Context, path string, f *serveFlags, stderr io.Writer
 	}()
 	events.Info("listening", "url", "http://"+ln.Addr().String(), "bundle", e.Auth.Bundle(), "contract", e.Auth.Contract(),
 		"grants", strings.Join(e.Auth.Grants(), ","), "on_unknown", pol.String(), "invariants_checked", e.NewChecker != nil)
-	return srv.Serve(ctx, ln, server.Limits{Shutdown: shutdownGrace})
+	// tenet's main lets an interrupted command stop for a second; the
+	// server's drain takes its own grace, so it asks main for that much.
+	interrupt.SetGrace(ctx, f.grace+stopMargin)
+	return srv.Serve(ctx, ln, server.Limits{Shutdown: f.grace})
 }
 
 // LoadEngine opens the bundle file at path, holds it to the trust policy

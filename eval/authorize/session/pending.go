@@ -1,0 +1,117 @@
+package session
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/tenetlang/tenet/eval/authorize"
+	"github.com/tenetlang/tenet/eval/run"
+)
+
+// place returns the run to check c on and c's index in it.
+//
+// A host that reports the whole conversation sends the assistant message
+// requesting c among its messages, and c itself as the pending call. The
+// history then already holds c, unanswered: appending it again
+// (authorize.WithPending) would count it twice — a forbid of two sends, a
+// count of calls — and change the answer without a word. So when the
+// history holds a top-level call that no result answers with c's
+// non-empty id, that call is the pending one: it is checked in place, as
+// it would be once run (a copy with ok true, as WithPending makes the
+// call it appends), and it must be c (the same tool and arguments), else
+// the request is refused (CallMismatch). Without an id, c cannot be told
+// apart from the calls the history's last message requests and no result
+// answers yet: when there are such calls the request is refused
+// (CallIDRequired) rather than guessed either way. Otherwise c is
+// appended, as a new assistant message.
+func place(rn *run.Run, c authorize.Call) (_ *run.Run, pending int, inHistory bool, _ error) {
+	if c.ID != "" {
+		var at []int
+		for _, hc := range rn.Calls {
+			if hc.Parent < 0 && hc.ResultEvent < 0 && hc.ID == c.ID {
+				at = append(at, hc.Index)
+			}
+		}
+		switch len(at) {
+		case 0:
+		case 1:
+			hc := rn.Calls[at[0]]
+			if what := differs(hc, c); what != "" {
+				return nil, 0, false, &Error{Code: CallMismatch, Msg: fmt.Sprintf("call %q: the history's message %d requests a call of this id that no result answers yet, which is this pending call, but %s (send the call the message requests, or give a new call a new id)", clip(c.ID), hc.Event, what)}
+			}
+			r := *rn
+			r.Calls = slices.Clone(rn.Calls)
+			cp := *hc
+			cp.Ok, cp.OkUnknown = true, ""
+			r.Calls[hc.Index] = &cp
+			return &r, hc.Index, true, nil
+		default:
+			return nil, 0, false, &Error{Code: CallMismatch, Msg: fmt.Sprintf("call %q: %d calls of the history have this id and no result yet (messages %s), so which one is pending is not known (give each call its own id)", clip(c.ID), len(at), eventsOf(rn, at))}
+		}
+	} else if n := len(rn.Events); n > 0 {
+		var open []int
+		for _, ci := range rn.Events[n-1].Calls {
+			if rn.Calls[ci].ResultEvent < 0 {
+				open = append(open, ci)
+			}
+		}
+		if len(open) > 0 {
+			tools := make([]string, len(open))
+			for i, ci := range open {
+				tools[i] = fmt.Sprintf("%q (id %q)", rn.Calls[ci].Tool, clip(rn.Calls[ci].ID))
+			}
+			return nil, 0, false, &Error{Code: CallIDRequired, Msg: fmt.Sprintf("call %q has no id, and the history's last message (%d) requests calls no result answers yet: %s; the pending call may be one of them, checked in place, or a new one, appended: give the call's id (a call the history already holds is checked where it is)", c.Tool, n-1, strings.Join(tools, ", "))}
+		}
+	}
+	r, i, err := authorize.WithPending(rn, c)
+	return r, i, false, err
+}
+
+// differs says how the history's call hc differs from the pending call c
+// ("" when they are the same call): its tool, then its arguments.
+func differs(hc *run.Call, c authorize.Call) string {
+	if hc.Tool != c.Tool {
+		return fmt.Sprintf("its tool is %q there and %q here", hc.Tool, c.Tool)
+	}
+	if hc.ArgsError != c.ArgsError {
+		return "its arguments differ (" + orObject(hc.ArgsError) + " there, " + orObject(c.ArgsError) + " here)"
+	}
+	a, errA := json.Marshal(nonNil(hc.Args))
+	b, errB := json.Marshal(nonNil(c.Args))
+	if errA != nil || errB != nil || string(a) != string(b) {
+		return fmt.Sprintf("its arguments differ (%s there, %s here)", clip(string(a)), clip(string(b)))
+	}
+	return ""
+}
+
+func nonNil(m map[string]any) map[string]any {
+	if m == nil {
+		return map[string]any{}
+	}
+	return m
+}
+
+func orObject(argsError string) string {
+	if argsError == "" {
+		return "an object"
+	}
+	return "not an object: " + argsError
+}
+
+func eventsOf(rn *run.Run, calls []int) string {
+	s := make([]string, len(calls))
+	for i, ci := range calls {
+		s[i] = fmt.Sprint(rn.Calls[ci].Event)
+	}
+	return strings.Join(s, ", ")
+}
+
+// clip shortens a value quoted in a message.
+func clip(s string) string {
+	if len(s) > 120 {
+		return s[:120] + "…"
+	}
+	return s
+}
