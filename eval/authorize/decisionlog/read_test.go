@@ -215,6 +215,7 @@ func TestListedLines(t *testing.T) {
 // nothing are counted in the utility's reason.
 func TestRecordsInvariants(t *testing.T) {
 	const head = `{"log":"tenet-decisions/1","time":"2026-01-02T03:04:05Z","origin":"gateway","bundle":"sha256:09b9151fdc279dbfae7e1125d361cb13e3ea17be03e341841a8a622f7170e5aa","contract":"gw","condition":"live","grant":"host",`
+	serve := strings.Replace(head, `"origin":"gateway"`, `"origin":"serve"`, 1)
 	read := `"call":{"id":"1","tool":"read_fixture","arguments":{"id":"F1"}},"allowed":true,"decision":{"allowed":true,"tool":"read_fixture","id":"1","decision":"authorized"}`
 	update := `"call":{"id":"2","tool":"update_fixture","arguments":{"id":"F1"}},"decision":{"allowed":true,"tool":"update_fixture","id":"2","decision":"authorized"}`
 	lines := []string{
@@ -232,6 +233,10 @@ func TestRecordsInvariants(t *testing.T) {
 		head + `"session":"s4","seq":1,"allowed":false,"error":"not a call"}`,
 		// s5: a call let through unchecked (no on_unknown): nothing inferred.
 		head + `"session":"s5","seq":1,` + read + `}`,
+		// s6 (tenet serve, which logs held results too): violated; the
+		// witness indexes the host's messages, not in the log: left out.
+		serve + `"session":"s6","seq":1,` + read + `,"invariants":[{"name":"no_update_after_read","severity":"high","status":"held"}],"on_unknown":"closed"}`,
+		serve + `"session":"s6","seq":2,` + update + `,"allowed":false,"invariants":[{"name":"no_update_after_read","severity":"high","status":"violated","witness":{"read":"call:0","send":"call:1"}}],"on_unknown":"closed"}`,
 	}
 	entries, err := decisionlog.Read(strings.NewReader(strings.Join(lines, "\n")), "log.jsonl")
 	if err != nil {
@@ -254,6 +259,7 @@ func TestRecordsInvariants(t *testing.T) {
 		`s3 calls 1 invariants map[no_update_after_read:true] "" witnesses map[] utility "` + decisionlog.NoOutcome + `"`,
 		`s4 calls 0 invariants map[] "" witnesses map[] utility "` + decisionlog.NoOutcome + `; 1 line of this run not decided (an entry with an error and no decision, first at line 6): its calls are not in the audit"`,
 		`s5 calls 1 invariants map[] "" witnesses map[] utility "` + decisionlog.NoOutcome + `"`,
+		`s6 calls 2 invariants map[no_update_after_read:false] "" witnesses map[] utility "` + decisionlog.NoOutcome + `"`,
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("runs:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
