@@ -90,6 +90,12 @@ func reportCmd() *cobra.Command {
 				Command: report.CommandReport, Version: compiler.Version, Inputs: args,
 				Programs: progs, Metrics: opts, MaxListed: rf.maxItems,
 			}, recs)
+			if n, in := decisionlog.Undecided(recs); n > 0 {
+				// The audit cannot count them: without this, a log of such
+				// lines reads as calls 0.
+				d.Warnings = append(d.Warnings, fmt.Sprintf("%d decision-log %s decided no call (an entry with an error, no decision) in %d %s: the authorization audit does not count them; each run's utility reason names its first such line",
+					n, runs.Plural(n, "line", "lines"), in, runs.Plural(in, "run", "runs")))
+			}
 			return rf.write(cmd, d, nil)
 		},
 	}

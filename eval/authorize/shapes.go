@@ -2,6 +2,7 @@ package authorize
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/tenetlang/tenet/eval/transcript/build"
@@ -56,6 +57,9 @@ func CallOf(v any) (Call, Shape, error) {
 	fail := func(format string, args ...any) (Call, Shape, error) {
 		return Call{}, 0, &ShapeError{Msg: fmt.Sprintf(format, args...)}
 	}
+	if err := oneShape(obj); err != nil {
+		return Call{}, 0, err
+	}
 	typ, _ := obj["type"].(string)
 	method, hasMethod := obj["method"]
 	switch {
@@ -108,6 +112,85 @@ func CallOf(v any) (Call, Shape, error) {
 		return c, ShapeOpenAIFunction, nil
 	}
 	return fail("not a call: %s", shapesAccepted)
+}
+
+// shapeMark is a top-level member (or member value) that identifies a
+// call shape: an object may carry a shape's other members (ids, "jsonrpc",
+// "status") freely, but not the marks of two shapes.
+type shapeMark struct {
+	shape  Shape
+	member string
+}
+
+// shapeMarks lists the marks found at obj's top level, in Shape order. A
+// member whose value is null marks nothing: it carries no call.
+//
+//   - openai-tool-call: "function", or "type": "function"
+//   - openai-function: "arguments", or "type": "function_call"
+//   - mcp-tools-call: "method" or "params"
+//   - anthropic-tool-use: "input", or "type": "tool_use"
+//
+// A top-level "name" belongs to the two flat shapes (openai-function,
+// anthropic-tool-use): beside the marks of a nested shape and of no flat
+// one, it marks openai-function, since a runtime reading the object flat
+// would run the tool it names.
+func shapeMarks(obj map[string]any) []shapeMark {
+	var marks []shapeMark
+	typ, _ := obj["type"].(string)
+	has := func(k string) bool { return obj[k] != nil }
+	if has("function") {
+		marks = append(marks, shapeMark{ShapeOpenAIToolCall, `"function"`})
+	}
+	if typ == "function" {
+		marks = append(marks, shapeMark{ShapeOpenAIToolCall, `"type": "function"`})
+	}
+	if has("arguments") {
+		marks = append(marks, shapeMark{ShapeOpenAIFunction, `"arguments"`})
+	}
+	if typ == "function_call" {
+		marks = append(marks, shapeMark{ShapeOpenAIFunction, `"type": "function_call"`})
+	}
+	if has("method") {
+		marks = append(marks, shapeMark{ShapeMCPToolsCall, `"method"`})
+	}
+	if has("params") {
+		marks = append(marks, shapeMark{ShapeMCPToolsCall, `"params"`})
+	}
+	if has("input") {
+		marks = append(marks, shapeMark{ShapeAnthropicToolUse, `"input"`})
+	}
+	if typ == "tool_use" {
+		marks = append(marks, shapeMark{ShapeAnthropicToolUse, `"type": "tool_use"`})
+	}
+	if has("name") && len(marks) > 0 && !slices.ContainsFunc(marks, func(m shapeMark) bool {
+		return m.shape == ShapeOpenAIFunction || m.shape == ShapeAnthropicToolUse
+	}) {
+		marks = append(marks, shapeMark{ShapeOpenAIFunction, `"name"`})
+	}
+	slices.SortStableFunc(marks, func(a, b shapeMark) int { return int(a.shape) - int(b.shape) })
+	return marks
+}
+
+// oneShape refuses an object that carries the marks of more than one call
+// shape: tenet would decide one of its calls and a runtime might run the
+// other, so no reading of it is safe.
+func oneShape(obj map[string]any) error {
+	marks := shapeMarks(obj)
+	var parts []string
+	for i, m := range marks {
+		if i > 0 && marks[i-1].shape == m.shape {
+			parts[len(parts)-1] += ", " + m.member
+			continue
+		}
+		parts = append(parts, m.shape.String()+" ("+m.member)
+	}
+	if len(parts) < 2 {
+		return nil
+	}
+	for i := range parts {
+		parts[i] += ")"
+	}
+	return &ShapeError{Msg: "one object, " + strings.Join(parts, " and ") + ": more than one call shape, so tenet and a tool runtime could read different calls from it; send each call in one shape"}
 }
 
 // named reads {name, <argKey>} from obj; field and argField name them in

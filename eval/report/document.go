@@ -81,8 +81,9 @@ type Document struct {
 	ExitCode int
 	// Warnings do not change the exit code: conditions or contracts whose
 	// names differ only by white space, Unicode normalisation or
-	// look-alike characters (lookAlikeWarnings), one line each, as printed
-	// on stderr.
+	// look-alike characters (lookAlikeWarnings), and decision-log lines
+	// that decided no call (tenet report), one line each, as printed on
+	// stderr.
 	Warnings []string
 	// Cases says, one line per condition whose denominators are the
 	// declared tasks and cases that ran (metrics.CasesObserved, tenet

@@ -279,6 +279,7 @@ func records(entries []Entry, lines []int) ([]runs.Record, []int, error) {
 	var at []int
 	var errs []error
 	first := map[runs.Key]int{} // run key → the first line of its group
+	named := checkedNames(entries)
 	for _, g := range order {
 		idx := byGroup[g]
 		if g.session != "" {
@@ -318,6 +319,7 @@ func records(entries []Entry, lines []int) ([]runs.Record, []int, error) {
 				rec.Audit = append(rec.Audit, a)
 			}
 		}
+		labelRun(&rec, entries, idx, lines, named[g.bundle])
 		recs = append(recs, rec)
 		at = append(at, line)
 	}
@@ -357,8 +359,9 @@ func (f *fileReader) Runs() ([]runs.Record, []int, error) {
 }
 
 // AnyRead reports whether some of recs was read from a decision log (its
-// utility unknown for NoOutcome): a report of them shows rates as bounds
+// utility unknown for NoOutcome, with or without labelRun's count of
+// lines not decided): a report of them shows rates as bounds
 // unless told otherwise, since no outcome is missing by mistake.
 func AnyRead(recs []runs.Record) bool {
-	return slices.ContainsFunc(recs, func(r runs.Record) bool { return !r.Utility.Known && r.Utility.Reason == NoOutcome })
+	return slices.ContainsFunc(recs, func(r runs.Record) bool { return !r.Utility.Known && strings.HasPrefix(r.Utility.Reason, NoOutcome) })
 }

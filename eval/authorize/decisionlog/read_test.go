@@ -68,11 +68,16 @@ func TestRecords(t *testing.T) {
 		t.Fatal(err)
 	}
 	var lines []string
-	for _, r := range recs {
+	// s1's line 4 decided nothing: its utility's reason counts it.
+	utility := []runs.Label{
+		runs.Unknown(decisionlog.NoOutcome + "; 1 line of this run not decided (an entry with an error and no decision, first at line 4): its calls are not in the audit"),
+		runs.Unknown(decisionlog.NoOutcome),
+	}
+	for i, r := range recs {
 		if err := r.Validate(); err != nil {
 			t.Errorf("run %s: %v", r.Key, err)
 		}
-		if r.Utility != runs.Unknown(decisionlog.NoOutcome) || r.Bundle != bundleID || r.Grant != "host" {
+		if r.Utility != utility[min(i, 1)] || r.Bundle != bundleID || r.Grant != "host" {
 			t.Errorf("run %s: utility %+v bundle %s grant %s", r.Key, r.Utility, r.Bundle, r.Grant)
 		}
 		var b strings.Builder
@@ -236,5 +241,64 @@ func TestListedLines(t *testing.T) {
 		if _, err := decisionlog.Read(strings.NewReader(tc.line+"\n"), "log.jsonl"); err == nil || err.Error() != tc.want {
 			t.Errorf("%s:\n got %v\nwant %s", tc.line, err, tc.want)
 		}
+	}
+}
+
+// TestRecordsInvariants: the invariants a log's entries name become the
+// run's labels — false when a call of the session violated one (refused
+// or not: the agent attempted it), with the witness renumbered into the
+// run's calls; unknown when only unknown; true on a session every one of
+// whose calls the grant let through was checked — and lines that decided
+// nothing are counted in the utility's reason.
+func TestRecordsInvariants(t *testing.T) {
+	const head = `{"log":"tenet-decisions/1","time":"2026-01-02T03:04:05Z","origin":"gateway","bundle":"sha256:09b9151fdc279dbfae7e1125d361cb13e3ea17be03e341841a8a622f7170e5aa","contract":"gw","condition":"live","grant":"host",`
+	serve := strings.Replace(head, `"origin":"gateway"`, `"origin":"serve"`, 1)
+	read := `"call":{"id":"1","tool":"read_fixture","arguments":{"id":"F1"}},"allowed":true,"decision":{"allowed":true,"tool":"read_fixture","id":"1","decision":"authorized"}`
+	update := `"call":{"id":"2","tool":"update_fixture","arguments":{"id":"F1"}},"decision":{"allowed":true,"tool":"update_fixture","id":"2","decision":"authorized"}`
+	lines := []string{
+		// s1: an earlier call refused by the grant (audit call 0, not in
+		// the session's history), a read (call 1 = history call:0), then an
+		// update refused by the invariant (call 2 = history call:1).
+		head + `"session":"s1","seq":1,"call":{"id":"0","tool":"update_fixture","arguments":{"id":"F9"}},"allowed":false,"decision":{"allowed":false,"tool":"update_fixture","id":"0","decision":"missing_resource_capability","detail":"grant \"host\" does not allow (update, F9)"}}`,
+		head + `"session":"s1","seq":2,` + read + `,"on_unknown":"closed"}`,
+		head + `"session":"s1","seq":3,` + update + `,"allowed":false,"invariants":[{"name":"no_update_after_read","severity":"high","status":"violated","witness":{"read":"call:0","send":"call:1"}}],"on_unknown":"closed"}`,
+		// s2: an unknown let through under open.
+		head + `"session":"s2","seq":1,` + read + `,"invariants":[{"name":"no_update_after_read","severity":"high","status":"unknown","reason":"cost limit"}],"on_unknown":"open"}`,
+		// s3: checked, nothing named: held.
+		head + `"session":"s3","seq":1,` + read + `,"on_unknown":"closed"}`,
+		// s4: only a line that decided nothing.
+		head + `"session":"s4","seq":1,"allowed":false,"error":"not a call"}`,
+		// s5: a call let through unchecked (no on_unknown): nothing inferred.
+		head + `"session":"s5","seq":1,` + read + `}`,
+		// s6 (tenet serve, which logs held results too): violated; the
+		// witness indexes the host's messages, not in the log: left out.
+		serve + `"session":"s6","seq":1,` + read + `,"invariants":[{"name":"no_update_after_read","severity":"high","status":"held"}],"on_unknown":"closed"}`,
+		serve + `"session":"s6","seq":2,` + update + `,"allowed":false,"invariants":[{"name":"no_update_after_read","severity":"high","status":"violated","witness":{"read":"call:0","send":"call:1"}}],"on_unknown":"closed"}`,
+	}
+	entries, err := decisionlog.Read(strings.NewReader(strings.Join(lines, "\n")), "log.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := decisionlog.Records(entries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range recs {
+		if err := r.Validate(); err != nil {
+			t.Errorf("run %s: %v", r.Key, err)
+		}
+		got = append(got, fmt.Sprintf("%s calls %d invariants %v %q witnesses %v utility %q", r.Key.Task, len(r.Audit), r.Invariants, r.Invariants["no_update_after_read"].Reason, r.Witnesses, r.Utility.Reason))
+	}
+	want := []string{
+		`s1 calls 3 invariants map[no_update_after_read:false] "" witnesses map[invariants.no_update_after_read:map[read:call:1 send:call:2]] utility "` + decisionlog.NoOutcome + `"`,
+		`s2 calls 1 invariants map[no_update_after_read:unknown] "call:0 read_fixture: cost limit" witnesses map[] utility "` + decisionlog.NoOutcome + `"`,
+		`s3 calls 1 invariants map[no_update_after_read:true] "" witnesses map[] utility "` + decisionlog.NoOutcome + `"`,
+		`s4 calls 0 invariants map[] "" witnesses map[] utility "` + decisionlog.NoOutcome + `; 1 line of this run not decided (an entry with an error and no decision, first at line 6): its calls are not in the audit"`,
+		`s5 calls 1 invariants map[] "" witnesses map[] utility "` + decisionlog.NoOutcome + `"`,
+		`s6 calls 2 invariants map[no_update_after_read:false] "" witnesses map[] utility "` + decisionlog.NoOutcome + `"`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("runs:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
