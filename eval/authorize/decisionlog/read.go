@@ -229,9 +229,9 @@ type group struct {
 	bundle, contract, condition, grant, session, instance string
 }
 
-// named is a session name in one contract and condition: the task names
+// sessionName is a session name in one contract and condition: the task names
 // its runs take.
-type named struct{ contract, condition, session string }
+type sessionName struct{ contract, condition, session string }
 
 // Records reads a log's entries as runs records: one run per (bundle,
 // contract, condition, grant, session, instance) — docs/runs-format.md,
@@ -255,7 +255,7 @@ func Records(entries []Entry) ([]runs.Record, error) {
 func records(entries []Entry, lines []int) ([]runs.Record, []int, error) {
 	byGroup := map[group][]int{}
 	var order []group
-	instances := map[named][]string{} // a session name's instances, by first appearance
+	instances := map[sessionName][]string{} // a session name's instances, by first appearance
 	for i, e := range entries {
 		if e.Listed != nil {
 			continue // a tools/list check: no call, no run of its own
@@ -267,7 +267,7 @@ func records(entries []Entry, lines []int) ([]runs.Record, []int, error) {
 		if _, ok := byGroup[g]; !ok {
 			order = append(order, g)
 			if g.session != "" {
-				n := named{g.contract, g.condition, g.session}
+				n := sessionName{g.contract, g.condition, g.session}
 				if !slices.Contains(instances[n], g.instance) {
 					instances[n] = append(instances[n], g.instance)
 				}
@@ -291,7 +291,7 @@ func records(entries []Entry, lines []int) ([]runs.Record, []int, error) {
 		task := g.session
 		if task == "" {
 			task = NoSessionTask + g.grant
-		} else if k := slices.Index(instances[named{g.contract, g.condition, g.session}], g.instance); k > 0 {
+		} else if k := slices.Index(instances[sessionName{g.contract, g.condition, g.session}], g.instance); k > 0 {
 			task += "#" + strconv.Itoa(k+1)
 		}
 		key := runs.Key{Contract: g.contract, Condition: g.condition, Task: task, Attempt: 1, Repetition: 1}
