@@ -55,8 +55,10 @@ func CallOf(c authorize.Call) Call {
 type Invariant struct {
 	Name     string `json:"name"`
 	Severity string `json:"severity"`
-	// Status is "violated" or "unknown"; Before is true when the run so far
-	// already violated it without the pending call.
+	// Status is "violated", "unknown" or "held": tenet serve lists every
+	// invariant it checked, tenet gateway only the violated and unknown
+	// ones. Before is true when the run so far already violated it without
+	// the pending call.
 	Status  string            `json:"status"`
 	Before  bool              `json:"before,omitempty"`
 	Reason  string            `json:"reason,omitempty"`
@@ -98,7 +100,8 @@ type Entry struct {
 	// OnUnknown is the policy an unknown invariant result is decided by,
 	// "closed" (refuse) or "open" (allow), on every call the session check
 	// judged (tenet gateway: a call the grant allowed, when the contract
-	// declares invariants); absent when no session check ran.
+	// declares invariants; tenet serve: every session call, the policy in
+	// force); absent when no session check ran.
 	OnUnknown string `json:"on_unknown,omitempty"`
 	Error     string `json:"error,omitempty"`
 	// Listed is set on a line that decides no call (Seq 0, Call empty,
