@@ -68,15 +68,18 @@ import (
 	"os"
 	"os/exec"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
 
+	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/tenetlang/tenet/eval/authorize"
 	"github.com/tenetlang/tenet/eval/authorize/decisionlog"
+	"github.com/tenetlang/tenet/internal/names"
 )
 
 // DefaultMaxMessage is the default limit of one message (one line, its
@@ -312,7 +315,15 @@ func (g *gateway) fromClient(p *os.Process, exited <-chan struct{}) {
 func (g *gateway) clientLine(line []byte) {
 	m, e := parseMessage(line)
 	if e != nil {
-		g.report("client message refused (%d): %s", e.code, e.message)
+		g.report("client message refused (%d): %s", e.code, shown(e.message))
+		g.reply(e)
+		return
+	}
+	if m.kind != kindResponse && foldsToToolsCall(m.method) {
+		// Relayed as "another request", it would skip the check; a server
+		// that folds case or trims might run it as a call.
+		e := &rpcError{id: m.id, code: CodeInvalidRequest, message: fmt.Sprintf("method %q is not tools/call but a server may read it as one", clip(m.method, 80))}
+		g.report("client message refused (%d): %s", e.code, shown(e.message))
 		g.reply(e)
 		return
 	}
@@ -322,9 +333,9 @@ func (g *gateway) clientLine(line []byte) {
 		g.toServer(line)
 		return
 	case kindNotification:
-		if m.method == "tools/call" {
+		if m.method == toolsCall {
 			e := &rpcError{code: CodeInvalidRequest, message: "a tools/call without an id (a notification) is refused: a call is decided and answered by its id"}
-			g.report("client message refused (%d): %s", e.code, e.message)
+			g.report("client message refused (%d): %s", e.code, shown(e.message))
 			g.reply(e)
 			return
 		}
@@ -339,7 +350,7 @@ func (g *gateway) clientLine(line []byte) {
 	switch {
 	case full:
 		e := &rpcError{id: p.id, code: CodeInvalidRequest, message: fmt.Sprintf("%d requests already await the server's answer: refused until it answers some", MaxPending)}
-		g.report("client message refused (%d): %s", e.code, e.message)
+		g.report("client message refused (%d): %s", e.code, shown(e.message))
 		g.reply(e)
 		return
 	case dead:
@@ -347,12 +358,12 @@ func (g *gateway) clientLine(line []byte) {
 		return
 	case busy:
 		e := &rpcError{id: p.id, code: CodeInvalidRequest, message: fmt.Sprintf("id %s is already the id of a request awaiting its answer: ids of pending requests must differ", clipRaw(m.id))}
-		g.report("client message refused (%d): %s", e.code, e.message)
+		g.report("client message refused (%d): %s", e.code, shown(e.message))
 		g.reply(e)
 		return
 	}
-	if m.method == "tools/call" {
-		c, e := g.decide(line, m.id)
+	if m.method == toolsCall {
+		c, e := g.decide(line, m.id, m.params)
 		if e != nil {
 			g.reply(e)
 			return
@@ -372,13 +383,16 @@ func (g *gateway) clientLine(line []byte) {
 
 // decide decides a tools/call and logs the decision; it returns the call
 // when it may be forwarded, else the error to answer with.
-func (g *gateway) decide(line []byte, id jsontext.Value) (*authorize.Call, *rpcError) {
+func (g *gateway) decide(line []byte, id, params jsontext.Value) (*authorize.Call, *rpcError) {
 	g.seq++
 	entry := decisionlog.Entry{
 		Origin: decisionlog.FromGateway, Bundle: g.cfg.Authorizer.Bundle(), Contract: g.cfg.Authorizer.Contract(),
 		Condition: g.cfg.Condition, Grant: g.cfg.Grant, Session: g.cfg.Session, Seq: g.seq,
 	}
 	c, _, err := authorize.ReadCall(line)
+	if err == nil {
+		err = unreadParams(params)
+	}
 	var v Verdict
 	if err != nil {
 		entry.Error = err.Error()
@@ -393,23 +407,49 @@ func (g *gateway) decide(line []byte, id jsontext.Value) (*authorize.Call, *rpcE
 	}
 	if g.cfg.Log != nil {
 		if lerr := g.cfg.Log.Write(entry); lerr != nil {
-			g.report("tools/call %s refused: %v", clipRaw(id), lerr)
+			g.report("tools/call %s refused: %s", clipRaw(id), shown(lerr.Error()))
 			return nil, &rpcError{id: id, code: CodeLogFailed, message: "refused: the gateway cannot write its decision log (" + clip(lerr.Error(), 200) + ")"}
 		}
 	}
 	switch {
 	case err != nil:
-		g.report("tools/call %s refused (%d): %v", clipRaw(id), CodeInvalidParams, err)
+		g.report("tools/call %s refused (%d): %s", clipRaw(id), CodeInvalidParams, shown(err.Error()))
 		return nil, &rpcError{id: id, code: CodeInvalidParams, message: "tools/call not decided: " + clip(err.Error(), 300)}
 	case v.Err != nil:
-		g.report("tools/call %s (tool %q) refused (%d): %v", clipRaw(id), clip(c.Tool, 80), CodeUndecided, v.Err)
+		g.report("tools/call %s (tool %q) refused (%d): %s", clipRaw(id), clip(c.Tool, 80), CodeUndecided, shown(v.Err.Error()))
 		return nil, &rpcError{id: id, code: CodeUndecided, message: "tools/call refused: " + clip(v.Err.Error(), 300), data: refusalData(g, v)}
 	case !v.Allowed:
 		msg := refusalMessage(v)
-		g.report("tools/call %s (tool %q) refused (%d): %s", clipRaw(id), clip(c.Tool, 80), CodeRefused, msg)
+		g.report("tools/call %s (tool %q) refused (%d): %s", clipRaw(id), clip(c.Tool, 80), CodeRefused, shown(msg))
 		return nil, &rpcError{id: id, code: CodeRefused, message: msg, data: refusalData(g, v)}
 	}
 	return &c, nil
+}
+
+// unreadParams refuses a tools/call's params members other than name,
+// arguments and _meta. The gateway decides name and arguments (and the
+// calls nested in arguments) only; MCP reserves _meta for metadata
+// (a progress token), relayed unread. Any other member is one the
+// gateway would relay undecided and a server might act on — a second
+// call, a task, options — so the call is refused, not guessed at.
+func unreadParams(params jsontext.Value) error {
+	var members map[string]jsontext.Value
+	if jsonv2.Unmarshal(params, &members) != nil {
+		return nil // not an object: ReadCall said so already
+	}
+	var extra []string
+	for k := range members {
+		switch k {
+		case "name", "arguments", "_meta":
+		default:
+			extra = append(extra, strconv.Quote(clip(k, 80)))
+		}
+	}
+	if len(extra) == 0 {
+		return nil
+	}
+	sort.Strings(extra)
+	return fmt.Errorf("params: member %s not decided by the gateway (it reads name and arguments, and relays _meta unread): refused rather than relayed undecided", clip(strings.Join(extra, ", "), 300))
 }
 
 // refusalMessage names the layer that refused a call and its detail: the
@@ -557,7 +597,7 @@ func (g *gateway) fromServer(r io.Reader) {
 func (g *gateway) serverLine(line []byte) {
 	m, e := parseMessage(line)
 	if e != nil {
-		g.report("server message dropped, not relayed (%d): %s", e.code, e.message)
+		g.report("server message dropped, not relayed (%d): %s", e.code, shown(e.message))
 		return
 	}
 	if m.kind != kindResponse {
@@ -569,12 +609,25 @@ func (g *gateway) serverLine(line []byte) {
 	p, ok := g.pending[key]
 	delete(g.pending, key)
 	g.mu.Unlock()
-	if ok && p.call != nil {
+	if !ok {
+		// An answer no request awaits — to a call the gateway refused (and
+		// answered itself), to one answered already, to an id never sent,
+		// or with id null — is never the client's: relayed, it would
+		// contradict the gateway's refusal or answer a question never
+		// asked.
+		what := "result"
+		if m.result == nil {
+			what = "error"
+		}
+		g.report("server %s for id %s dropped, not relayed: no request of the client's with that id awaits an answer (refused by the gateway, answered already, or never sent)", what, clipRaw(m.id))
+		return
+	}
+	if p.call != nil {
 		if obs, is := g.decider.(ResultObserver); is {
 			obs.Observe(*p.call, json.RawMessage(bytes.Clone(line)))
 		}
 	}
-	if ok && p.method == "tools/list" && m.result != nil {
+	if p.method == "tools/list" && m.result != nil {
 		if line = g.checkList(m, line); line == nil {
 			return
 		}
@@ -587,11 +640,11 @@ func (g *gateway) checkList(m message, line []byte) []byte {
 	lc, err := checkToolsList(m.result, g.cfg.Authorizer.Tool, g.cfg.HideUndeclared)
 	if err != nil {
 		if g.cfg.HideUndeclared {
-			g.report("tools/list %s: %v: replaced by an error (--hide-undeclared cannot hide what it cannot read)", clipRaw(m.id), err)
+			g.report("tools/list %s: %s: replaced by an error (--hide-undeclared cannot hide what it cannot read)", clipRaw(m.id), shown(err.Error()))
 			g.reply(&rpcError{id: m.id, code: CodeUndecided, message: "tools/list result refused: " + err.Error()})
 			return nil
 		}
-		g.report("tools/list %s: %v: relayed unchecked", clipRaw(m.id), err)
+		g.report("tools/list %s: %s: relayed unchecked", clipRaw(m.id), shown(err.Error()))
 		return line
 	}
 	if len(lc.Undeclared) > 0 {
@@ -599,10 +652,10 @@ func (g *gateway) checkList(m message, line []byte) []byte {
 		if lc.Result != nil {
 			how = "hidden from the client"
 		}
-		g.report("tools/list %s: the server offers %d tools the contract does not declare: %s; %s", clipRaw(m.id), len(lc.Undeclared), quoteNames(lc.Undeclared), how)
+		g.report("tools/list %s: the server offers %d tools the contract does not declare: %s; %s", clipRaw(m.id), len(lc.Undeclared), names.Cut(quoteNames(lc.Undeclared), maxShown), how)
 	}
 	for _, d := range lc.Drift {
-		g.report("tools/list %s: %s", clipRaw(m.id), d)
+		g.report("tools/list %s: %s", clipRaw(m.id), shown(d))
 	}
 	if g.cfg.Log != nil && (len(lc.Undeclared) > 0 || len(lc.Drift) > 0) {
 		entry := decisionlog.Entry{
@@ -611,7 +664,7 @@ func (g *gateway) checkList(m message, line []byte) []byte {
 			Listed: &decisionlog.Listed{Request: string(m.id), Undeclared: lc.Undeclared, Hidden: lc.Result != nil, Drift: lc.Drift},
 		}
 		if err := g.cfg.Log.Write(entry); err != nil {
-			g.report("tools/list %s: %v", clipRaw(m.id), err)
+			g.report("tools/list %s: %s", clipRaw(m.id), shown(err.Error()))
 		}
 	}
 	if lc.Result == nil {
@@ -635,9 +688,11 @@ func (g *gateway) toServer(line []byte) {
 // reply writes a JSON-RPC error response to the client.
 func (g *gateway) reply(e *rpcError) { g.out.writeLine(errorLine(e)) }
 
-// report writes one of the gateway's lines to standard error.
+// report writes one of the gateway's lines to standard error. Its
+// untrusted parts are passed through shown or clipRaw by the caller;
+// reportLine keeps the whole one bounded line whatever was missed.
 func (g *gateway) report(format string, args ...any) {
-	g.errOut.writeLine([]byte("tenet gateway: " + fmt.Sprintf(format, args...) + "\n"))
+	g.errOut.writeLine([]byte("tenet gateway: " + reportLine(fmt.Sprintf(format, args...)) + "\n"))
 }
 
 // lockedWriter writes whole lines from several goroutines.
