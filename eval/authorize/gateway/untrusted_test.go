@@ -102,7 +102,7 @@ func TestGatewayRefusesNearToolsCall(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":6,"method":"tools/\u200bcall",` + params + `}`, "6", `"tools/\u200bcall"`},
 		{`{"jsonrpc":"2.0","id":7,"method":"\ufefftools/caLL\u0000",` + params + `}`, "7", `"\ufefftools/caLL\x00"`},
 		{`{"jsonrpc":"2.0","id":8,"method":"tool\u017f/call",` + params + `}`, "8", `"toolſ/call"`}, // LATIN SMALL LETTER LONG S
-		{`{"jsonrpc":"2.0","method":"Tools/Call",` + params + `}`, "null", `"Tools/Call"`}, // a notification
+		{`{"jsonrpc":"2.0","method":"Tools/Call",` + params + `}`, "null", `"Tools/Call"`},          // a notification
 	} {
 		id, code, msg, _ := errorOf(t, h.roundTrip(c.line))
 		if want := "method " + c.method + " is not tools/call but a server may read it as one"; id != c.id || code != gateway.CodeInvalidRequest || msg != want {
@@ -165,5 +165,31 @@ func TestGatewayStderrEscaped(t *testing.T) {
 	}
 	if n := len(h.stderr.String()); n > 16<<10 {
 		t.Errorf("stderr is %d bytes: untrusted text echoed unbounded", n)
+	}
+}
+
+// A tools/call's params are name and arguments, decided, and _meta,
+// relayed unread; any other member could carry what a server acts on
+// undecided (a second call), so the call is refused, never relayed.
+func TestGatewayParamsMembers(t *testing.T) {
+	h := start(t, "normal", gateway.Config{})
+	h.roundTrip(initialize)
+	meta := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read_fixture","arguments":{"id":"F1"},"_meta":{"progressToken":"p"}}}`
+	if got, want := h.roundTrip(meta), `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"read_fixture {\"id\":\"F1\"}"}]}}`; got != want {
+		t.Errorf("_meta:\n got %s\nwant %s", got, want)
+	}
+	second := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"read_fixture","arguments":{"id":"F1"},"call":{"name":"delete_everything","arguments":{}},"task":{}}}`
+	id, code, msg, _ := errorOf(t, h.roundTrip(second))
+	if want := `tools/call not decided: params: member "call", "task" not decided by the gateway (it reads name and arguments, and relays _meta unread): refused rather than relayed undecided`; id != "2" || code != gateway.CodeInvalidParams || msg != want {
+		t.Errorf("extra members:\n got id %s code %d %q\nwant id 2 code %d %q", id, code, msg, gateway.CodeInvalidParams, want)
+	}
+	if more := h.rest(); len(more) != 0 {
+		t.Errorf("the client also got:\n%s", strings.Join(more, "\n"))
+	}
+	if got := h.received(); strings.Join(got, "\n") != initialize+"\n"+meta {
+		t.Errorf("the server received:\n%s", strings.Join(got, "\n"))
+	}
+	if e := h.logLines(); len(e) != 2 || !e[0].Allowed || e[1].Allowed || !strings.HasPrefix(e[1].Error, `params: member "call", "task"`) {
+		t.Errorf("log: %+v", e)
 	}
 }
