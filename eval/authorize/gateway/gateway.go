@@ -19,9 +19,13 @@
 // authorization, the offline audit's layers): a refused call is answered
 // with CodeRefused, the same id, a message naming the layer and detail,
 // and the decision as error data, and is never forwarded; a tools/call
-// whose params are not {name, arguments} gets CodeInvalidParams, and one
-// without an id (a notification) is refused too, as nothing could carry
-// its refusal back. Every tools/call decided, allowed or not, is one
+// whose params are not {name, arguments} (and _meta, relayed unread: any
+// other member could carry what the server acts on undecided) gets
+// CodeInvalidParams, and one without an id (a notification) is refused
+// too, as nothing could carry its refusal back. A method that is not
+// tools/call but folds to it (case, white space, NFKC, zero-width
+// characters) is refused (CodeInvalidRequest): a lenient server might
+// run it as a call. Every tools/call decided, allowed or not, is one
 // decision log line. A request whose id is still pending, or one beyond
 // MaxPending awaiting answers, is refused (CodeInvalidRequest), so that
 // each answer has one question. Everything else — other requests,
@@ -38,7 +42,11 @@
 //
 // Server to client, lines are read the same way; one that cannot be read
 // is dropped and reported on standard error (the client never sees what
-// the gateway could not check). A tools/list result (matched by the id of
+// the gateway could not check), and so is an answer (a result or an
+// error) whose id is not that of a client request awaiting one: an answer
+// to a call the gateway refused, a second answer, one to an id never
+// sent. The gateway's lines on standard error escape and bound the
+// untrusted text they quote (shown). A tools/list result (matched by the id of
 // the client's request) is checked against the contract's tools: every
 // tool the contract does not declare is reported on standard error and in
 // the decision log, and with Config.HideUndeclared removed from the result
