@@ -85,6 +85,11 @@ func TestAuthorizeRefusals(t *testing.T) {
 		`{"function":{"name":""}}`:             "function.name: want the tool's name, a non-empty string, got an empty string",
 		`{"name":"a","arguments":{},"name":1}`: "duplicate",
 		`{"hello":1}`:                          "not a call",
+		// An MCP request's id is a string or a number, never dropped unseen.
+		`{"jsonrpc":"2.0","id":{"a":1},"method":"tools/call","params":{"name":"read_fixture","arguments":{"id":"F1"}}}`: "id: a tools/call request's id is a string or a number (JSON-RPC 2.0), got an object",
+		`{"jsonrpc":"2.0","id":[7],"method":"tools/call","params":{"name":"read_fixture","arguments":{"id":"F1"}}}`:     "id: a tools/call request's id is a string or a number (JSON-RPC 2.0), got a list",
+		`{"jsonrpc":"2.0","id":null,"method":"tools/call","params":{"name":"read_fixture","arguments":{"id":"F1"}}}`:    "id: a tools/call request's id is a string or a number (JSON-RPC 2.0), got null",
+		`{"jsonrpc":"2.0","id":true,"method":"tools/call","params":{"name":"read_fixture","arguments":{"id":"F1"}}}`:    "id: a tools/call request's id is a string or a number (JSON-RPC 2.0), got a boolean",
 	} {
 		_, _, err := authorize.ReadCall([]byte(call))
 		if err == nil || !strings.Contains(err.Error(), want) {

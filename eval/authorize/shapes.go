@@ -75,6 +75,16 @@ func CallOf(v any) (Call, Shape, error) {
 		if err != nil {
 			return Call{}, 0, err
 		}
+		// A JSON-RPC id is a string or a number; any other would be
+		// dropped from the decision unseen, so it is refused instead
+		// (absent: a notification, decided without an id).
+		if id, has := obj["id"]; has {
+			if _, ok := id.(string); !ok {
+				if _, ok := id.(float64); !ok {
+					return fail("id: a tools/call request's id is a string or a number (JSON-RPC 2.0), got %s", build.Kind(id))
+				}
+			}
+		}
 		c.ID = idText(obj["id"])
 		return c, ShapeMCPToolsCall, nil
 	case typ == "function" || obj["function"] != nil:

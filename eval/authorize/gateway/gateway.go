@@ -19,9 +19,13 @@
 // authorization, the offline audit's layers): a refused call is answered
 // with CodeRefused, the same id, a message naming the layer and detail,
 // and the decision as error data, and is never forwarded; a tools/call
-// whose params are not {name, arguments} gets CodeInvalidParams, and one
-// without an id (a notification) is refused too, as nothing could carry
-// its refusal back. Every tools/call decided, allowed or not, is one
+// whose params are not {name, arguments} (and _meta, relayed unread: any
+// other member could carry what the server acts on undecided) gets
+// CodeInvalidParams, and one without an id (a notification) is refused
+// too, as nothing could carry its refusal back. A method that is not
+// tools/call but folds to it (case, white space, NFKC, zero-width
+// characters) is refused (CodeInvalidRequest): a lenient server might
+// run it as a call. Every tools/call decided, allowed or not, is one
 // decision log line. A request whose id is still pending, or one beyond
 // MaxPending awaiting answers, is refused (CodeInvalidRequest), so that
 // each answer has one question. Everything else — other requests,
@@ -38,7 +42,11 @@
 //
 // Server to client, lines are read the same way; one that cannot be read
 // is dropped and reported on standard error (the client never sees what
-// the gateway could not check). A tools/list result (matched by the id of
+// the gateway could not check), and so is an answer (a result or an
+// error) whose id is not that of a client request awaiting one: an answer
+// to a call the gateway refused, a second answer, one to an id never
+// sent. The gateway's lines on standard error escape and bound the
+// untrusted text they quote (shown). A tools/list result (matched by the id of
 // the client's request) is checked against the contract's tools: every
 // tool the contract does not declare is reported on standard error and in
 // the decision log, and with Config.HideUndeclared removed from the result
@@ -68,15 +76,18 @@ import (
 	"os"
 	"os/exec"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
 
+	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/tenetlang/tenet/eval/authorize"
 	"github.com/tenetlang/tenet/eval/authorize/decisionlog"
+	"github.com/tenetlang/tenet/internal/names"
 )
 
 // DefaultMaxMessage is the default limit of one message (one line, its
@@ -316,7 +327,15 @@ func (g *gateway) fromClient(p *os.Process, exited <-chan struct{}) {
 func (g *gateway) clientLine(line []byte) {
 	m, e := parseMessage(line)
 	if e != nil {
-		g.report("client message refused (%d): %s", e.code, e.message)
+		g.report("client message refused (%d): %s", e.code, shown(e.message))
+		g.reply(e)
+		return
+	}
+	if m.kind != kindResponse && foldsToToolsCall(m.method) {
+		// Relayed as "another request", it would skip the check; a server
+		// that folds case or trims might run it as a call.
+		e := &rpcError{id: m.id, code: CodeInvalidRequest, message: fmt.Sprintf("method %q is not tools/call but a server may read it as one", clip(m.method, 80))}
+		g.report("client message refused (%d): %s", e.code, shown(e.message))
 		g.reply(e)
 		return
 	}
@@ -326,9 +345,9 @@ func (g *gateway) clientLine(line []byte) {
 		g.toServer(line)
 		return
 	case kindNotification:
-		if m.method == "tools/call" {
+		if m.method == toolsCall {
 			e := &rpcError{code: CodeInvalidRequest, message: "a tools/call without an id (a notification) is refused: a call is decided and answered by its id"}
-			g.report("client message refused (%d): %s", e.code, e.message)
+			g.report("client message refused (%d): %s", e.code, shown(e.message))
 			g.reply(e)
 			return
 		}
@@ -343,7 +362,7 @@ func (g *gateway) clientLine(line []byte) {
 	switch {
 	case full:
 		e := &rpcError{id: p.id, code: CodeInvalidRequest, message: fmt.Sprintf("%d requests already await the server's answer: refused until it answers some", MaxPending)}
-		g.report("client message refused (%d): %s", e.code, e.message)
+		g.report("client message refused (%d): %s", e.code, shown(e.message))
 		g.reply(e)
 		return
 	case dead:
@@ -351,12 +370,12 @@ func (g *gateway) clientLine(line []byte) {
 		return
 	case busy:
 		e := &rpcError{id: p.id, code: CodeInvalidRequest, message: fmt.Sprintf("id %s is already the id of a request awaiting its answer: ids of pending requests must differ", clipRaw(m.id))}
-		g.report("client message refused (%d): %s", e.code, e.message)
+		g.report("client message refused (%d): %s", e.code, shown(e.message))
 		g.reply(e)
 		return
 	}
-	if m.method == "tools/call" {
-		c, e := g.decide(line, m.id)
+	if m.method == toolsCall {
+		c, e := g.decide(line, m.id, m.params)
 		if e != nil {
 			g.reply(e)
 			return
@@ -376,13 +395,16 @@ func (g *gateway) clientLine(line []byte) {
 
 // decide decides a tools/call and logs the decision; it returns the call
 // when it may be forwarded, else the error to answer with.
-func (g *gateway) decide(line []byte, id jsontext.Value) (*authorize.Call, *rpcError) {
+func (g *gateway) decide(line []byte, id, params jsontext.Value) (*authorize.Call, *rpcError) {
 	g.seq++
 	entry := decisionlog.Entry{
 		Origin: decisionlog.FromGateway, Bundle: g.cfg.Authorizer.Bundle(), Contract: g.cfg.Authorizer.Contract(),
 		Condition: g.cfg.Condition, Grant: g.cfg.Grant, Session: g.cfg.Session, Instance: g.cfg.Instance, Seq: g.seq,
 	}
 	c, _, err := authorize.ReadCall(line)
+	if err == nil {
+		err = unreadParams(params)
+	}
 	var v Verdict
 	if err != nil {
 		entry.Error = err.Error()
@@ -397,23 +419,49 @@ func (g *gateway) decide(line []byte, id jsontext.Value) (*authorize.Call, *rpcE
 	}
 	if g.cfg.Log != nil {
 		if lerr := g.cfg.Log.Write(entry); lerr != nil {
-			g.report("tools/call %s refused: %v", clipRaw(id), lerr)
+			g.report("tools/call %s refused: %s", clipRaw(id), shown(lerr.Error()))
 			return nil, &rpcError{id: id, code: CodeLogFailed, message: "refused: the gateway cannot write its decision log (" + clip(lerr.Error(), 200) + ")"}
 		}
 	}
 	switch {
 	case err != nil:
-		g.report("tools/call %s refused (%d): %v", clipRaw(id), CodeInvalidParams, err)
+		g.report("tools/call %s refused (%d): %s", clipRaw(id), CodeInvalidParams, shown(err.Error()))
 		return nil, &rpcError{id: id, code: CodeInvalidParams, message: "tools/call not decided: " + clip(err.Error(), 300)}
 	case v.Err != nil:
-		g.report("tools/call %s (tool %q) refused (%d): %v", clipRaw(id), clip(c.Tool, 80), CodeUndecided, v.Err)
+		g.report("tools/call %s (tool %q) refused (%d): %s", clipRaw(id), clip(c.Tool, 80), CodeUndecided, shown(v.Err.Error()))
 		return nil, &rpcError{id: id, code: CodeUndecided, message: "tools/call refused: " + clip(v.Err.Error(), 300), data: refusalData(g, v)}
 	case !v.Allowed:
 		msg := refusalMessage(v)
-		g.report("tools/call %s (tool %q) refused (%d): %s", clipRaw(id), clip(c.Tool, 80), CodeRefused, msg)
+		g.report("tools/call %s (tool %q) refused (%d): %s", clipRaw(id), clip(c.Tool, 80), CodeRefused, shown(msg))
 		return nil, &rpcError{id: id, code: CodeRefused, message: msg, data: refusalData(g, v)}
 	}
 	return &c, nil
+}
+
+// unreadParams refuses a tools/call's params members other than name,
+// arguments and _meta. The gateway decides name and arguments (and the
+// calls nested in arguments) only; MCP reserves _meta for metadata
+// (a progress token), relayed unread. Any other member is one the
+// gateway would relay undecided and a server might act on — a second
+// call, a task, options — so the call is refused, not guessed at.
+func unreadParams(params jsontext.Value) error {
+	var members map[string]jsontext.Value
+	if jsonv2.Unmarshal(params, &members) != nil {
+		return nil // not an object: ReadCall said so already
+	}
+	var extra []string
+	for k := range members {
+		switch k {
+		case "name", "arguments", "_meta":
+		default:
+			extra = append(extra, strconv.Quote(clip(k, 80)))
+		}
+	}
+	if len(extra) == 0 {
+		return nil
+	}
+	sort.Strings(extra)
+	return fmt.Errorf("params: member %s not decided by the gateway (it reads name and arguments, and relays _meta unread): refused rather than relayed undecided", clip(strings.Join(extra, ", "), 300))
 }
 
 // refusalMessage names the layer that refused a call and its detail: the
@@ -561,7 +609,7 @@ func (g *gateway) fromServer(r io.Reader) {
 func (g *gateway) serverLine(line []byte) {
 	m, e := parseMessage(line)
 	if e != nil {
-		g.report("server message dropped, not relayed (%d): %s", e.code, e.message)
+		g.report("server message dropped, not relayed (%d): %s", e.code, shown(e.message))
 		return
 	}
 	if m.kind != kindResponse {
@@ -573,12 +621,25 @@ func (g *gateway) serverLine(line []byte) {
 	p, ok := g.pending[key]
 	delete(g.pending, key)
 	g.mu.Unlock()
-	if ok && p.call != nil {
+	if !ok {
+		// An answer no request awaits — to a call the gateway refused (and
+		// answered itself), to one answered already, to an id never sent,
+		// or with id null — is never the client's: relayed, it would
+		// contradict the gateway's refusal or answer a question never
+		// asked.
+		what := "result"
+		if m.result == nil {
+			what = "error"
+		}
+		g.report("server %s for id %s dropped, not relayed: no request of the client's with that id awaits an answer (refused by the gateway, answered already, or never sent)", what, clipRaw(m.id))
+		return
+	}
+	if p.call != nil {
 		if obs, is := g.decider.(ResultObserver); is {
 			obs.Observe(*p.call, json.RawMessage(bytes.Clone(line)))
 		}
 	}
-	if ok && p.method == "tools/list" && m.result != nil {
+	if p.method == "tools/list" && m.result != nil {
 		if line = g.checkList(m, line); line == nil {
 			return
 		}
@@ -591,11 +652,11 @@ func (g *gateway) checkList(m message, line []byte) []byte {
 	lc, err := checkToolsList(m.result, g.cfg.Authorizer.Tool, g.cfg.HideUndeclared)
 	if err != nil {
 		if g.cfg.HideUndeclared {
-			g.report("tools/list %s: %v: replaced by an error (--hide-undeclared cannot hide what it cannot read)", clipRaw(m.id), err)
+			g.report("tools/list %s: %s: replaced by an error (--hide-undeclared cannot hide what it cannot read)", clipRaw(m.id), shown(err.Error()))
 			g.reply(&rpcError{id: m.id, code: CodeUndecided, message: "tools/list result refused: " + err.Error()})
 			return nil
 		}
-		g.report("tools/list %s: %v: relayed unchecked", clipRaw(m.id), err)
+		g.report("tools/list %s: %s: relayed unchecked", clipRaw(m.id), shown(err.Error()))
 		return line
 	}
 	if len(lc.Undeclared) > 0 {
@@ -603,10 +664,10 @@ func (g *gateway) checkList(m message, line []byte) []byte {
 		if lc.Result != nil {
 			how = "hidden from the client"
 		}
-		g.report("tools/list %s: the server offers %d tools the contract does not declare: %s; %s", clipRaw(m.id), len(lc.Undeclared), quoteNames(lc.Undeclared), how)
+		g.report("tools/list %s: the server offers %d tools the contract does not declare: %s; %s", clipRaw(m.id), len(lc.Undeclared), names.Cut(quoteNames(lc.Undeclared), maxShown), how)
 	}
 	for _, d := range lc.Drift {
-		g.report("tools/list %s: %s", clipRaw(m.id), d)
+		g.report("tools/list %s: %s", clipRaw(m.id), shown(d))
 	}
 	if g.cfg.Log != nil && (len(lc.Undeclared) > 0 || len(lc.Drift) > 0) {
 		entry := decisionlog.Entry{
@@ -615,7 +676,7 @@ func (g *gateway) checkList(m message, line []byte) []byte {
 			Listed: &decisionlog.Listed{Request: string(m.id), Undeclared: lc.Undeclared, Hidden: lc.Result != nil, Drift: lc.Drift},
 		}
 		if err := g.cfg.Log.Write(entry); err != nil {
-			g.report("tools/list %s: %v", clipRaw(m.id), err)
+			g.report("tools/list %s: %s", clipRaw(m.id), shown(err.Error()))
 		}
 	}
 	if lc.Result == nil {
@@ -639,9 +700,11 @@ func (g *gateway) toServer(line []byte) {
 // reply writes a JSON-RPC error response to the client.
 func (g *gateway) reply(e *rpcError) { g.out.writeLine(errorLine(e)) }
 
-// report writes one of the gateway's lines to standard error.
+// report writes one of the gateway's lines to standard error. Its
+// untrusted parts are passed through shown or clipRaw by the caller;
+// reportLine keeps the whole one bounded line whatever was missed.
 func (g *gateway) report(format string, args ...any) {
-	g.errOut.writeLine([]byte("tenet gateway: " + fmt.Sprintf(format, args...) + "\n"))
+	g.errOut.writeLine([]byte("tenet gateway: " + reportLine(fmt.Sprintf(format, args...)) + "\n"))
 }
 
 // lockedWriter writes whole lines from several goroutines.

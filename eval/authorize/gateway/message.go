@@ -6,8 +6,14 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
+	"unicode"
 
 	"github.com/go-json-experiment/json/jsontext"
+	"golang.org/x/text/cases"
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/tenetlang/tenet/internal/names"
 )
 
 // The JSON-RPC error codes the gateway answers with. -32700 and -32600 and
@@ -18,8 +24,8 @@ import (
 // gateway's codes start at -32040).
 const (
 	CodeParseError     = -32700 // not JSON, invalid UTF-8, a duplicate member name
-	CodeInvalidRequest = -32600 // JSON but not a JSON-RPC 2.0 message the gateway accepts; a batch; a line over the size limit
-	CodeInvalidParams  = -32602 // a tools/call whose params are not {name, arguments}
+	CodeInvalidRequest = -32600 // JSON but not a JSON-RPC 2.0 message the gateway accepts; a batch; a line over the size limit; a method that folds to tools/call
+	CodeInvalidParams  = -32602 // a tools/call whose params are not {name, arguments} (and _meta, if any)
 	// CodeRefused: the contract refuses the call (data: the decision).
 	CodeRefused = -32040
 	// CodeUndecided: the call could not be decided (a nested call shape
@@ -233,7 +239,79 @@ func kindName(k jsontext.Kind) string {
 	return "nothing"
 }
 
-func clipRaw(v jsontext.Value) string { return clip(string(v), 80) }
+// clipRaw renders raw JSON text (an id, a value) for a message: as it is
+// when it reads unambiguously, else quoted with escapes (names.Printable:
+// a JSON string may hold U+2028, bidirectional overrides, zero-width
+// characters), and at most names.MaxNameWidth characters either way.
+func clipRaw(v jsontext.Value) string { return names.Printable(string(v)) }
+
+// toolsCall is the one method the gateway decides.
+const toolsCall = "tools/call"
+
+// foldsToToolsCall reports whether method, not tools/call itself, reads as
+// tools/call once folded as a lenient server might fold it: compatibility
+// forms (fullwidth letters, ligatures) to their plain ones (NFKC), case
+// folded, invisible format characters (zero-width spaces and joiners, soft
+// hyphens, byte-order marks) dropped, and white space and control
+// characters trimmed at both ends. Such a method would otherwise pass as
+// "another request" and skip the check.
+func foldsToToolsCall(method string) bool {
+	if method == toolsCall {
+		return false
+	}
+	f := norm.NFKC.String(cases.Fold().String(norm.NFKC.String(method)))
+	f = strings.Map(func(r rune) rune {
+		if unicode.Is(unicode.Cf, r) {
+			return -1
+		}
+		return r
+	}, f)
+	f = strings.TrimFunc(f, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) })
+	return f == toolsCall
+}
+
+// maxShown bounds an untrusted sentence on standard error, in characters.
+const maxShown = 600
+
+// shown renders text that holds untrusted parts (an argument's value in a
+// refusal's detail, a tool's name, a parser's complaint) for one line of
+// standard error: as it is, cut in the middle to maxShown characters
+// (names.Cut), when it reads unambiguously; else quoted with escapes as
+// names.Printable quotes a name (a newline, a control or format character,
+// a look-alike, invalid UTF-8 cannot be printed raw: "F2)\ntenet gateway:
+// …" would forge a line of the gateway's own), cut to names.MaxNameWidth.
+func shown(s string) string {
+	if p := names.Printable(s); p != names.Cut(s, names.MaxNameWidth) {
+		return p // quoted: s printed as it is could be misread
+	}
+	return names.Cut(s, maxShown)
+}
+
+// maxReport bounds one line of the gateway's on standard error, in
+// characters.
+const maxReport = 4000
+
+// reportLine makes a formatted report one bounded line: every part that
+// is not the gateway's own went through shown or clipRaw already; this
+// escapes whatever control, format or line-separating character is left
+// (Go syntax, as strconv quotes a rune) so that a report is never two
+// lines, and cuts the middle of an overlong one.
+func reportLine(s string) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	if strings.IndexFunc(s, func(r rune) bool { return !unicode.IsPrint(r) && r != ' ' }) >= 0 {
+		var b strings.Builder
+		for _, r := range s {
+			if !unicode.IsPrint(r) && r != ' ' {
+				q := strconv.QuoteRuneToASCII(r)
+				b.WriteString(q[1 : len(q)-1])
+				continue
+			}
+			b.WriteRune(r)
+		}
+		s = b.String()
+	}
+	return names.Cut(s, maxReport)
+}
 
 // clip shortens s to at most n bytes on a rune boundary.
 func clip(s string, n int) string {

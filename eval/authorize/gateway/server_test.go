@@ -61,8 +61,9 @@ func testServer(mode string) int {
 				ID     json.RawMessage `json:"id"`
 				Method string          `json:"method"`
 				Params struct {
-					Name      string          `json:"name"`
-					Arguments json.RawMessage `json:"arguments"`
+					Name      string            `json:"name"`
+					Arguments json.RawMessage   `json:"arguments"`
+					IDs       []json.RawMessage `json:"ids"` // test/stray's
 				} `json:"params"`
 				Result json.RawMessage `json:"result"`
 			}
@@ -86,6 +87,15 @@ func testServer(mode string) int {
 				fmt.Fprintf(out, "{\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":{\"x\":\"\xff\"}}\n", m.ID)
 				fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%s,"result":{"x":"%s"}}`+"\n", m.ID, strings.Repeat("y", 2<<20))
 				respond(m.ID, `{"after":"junk"}`)
+			case m.Method == "test/stray": // answers nobody awaits, a request of its own, then its answer twice
+				for _, id := range m.Params.IDs {
+					respond(id, `{"stray":true}`)
+				}
+				fmt.Fprintf(out, `{"jsonrpc":"2.0","id":999,"error":{"code":-32000,"message":"stray"}}`+"\n")
+				fmt.Fprintf(out, `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"stray"}}`+"\n")
+				fmt.Fprintf(out, `{"jsonrpc":"2.0","id":4,"method":"roots/list"}`+"\n")
+				respond(m.ID, `{"once":true}`)
+				respond(m.ID, `{"twice":true}`)
 			case m.Method == "ping":
 				respond(m.ID, `{}`)
 			case m.Method == "test/hold":
