@@ -115,3 +115,32 @@ func clip(s string) string {
 	}
 	return s
 }
+
+// unanswered returns rn (a run from place, its pending call at index
+// pending) with every other top-level call no result answers marked as
+// of unknown outcome (OkUnknown), on copies: rn's calls may be the
+// session's cached decoding, which later checks reuse. The
+// openai-messages reader reads such a call as one that did not run (ok
+// false), which is right for a finished transcript; in a live session the
+// host may be running it now, or may have run it and not reported its
+// result yet, so whether it ran is unknown, and an invariant that reads
+// ok is unknown on it rather than quietly held — the gateway's rule for
+// a call in flight.
+func unanswered(rn *run.Run, pending int) *run.Run {
+	cloned := false
+	for i, c := range rn.Calls {
+		if i == pending || c.Parent >= 0 || c.ResultEvent >= 0 || c.OkUnknown != "" {
+			continue
+		}
+		if !cloned {
+			r := *rn
+			r.Calls = slices.Clone(rn.Calls)
+			rn, cloned = &r, true
+		}
+		cp := *c
+		cp.Ok = false
+		cp.OkUnknown = fmt.Sprintf("call %d (%q, message %d) has no result in the session yet: whether it ran is unknown (report its result)", c.Index, c.Tool, c.Event)
+		rn.Calls[i] = &cp
+	}
+	return rn
+}

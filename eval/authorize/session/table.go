@@ -253,6 +253,7 @@ func (s *Session) check(req Request, lim Limits) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, err
 	}
+	withCall = unanswered(withCall, pending)
 	var d authorize.Decision
 	if inHistory {
 		// The history's call is req.Call (place compared them); decided
