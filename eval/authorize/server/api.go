@@ -100,9 +100,12 @@ type InvariantInfo struct {
 	Incremental bool   `json:"incremental"`
 }
 
-// HealthResponse answers GET /health.
+// HealthResponse answers GET /health: 200 "ok", or 503 "failing" when
+// every decision would fail (the decision log cannot be written), Reason
+// saying why.
 type HealthResponse struct {
-	Status   string `json:"status"` // "ok"
+	Status   string `json:"status"` // "ok" or "failing"
+	Reason   string `json:"reason,omitempty"`
 	Bundle   string `json:"bundle"`
 	Sessions int    `json:"sessions"`
 }
@@ -129,6 +132,7 @@ const (
 	UnknownSession   ErrorCode = "unknown_session"        // 404
 	MethodNotAllowed ErrorCode = "method_not_allowed"     // 405
 	SessionMismatch  ErrorCode = "session_mismatch"       // 409: offset, grant, task or goal differs from the session's
+	SessionBroken    ErrorCode = "session_broken"         // 409: an earlier request's messages were refused (or its decision withheld): the session's history is not the host's until it is deleted
 	TooLarge         ErrorCode = "too_large"              // 413: the body is over the limit
 	HistoryTooLarge  ErrorCode = "history_too_large"      // 413: the session's history would be over its limits
 	WrongContentType ErrorCode = "unsupported_media_type" // 415
@@ -143,7 +147,7 @@ const (
 // Codes are every ErrorCode, in the order of their statuses.
 func Codes() []ErrorCode {
 	return []ErrorCode{BadJSON, BadCall, CallMismatch, CallIDRequired, BadSessionID, BadMessages, GrantRequired, NotFound, UnknownSession, MethodNotAllowed,
-		SessionMismatch, TooLarge, HistoryTooLarge, WrongContentType, UnknownGrant, UnknownTask, TooManySessions, Internal, LogFailed, ShuttingDown}
+		SessionMismatch, SessionBroken, TooLarge, HistoryTooLarge, WrongContentType, UnknownGrant, UnknownTask, TooManySessions, Internal, LogFailed, ShuttingDown}
 }
 
 // Status is the HTTP status of code.
@@ -155,7 +159,7 @@ func (c ErrorCode) Status() int {
 		return 404
 	case MethodNotAllowed:
 		return 405
-	case SessionMismatch:
+	case SessionMismatch, SessionBroken:
 		return 409
 	case TooLarge, HistoryTooLarge:
 		return 413

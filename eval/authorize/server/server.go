@@ -321,6 +321,11 @@ func (s *Server) sessionCall(w http.ResponseWriter, r *http.Request) {
 		Grant: out.Grant, Session: id, Instance: instance, Seq: out.Seq, Call: decisionlog.CallOf(c), Allowed: out.Allowed, Decision: &out.Decision,
 		Invariants: invs, OnUnknown: out.OnUnknown.String()}
 	if !s.logged(w, entry) {
+		if len(msgs) > 0 {
+			// The session kept the messages, but the host was told the
+			// request failed: it may send them again or go on without.
+			s.table.Break(id, out.Instance, fmt.Sprintf("the decision of its call %d was withheld, its log line unwritten, after its %d messages were kept (the host was told the request failed)", out.Seq, len(msgs)))
+		}
 		return
 	}
 	reply(w, http.StatusOK, SessionCallResponse{Allowed: out.Allowed, Refusal: string(out.Refusal), Session: id, Seq: out.Seq, History: out.History,
@@ -336,8 +341,20 @@ func (s *Server) deleteSession(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
+// health is 200 "ok" unless decisions cannot be given: a decision log
+// that failed once fails every later write (decisionlog.Writer), so each
+// decision would be a 500 log_failed, and a load balancer or supervisor
+// reading /health must see it (503 "failing").
 func (s *Server) health(w http.ResponseWriter, r *http.Request) {
-	reply(w, http.StatusOK, HealthResponse{Status: "ok", Bundle: s.engine.Load().Auth.Bundle(), Sessions: s.table.Len()})
+	h := HealthResponse{Status: "ok", Bundle: s.engine.Load().Auth.Bundle(), Sessions: s.table.Len()}
+	if s.cfg.Log != nil {
+		if err := s.cfg.Log.Err(); err != nil {
+			h.Status, h.Reason = "failing", err.Error()+": every decision is withheld (log_failed) until the server is restarted with a log it can write"
+			reply(w, http.StatusServiceUnavailable, h)
+			return
+		}
+	}
+	reply(w, http.StatusOK, h)
 }
 
 func (s *Server) bundle(w http.ResponseWriter, r *http.Request) {
