@@ -177,7 +177,8 @@ func serveWith(ctx context.Context, path string, f *serveFlags, stderr io.Writer
 
 // LoadEngine opens the bundle file at path, holds it to the trust policy
 // (tenet.OpenBundle: sha256 id, signatures, expected ids), plans it, and
-// makes its engine. grant, when set, must be one of its grants. Start-up
+// makes its engine. It must declare a grant, and grant, when set, must be
+// one of its grants. Start-up
 // and every reload go through it, so a reloaded bundle is verified as the
 // first one was.
 func LoadEngine(path string, trust bundle.Policy, pol session.OnUnknown, grant string) (*session.Engine, error) {
@@ -190,6 +191,9 @@ func LoadEngine(path string, trust bundle.Policy, pol session.OnUnknown, grant s
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	e := session.NewEngine(p, pol)
+	if len(e.Auth.Grants()) == 0 {
+		return nil, fmt.Errorf("%s: %w", path, errNoGrant)
+	}
 	if grant != "" && !slices.Contains(e.Auth.Grants(), grant) {
 		return nil, fmt.Errorf("%s: --grant %q is not declared (the bundle's grants: %s)", path, grant, strings.Join(e.Auth.Grants(), ", "))
 	}
