@@ -17,10 +17,12 @@ type AuthorizeRequest struct {
 	Grant string `json:"grant,omitempty"`
 	// Call is any shape authorize.ReadCall accepts.
 	Call jsontext.Value `json:"call"`
-	// Session is a label for the decision log only: no history is kept.
-	// Entries under one label get increasing seqs (the server's count of
-	// labelled calls), so that a log reader reads them as one run.
-	Session string `json:"session,omitempty"`
+	// Session, when given, is a label for the decision log only: no
+	// history is kept. It is a session id (1 to 128 letters, digits or
+	// . _ : ~ -). Entries under one label get seqs 1, 2, 3… (this server's
+	// count of the label's calls), so that a log reader reads them as one
+	// run.
+	Session *string `json:"session,omitempty"`
 }
 
 // AuthorizeResponse answers POST /v1/authorize.

@@ -25,6 +25,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -77,11 +78,35 @@ type Server struct {
 	table   *session.Table
 	closing atomic.Bool
 	mux     *http.ServeMux
-	// labelled numbers the stateless calls that carry a session label, for
-	// their log entries' seq: increasing, so that a label's entries are
-	// ordered and distinct as a log reader requires, without keeping a
-	// count per label.
-	labelled atomic.Int64
+	labels  labels
+}
+
+// maxLabels bounds the labels whose calls a Server counts at once.
+const maxLabels = 1 << 16
+
+// labels numbers the stateless calls that carry a session label, per
+// label, for their log entries' seq: 1, 2, 3… so that a label's entries
+// are ordered and distinct, as a log reader requires, and read as the
+// label's calls. The counts are bounded: past maxLabels labels they start
+// afresh under another generation, whose entries carry another instance
+// (Config.Instance + "/L2", …), so that a label counted again from 1 is
+// another run to a reader, never a seq seen twice.
+type labels struct {
+	mu  sync.Mutex
+	seq map[string]int
+	gen int
+}
+
+// next is label's next seq and the generation it is counted in (from 1).
+func (l *labels) next(label string) (seq, gen int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if _, ok := l.seq[label]; !ok && (l.seq == nil || len(l.seq) >= maxLabels) {
+		l.seq = map[string]int{}
+		l.gen++
+	}
+	l.seq[label]++
+	return l.seq[label], l.gen
 }
 
 // New returns a Server deciding with e.
@@ -235,6 +260,11 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 	if !s.read(w, r, &req, "grant, call, session") {
 		return
 	}
+	if req.Session != nil && !sessionID.MatchString(*req.Session) {
+		// The label names a run in the decision log, as a session id does.
+		fail(w, BadSessionID, fmt.Sprintf("session %q: want 1 to 128 letters, digits or . _ : ~ -", clip(*req.Session)))
+		return
+	}
 	e := s.engine.Load()
 	grant, ok := s.pinned(w, req.Grant)
 	if !ok {
@@ -248,9 +278,13 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	entry := decisionlog.Entry{Origin: decisionlog.FromServer, Bundle: e.Auth.Bundle(), Contract: e.Auth.Contract(),
-		Condition: s.cfg.Condition, Grant: grant, Session: req.Session, Seq: 1, Call: decisionlog.CallOf(c)}
-	if req.Session != "" {
-		entry.Seq, entry.Instance = int(s.labelled.Add(1)), s.cfg.Instance
+		Condition: s.cfg.Condition, Grant: grant, Seq: 1, Call: decisionlog.CallOf(c)}
+	if req.Session != nil {
+		seq, gen := s.labels.next(*req.Session)
+		entry.Session, entry.Seq, entry.Instance = *req.Session, seq, s.cfg.Instance
+		if gen > 1 {
+			entry.Instance += "/L" + strconv.Itoa(gen)
+		}
 	}
 	d, err := e.Auth.Authorize(c, grant)
 	if err != nil {

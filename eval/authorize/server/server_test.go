@@ -578,3 +578,48 @@ func TestSessionIDReusedAndUnreadCalls(t *testing.T) {
 		t.Errorf("runs %v, want [s:1 s#2:1]", runs)
 	}
 }
+
+// TestStatelessLabels: a stateless call's session label is held to the
+// session id rule (400 bad_session_id, nothing logged), and each label's
+// calls are numbered on their own (1, 2, 3), so that the log reads back
+// as one run per label with every call in it.
+func TestStatelessLabels(t *testing.T) {
+	h := newHarness(t, seedEngine(t), server.Config{})
+	call := `{"name":"read_fixture","arguments":{"id":"F1"}}`
+	for _, tc := range []struct {
+		label  string
+		status int
+		want   string
+	}{
+		{`"bad/id"`, 400, `{"error":"session \"bad/id\": want 1 to 128 letters, digits or . _ : ~ -","code":"bad_session_id"}`},
+		{`""`, 400, `{"error":"session \"\": want 1 to 128 letters, digits or . _ : ~ -","code":"bad_session_id"}`},
+		{`"L1"`, 200, ``}, {`"L1"`, 200, ``}, {`"L2"`, 200, ``}, {`"L1"`, 200, ``},
+	} {
+		status, body := h.post("/v1/authorize", `{"call":`+call+`,"session":`+tc.label+`}`)
+		if status != tc.status || tc.want != "" && body != tc.want {
+			t.Errorf("label %s: %d %s, want %d %s", tc.label, status, body, tc.status, tc.want)
+		}
+	}
+	entries, err := decisionlog.Read(strings.NewReader(h.log.String()), "decisions.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range entries {
+		got = append(got, fmt.Sprintf("%s:%d", e.Session, e.Seq))
+	}
+	if fmt.Sprint(got) != "[L1:1 L1:2 L2:1 L1:3]" {
+		t.Errorf("seqs %v, want [L1:1 L1:2 L2:1 L1:3]", got)
+	}
+	recs, err := decisionlog.Records(entries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var runs []string
+	for _, r := range recs {
+		runs = append(runs, fmt.Sprintf("%s:%d", r.Key.Task, len(r.Audit)))
+	}
+	if fmt.Sprint(runs) != "[L1:3 L2:1]" {
+		t.Errorf("runs %v, want [L1:3 L2:1]", runs)
+	}
+}
