@@ -148,6 +148,9 @@ func serveWith(ctx context.Context, path string, f *serveFlags, stderr io.Writer
 		cfg.Log = decisionlog.NewWriter(lf, now)
 		cfg.Instance = instance(now)
 	}
+	// After SIGINT or SIGTERM tenet says what serve leaves behind, not
+	// its generic "interrupted; nothing written": the log holds decisions.
+	interrupt.SetMessage(ctx, func() string { return stoppedMessage(cfg.Log, f.logPath) })
 	srv := server.New(e, cfg)
 	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {
@@ -173,6 +176,20 @@ func serveWith(ctx context.Context, path string, f *serveFlags, stderr io.Writer
 	// server's drain takes its own grace, so it asks main for that much.
 	interrupt.SetGrace(ctx, f.grace+stopMargin)
 	return srv.Serve(ctx, ln, server.Limits{Shutdown: f.grace})
+}
+
+// stoppedMessage is what tenet serve says once a signal stopped it: the
+// decisions its log holds from this run, or that it kept none.
+func stoppedMessage(log *decisionlog.Writer, path string) string {
+	if log == nil {
+		return "tenet serve: stopped; no decision log was kept (no --log)"
+	}
+	n := log.Written()
+	msg := fmt.Sprintf("tenet serve: stopped; %s logged to %s", plural(n, "decision"), path)
+	if err := log.Err(); err != nil {
+		msg += fmt.Sprintf(", then the log failed (%v) and later decisions were withheld", err)
+	}
+	return msg
 }
 
 // LoadEngine opens the bundle file at path, holds it to the trust policy
