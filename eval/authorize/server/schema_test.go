@@ -52,6 +52,8 @@ func TestSchema(t *testing.T) {
 		{"POST", "/v1/sessions/s1/calls", `{"grant":"assistant","task":"t","offset":0,"messages":[` + userMsg + `,` + readCall + `,` + readReply + `],"call":` + sendBob + `}`, "SessionCallRequest", "SessionCallResponse"},
 		{"POST", "/v1/sessions/s1/calls", `{"offset":3,"messages":[],"call":{"name":"read_inbox","arguments":{"x":{"name":"send_email","arguments":{"to":"bob"}}}}}`, "SessionCallRequest", "SessionCallResponse"},
 		{"POST", "/v1/sessions/s1/calls", `{"offset":9,"call":` + read + `}`, "SessionCallRequest", ""},
+		{"POST", "/v1/sessions/s2/calls", `{"grant":"reader","messages":[` + userMsg + `,` + readCall + `],"call":{"id":"r1","name":"read_inbox","arguments":{}}}`, "SessionCallRequest", "SessionCallResponse"},
+		{"POST", "/v1/sessions/s3/calls", `{"grant":"reader","messages":[` + userMsg + `,` + readCall + `],"call":` + read + `}`, "SessionCallRequest", ""},
 		{"POST", "/v1/authorize", `{"grant":"nobody","call":` + read + `}`, "AuthorizeRequest", ""},
 		{"GET", "/v1/bundle", ``, "", "BundleResponse"},
 		{"GET", "/health", ``, "", "HealthResponse"},
