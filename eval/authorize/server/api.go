@@ -45,7 +45,8 @@ type SessionCallRequest struct {
 	// Offset, when given, is how many messages the host reported before
 	// these: a session that lost them (evicted, deleted, a restarted
 	// server) is then refused with 409 instead of checked on a history
-	// with a hole. Hosts should send it.
+	// with a hole, and messages sent again (a retry) are refused with 409
+	// instead of appended twice. Hosts should always send it.
 	Offset *int `json:"offset,omitempty"`
 	// Messages are the OpenAI chat messages since the last request; they
 	// may include the assistant message requesting Call (matched by id).

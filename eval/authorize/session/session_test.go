@@ -367,6 +367,19 @@ func TestRefusedMessagesBreakTheSession(t *testing.T) {
 			t.Errorf("after the refusal: %v (code %q)\nwant %s", err, code(err), want)
 		}
 	}
+	// A refused offset does not break a session: the offsets disagree
+	// until the host reports what the session lacks (here a retry of the
+	// message the session holds).
+	rt := session.NewTable(session.Limits{}, nil)
+	if _, err := rt.Check("r", eng, session.Request{Grant: "reader", Offset: intp(0), Messages: msgs(userMsg), Call: read}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := rt.Check("r", eng, session.Request{Offset: intp(0), Messages: msgs(userMsg), Call: read}); code(err) != session.Mismatch {
+		t.Fatalf("a retry: %v", err)
+	}
+	if out, err := rt.Check("r", eng, session.Request{Offset: intp(1), Call: read}); err != nil || out.History != 1 {
+		t.Errorf("after a refused offset: %+v, %v", out, err)
+	}
 	// Table.Break breaks a session the same way; another instance of its
 	// id is not broken by it.
 	if !tab.Delete("s") {

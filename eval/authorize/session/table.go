@@ -73,6 +73,10 @@ const (
 type Error struct {
 	Code Code
 	Msg  string
+	// offset: the request's offset is not the session's count. Its
+	// messages are refused, but no hole follows: the host's next offset
+	// disagrees too until it reports what the session lacks.
+	offset bool
 }
 
 func (e *Error) Error() string { return e.Msg }
@@ -226,10 +230,14 @@ func (t *Table) checkOnce(id string, engine func() *Engine, req Request) (_ Outc
 		return Outcome{}, &Error{Code: Broken, Msg: fmt.Sprintf("session %q is broken: %s; its history is not the host's, so no call is checked on it (delete it, DELETE /v1/sessions/%s, and start a new session with the whole history at offset 0)", id, s.broken, id)}, false
 	}
 	out, err := s.check(req, t.lim)
-	if err != nil && len(req.Messages) > 0 {
+	var oe *Error
+	if err != nil && len(req.Messages) > 0 && !(errors.As(err, &oe) && oe.offset) {
 		// The request's messages were not kept, but the host has them: a
 		// later request, offset or not, would be checked on a history
-		// with a hole. The session is unusable from now on.
+		// with a hole. The session is unusable from now on. (A refused
+		// offset is not: the host's offsets disagree with the session's
+		// until it reports what the session lacks, a retry of messages
+		// the session holds included.)
 		s.broken = fmt.Sprintf("a request reporting %d messages was refused, so they were not kept (%s)", len(req.Messages), err.Error())
 	}
 	if err != nil && s.seq == 0 {
@@ -256,7 +264,7 @@ func (s *Session) check(req Request, lim Limits) (Outcome, error) {
 		if first {
 			why = "the session is new (never seen, deleted, evicted after its idle time, or the server restarted): send the whole history with offset 0"
 		}
-		return Outcome{}, &Error{Code: Mismatch, Msg: fmt.Sprintf("offset %d: %s", *req.Offset, why)}
+		return Outcome{}, &Error{Code: Mismatch, Msg: fmt.Sprintf("offset %d: %s", *req.Offset, why), offset: true}
 	}
 	if req.Unread != nil {
 		return s.counted(), req.Unread
