@@ -89,3 +89,20 @@ func TestUnansweredCallIsUnknown(t *testing.T) {
 		}
 	}
 }
+
+// TestUnansweredWrapperDispatchesUnknown: a read dispatched by a parallel
+// wrapper that no result answers takes the wrapper's outcome, unknown —
+// not "did not run", which would let the payment through.
+func TestUnansweredWrapperDispatchesUnknown(t *testing.T) {
+	e := session.NewEngine(evaltest.ProgramFrom(t, readThenPay), session.Closed)
+	tab := session.NewTable(session.Limits{}, nil)
+	wrapper := `{"role":"assistant","content":null,"tool_calls":[{"id":"w1","type":"function","function":{"name":"multi_tool_use.parallel","arguments":"{\"tool_uses\":[{\"recipient_name\":\"functions.read_file\",\"parameters\":{\"path\":\"bill.txt\"}}]}"}}]}`
+	out, err := tab.Check("s", func() *session.Engine { return e }, session.Request{Offset: intp(0), Messages: msgs(askPay, wrapper), Call: call(t, pay)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const why = `call 0 ("multi_tool_use.parallel") dispatched it and has no result in the session yet: whether it ran is unknown`
+	if out.Allowed || out.Refusal != session.ByUnknown || len(out.Invariants) != 1 || !strings.Contains(out.Invariants[0].Reason, why) {
+		t.Errorf("allowed %v, refusal %q, invariants %+v; want refused as unknown, the reason saying %q", out.Allowed, out.Refusal, out.Invariants, why)
+	}
+}
