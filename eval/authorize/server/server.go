@@ -64,8 +64,9 @@ type Config struct {
 	// restarted on the same log — is another session to a reader
 	// (decisionlog.Entry.Instance): a session's entries carry Instance/N,
 	// N its number among the sessions this server created, and labelled
-	// stateless calls Instance (Instance/L2, … past maxLabels labels). Default: the start time, from Now, in RFC
-	// 3339 with nanoseconds (tenet serve: from TENET_TIME when set).
+	// stateless calls Instance (Instance/L2, … past maxLabels labels).
+	// Default: the start time, from Now, in RFC 3339 with nanoseconds
+	// (tenet serve: from TENET_TIME when set).
 	Instance string
 }
 
