@@ -29,15 +29,19 @@ const interruptGrace = time.Second
 // runMain is main without the exit: it runs the command under
 // interrupt.Run (SIGINT and SIGTERM cancel its context, stop every write,
 // and give it interruptGrace to return), then says what an interruption
-// left written and returns exitInterrupted.
+// left written (the command's own words, when it set them:
+// interrupt.SetMessage) and returns exitInterrupted.
 func runMain(args []string, stdout, stderr io.Writer) int {
-	code, interrupted, written := interrupt.Run(func(ctx context.Context) int {
+	code, interrupted, written, said := interrupt.Run(func(ctx context.Context) int {
 		return MainContext(ctx, args, stdout, stderr)
 	}, interruptGrace)
 	if !interrupted {
 		return code
 	}
-	fmt.Fprintln(stderr, interruptedMessage(written))
+	if said == "" { // a command that says what it leaves (tenet serve) speaks for itself
+		said = interruptedMessage(written)
+	}
+	fmt.Fprintln(stderr, said)
 	return exitInterrupted
 }
 

@@ -23,8 +23,9 @@ import (
 // SIGTERM while a request is in flight — its handler running, reading a
 // body that arrives only 1.5 s later, past the one second tenet's main
 // gives other commands to stop. The request must still be answered (200,
-// and logged), within --shutdown-grace, before tenet exits 130. With the
-// old fixed grace (0.9 s) its connection was cut and tenet had exited.
+// and logged), within --shutdown-grace, before tenet exits 130, saying
+// how many decisions the log holds. With the old fixed grace (0.9 s) its
+// connection was cut and tenet had exited.
 func TestServeShutdownGrace(t *testing.T) {
 	tenet, err := exec.LookPath("tenet") // the test binary as tenet (testscript.Main)
 	if err != nil {
@@ -101,9 +102,15 @@ func TestServeShutdownGrace(t *testing.T) {
 	if err != nil || !strings.HasPrefix(status, "HTTP/1.1 200 ") {
 		t.Fatalf("the request in flight: %q %v, want 200; stderr:\n%s", status, err, all.String())
 	}
-	for range lines {
+	for l := range lines {
+		all.WriteString(l + "\n")
 	}
 	err = cmd.Wait()
+	// tenet says what serve left, not the other commands' "interrupted;
+	// nothing written", which the log belies.
+	if want := "tenet serve: stopped; 1 decision logged to " + logPath + "\n"; !strings.HasSuffix(all.String(), want) {
+		t.Errorf("stderr ends\n%s\nwant it to end %q", all.String(), want)
+	}
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) || ee.ExitCode() != exitInterrupted {
 		t.Errorf("exit: %v, want code %d", err, exitInterrupted)

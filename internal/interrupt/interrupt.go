@@ -28,17 +28,21 @@ import (
 //
 // fn may change its grace (SetGrace) before the signal: a command that
 // drains work on the way out (a server finishing its requests) needs
-// longer than one that only stops.
-func Run(fn func(context.Context) int, grace time.Duration) (code int, interrupted bool, written []string) {
+// longer than one that only stops. It may also say what it leaves behind
+// (SetMessage): Run then returns those words as said, once fn has
+// returned or its grace is over; "" when fn set none.
+func Run(fn func(context.Context) int, grace time.Duration) (code int, interrupted bool, written []string, said string) {
 	g := new(atomic.Int64)
 	g.Store(int64(grace))
-	ctx, stop := signal.NotifyContext(context.WithValue(context.Background(), graceKey{}, g), os.Interrupt, syscall.SIGTERM)
+	msg := new(atomic.Pointer[func() string])
+	base := context.WithValue(context.WithValue(context.Background(), graceKey{}, g), messageKey{}, msg)
+	ctx, stop := signal.NotifyContext(base, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	result := make(chan int, 1)
 	go func() { result <- fn(ctx) }()
 	select {
 	case code := <-result:
-		return code, false, nil
+		return code, false, nil, ""
 	case <-ctx.Done():
 	}
 	written = atomicfile.Stop()
@@ -47,10 +51,28 @@ func Run(fn func(context.Context) int, grace time.Duration) (code int, interrupt
 	case <-result:
 	case <-time.After(time.Duration(g.Load())):
 	}
-	return 0, true, written
+	if f := msg.Load(); f != nil {
+		said = (*f)()
+	}
+	return 0, true, written, said
 }
 
 type graceKey struct{}
+
+type messageKey struct{}
+
+// SetMessage sets what the Run whose context ctx is (or derives from)
+// says after a signal in place of its caller's words (tenet's
+// "interrupted; nothing written", which a server that logged decisions
+// would belie): msg is called once the function has stopped. It reports
+// false, and does nothing, when ctx is not a Run's.
+func SetMessage(ctx context.Context, msg func() string) bool {
+	m, ok := ctx.Value(messageKey{}).(*atomic.Pointer[func() string])
+	if ok {
+		m.Store(&msg)
+	}
+	return ok
+}
 
 // SetGrace sets to d how long the Run whose context ctx is (or derives
 // from) lets its function return after a signal. It reports false, and

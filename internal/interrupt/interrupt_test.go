@@ -9,7 +9,7 @@ import (
 
 // TestRunReturnsCode: without a signal, Run is fn.
 func TestRunReturnsCode(t *testing.T) {
-	code, interrupted, written := Run(func(context.Context) int { return 7 }, time.Second)
+	code, interrupted, written, _ := Run(func(context.Context) int { return 7 }, time.Second)
 	if code != 7 || interrupted || written != nil {
 		t.Errorf("Run = %d, %v, %q; want 7, false, nil", code, interrupted, written)
 	}
@@ -21,7 +21,7 @@ func TestSetGrace(t *testing.T) {
 	if SetGrace(context.Background(), time.Minute) {
 		t.Error("SetGrace on a context that is not Run's reported true")
 	}
-	code, _, _ := Run(func(ctx context.Context) int {
+	code, _, _, _ := Run(func(ctx context.Context) int {
 		g, _ := ctx.Value(graceKey{}).(interface{ Load() int64 })
 		if g == nil || time.Duration(g.Load()) != time.Second || !SetGrace(ctx, time.Minute) || time.Duration(g.Load()) != time.Minute {
 			return 1
@@ -38,7 +38,10 @@ func TestSetGrace(t *testing.T) {
 // last in the package and writes no file.)
 func TestRunInterrupted(t *testing.T) {
 	cancelled := make(chan bool, 1)
-	code, interrupted, written := Run(func(ctx context.Context) int {
+	code, interrupted, written, said := Run(func(ctx context.Context) int {
+		if !SetMessage(ctx, func() string { return "stopped; 3 decisions logged" }) {
+			t.Error("SetMessage on a Run's context reported false")
+		}
 		if err := syscall.Kill(syscall.Getpid(), syscall.SIGTERM); err != nil {
 			t.Error(err)
 		}
@@ -50,7 +53,7 @@ func TestRunInterrupted(t *testing.T) {
 		}
 		return 3
 	}, 10*time.Second)
-	if !<-cancelled || code != 0 || !interrupted || len(written) != 0 {
-		t.Errorf("Run = %d, %v, %q; want the context cancelled, then 0, true, none written", code, interrupted, written)
+	if !<-cancelled || code != 0 || !interrupted || len(written) != 0 || said != "stopped; 3 decisions logged" {
+		t.Errorf("Run = %d, %v, %q, %q; want the context cancelled, then 0, true, none written, the function's message", code, interrupted, written, said)
 	}
 }

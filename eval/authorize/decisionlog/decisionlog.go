@@ -130,6 +130,7 @@ type Writer struct {
 	mu  sync.Mutex
 	w   io.Writer
 	err error
+	n   int // entries written
 	now func() time.Time
 }
 
@@ -162,6 +163,23 @@ func (w *Writer) Write(e Entry) error {
 	}
 	if _, err := w.w.Write(buf.Bytes()); err != nil {
 		w.err = fmt.Errorf("decision log: %w", err)
+		return w.err
 	}
+	w.n++
+	return nil
+}
+
+// Err is the first error a Write met (nil while none has): from then on
+// every Write fails with it, so a decider's health is its log's.
+func (w *Writer) Err() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	return w.err
+}
+
+// Written is the number of entries written whole.
+func (w *Writer) Written() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.n
 }

@@ -17,10 +17,12 @@ type AuthorizeRequest struct {
 	Grant string `json:"grant,omitempty"`
 	// Call is any shape authorize.ReadCall accepts.
 	Call jsontext.Value `json:"call"`
-	// Session is a label for the decision log only: no history is kept.
-	// Entries under one label get increasing seqs (the server's count of
-	// labelled calls), so that a log reader reads them as one run.
-	Session string `json:"session,omitempty"`
+	// Session, when given, is a label for the decision log only: no
+	// history is kept. It is a session id (1 to 128 letters, digits or
+	// . _ : ~ -). Entries under one label get seqs 1, 2, 3… (this server's
+	// count of the label's calls), so that a log reader reads them as one
+	// run.
+	Session *string `json:"session,omitempty"`
 }
 
 // AuthorizeResponse answers POST /v1/authorize.
@@ -43,7 +45,8 @@ type SessionCallRequest struct {
 	// Offset, when given, is how many messages the host reported before
 	// these: a session that lost them (evicted, deleted, a restarted
 	// server) is then refused with 409 instead of checked on a history
-	// with a hole. Hosts should send it.
+	// with a hole, and messages sent again (a retry) are refused with 409
+	// instead of appended twice. Hosts should always send it.
 	Offset *int `json:"offset,omitempty"`
 	// Messages are the OpenAI chat messages since the last request; they
 	// may include the assistant message requesting Call (matched by id).
@@ -100,9 +103,12 @@ type InvariantInfo struct {
 	Incremental bool   `json:"incremental"`
 }
 
-// HealthResponse answers GET /health.
+// HealthResponse answers GET /health: 200 "ok", or 503 "failing" when
+// every decision would fail (the decision log cannot be written), Reason
+// saying why.
 type HealthResponse struct {
-	Status   string `json:"status"` // "ok"
+	Status   string `json:"status"` // "ok" or "failing"
+	Reason   string `json:"reason,omitempty"`
 	Bundle   string `json:"bundle"`
 	Sessions int    `json:"sessions"`
 }
@@ -129,6 +135,7 @@ const (
 	UnknownSession   ErrorCode = "unknown_session"        // 404
 	MethodNotAllowed ErrorCode = "method_not_allowed"     // 405
 	SessionMismatch  ErrorCode = "session_mismatch"       // 409: offset, grant, task or goal differs from the session's
+	SessionBroken    ErrorCode = "session_broken"         // 409: an earlier request's messages were refused (or its decision withheld): the session's history is not the host's until it is deleted
 	TooLarge         ErrorCode = "too_large"              // 413: the body is over the limit
 	HistoryTooLarge  ErrorCode = "history_too_large"      // 413: the session's history would be over its limits
 	WrongContentType ErrorCode = "unsupported_media_type" // 415
@@ -143,7 +150,7 @@ const (
 // Codes are every ErrorCode, in the order of their statuses.
 func Codes() []ErrorCode {
 	return []ErrorCode{BadJSON, BadCall, CallMismatch, CallIDRequired, BadSessionID, BadMessages, GrantRequired, NotFound, UnknownSession, MethodNotAllowed,
-		SessionMismatch, TooLarge, HistoryTooLarge, WrongContentType, UnknownGrant, UnknownTask, TooManySessions, Internal, LogFailed, ShuttingDown}
+		SessionMismatch, SessionBroken, TooLarge, HistoryTooLarge, WrongContentType, UnknownGrant, UnknownTask, TooManySessions, Internal, LogFailed, ShuttingDown}
 }
 
 // Status is the HTTP status of code.
@@ -155,7 +162,7 @@ func (c ErrorCode) Status() int {
 		return 404
 	case MethodNotAllowed:
 		return 405
-	case SessionMismatch:
+	case SessionMismatch, SessionBroken:
 		return 409
 	case TooLarge, HistoryTooLarge:
 		return 413

@@ -25,6 +25,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -63,8 +64,9 @@ type Config struct {
 	// restarted on the same log — is another session to a reader
 	// (decisionlog.Entry.Instance): a session's entries carry Instance/N,
 	// N its number among the sessions this server created, and labelled
-	// stateless calls Instance. Default: the start time, from Now, in RFC
-	// 3339 with nanoseconds (tenet serve: from TENET_TIME when set).
+	// stateless calls Instance (Instance/L2, … past maxLabels labels).
+	// Default: the start time, from Now, in RFC 3339 with nanoseconds
+	// (tenet serve: from TENET_TIME when set).
 	Instance string
 }
 
@@ -77,11 +79,35 @@ type Server struct {
 	table   *session.Table
 	closing atomic.Bool
 	mux     *http.ServeMux
-	// labelled numbers the stateless calls that carry a session label, for
-	// their log entries' seq: increasing, so that a label's entries are
-	// ordered and distinct as a log reader requires, without keeping a
-	// count per label.
-	labelled atomic.Int64
+	labels  labels
+}
+
+// maxLabels bounds the labels whose calls a Server counts at once.
+const maxLabels = 1 << 16
+
+// labels numbers the stateless calls that carry a session label, per
+// label, for their log entries' seq: 1, 2, 3… so that a label's entries
+// are ordered and distinct, as a log reader requires, and read as the
+// label's calls. The counts are bounded: past maxLabels labels they start
+// afresh under another generation, whose entries carry another instance
+// (Config.Instance + "/L2", …), so that a label counted again from 1 is
+// another run to a reader, never a seq seen twice.
+type labels struct {
+	mu  sync.Mutex
+	seq map[string]int
+	gen int
+}
+
+// next is label's next seq and the generation it is counted in (from 1).
+func (l *labels) next(label string) (seq, gen int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if _, ok := l.seq[label]; !ok && (l.seq == nil || len(l.seq) >= maxLabels) {
+		l.seq = map[string]int{}
+		l.gen++
+	}
+	l.seq[label]++
+	return l.seq[label], l.gen
 }
 
 // New returns a Server deciding with e.
@@ -235,6 +261,11 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 	if !s.read(w, r, &req, "grant, call, session") {
 		return
 	}
+	if req.Session != nil && !sessionID.MatchString(*req.Session) {
+		// The label names a run in the decision log, as a session id does.
+		fail(w, BadSessionID, fmt.Sprintf("session %q: want 1 to 128 letters, digits or . _ : ~ -", clip(*req.Session)))
+		return
+	}
 	e := s.engine.Load()
 	grant, ok := s.pinned(w, req.Grant)
 	if !ok {
@@ -248,9 +279,13 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	entry := decisionlog.Entry{Origin: decisionlog.FromServer, Bundle: e.Auth.Bundle(), Contract: e.Auth.Contract(),
-		Condition: s.cfg.Condition, Grant: grant, Session: req.Session, Seq: 1, Call: decisionlog.CallOf(c)}
-	if req.Session != "" {
-		entry.Seq, entry.Instance = int(s.labelled.Add(1)), s.cfg.Instance
+		Condition: s.cfg.Condition, Grant: grant, Seq: 1, Call: decisionlog.CallOf(c)}
+	if req.Session != nil {
+		seq, gen := s.labels.next(*req.Session)
+		entry.Session, entry.Seq, entry.Instance = *req.Session, seq, s.cfg.Instance
+		if gen > 1 {
+			entry.Instance += "/L" + strconv.Itoa(gen)
+		}
 	}
 	d, err := e.Auth.Authorize(c, grant)
 	if err != nil {
@@ -321,6 +356,11 @@ func (s *Server) sessionCall(w http.ResponseWriter, r *http.Request) {
 		Grant: out.Grant, Session: id, Instance: instance, Seq: out.Seq, Call: decisionlog.CallOf(c), Allowed: out.Allowed, Decision: &out.Decision,
 		Invariants: invs, OnUnknown: out.OnUnknown.String()}
 	if !s.logged(w, entry) {
+		if len(msgs) > 0 {
+			// The session kept the messages, but the host was told the
+			// request failed: it may send them again or go on without.
+			s.table.Break(id, out.Instance, fmt.Sprintf("the decision of its call %d was withheld, its log line unwritten, after its %d messages were kept (the host was told the request failed)", out.Seq, len(msgs)))
+		}
 		return
 	}
 	reply(w, http.StatusOK, SessionCallResponse{Allowed: out.Allowed, Refusal: string(out.Refusal), Session: id, Seq: out.Seq, History: out.History,
@@ -336,8 +376,20 @@ func (s *Server) deleteSession(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
+// health is 200 "ok" unless decisions cannot be given: a decision log
+// that failed once fails every later write (decisionlog.Writer), so each
+// decision would be a 500 log_failed, and a load balancer or supervisor
+// reading /health must see it (503 "failing").
 func (s *Server) health(w http.ResponseWriter, r *http.Request) {
-	reply(w, http.StatusOK, HealthResponse{Status: "ok", Bundle: s.engine.Load().Auth.Bundle(), Sessions: s.table.Len()})
+	h := HealthResponse{Status: "ok", Bundle: s.engine.Load().Auth.Bundle(), Sessions: s.table.Len()}
+	if s.cfg.Log != nil {
+		if err := s.cfg.Log.Err(); err != nil {
+			h.Status, h.Reason = "failing", err.Error()+": every decision is withheld (log_failed) until the server is restarted with a log it can write"
+			reply(w, http.StatusServiceUnavailable, h)
+			return
+		}
+	}
+	reply(w, http.StatusOK, h)
 }
 
 func (s *Server) bundle(w http.ResponseWriter, r *http.Request) {

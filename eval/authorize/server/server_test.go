@@ -416,6 +416,47 @@ func TestLogFailureWithholdsTheDecision(t *testing.T) {
 	}
 }
 
+// TestLogFailureFailsHealth: once the decision log has failed, every
+// decision is withheld, and /health says so (503 failing) rather than ok.
+// A session whose reported messages were kept for a decision that was
+// then withheld is broken: the host was told its request failed.
+func TestLogFailureFailsHealth(t *testing.T) {
+	e := mailEngine(t, nil, session.Closed)
+	srv := server.New(e, server.Config{Log: decisionlog.NewWriter(failingWriter{}, fixedTime), Instance: "t0"})
+	h := &harness{srv: srv}
+	id := e.Auth.Bundle()
+	read := `{"name":"read_inbox","arguments":{}}`
+	run1(t, h, []exchange{
+		{"GET", "/health", "", ``, 200, `{"status":"ok","bundle":"` + id + `","sessions":0}`},
+		{"POST", "/v1/sessions/a/calls", "", `{"grant":"reader","offset":0,"messages":[` + userMsg + `],"call":` + read + `}`, 500,
+			`{"error":"decision log: no space left on device (the decision is withheld: a decision point that cannot log refuses)","code":"log_failed"}`},
+		{"GET", "/health", "", ``, 503, `{"status":"failing","reason":"decision log: no space left on device: every decision is withheld (log_failed) until the server is restarted with a log it can write","bundle":"` + id + `","sessions":1}`},
+		{"POST", "/v1/sessions/a/calls", "", `{"offset":1,"call":` + read + `}`, 409,
+			`{"error":"session \"a\" is broken: the decision of its call 1 was withheld, its log line unwritten, after its 1 messages were kept (the host was told the request failed); its history is not the host's, so no call is checked on it (delete it, DELETE /v1/sessions/a, and start a new session with the whole history at offset 0)","code":"session_broken"}`},
+	})
+}
+
+// TestHistoryTooLargeBreaksTheSession: after a request's messages are
+// refused (413), the session is refused (409 session_broken) — even a
+// request whose offset agrees with what it holds — until DELETE.
+func TestHistoryTooLargeBreaksTheSession(t *testing.T) {
+	h := newHarness(t, mailEngine(t, nil, session.Closed), server.Config{Limits: session.Limits{MaxMessages: 2}})
+	id := h.srv.Engine().Auth.Bundle()
+	read := `{"name":"read_inbox","arguments":{}}`
+	ok := func(seq, history int) string {
+		return fmt.Sprintf(`{"allowed":true,"session":"a","seq":%d,"history":%d,"bundle":"%s","grant":"reader","shape":"openai-function","decision":{"allowed":true,"tool":"read_inbox","decision":"authorized","required":{"operation":"read"}},"invariants":[],"on_unknown":"closed"}`, seq, history, id)
+	}
+	run1(t, h, []exchange{
+		{"POST", "/v1/sessions/a/calls", "", `{"grant":"reader","offset":0,"messages":[` + userMsg + `],"call":` + read + `}`, 200, ok(1, 1)},
+		{"POST", "/v1/sessions/a/calls", "", `{"offset":1,"messages":[` + userMsg + `,` + userMsg + `],"call":` + read + `}`, 413,
+			`{"error":"the session would hold 3 messages, over the limit of 2 (start a new session)","code":"history_too_large"}`},
+		{"POST", "/v1/sessions/a/calls", "", `{"offset":1,"call":` + read + `}`, 409,
+			`{"error":"session \"a\" is broken: a request reporting 2 messages was refused, so they were not kept (the session would hold 3 messages, over the limit of 2 (start a new session)); its history is not the host's, so no call is checked on it (delete it, DELETE /v1/sessions/a, and start a new session with the whole history at offset 0)","code":"session_broken"}`},
+		{"DELETE", "/v1/sessions/a", "", ``, 204, ``},
+		{"POST", "/v1/sessions/a/calls", "", `{"grant":"reader","offset":0,"messages":[` + userMsg + `],"call":` + read + `}`, 200, ok(1, 1)},
+	})
+}
+
 // TestConcurrentSessions drives sessions in parallel (under -race).
 func TestConcurrentSessions(t *testing.T) {
 	h := newHarness(t, mailEngine(t, readThenSend{}, session.Closed), server.Config{})
@@ -488,7 +529,9 @@ func TestLogReadsBack(t *testing.T) {
 // sessions of one name; a call that cannot be read, or that disagrees
 // with the history's call of its id, is answered 400 — the first logged
 // with its error under a seq of its own, the second not (nothing was
-// decided, and the request may be sent again corrected).
+// decided). The second reported a message the session did not keep, so
+// the session is broken (409) until deleted: the next request, offset
+// and all, would be checked on a history missing it.
 func TestSessionIDReusedAndUnreadCalls(t *testing.T) {
 	h := newHarness(t, mailEngine(t, readThenSend{}, session.Closed), server.Config{})
 	read := `{"name":"read_inbox","arguments":{}}`
@@ -497,7 +540,8 @@ func TestSessionIDReusedAndUnreadCalls(t *testing.T) {
 		{"POST", "/v1/sessions/s/calls", "", `{"call":{"tool":"x"}}`, 400, ``},
 		{"POST", "/v1/sessions/s/calls", "", `{"messages":[` + readCall + `],"call":{"id":"r1","name":"read_inbox","arguments":{"all":true}}}`, 400,
 			`{"error":"call \"r1\": the history's message 1 requests a call of this id that no result answers yet, which is this pending call, but its arguments differ ({} there, {\"all\":true} here) (send the call the message requests, or give a new call a new id)","code":"call_mismatch"}`},
-		{"POST", "/v1/sessions/s/calls", "", `{"offset":1,"call":` + read + `}`, 200, ``},
+		{"POST", "/v1/sessions/s/calls", "", `{"offset":1,"call":` + read + `}`, 409,
+			`{"error":"session \"s\" is broken: a request reporting 1 messages was refused, so they were not kept (call \"r1\": the history's message 1 requests a call of this id that no result answers yet, which is this pending call, but its arguments differ ({} there, {\"all\":true} here) (send the call the message requests, or give a new call a new id)); its history is not the host's, so no call is checked on it (delete it, DELETE /v1/sessions/s, and start a new session with the whole history at offset 0)","code":"session_broken"}`},
 		{"DELETE", "/v1/sessions/s", "", ``, 204, ``},
 		{"POST", "/v1/sessions/s/calls", "", `{"grant":"reader","offset":0,"messages":[` + userMsg + `],"call":` + read + `}`, 200, ``},
 	} {
@@ -514,7 +558,7 @@ func TestSessionIDReusedAndUnreadCalls(t *testing.T) {
 		}
 		got = append(got, fmt.Sprintf("%s %s %d %q", e.Session, e.Instance, e.Seq, e.Error))
 	}
-	want := `[s t0/1 1 "" s t0/1 2 "call: not a call: want an OpenAI tool call {\"type\": \"function\", \"function\": {\"name\", \"arguments\"}}, a function call {\"name\", \"arguments\"}, an MCP tools/call request {\"method\": \"tools/call\", \"params\": {\"name\", \"arguments\"}} or an Anthropic tool_use block {\"type\": \"tool_use\", \"name\", \"input\"}" s t0/1 3 "" s t0/2 1 ""]`
+	want := `[s t0/1 1 "" s t0/1 2 "call: not a call: want an OpenAI tool call {\"type\": \"function\", \"function\": {\"name\", \"arguments\"}}, a function call {\"name\", \"arguments\"}, an MCP tools/call request {\"method\": \"tools/call\", \"params\": {\"name\", \"arguments\"}} or an Anthropic tool_use block {\"type\": \"tool_use\", \"name\", \"input\"}" s t0/2 1 ""]`
 	if fmt.Sprint(got) != want {
 		t.Errorf("log entries\n%v\nwant\n%s", got, want)
 	}
@@ -530,7 +574,52 @@ func TestSessionIDReusedAndUnreadCalls(t *testing.T) {
 	for _, r := range recs {
 		runs = append(runs, fmt.Sprintf("%s:%d", r.Key.Task, len(r.Audit)))
 	}
-	if fmt.Sprint(runs) != "[s:2 s#2:1]" {
-		t.Errorf("runs %v, want [s:2 s#2:1]", runs)
+	if fmt.Sprint(runs) != "[s:1 s#2:1]" {
+		t.Errorf("runs %v, want [s:1 s#2:1]", runs)
+	}
+}
+
+// TestStatelessLabels: a stateless call's session label is held to the
+// session id rule (400 bad_session_id, nothing logged), and each label's
+// calls are numbered on their own (1, 2, 3), so that the log reads back
+// as one run per label with every call in it.
+func TestStatelessLabels(t *testing.T) {
+	h := newHarness(t, seedEngine(t), server.Config{})
+	call := `{"name":"read_fixture","arguments":{"id":"F1"}}`
+	for _, tc := range []struct {
+		label  string
+		status int
+		want   string
+	}{
+		{`"bad/id"`, 400, `{"error":"session \"bad/id\": want 1 to 128 letters, digits or . _ : ~ -","code":"bad_session_id"}`},
+		{`""`, 400, `{"error":"session \"\": want 1 to 128 letters, digits or . _ : ~ -","code":"bad_session_id"}`},
+		{`"L1"`, 200, ``}, {`"L1"`, 200, ``}, {`"L2"`, 200, ``}, {`"L1"`, 200, ``},
+	} {
+		status, body := h.post("/v1/authorize", `{"call":`+call+`,"session":`+tc.label+`}`)
+		if status != tc.status || tc.want != "" && body != tc.want {
+			t.Errorf("label %s: %d %s, want %d %s", tc.label, status, body, tc.status, tc.want)
+		}
+	}
+	entries, err := decisionlog.Read(strings.NewReader(h.log.String()), "decisions.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range entries {
+		got = append(got, fmt.Sprintf("%s:%d", e.Session, e.Seq))
+	}
+	if fmt.Sprint(got) != "[L1:1 L1:2 L2:1 L1:3]" {
+		t.Errorf("seqs %v, want [L1:1 L1:2 L2:1 L1:3]", got)
+	}
+	recs, err := decisionlog.Records(entries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var runs []string
+	for _, r := range recs {
+		runs = append(runs, fmt.Sprintf("%s:%d", r.Key.Task, len(r.Audit)))
+	}
+	if fmt.Sprint(runs) != "[L1:3 L2:1]" {
+		t.Errorf("runs %v, want [L1:3 L2:1]", runs)
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tenetlang/tenet/eval/authorize"
 	"github.com/tenetlang/tenet/eval/run"
+	"github.com/tenetlang/tenet/eval/transcript/build"
 )
 
 // place returns the run to check c on and c's index in it.
@@ -114,4 +115,80 @@ func clip(s string) string {
 		return s[:120] + "…"
 	}
 	return s
+}
+
+// unanswered returns rn (a run from place, its pending call at index
+// pending) with every other top-level call no result answers marked as
+// of unknown outcome (OkUnknown), on copies: rn's calls may be the
+// session's cached decoding, which later checks reuse. The
+// openai-messages reader reads such a call as one that did not run (ok
+// false), which is right for a finished transcript; in a live session the
+// host may be running it now, or may have run it and not reported its
+// result yet, so whether it ran is unknown, and an invariant that reads
+// ok is unknown on it rather than quietly held — the gateway's rule for
+// a call in flight. The calls such a call dispatches (a parallel
+// wrapper's) take its outcome, as once answered: unknown too.
+func unanswered(rn *run.Run, pending int) *run.Run {
+	cloned := false
+	mark := func(i int, why string) {
+		if !cloned {
+			r := *rn
+			r.Calls = slices.Clone(rn.Calls)
+			rn, cloned = &r, true
+		}
+		cp := *rn.Calls[i]
+		cp.Ok, cp.OkUnknown = false, why
+		rn.Calls[i] = &cp
+	}
+	for i := range len(rn.Calls) {
+		c := rn.Calls[i]
+		if i == pending || c.Parent >= 0 || c.ResultEvent >= 0 || c.OkUnknown != "" {
+			continue
+		}
+		why := fmt.Sprintf("call %d (%q, message %d) has no result in the session yet: whether it ran is unknown (report its result)", c.Index, c.Tool, c.Event)
+		mark(i, why)
+		for _, d := range dispatchedBy(rn, i) {
+			mark(d, fmt.Sprintf("call %d (%q) dispatched it and has no result in the session yet: whether it ran is unknown", c.Index, c.Tool))
+		}
+	}
+	return rn
+}
+
+// dispatchedBy returns the indexes of the calls top-level call i of rn
+// dispatches (a parallel wrapper's, which run iff it runs). Its nested
+// calls are found again, as the readers find them (build.AppendNested),
+// on a stand-in of it that has a result: the calls that take the
+// stand-in's result are the dispatched ones. Direct children are found in
+// the same order both times (nested calls are appended outermost first).
+func dispatchedBy(rn *run.Run, i int) []int {
+	var children []int
+	for _, c := range rn.Calls {
+		if c.Parent == i {
+			children = append(children, c.Index)
+		}
+	}
+	if len(children) == 0 {
+		return nil
+	}
+	top := *rn.Calls[i]
+	top.Index, top.Parent, top.Depth, top.ResultEvent, top.Ok, top.OkUnknown = 0, -1, 0, 0, true, ""
+	mini := run.Run{Calls: []*run.Call{&top}}
+	if build.AppendNested(&mini, 0) != "" {
+		return nil // the decoding found them: not reached
+	}
+	var out []int
+	k := 0
+	for _, c := range mini.Calls[1:] {
+		if c.Parent != 0 {
+			continue
+		}
+		if k >= len(children) {
+			break
+		}
+		if c.ResultEvent >= 0 { // took the stand-in's result: dispatched
+			out = append(out, children[k])
+		}
+		k++
+	}
+	return out
 }

@@ -194,8 +194,9 @@ type Session struct {
 	last atomic.Int64 // unix nanoseconds of the last use
 
 	mu         sync.Mutex
-	deleted    bool // by Table.Delete
-	dropped    bool // its first request failed: removed from the table
+	deleted    bool   // by Table.Delete
+	dropped    bool   // its first request failed: removed from the table
+	broken     string // why it is unusable ("": it is not): see Table.Break
 	grant      string
 	task, goal string
 	msgs       [][]byte

@@ -231,12 +231,24 @@ func TestRefusalsKeepNothing(t *testing.T) {
 		{session.Request{Messages: msgs(`{"role":"user","content":"` + strings.Repeat("x", 400) + `"}`), Call: read}, session.HistoryTooLarge, "the session's messages would be 473 bytes, over the limit of 400 (start a new session)"},
 		{session.Request{Messages: msgs(`{"role":"user","content":1}`), Call: read}, session.BadMessages, ""},
 	} {
-		_, err := tab.Check("s", eng, tc.req)
+		// A refusal of reported messages breaks its session (see
+		// TestRefusedMessagesBreakTheSession): each gets a session of its own.
+		id := "s"
+		if len(tc.req.Messages) > 0 {
+			id = fmt.Sprintf("m%d", len(tc.req.Messages[0]))
+			if _, err := tab.Check(id, eng, session.Request{Grant: "reader", Messages: msgs(userMsg), Call: read}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		_, err := tab.Check(id, eng, tc.req)
 		if code(err) != tc.code || (tc.msg != "" && err.Error() != tc.msg) {
 			t.Errorf("%+v: %v (code %q)", tc.req, err, code(err))
 		}
 	}
-	_, err = tab.Check("s", eng, session.Request{Messages: msgs(`{"role":"user","content":1}`), Call: read})
+	if _, err := tab.Check("b", eng, session.Request{Grant: "reader", Messages: msgs(userMsg), Call: read}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = tab.Check("b", eng, session.Request{Messages: msgs(`{"role":"user","content":1}`), Call: read})
 	if want := "the session's history (messages 0-1; this request's from 1) is not OpenAI chat messages: message 1: "; err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Errorf("bad message: %v, want prefix %q", err, want)
 	}
@@ -328,5 +340,61 @@ func TestUnknownTask(t *testing.T) {
 	out, err := tab.Check("s", eng, session.Request{Grant: "assistant", Task: "t", Offset: intp(0), Call: read})
 	if err != nil || out.Grant != "assistant" || out.History != 0 {
 		t.Fatalf("task t: %+v %v", out, err)
+	}
+}
+
+// TestRefusedMessagesBreakTheSession: once a request's messages are
+// refused (here over the history limit, 413), the host holds a message
+// the session does not; a later request — even one whose offset agrees
+// with the session's count — is refused (session_broken) rather than
+// checked on a history with a hole, until the session is deleted.
+func TestRefusedMessagesBreakTheSession(t *testing.T) {
+	tab := session.NewTable(session.Limits{MaxMessages: 2}, nil)
+	eng := engine(t, nil, session.Closed)
+	read := call(t, `{"name":"read_inbox","arguments":{}}`)
+	if _, err := tab.Check("s", eng, session.Request{Grant: "reader", Offset: intp(0), Messages: msgs(userMsg), Call: read}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := tab.Check("s", eng, session.Request{Offset: intp(1), Messages: msgs(userMsg, userMsg), Call: read})
+	if code(err) != session.HistoryTooLarge {
+		t.Fatalf("over the limit: %v", err)
+	}
+	// A request without messages is refused too: no hole goes unnoticed.
+	for _, req := range []session.Request{{Offset: intp(1), Call: read}, {Call: read}, {Offset: intp(3), Messages: msgs(userMsg), Call: read}} {
+		_, err = tab.Check("s", eng, req)
+		want := `session "s" is broken: a request reporting 2 messages was refused, so they were not kept (the session would hold 3 messages, over the limit of 2 (start a new session)); its history is not the host's, so no call is checked on it (delete it, DELETE /v1/sessions/s, and start a new session with the whole history at offset 0)`
+		if code(err) != session.Broken || err.Error() != want {
+			t.Errorf("after the refusal: %v (code %q)\nwant %s", err, code(err), want)
+		}
+	}
+	// A refused offset does not break a session: the offsets disagree
+	// until the host reports what the session lacks (here a retry of the
+	// message the session holds).
+	rt := session.NewTable(session.Limits{}, nil)
+	if _, err := rt.Check("r", eng, session.Request{Grant: "reader", Offset: intp(0), Messages: msgs(userMsg), Call: read}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := rt.Check("r", eng, session.Request{Offset: intp(0), Messages: msgs(userMsg), Call: read}); code(err) != session.Mismatch {
+		t.Fatalf("a retry: %v", err)
+	}
+	if out, err := rt.Check("r", eng, session.Request{Offset: intp(1), Call: read}); err != nil || out.History != 1 {
+		t.Errorf("after a refused offset: %+v, %v", out, err)
+	}
+	// Table.Break breaks a session the same way; another instance of its
+	// id is not broken by it.
+	if !tab.Delete("s") {
+		t.Fatal("no session to delete")
+	}
+	out, err := tab.Check("s", eng, session.Request{Grant: "reader", Offset: intp(0), Messages: msgs(userMsg), Call: read})
+	if err != nil || out.Seq != 1 || out.History != 1 || out.Instance != 2 {
+		t.Fatalf("a new session after delete: %+v, %v", out, err)
+	}
+	tab.Break("s", 1, "not this one")
+	if _, err := tab.Check("s", eng, session.Request{Offset: intp(1), Call: read}); err != nil {
+		t.Errorf("broken by another instance's number: %v", err)
+	}
+	tab.Break("s", 2, "its decision could not be logged")
+	if _, err := tab.Check("s", eng, session.Request{Offset: intp(1), Call: read}); code(err) != session.Broken || !strings.Contains(err.Error(), "is broken: its decision could not be logged; ") {
+		t.Errorf("after Break: %v", err)
 	}
 }

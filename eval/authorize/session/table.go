@@ -66,19 +66,26 @@ const (
 	UnknownTask     Code = "unknown_task"      // the task or goal is not the bundle's (the invariant checker refused it)
 	CallMismatch    Code = "call_mismatch"     // the history's unanswered call of the pending call's id is another call, or several have that id
 	CallIDRequired  Code = "call_id_required"  // the pending call has no id and the history's last message has unanswered calls
+	Broken          Code = "session_broken"    // an earlier request's messages were refused or their fate is unknown to the host (Table.Break): the session's history is not the host's
 )
 
 // Error is a check refused before any decision: nothing was appended.
 type Error struct {
 	Code Code
 	Msg  string
+	// offset: the request's offset is not the session's count. Its
+	// messages are refused, but no hole follows: the host's next offset
+	// disagrees too until it reports what the session lacks.
+	offset bool
 }
 
 func (e *Error) Error() string { return e.Msg }
 
 // Table holds sessions by id. It is safe for concurrent use.
 //
-// A session whose first request is refused is not kept. Eviction: a
+// A session whose first request is refused is not kept. A later request
+// refused after reporting messages breaks its session (see Break): the
+// host holds messages the session does not. Eviction: a
 // session unused for IdleTTL is evicted when a new session is
 // created (every expired session then, in one sweep over the table) or
 // when its id is used again (it then starts afresh, and a request with
@@ -127,6 +134,29 @@ func (t *Table) Delete(id string) bool {
 		s.mu.Unlock()
 	}
 	return ok
+}
+
+// Break makes session id unusable, when it is still the session its
+// Table numbered instance (Outcome.Instance): every later request of it
+// is refused (Broken) until it is deleted. why completes "the session is
+// broken: ". A caller breaks a session when the host can no longer know
+// what its history holds: the server, when a decision whose request
+// reported messages could not be logged and was withheld (the messages
+// were kept, but the host was told the request failed). A session whose
+// request is refused after reporting messages is broken by the Table
+// itself.
+func (t *Table) Break(id string, instance int, why string) {
+	t.mu.Lock()
+	s := t.sessions[id]
+	t.mu.Unlock()
+	if s == nil || s.n != instance {
+		return
+	}
+	s.mu.Lock()
+	if s.broken == "" {
+		s.broken = why
+	}
+	s.mu.Unlock()
 }
 
 // acquire returns session id, created with engine() when absent or
@@ -196,8 +226,20 @@ func (t *Table) checkOnce(id string, engine func() *Engine, req Request) (_ Outc
 		return Outcome{}, nil, true
 	case s.deleted:
 		return Outcome{}, &Error{Code: UnknownSession, Msg: fmt.Sprintf("session %q was deleted while this request waited for its previous one", id)}, false
+	case s.broken != "":
+		return Outcome{}, &Error{Code: Broken, Msg: fmt.Sprintf("session %q is broken: %s; its history is not the host's, so no call is checked on it (delete it, DELETE /v1/sessions/%s, and start a new session with the whole history at offset 0)", id, s.broken, id)}, false
 	}
 	out, err := s.check(req, t.lim)
+	var oe *Error
+	if err != nil && len(req.Messages) > 0 && !(errors.As(err, &oe) && oe.offset) {
+		// The request's messages were not kept, but the host has them: a
+		// later request, offset or not, would be checked on a history
+		// with a hole. The session is unusable from now on. (A refused
+		// offset is not: the host's offsets disagree with the session's
+		// until it reports what the session lacks, a retry of messages
+		// the session holds included.)
+		s.broken = fmt.Sprintf("a request reporting %d messages was refused, so they were not kept (%s)", len(req.Messages), err.Error())
+	}
 	if err != nil && s.seq == 0 {
 		// A session whose first request failed holds nothing: it is
 		// dropped, so that refused requests cannot fill the table.
@@ -222,7 +264,7 @@ func (s *Session) check(req Request, lim Limits) (Outcome, error) {
 		if first {
 			why = "the session is new (never seen, deleted, evicted after its idle time, or the server restarted): send the whole history with offset 0"
 		}
-		return Outcome{}, &Error{Code: Mismatch, Msg: fmt.Sprintf("offset %d: %s", *req.Offset, why)}
+		return Outcome{}, &Error{Code: Mismatch, Msg: fmt.Sprintf("offset %d: %s", *req.Offset, why), offset: true}
 	}
 	if req.Unread != nil {
 		return s.counted(), req.Unread
@@ -253,6 +295,7 @@ func (s *Session) check(req Request, lim Limits) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, err
 	}
+	withCall = unanswered(withCall, pending)
 	var d authorize.Decision
 	if inHistory {
 		// The history's call is req.Call (place compared them); decided

@@ -117,6 +117,10 @@ func (env Env) authorize(cmd *cobra.Command, path string, f *authorizeFlags) err
 	return nil
 }
 
+// errNoGrant refuses a bundle without grants, in tenet authorize and in
+// tenet serve (at start and on reload): every call would be refused.
+var errNoGrant = errors.New("the bundle declares no grant: there is nothing to decide calls under (add a grant block to the contract)")
+
 // grantOf is the grant decisions are made under: the one named, or the
 // bundle's only grant.
 func grantOf(a *authorize.Authorizer, name string) (string, error) {
@@ -126,7 +130,7 @@ func grantOf(a *authorize.Authorizer, name string) (string, error) {
 		case 1:
 			return grants[0], nil
 		case 0:
-			return "", errors.New("the bundle declares no grant: there is nothing to decide calls under (add a grant block to the contract)")
+			return "", errNoGrant
 		}
 		return "", fmt.Errorf("the bundle declares %d grants (%s): name one with --grant", len(grants), strings.Join(grants, ", "))
 	}

@@ -148,6 +148,9 @@ func serveWith(ctx context.Context, path string, f *serveFlags, stderr io.Writer
 		cfg.Log = decisionlog.NewWriter(lf, now)
 		cfg.Instance = instance(now)
 	}
+	// After SIGINT or SIGTERM tenet says what serve leaves behind, not
+	// its generic "interrupted; nothing written": the log holds decisions.
+	interrupt.SetMessage(ctx, func() string { return stoppedMessage(cfg.Log, f.logPath) })
 	srv := server.New(e, cfg)
 	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {
@@ -175,9 +178,24 @@ func serveWith(ctx context.Context, path string, f *serveFlags, stderr io.Writer
 	return srv.Serve(ctx, ln, server.Limits{Shutdown: f.grace})
 }
 
+// stoppedMessage is what tenet serve says once a signal stopped it: the
+// decisions its log holds from this run, or that it kept none.
+func stoppedMessage(log *decisionlog.Writer, path string) string {
+	if log == nil {
+		return "tenet serve: stopped; no decision log was kept (no --log)"
+	}
+	n := log.Written()
+	msg := fmt.Sprintf("tenet serve: stopped; %s logged to %s", plural(n, "decision"), path)
+	if err := log.Err(); err != nil {
+		msg += fmt.Sprintf(", then the log failed (%v) and later decisions were withheld", err)
+	}
+	return msg
+}
+
 // LoadEngine opens the bundle file at path, holds it to the trust policy
 // (tenet.OpenBundle: sha256 id, signatures, expected ids), plans it, and
-// makes its engine. grant, when set, must be one of its grants. Start-up
+// makes its engine. It must declare a grant, and grant, when set, must be
+// one of its grants. Start-up
 // and every reload go through it, so a reloaded bundle is verified as the
 // first one was.
 func LoadEngine(path string, trust bundle.Policy, pol session.OnUnknown, grant string) (*session.Engine, error) {
@@ -190,6 +208,9 @@ func LoadEngine(path string, trust bundle.Policy, pol session.OnUnknown, grant s
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	e := session.NewEngine(p, pol)
+	if len(e.Auth.Grants()) == 0 {
+		return nil, fmt.Errorf("%s: %w", path, errNoGrant)
+	}
 	if grant != "" && !slices.Contains(e.Auth.Grants(), grant) {
 		return nil, fmt.Errorf("%s: --grant %q is not declared (the bundle's grants: %s)", path, grant, strings.Join(e.Auth.Grants(), ", "))
 	}

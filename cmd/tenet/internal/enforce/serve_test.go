@@ -64,3 +64,29 @@ func TestLoadEngineVerifies(t *testing.T) {
 		t.Errorf("unexpected bundle accepted: %v", err)
 	}
 }
+
+// TestLoadEngineRefusesNoGrant: a bundle that declares no grant would
+// refuse every call; serve refuses it at start and on reload (a refused
+// load keeps the bundle in use: server.Reload), with authorize's words.
+func TestLoadEngineRefusesNoGrant(t *testing.T) {
+	src := t.TempDir()
+	contract := `contract "nogrant" {
+  version = "1.0.0"
+}
+threat_model {}
+registry { operations = ["read"] }
+tool "read_file" {
+  operation = "read"
+  params    = {}
+}
+`
+	if err := os.WriteFile(filepath.Join(src, "c.tenet.hcl"), []byte(contract), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "x.tnb")
+	writeBundle(t, src, path)
+	_, err := LoadEngine(path, bundle.Policy{}, session.Closed, "")
+	if want := path + ": the bundle declares no grant: there is nothing to decide calls under (add a grant block to the contract)"; err == nil || err.Error() != want {
+		t.Errorf("LoadEngine: %v\nwant %s", err, want)
+	}
+}
