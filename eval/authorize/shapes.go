@@ -85,7 +85,7 @@ func CallOf(v any) (Call, Shape, error) {
 				}
 			}
 		}
-		c.ID = idText(obj["id"])
+		c.ID = IDText(obj["id"])
 		return c, ShapeMCPToolsCall, nil
 	case typ == "function" || obj["function"] != nil:
 		fn, ok := obj["function"].(map[string]any)
@@ -220,8 +220,10 @@ func named(obj map[string]any, field, argKey, argField string) (Call, error) {
 	return c, nil
 }
 
-// idText renders a JSON-RPC id (a string or a number) for a decision.
-func idText(v any) string {
+// IDText renders a decoded JSON-RPC id (a string or a number) as a
+// decision's ID: a string as it is, a number as Go prints a float64; ""
+// for anything else.
+func IDText(v any) string {
 	switch v := v.(type) {
 	case string:
 		return v

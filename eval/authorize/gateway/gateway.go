@@ -561,19 +561,12 @@ func refusalData(g *gateway, v Verdict) any {
 	}{g.cfg.Authorizer.Bundle(), g.cfg.Grant, g.cfg.Session, g.seq, v.Decision, v.Invariants, errText(v.Err)}
 }
 
-// idText renders a request id as authorize renders a call's (a string
-// as it is, a number as Go prints a float64), for a call that could not be
-// read into one.
+// idText renders a request id as authorize renders a call's
+// (authorize.IDText), for a call that could not be read into one.
 func idText(id jsontext.Value) string {
 	var v any
 	_ = json.Unmarshal(id, &v)
-	switch v := v.(type) {
-	case string:
-		return v
-	case float64:
-		return fmt.Sprint(v)
-	}
-	return ""
+	return authorize.IDText(v)
 }
 
 func errText(err error) string {
