@@ -1,10 +1,17 @@
 package authorize
 
 import (
+	"bytes"
 	"fmt"
+	"math"
+	"math/big"
 	"slices"
+	"strconv"
 	"strings"
 
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/tenetlang/tenet/eval/run"
 	"github.com/tenetlang/tenet/eval/transcript/build"
 )
 
@@ -40,10 +47,21 @@ func (e *ShapeError) Error() string { return e.Msg }
 // Duplicate member names and invalid UTF-8 are refused (as transcripts
 // are read), so that no two readers can take a call to say different
 // things.
+//
+// A number that tenet would read as another number (an integer beyond
+// 2^53, a decimal with more digits than a float64 holds) is refused too,
+// in the call and in any JSON text its strings hold: a tool runtime that
+// reads it exactly would act on a resource the decision did not see.
 func ReadCall(data []byte) (Call, Shape, error) {
 	v, msg := build.DecodeJSON(data, true)
 	if msg != "" {
 		return Call{}, 0, &ShapeError{Msg: msg}
+	}
+	if err := exactNumbers(data, ""); err != nil {
+		return Call{}, 0, err
+	}
+	if err := exactInStrings(v, 0); err != nil {
+		return Call{}, 0, err
 	}
 	return CallOf(v)
 }
@@ -64,12 +82,20 @@ func CallOf(v any) (Call, Shape, error) {
 	method, hasMethod := obj["method"]
 	switch {
 	case hasMethod:
+		if err := onlyMembers(obj, "an MCP tools/call request", "jsonrpc", "id", "method", "params"); err != nil {
+			return Call{}, 0, err
+		}
 		if method != "tools/call" {
 			return fail("method %s: only tools/call requests are calls to decide", clipJSON(method))
 		}
 		params, ok := obj["params"].(map[string]any)
 		if !ok {
 			return fail("params: want the object {name, arguments} of a tools/call request, got %s", build.KindOrMissing(obj, "params"))
+		}
+		// _meta is protocol metadata (MCP); any other member may carry what a
+		// server reads as the call (tenet gateway refuses it too).
+		if err := onlyMembers(params, "a tools/call request's params", "name", "arguments", "_meta"); err != nil {
+			return Call{}, 0, err
 		}
 		c, err := named(params, "params.name", "arguments", "params.arguments")
 		if err != nil {
@@ -92,6 +118,12 @@ func CallOf(v any) (Call, Shape, error) {
 		if !ok {
 			return fail("function: want the object {name, arguments} of an OpenAI tool call, got %s", build.KindOrMissing(obj, "function"))
 		}
+		if err := onlyMembers(obj, "an OpenAI tool call", "id", "type", "function", "index"); err != nil {
+			return Call{}, 0, err
+		}
+		if err := onlyMembers(fn, "an OpenAI tool call's function", "name", "arguments"); err != nil {
+			return Call{}, 0, err
+		}
 		c, err := named(fn, "function.name", "arguments", "function.arguments")
 		if err != nil {
 			return Call{}, 0, err
@@ -99,6 +131,9 @@ func CallOf(v any) (Call, Shape, error) {
 		c.ID, _ = obj["id"].(string)
 		return c, ShapeOpenAIToolCall, nil
 	case typ == "tool_use":
+		if err := onlyMembers(obj, "an Anthropic tool_use block", "type", "id", "name", "input", "cache_control"); err != nil {
+			return Call{}, 0, err
+		}
 		c, err := named(obj, "name", "input", "input")
 		if err != nil {
 			return Call{}, 0, err
@@ -110,6 +145,9 @@ func CallOf(v any) (Call, Shape, error) {
 			if _, in := obj["input"]; in {
 				return fail(`a call with "name" and "input" is an Anthropic tool_use block: add "type": "tool_use"`)
 			}
+		}
+		if err := onlyMembers(obj, "a function call", "name", "arguments", "id", "call_id", "type", "status"); err != nil {
+			return Call{}, 0, err
 		}
 		c, err := named(obj, "name", "arguments", "arguments")
 		if err != nil {
@@ -239,4 +277,101 @@ func clipJSON(v any) string {
 		return fmt.Sprintf("%q", build.Clip(s, 80))
 	}
 	return build.Kind(v)
+}
+
+// onlyMembers refuses a member of obj not among allowed (null ones aside):
+// a call object
+// carrying more than its shape's members may be read by a tool runtime as
+// something the decision did not see (a second call, other arguments).
+func onlyMembers(obj map[string]any, what string, allowed ...string) error {
+	var extra []string
+	for k, v := range obj {
+		if v != nil && !slices.Contains(allowed, k) { // null carries nothing
+			extra = append(extra, k)
+		}
+	}
+	if len(extra) == 0 {
+		return nil
+	}
+	slices.Sort(extra)
+	quoted := make([]string, len(extra))
+	for i, k := range extra {
+		quoted[i] = fmt.Sprintf("%q", build.Clip(k, 80))
+	}
+	return &ShapeError{Msg: fmt.Sprintf("%s holds %s besides its members (%s): a tool runtime may read it as part of the call, which this decision would not have seen; send only the call's members", what, strings.Join(quoted, ", "), strings.Join(allowed, ", "))}
+}
+
+// exactNumbers refuses a number in the JSON text data that a float64 does
+// not hold exactly enough to be written back as the same number: the
+// literal and the shortest form of the float64 it is read as must denote
+// one value (9007199254740993 is read as 9007199254740992; 0.1 is fine).
+// where names the JSON text in the message ("" for the call itself).
+func exactNumbers(data []byte, where string) error {
+	dec := jsontext.NewDecoder(bytes.NewReader(data))
+	for {
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return nil // the end, or text DecodeJSON already judged
+		}
+		// A JSON-RPC id is echoed as written, never acted on: only the
+		// call's own numbers matter.
+		if tok.Kind() != '0' || (where == "" && dec.StackPointer() == "/id") {
+			continue
+		}
+		lit := tok.String()
+		f, err := strconv.ParseFloat(lit, 64)
+		if err != nil {
+			continue // out of range: DecodeJSON refuses it
+		}
+		want, ok1 := new(big.Rat).SetString(lit)
+		got, ok2 := new(big.Rat).SetString(strconv.FormatFloat(f, 'g', -1, 64))
+		if ok1 && ok2 && want.Cmp(got) != 0 {
+			at := ""
+			if where != "" {
+				at = " in " + where
+			}
+			read := strconv.FormatFloat(f, 'g', -1, 64)
+			if f == math.Trunc(f) && math.Abs(f) < 1e21 {
+				read = strconv.FormatFloat(f, 'f', -1, 64) // an integer, written as one
+			}
+			return &ShapeError{Msg: fmt.Sprintf("number %s%s is read as %s (a float64 does not hold it exactly): a tool runtime reading it exactly would act on another value than the one decided; send it as a string", build.Clip(lit, 80), at, read)}
+		}
+	}
+}
+
+// exactInStrings applies exactNumbers to the strings of v that hold JSON
+// text (arguments sent as a JSON string, at any depth: nested calls carry
+// theirs so), depth-bounded as nested calls are.
+func exactInStrings(v any, depth int) error {
+	if depth > run.MaxNestedDepth*2 {
+		return nil
+	}
+	switch v := v.(type) {
+	case string:
+		t := strings.TrimSpace(v)
+		if t == "" || (t[0] != '{' && t[0] != '[') {
+			return nil
+		}
+		inner, msg := build.DecodeJSON([]byte(t), false)
+		if msg != "" {
+			return nil // not JSON text: data
+		}
+		if err := exactNumbers([]byte(t), "a JSON string argument"); err != nil {
+			return err
+		}
+		return exactInStrings(inner, depth+1)
+	case map[string]any:
+		for _, e := range v {
+			if err := exactInStrings(e, depth+1); err != nil {
+				return err
+			}
+		}
+	case []any:
+		for _, e := range v {
+			if err := exactInStrings(e, depth+1); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

@@ -192,7 +192,7 @@ func TestGatewayParamsMembers(t *testing.T) {
 	}
 	second := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"read_fixture","arguments":{"id":"F1"},"call":{"name":"delete_everything","arguments":{}},"task":{}}}`
 	id, code, msg, _ := errorOf(t, h.roundTrip(second))
-	if want := `tools/call not decided: params: member "call", "task" not decided by the gateway (it reads name and arguments, and relays _meta unread): refused rather than relayed undecided`; id != "2" || code != gateway.CodeInvalidParams || msg != want {
+	if want := `tools/call not decided: a tools/call request's params holds "call", "task" besides its members (name, arguments, _meta): a tool runtime may read it as part of the call, which this decision would not have seen; send only the call's members`; id != "2" || code != gateway.CodeInvalidParams || msg != want {
 		t.Errorf("extra members:\n got id %s code %d %q\nwant id 2 code %d %q", id, code, msg, gateway.CodeInvalidParams, want)
 	}
 	if more := h.rest(); len(more) != 0 {
@@ -201,7 +201,7 @@ func TestGatewayParamsMembers(t *testing.T) {
 	if got := h.received(); strings.Join(got, "\n") != initialize+"\n"+meta {
 		t.Errorf("the server received:\n%s", strings.Join(got, "\n"))
 	}
-	if e := h.logLines(); len(e) != 2 || !e[0].Allowed || e[1].Allowed || !strings.HasPrefix(e[1].Error, `params: member "call", "task"`) {
+	if e := h.logLines(); len(e) != 2 || !e[0].Allowed || e[1].Allowed || !strings.HasPrefix(e[1].Error, `a tools/call request's params holds "call", "task"`) {
 		t.Errorf("log: %+v", e)
 	}
 }
