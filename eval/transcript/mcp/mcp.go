@@ -529,7 +529,7 @@ func jsonText(v any) string {
 // blob resource, a resource link, a type this reader does not know: what
 // it holds is not text the reader can extract, and skipping it would hide
 // whatever a model reads from it), and structuredContent's JSON text when
-// present. Both the offline reader and the live gateway read results with
+// present and no text block repeats it already. Both the offline reader and the live gateway read results with
 // it, so a session audited afterwards reads each result as it was checked.
 func ResultText(content []any, structured any) string {
 	var parts []string
@@ -551,8 +551,27 @@ func ResultText(content []any, structured any) string {
 		}
 		parts = append(parts, jsonText(raw))
 	}
-	if structured != nil {
+	if structured != nil && !repeated(content, structured) {
 		parts = append(parts, jsonText(structured))
 	}
 	return strings.Join(parts, "\n")
+}
+
+// repeated reports whether a text block of content holds structured as
+// JSON text, as MCP asks a server to repeat it: its text is then there
+// once already.
+func repeated(content []any, structured any) bool {
+	want := jsonText(structured) // both sides as encoding/json writes them
+	for _, raw := range content {
+		b, ok := raw.(map[string]any)
+		if !ok || b["type"] != "text" {
+			continue
+		}
+		s, ok := b["text"].(string)
+		var v any
+		if ok && json.Unmarshal([]byte(s), &v) == nil && jsonText(v) == want {
+			return true
+		}
+	}
+	return false
 }
