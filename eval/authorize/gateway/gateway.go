@@ -26,7 +26,8 @@
 // tools/call but folds to it (case, white space, NFKC, zero-width
 // characters) is refused (CodeInvalidRequest): a lenient server might
 // run it as a call. Every tools/call decided, allowed or not, is one
-// decision log line. A request whose id is still pending, or one beyond
+// decision log line, and so is every refused line that was, or may have
+// been, a tools/call (logRefused). A request whose id is still pending, or one beyond
 // MaxPending awaiting answers, is refused (CodeInvalidRequest), so that
 // each answer has one question. Everything else — other requests,
 // notifications, responses to the server's own requests (sampling,
@@ -79,6 +80,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -174,10 +176,14 @@ type gateway struct {
 	mu      sync.Mutex
 	pending map[string]pending
 	dead    bool // the server's output ended: nothing more is forwarded
-	seq     int  // tools/call decided (the client goroutine only)
+	seq     int  // tools/call decided or refused undecided (the client goroutine only)
+	// logFailed: a decision log line could not be written (Run's exit
+	// status says so).
+	logFailed atomic.Bool
 }
 
-// Run relays until the server exits and returns its exit status. An error
+// Run relays until the server exits and returns its exit status
+// (ExitLogFailed instead when the decision log could not be written). An error
 // means the server could not be started (or the Config is unusable);
 // nothing was relayed then.
 func Run(ctx context.Context, cfg Config) (int, error) {
@@ -251,8 +257,20 @@ func Run(ctx context.Context, cfg Config) (int, error) {
 	}
 	err = cmd.Wait()
 	close(exited)
-	return exitStatus(cmd.ProcessState, err), nil
+	status := exitStatus(cmd.ProcessState, err)
+	if g.logFailed.Load() {
+		// An enforcement point whose record is incomplete has failed,
+		// whatever the server's own status: a caller checking the exit
+		// status must not read the session as audited.
+		g.report("the decision log could not be written (the calls after it were refused, %d); the MCP server exited with status %d; exiting %d", CodeLogFailed, status, ExitLogFailed)
+		return ExitLogFailed, nil
+	}
+	return status, nil
 }
+
+// ExitLogFailed is Run's status when a decision log line could not be
+// written, whatever the server's exit status.
+const ExitLogFailed = 2
 
 // exitStatus is the server's exit status as a shell reports it.
 func exitStatus(ps *os.ProcessState, err error) int {
@@ -294,7 +312,9 @@ func (g *gateway) fromClient(p *os.Process, exited <-chan struct{}) {
 		line, over, err := lr.next()
 		if over > 0 {
 			g.report("client message of %d bytes or more refused: over the limit of %d bytes (--max-message); skipped, not relayed", over, g.cfg.MaxMessage)
-			g.reply(&rpcError{code: CodeInvalidRequest, message: fmt.Sprintf("message of %d bytes or more refused: over the gateway's limit of %d bytes (--max-message)", over, g.cfg.MaxMessage)})
+			e := &rpcError{code: CodeInvalidRequest, message: fmt.Sprintf("message of %d bytes or more refused: over the gateway's limit of %d bytes (--max-message)", over, g.cfg.MaxMessage)}
+			g.logRefused(e, nil, nil)
+			g.reply(e)
 			continue
 		}
 		if err != nil {
@@ -327,7 +347,10 @@ func (g *gateway) fromClient(p *os.Process, exited <-chan struct{}) {
 func (g *gateway) clientLine(line []byte) {
 	m, e := parseMessage(line)
 	if e != nil {
+		// Unread, it may have been a tools/call (a second "method"
+		// member, a batch of calls): logged as a refusal.
 		g.report("client message refused (%d): %s", e.code, shown(e.message))
+		g.logRefused(e, e.id, nil)
 		g.reply(e)
 		return
 	}
@@ -336,6 +359,7 @@ func (g *gateway) clientLine(line []byte) {
 		// that folds case or trims might run it as a call.
 		e := &rpcError{id: m.id, code: CodeInvalidRequest, message: fmt.Sprintf("method %q is not tools/call but a server may read it as one", clip(m.method, 80))}
 		g.report("client message refused (%d): %s", e.code, shown(e.message))
+		g.logRefused(e, m.id, m.params)
 		g.reply(e)
 		return
 	}
@@ -348,6 +372,7 @@ func (g *gateway) clientLine(line []byte) {
 		if m.method == toolsCall {
 			e := &rpcError{code: CodeInvalidRequest, message: "a tools/call without an id (a notification) is refused: a call is decided and answered by its id"}
 			g.report("client message refused (%d): %s", e.code, shown(e.message))
+			g.logRefused(e, nil, m.params)
 			g.reply(e)
 			return
 		}
@@ -359,18 +384,29 @@ func (g *gateway) clientLine(line []byte) {
 	_, busy := g.pending[key]
 	dead, full := g.dead, len(g.pending) >= MaxPending
 	g.mu.Unlock()
+	isCall := m.method == toolsCall
 	switch {
 	case full:
 		e := &rpcError{id: p.id, code: CodeInvalidRequest, message: fmt.Sprintf("%d requests already await the server's answer: refused until it answers some", MaxPending)}
 		g.report("client message refused (%d): %s", e.code, shown(e.message))
+		if isCall {
+			g.logRefused(e, m.id, m.params)
+		}
 		g.reply(e)
 		return
 	case dead:
-		g.reply(&rpcError{id: p.id, code: CodeServerGone, message: "the MCP server has exited: request not relayed"})
+		e := &rpcError{id: p.id, code: CodeServerGone, message: "the MCP server has exited: request not relayed"}
+		if isCall {
+			g.logRefused(e, m.id, m.params)
+		}
+		g.reply(e)
 		return
 	case busy:
 		e := &rpcError{id: p.id, code: CodeInvalidRequest, message: fmt.Sprintf("id %s is already the id of a request awaiting its answer: ids of pending requests must differ", clipRaw(m.id))}
 		g.report("client message refused (%d): %s", e.code, shown(e.message))
+		if isCall {
+			g.logRefused(e, m.id, m.params)
+		}
 		g.reply(e)
 		return
 	}
@@ -393,15 +429,58 @@ func (g *gateway) clientLine(line []byte) {
 	g.toServer(line)
 }
 
+// logRefused logs a client line refused before any decision that was,
+// or may have been, a tools/call (one that could not be read, a method
+// that folds to tools/call, a tools/call notification, one refused for
+// its id): an entry with the refusal as its error and no decision, so
+// that an audit of the log sees the attempt (decisionlog counts it as a
+// line that decided nothing). The call is logged when params read as
+// one, else only its id. A log that cannot be written is reported; the
+// line is refused either way.
+func (g *gateway) logRefused(e *rpcError, id, params jsontext.Value) {
+	if g.cfg.Log == nil {
+		return
+	}
+	g.seq++
+	entry := g.entry()
+	entry.Error = fmt.Sprintf("refused before any decision (%d): %s", e.code, e.message)
+	entry.Call = decisionlog.Call{ID: idText(id), Arguments: map[string]any{}}
+	if params != nil {
+		// The params read as a tools/call's would be, under a stand-in id
+		// when the line had none.
+		rid := id
+		if rid == nil {
+			rid = jsontext.Value("0")
+		}
+		line := []byte(`{"jsonrpc":"2.0","id":` + string(rid) + `,"method":"tools/call","params":` + string(params) + `}`)
+		if c, _, err := authorize.ReadCall(line); err == nil {
+			entry.Call = decisionlog.CallOf(c)
+			if id == nil {
+				entry.Call.ID = ""
+			}
+		}
+	}
+	if err := g.cfg.Log.Write(entry); err != nil {
+		g.logFailed.Store(true)
+		g.report("refused client message not logged: %s", shown(err.Error()))
+	}
+}
+
+// entry is a log entry of this gateway's session, numbered g.seq.
+func (g *gateway) entry() decisionlog.Entry {
+	return decisionlog.Entry{
+		Origin: decisionlog.FromGateway, Bundle: g.cfg.Authorizer.Bundle(), Contract: g.cfg.Authorizer.Contract(),
+		Condition: g.cfg.Condition, Grant: g.cfg.Grant, Session: g.cfg.Session, Instance: g.cfg.Instance, Seq: g.seq,
+	}
+}
+
 // decide decides a tools/call and logs the decision; it returns the call
 // when it may be forwarded, else the error to answer with.
 func (g *gateway) decide(line []byte, id, params jsontext.Value) (*authorize.Call, *rpcError) {
 	g.seq++
-	entry := decisionlog.Entry{
-		Origin: decisionlog.FromGateway, Bundle: g.cfg.Authorizer.Bundle(), Contract: g.cfg.Authorizer.Contract(),
-		Condition: g.cfg.Condition, Grant: g.cfg.Grant, Session: g.cfg.Session, Instance: g.cfg.Instance, Seq: g.seq,
-	}
+	entry := g.entry()
 	c, _, err := authorize.ReadCall(line)
+	read := err == nil
 	if err == nil {
 		err = unreadParams(params)
 	}
@@ -409,6 +488,9 @@ func (g *gateway) decide(line []byte, id, params jsontext.Value) (*authorize.Cal
 	if err != nil {
 		entry.Error = err.Error()
 		entry.Call = decisionlog.Call{ID: idText(id), Arguments: map[string]any{}}
+		if read { // refused for another member of params: the call is readable
+			entry.Call = decisionlog.CallOf(c)
+		}
 	} else {
 		entry.Call = decisionlog.CallOf(c)
 		v = g.decider.Decide(c)
@@ -419,6 +501,7 @@ func (g *gateway) decide(line []byte, id, params jsontext.Value) (*authorize.Cal
 	}
 	if g.cfg.Log != nil {
 		if lerr := g.cfg.Log.Write(entry); lerr != nil {
+			g.logFailed.Store(true)
 			g.report("tools/call %s refused: %s", clipRaw(id), shown(lerr.Error()))
 			return nil, &rpcError{id: id, code: CodeLogFailed, message: "refused: the gateway cannot write its decision log (" + clip(lerr.Error(), 200) + ")"}
 		}
@@ -669,6 +752,7 @@ func (g *gateway) checkList(m message, line []byte) []byte {
 			Listed: &decisionlog.Listed{Request: string(m.id), Undeclared: lc.Undeclared, Hidden: lc.Result != nil, Drift: lc.Drift},
 		}
 		if err := g.cfg.Log.Write(entry); err != nil {
+			g.logFailed.Store(true)
 			g.report("tools/list %s: %s", clipRaw(m.id), shown(err.Error()))
 		}
 	}

@@ -418,16 +418,49 @@ func TestGatewayHostile(t *testing.T) {
 		t.Errorf("the server received:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	// Every tools/call decided is logged: the ones read (arguments an
-	// array, the five ids) and the ones whose params could not be read.
+	// array, the five ids) and the ones whose params could not be read;
+	// and so is every refused line that may have been a call (one that
+	// could not be read, a notification), with error and no decision.
 	var calls []string
 	for _, e := range h.logLines() {
 		calls = append(calls, e.Call.ID+" "+boolText(e.Allowed)+" "+e.Error)
 	}
 	wantCalls := []string{
+		` refused refused before any decision (-32700): parse error: jsontext: invalid character 'h' in literal true (expecting 'r') after offset 1 (the line was not relayed)`,
+		` refused refused before any decision (-32700): parse error: jsontext: unexpected EOF after offset 46 (the line was not relayed)`,
+		` refused refused before any decision (-32700): parse error: text after the JSON object (the line was not relayed)`,
+		` refused refused before any decision (-32700): parse error: jsontext: invalid UTF-8 within "/params/name" after offset 77 (the line was not relayed)`,
+		` refused refused before any decision (-32700): parse error: jsontext: duplicate object member name "method" (the line was not relayed)`,
+		` refused refused before any decision (-32700): parse error: jsontext: duplicate object member name "name" within "/params" (the line was not relayed)`,
+		` refused refused before any decision (-32700): parse error: jsontext: duplicate object member name "id" within "/params/arguments" (the line was not relayed)`,
+		` refused refused before any decision (-32600): batch refused: MCP's stdio transport carries one JSON-RPC message per line (the 2025-06-18 revision removed batching); send each message on its own line`,
+		` refused refused before any decision (-32600): batch refused: MCP's stdio transport carries one JSON-RPC message per line (the 2025-06-18 revision removed batching); send each message on its own line`,
+		` refused refused before any decision (-32600): not a JSON-RPC message: want a JSON object, got a number`,
+		` refused refused before any decision (-32600): not a JSON-RPC message: want a JSON object, got null`,
+		` refused refused before any decision (-32600): not a JSON-RPC message: want a JSON object, got a string`,
+		`36 refused refused before any decision (-32600): jsonrpc: missing; want "2.0" (only JSON-RPC 2.0 is relayed)`,
+		`37 refused refused before any decision (-32600): jsonrpc: want "2.0", got "1.0"`,
+		`38 refused refused before any decision (-32600): jsonrpc: want "2.0", got 2.0`,
+		`39 refused refused before any decision (-32600): method: want a string, got an array`,
+		`40 refused refused before any decision (-32600): neither a request (method) nor a response (result or error)`,
+		`41 refused refused before any decision (-32600): a response carries a result or an error, not both`,
+		`42 refused refused before any decision (-32600): a request or notification (with a method) carries no result or error`,
+		` refused refused before any decision (-32600): id: want a string or a number, got null`,
+		` refused refused before any decision (-32600): id: want a string or a number, got null`,
+		` refused refused before any decision (-32600): id: want a string or a number, got a boolean`,
+		` refused refused before any decision (-32600): id: want a string or a number, got an object`,
+		` refused refused before any decision (-32600): id: want a string or a number, got an array`,
+		` refused refused before any decision (-32600): a tools/call without an id (a notification) is refused: a call is decided and answered by its id`,
 		`43 refused params: want the object {name, arguments} of a tools/call request, got a list`,
 		`44 refused params: want the object {name, arguments} of a tools/call request, got nothing (missing)`,
 		`45 refused params.name: want the tool's name, a non-empty string, got a number`,
-		`46 refused `, `abc refused `, `-1 refused `, `1.5 refused `, `1000 refused `, `1.2345678901234568e+29 refused `,
+		`46 refused `,
+		` refused refused before any decision (-32600): message of 10485863 bytes or more refused: over the gateway's limit of 1048576 bytes (--max-message)`,
+		`abc refused `,
+		`-1 refused `,
+		`1.5 refused `,
+		`1000 refused `,
+		`1.2345678901234568e+29 refused `,
 	}
 	if strings.Join(calls, "\n") != strings.Join(wantCalls, "\n") {
 		t.Errorf("log:\n%s\nwant:\n%s", strings.Join(calls, "\n"), strings.Join(wantCalls, "\n"))
@@ -575,7 +608,9 @@ func TestGatewayLogFailureRefuses(t *testing.T) {
 	if id != "3" || code != gateway.CodeLogFailed || msg != "refused: the gateway cannot write its decision log (decision log: disk full)" {
 		t.Errorf("got id %s code %d %q", id, code, msg)
 	}
-	h.finish()
+	if status := h.finish(); status != gateway.ExitLogFailed {
+		t.Errorf("exit status %d after the log failed, want %d (the server exited 0)", status, gateway.ExitLogFailed)
+	}
 	if got := h.received(); strings.Join(got, "\n") != initialize {
 		t.Errorf("the server received %q", got)
 	}

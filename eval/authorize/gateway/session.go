@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"strings"
 	"sync"
 
 	"github.com/tenetlang/tenet/eval"
@@ -12,6 +11,7 @@ import (
 	"github.com/tenetlang/tenet/eval/authorize/decisionlog"
 	"github.com/tenetlang/tenet/eval/run"
 	"github.com/tenetlang/tenet/eval/transcript/build"
+	"github.com/tenetlang/tenet/eval/transcript/mcp"
 )
 
 // OnUnknown is what the session check does with a call on which an
@@ -252,7 +252,7 @@ type answer struct {
 }
 
 // readAnswer reads a JSON-RPC response to a tools/call: a CallToolResult
-// (its text content blocks joined, isError true a failure whose error is
+// (its text as mcp.ResultText reads it, isError true a failure whose error is
 // that text) or an error response (a failure: the call did not run as
 // asked). An answer that is neither leaves whether the call ran unknown.
 func readAnswer(response json.RawMessage) answer {
@@ -270,23 +270,17 @@ func readAnswer(response json.RawMessage) answer {
 		return answer{failed: true, err: fmt.Sprintf("JSON-RPC error %d: %s", r.Error.Code, r.Error.Message)}
 	}
 	var res struct {
-		Content []json.RawMessage `json:"content"`
-		IsError json.RawMessage   `json:"isError"`
+		Content           []any           `json:"content"`
+		StructuredContent any             `json:"structuredContent"`
+		IsError           json.RawMessage `json:"isError"`
 	}
 	if err := json.Unmarshal(r.Result, &res); err != nil {
-		return answer{unknown: "the MCP server's result is not a CallToolResult: " + err.Error()}
+		return answer{unknown: "the MCP server's result is not a CallToolResult (an object with a content list): " + build.Clip(string(r.Result), 80)}
 	}
-	var texts []string
-	for _, b := range res.Content {
-		var block struct {
-			Type string `json:"type"`
-			Text string `json:"text"`
-		}
-		if json.Unmarshal(b, &block) == nil && block.Type == "text" {
-			texts = append(texts, block.Text)
-		}
-	}
-	a := answer{content: strings.Join(texts, "\n")}
+	// Every part of the result a model could read, as the offline mcp
+	// reader reads it: an instruction in an embedded resource or in
+	// structuredContent is as much in the result as one in a text block.
+	a := answer{content: mcp.ResultText(res.Content, res.StructuredContent)}
 	switch string(res.IsError) {
 	case "", "null", "false":
 	case "true":

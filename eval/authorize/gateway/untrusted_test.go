@@ -1,9 +1,11 @@
 package gateway_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/tenetlang/tenet/eval/authorize/decisionlog"
 	"github.com/tenetlang/tenet/eval/authorize/gateway"
 )
 
@@ -135,8 +137,45 @@ func TestGatewayRefusesNearToolsCall(t *testing.T) {
 		got[5] != `tenet gateway: client message refused (-32600): method "tools/\u200bcall" is not tools/call but a server may read it as one` {
 		t.Errorf("stderr:\n%s", strings.Join(got, "\n"))
 	}
-	if len(h.logLines()) != 0 {
+	if got := h.logLines(); len(got) != 9 || got[0].Error != `refused before any decision (-32600): method "Tools/call" is not tools/call but a server may read it as one` {
 		t.Errorf("log: %s", h.log)
+	}
+}
+
+// Every refused client line that was, or may have been, a tools/call is
+// a log entry with error and no decision, numbered on with the decided
+// calls, and the log reads back (decisionlog.Read).
+func TestGatewayLogsUndecidedRefusals(t *testing.T) {
+	h := start(t, "normal", gateway.Config{})
+	h.roundTrip(initialize)
+	params := `"params":{"name":"read_fixture","arguments":{"id":"F9"}}`
+	for _, line := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"Tools/call",` + params + `}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","method":"ping",` + params + `}`,
+		`{"jsonrpc":"2.0","method":"tools/call",` + params + `}`,
+		`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"read_fixture","arguments":{"id":"F1"},"call":{}}}`,
+	} {
+		h.roundTrip(line)
+	}
+	h.roundTrip(`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"read_fixture","arguments":{"id":"F1"}}}`)
+	h.finish()
+	var got []string
+	for _, e := range h.logLines() {
+		got = append(got, fmt.Sprintf("seq=%d id=%s tool=%s args=%v decided=%v error=%s", e.Seq, e.Call.ID, e.Call.Tool, e.Call.Arguments, e.Decision != nil, e.Error))
+	}
+	want := []string{
+		`seq=1 id=1 tool=read_fixture args=map[id:F9] decided=false error=refused before any decision (-32600): method "Tools/call" is not tools/call but a server may read it as one`,
+		`seq=2 id= tool= args=map[] decided=false error=refused before any decision (-32700): parse error: jsontext: duplicate object member name "method" (the line was not relayed)`,
+		`seq=3 id= tool=read_fixture args=map[id:F9] decided=false error=refused before any decision (-32600): a tools/call without an id (a notification) is refused: a call is decided and answered by its id`,
+		`seq=4 id=4 tool=read_fixture args=map[id:F1] decided=false error=params: member "call" not decided by the gateway (it reads name and arguments, and relays _meta unread): refused rather than relayed undecided`,
+		`seq=5 id=5 tool=read_fixture args=map[id:F1] decided=true error=`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("log:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	entries, err := decisionlog.Read(strings.NewReader(h.log.String()), "log")
+	if err != nil || len(entries) != 5 {
+		t.Errorf("decisionlog.Read: %d entries, %v", len(entries), err)
 	}
 }
 

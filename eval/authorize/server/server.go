@@ -258,7 +258,7 @@ var sessionID = regexp.MustCompile(`^[A-Za-z0-9._:~-]{1,128}$`)
 
 func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 	var req AuthorizeRequest
-	if !s.read(w, r, &req, "grant, call, session") {
+	if s.read(w, r, &req, "grant, call, session") != "" {
 		return
 	}
 	if req.Session != nil && !sessionID.MatchString(*req.Session) {
@@ -306,10 +306,18 @@ func (s *Server) sessionCall(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req SessionCallRequest
-	ok := s.read(w, r, &req, "grant, task, goal, offset, messages, call")
-	if !ok {
+	switch s.read(w, r, &req, "grant, task, goal, offset, messages, call") {
+	case "":
+	case TooLarge:
+		// The body may have reported messages the session will never
+		// hold: a later request without offset would be checked on a
+		// history with a hole.
+		s.table.BreakCurrent(id, fmt.Sprintf("a request's body was over %d bytes (413 too_large): messages it may have reported are not in the session", s.cfg.MaxBody))
+		return
+	default:
 		return
 	}
+	var ok bool
 	if req.Grant, ok = s.pinned(w, req.Grant); !ok {
 		return
 	}
@@ -411,28 +419,29 @@ func (s *Server) bundle(w http.ResponseWriter, r *http.Request) {
 
 // read checks a POST's content type and size and decodes its body into
 // v: strictly (unknown or duplicate members, invalid UTF-8 refused), so
-// that a misspelt member is an error, not a default.
-func (s *Server) read(w http.ResponseWriter, r *http.Request, v any, members string) bool {
+// that a misspelt member is an error, not a default. It returns the code
+// it failed with ("": none).
+func (s *Server) read(w http.ResponseWriter, r *http.Request, v any, members string) ErrorCode {
 	ct := r.Header.Get("Content-Type")
 	if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
 		fail(w, WrongContentType, fmt.Sprintf("Content-Type %q: the body must be application/json", clip(ct)))
-		return false
+		return WrongContentType
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.cfg.MaxBody))
 	var tooBig *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooBig):
 		fail(w, TooLarge, fmt.Sprintf("the body is over %d bytes, this server's limit (report a session's messages in smaller requests)", s.cfg.MaxBody))
-		return false
+		return TooLarge
 	case err != nil:
 		fail(w, BadJSON, "reading the body: "+err.Error())
-		return false
+		return BadJSON
 	}
 	if err := jsonv2.Unmarshal(body, v, jsonv2.RejectUnknownMembers(true)); err != nil {
 		fail(w, BadJSON, "request body: "+bodyError(err, members))
-		return false
+		return BadJSON
 	}
-	return true
+	return ""
 }
 
 // bodyError words a decoding error in the API's terms rather than Go's:

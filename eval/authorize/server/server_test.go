@@ -457,6 +457,33 @@ func TestHistoryTooLargeBreaksTheSession(t *testing.T) {
 	})
 }
 
+// TestBodyTooLargeBreaksTheSession: a request to a session whose body is
+// over --max-body (413 too_large) may have reported messages the session
+// never holds, so the session is broken: a later request without offset
+// is not checked on a history with a hole. Another session is untouched.
+func TestBodyTooLargeBreaksTheSession(t *testing.T) {
+	h := newHarness(t, mailEngine(t, nil, session.Closed), server.Config{MaxBody: 400})
+	id := h.srv.Engine().Auth.Bundle()
+	read := `{"name":"read_inbox","arguments":{}}`
+	ok := func(s string, seq, history int) string {
+		return fmt.Sprintf(`{"allowed":true,"session":"%s","seq":%d,"history":%d,"bundle":"%s","grant":"reader","shape":"openai-function","decision":{"allowed":true,"tool":"read_inbox","decision":"authorized","required":{"operation":"read"}},"invariants":[],"on_unknown":"closed"}`, s, seq, history, id)
+	}
+	big := `{"messages":[` + strings.Repeat(userMsg+`,`, 10) + userMsg + `],"call":` + read + `}`
+	run1(t, h, []exchange{
+		{"POST", "/v1/sessions/a/calls", "", `{"grant":"reader","offset":0,"messages":[` + userMsg + `],"call":` + read + `}`, 200, ok("a", 1, 1)},
+		{"POST", "/v1/sessions/b/calls", "", `{"grant":"reader","offset":0,"messages":[` + userMsg + `],"call":` + read + `}`, 200, ok("b", 1, 1)},
+		{"POST", "/v1/sessions/a/calls", "", big, 413,
+			`{"error":"the body is over 400 bytes, this server's limit (report a session's messages in smaller requests)","code":"too_large"}`},
+		{"POST", "/v1/sessions/a/calls", "", `{"call":` + read + `}`, 409,
+			`{"error":"session \"a\" is broken: a request's body was over 400 bytes (413 too_large): messages it may have reported are not in the session; its history is not the host's, so no call is checked on it (delete it, DELETE /v1/sessions/a, and start a new session with the whole history at offset 0)","code":"session_broken"}`},
+		{"POST", "/v1/sessions/b/calls", "", `{"call":` + read + `}`, 200, ok("b", 2, 1)},
+		// A too-large body for a session that does not exist starts none.
+		{"POST", "/v1/sessions/c/calls", "", big, 413,
+			`{"error":"the body is over 400 bytes, this server's limit (report a session's messages in smaller requests)","code":"too_large"}`},
+		{"POST", "/v1/sessions/c/calls", "", `{"grant":"reader","offset":0,"messages":[` + userMsg + `],"call":` + read + `}`, 200, ok("c", 1, 1)},
+	})
+}
+
 // TestConcurrentSessions drives sessions in parallel (under -race).
 func TestConcurrentSessions(t *testing.T) {
 	h := newHarness(t, mailEngine(t, readThenSend{}, session.Closed), server.Config{})

@@ -159,6 +159,24 @@ func (t *Table) Break(id string, instance int, why string) {
 	s.mu.Unlock()
 }
 
+// BreakCurrent breaks session id, whichever instance it is at (a no-op
+// when there is none): for a request the server refused before it could
+// be read (a body over the size limit), which may have reported messages
+// the session will now never hold.
+func (t *Table) BreakCurrent(id, why string) {
+	t.mu.Lock()
+	s := t.sessions[id]
+	t.mu.Unlock()
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	if s.broken == "" {
+		s.broken = why
+	}
+	s.mu.Unlock()
+}
+
 // acquire returns session id, created with engine() when absent or
 // expired, marked busy.
 func (t *Table) acquire(id string, engine func() *Engine) (*Session, error) {

@@ -467,12 +467,7 @@ func toolResult(r map[string]any, ev *run.Event, a *build.Result) string {
 		return msg
 	}
 	ev.Blocks = content
-	ev.Content = build.BlockText(content)
-	if ev.Content == "" && r["structuredContent"] != nil {
-		// The spec asks a server to repeat structured content as text; when
-		// it did not, its JSON is the text criteria read.
-		ev.Content = jsonText(r["structuredContent"])
-	}
+	ev.Content = ResultText(content, r["structuredContent"])
 	switch e := r["isError"].(type) {
 	case nil:
 	case bool:
@@ -524,4 +519,59 @@ func scanRest(obj map[string]any, read map[string]bool, prefix string) string {
 func jsonText(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// ResultText is the text of a CallToolResult that criteria and invariants
+// read as the call's result: everything in it a model could read, so that
+// an instruction planted in any part of it is in the text a check
+// searches. It joins, one a line, a text block's text, an embedded
+// resource's text, the JSON text of every other block (an image, audio, a
+// blob resource, a resource link, a type this reader does not know: what
+// it holds is not text the reader can extract, and skipping it would hide
+// whatever a model reads from it), and structuredContent's JSON text when
+// present and no text block repeats it already. Both the offline reader and the live gateway read results with
+// it, so a session audited afterwards reads each result as it was checked.
+func ResultText(content []any, structured any) string {
+	var parts []string
+	for _, raw := range content {
+		b, ok := raw.(map[string]any)
+		switch {
+		case ok && b["type"] == "text":
+			if s, ok := b["text"].(string); ok {
+				parts = append(parts, s)
+				continue
+			}
+		case ok && b["type"] == "resource":
+			if r, ok := b["resource"].(map[string]any); ok {
+				if s, ok := r["text"].(string); ok && r["blob"] == nil {
+					parts = append(parts, s)
+					continue
+				}
+			}
+		}
+		parts = append(parts, jsonText(raw))
+	}
+	if structured != nil && !repeated(content, structured) {
+		parts = append(parts, jsonText(structured))
+	}
+	return strings.Join(parts, "\n")
+}
+
+// repeated reports whether a text block of content holds structured as
+// JSON text, as MCP asks a server to repeat it: its text is then there
+// once already.
+func repeated(content []any, structured any) bool {
+	want := jsonText(structured) // both sides as encoding/json writes them
+	for _, raw := range content {
+		b, ok := raw.(map[string]any)
+		if !ok || b["type"] != "text" {
+			continue
+		}
+		s, ok := b["text"].(string)
+		var v any
+		if ok && json.Unmarshal([]byte(s), &v) == nil && jsonText(v) == want {
+			return true
+		}
+	}
+	return false
 }
