@@ -466,6 +466,31 @@ func (g *gateway) logRefused(e *rpcError, id, params jsontext.Value) {
 	}
 }
 
+// loggableCall reads a refused tools/call's name and arguments for its log
+// entry, the other members of params left out, so that an audit of the log
+// sees which tool a refused call named.
+func loggableCall(id, params jsontext.Value) (decisionlog.Call, bool) {
+	var members map[string]jsontext.Value
+	if id == nil || jsonv2.Unmarshal(params, &members) != nil {
+		return decisionlog.Call{}, false
+	}
+	kept := map[string]jsontext.Value{}
+	for _, k := range []string{"name", "arguments"} {
+		if v, ok := members[k]; ok {
+			kept[k] = v
+		}
+	}
+	p, err := jsonv2.Marshal(kept, jsonv2.Deterministic(true))
+	if err != nil {
+		return decisionlog.Call{}, false
+	}
+	c, _, err := authorize.ReadCall([]byte(`{"jsonrpc":"2.0","id":` + string(id) + `,"method":"tools/call","params":` + string(p) + `}`))
+	if err != nil {
+		return decisionlog.Call{}, false
+	}
+	return decisionlog.CallOf(c), true
+}
+
 // entry is a log entry of this gateway's session, numbered g.seq.
 func (g *gateway) entry() decisionlog.Entry {
 	return decisionlog.Entry{
@@ -490,6 +515,8 @@ func (g *gateway) decide(line []byte, id, params jsontext.Value) (*authorize.Cal
 		entry.Call = decisionlog.Call{ID: idText(id), Arguments: map[string]any{}}
 		if read { // refused for another member of params: the call is readable
 			entry.Call = decisionlog.CallOf(c)
+		} else if lc, ok := loggableCall(id, params); ok {
+			entry.Call = lc // for the log only: what the call named, never decided
 		}
 	} else {
 		entry.Call = decisionlog.CallOf(c)

@@ -167,7 +167,7 @@ func TestGatewayLogsUndecidedRefusals(t *testing.T) {
 		`seq=1 id=1 tool=read_fixture args=map[id:F9] decided=false error=refused before any decision (-32600): method "Tools/call" is not tools/call but a server may read it as one`,
 		`seq=2 id= tool= args=map[] decided=false error=refused before any decision (-32700): parse error: jsontext: duplicate object member name "method" (the line was not relayed)`,
 		`seq=3 id= tool=read_fixture args=map[id:F9] decided=false error=refused before any decision (-32600): a tools/call without an id (a notification) is refused: a call is decided and answered by its id`,
-		`seq=4 id=4 tool=read_fixture args=map[id:F1] decided=false error=params: member "call" not decided by the gateway (it reads name and arguments, and relays _meta unread): refused rather than relayed undecided`,
+		`seq=4 id=4 tool=read_fixture args=map[id:F1] decided=false error=a tools/call request's params holds "call" besides its members (name, arguments, _meta): a tool runtime may read it as part of the call, which this decision would not have seen; send only the call's members`,
 		`seq=5 id=5 tool=read_fixture args=map[id:F1] decided=true error=`,
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
