@@ -291,7 +291,7 @@ func checkPendingBlame(t *testing.T, keep int) pendingCounts {
 					}
 					offline, isEnd := ends[ic.Name]
 					isEnd = isEnd && offline == fc.Index
-					refusedHere := !ic.Label.Value && ic.History.Value
+					refusedHere := !ic.Label.Value && (ic.History.Value || ic.Again) // as the hosts decide
 					pendingEnd := lastItem(rn, ic.Witness) == fmt.Sprintf("call:%d", pending)
 					if isEnd {
 						switch {
