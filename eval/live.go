@@ -2,10 +2,10 @@ package eval
 
 import (
 	"fmt"
+	"slices"
 
 	"cel.dev/cel-go/common/types"
 
-	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/eval/livestate"
 	"github.com/tenetlang/tenet/eval/pike"
 	"github.com/tenetlang/tenet/eval/run"
@@ -43,11 +43,16 @@ type LiveResult struct{ Invariants []InvariantCheck }
 // the runs file records it), unknown with the reason when it cannot be
 // decided. History is its label on the history alone, without the pending
 // call (a violation there is not the pending call's doing); it is Label
-// when the check has no pending call.
+// when the check has no pending call. Again is true when History is false
+// and the pending call makes a match of a forbid pattern of its own, one
+// ending at the call or a call nested in it: Label is then false with
+// that match as Witness, or unknown when that cannot be decided (a forbid
+// pattern, or the invariant's expression, is unknown on the run).
 type InvariantCheck struct {
 	Name, Severity string
 	Label, History runs.Label
 	Witness        map[string]string
+	Again          bool
 }
 
 // LiveStats count a Live's checks; its resets, when a run did not extend
@@ -80,26 +85,7 @@ func (p *Program) NewLive(o LiveOptions) (*Live, error) {
 // FullRescan lists the owners of the patterns the invariants use whose
 // guards read a variable that grows with the run (events, calls, output,
 // ...): every check matches them from the first item.
-func (l *Live) FullRescan() []string {
-	b := l.p.Bundle
-	var out []string
-	add := func(pi int) {
-		if l.state.Full(pi) {
-			out = append(out, b.Plan.Patterns[pi].Owner)
-		}
-	}
-	for i, pr := range b.Plan.Predicates {
-		if pd := b.Decls.Scopes[pr.Scope].Predicates[pr.Pred]; l.need[i] && pd.Pattern != bundle.NoExpr {
-			add(pd.Pattern)
-		}
-	}
-	for _, inv := range b.Plan.Invariants {
-		for _, u := range inv.Holds.Patterns {
-			add(u.Pattern)
-		}
-	}
-	return out
-}
+func (l *Live) FullRescan() []string { return l.state.FullRescan(l.p.Bundle, l.need) }
 
 // Stats returns what the Live did so far.
 func (l *Live) Stats() LiveStats {
@@ -129,31 +115,49 @@ func (l *Live) Check(r *run.Run, pending int) (LiveResult, error) {
 		common = 0
 	}
 	final := pike.Final(r, items)
-	now := l.judge(r, items, common, final)
+	now := l.judge(r, items, liveRun{common: common, commit: final})
 	l.state.Extend(r, items, final)
-	hist := now
+	hist, again := now, (*runs.Record)(nil)
 	if pending >= 0 {
 		h := r.Without(pending)
 		hitems := pike.Stream(h)
-		hist = l.judge(h, hitems, l.state.Common(h, hitems), -1)
+		hist = l.judge(h, hitems, liveRun{common: l.state.Common(h, hitems), commit: -1})
+		// The first match wins, so the history's violation hides any later
+		// one: the forbid patterns of an invariant violated already are
+		// matched again, for a match ending at the pending call's items.
+		lr := liveRun{common: l.state.Common(r, items), commit: -1, ends: make([]bool, len(l.p.Bundle.Plan.Patterns))}
+		lr.first, lr.last = pike.Span(r, items, pending)
+		for _, inv := range l.p.Bundle.Plan.Invariants {
+			for _, u := range inv.Holds.Patterns {
+				lr.ends[u.Pattern] = lr.ends[u.Pattern] || u.Negate && hist.Invariants[inv.Name] == runs.False()
+			}
+		}
+		if slices.Contains(lr.ends, true) {
+			again = l.judge(r, items, lr)
+		}
 	}
 	out := LiveResult{Invariants: make([]InvariantCheck, len(l.p.Bundle.Plan.Invariants))}
 	for i, inv := range l.p.Bundle.Plan.Invariants {
 		out.Invariants[i] = InvariantCheck{Name: inv.Name, Severity: inv.Severity, Label: now.Invariants[inv.Name],
 			History: hist.Invariants[inv.Name], Witness: now.Witnesses["invariants."+inv.Name]}
+		if ic := &out.Invariants[i]; again != nil && ic.History == runs.False() && ic.Label == runs.False() {
+			if a, w := again.Invariants[inv.Name], again.Witnesses["invariants."+inv.Name]; !a.Known || w != nil {
+				ic.Again, ic.Label, ic.Witness = true, a, w // an unknown names the pattern and the cause
+			}
+		}
 	}
 	return out, nil
 }
 
-// judge labels r's invariants, whose first common items are the committed
-// ones; its patterns' machines are committed at item commit (-1: not).
-func (l *Live) judge(r *run.Run, items []pike.Item, common, commit int) *runs.Record {
+// judge labels r's invariants as lr says.
+func (l *Live) judge(r *run.Run, items []pike.Item, lr liveRun) *runs.Record {
 	rec := &runs.Record{}
 	if len(r.Events) == 0 {
 		l.p.emptyRun(rec, false)
 		return rec
 	}
-	ctx, done := l.p.start(r, l.task, l.goal, l.need, items, &liveRun{l: l, common: common, commit: commit})
+	lr.l = l
+	ctx, done := l.p.start(r, l.task, l.goal, l.need, items, &lr)
 	defer done()
 	l.p.invariants(rec, ctx)
 	return rec
@@ -164,6 +168,10 @@ type liveRun struct {
 	l      *Live
 	common int // the run's items shared with the committed prefix
 	commit int // the final prefix to commit the machines at; -1: none
+	// The patterns matched from scratch for a match ending at items
+	// first..last only (pike.Machine.EndWithin); nil: none.
+	ends        []bool
+	first, last int
 }
 
 // match runs pattern pi on the host's run from the machine livestate
@@ -172,6 +180,11 @@ type liveRun struct {
 // reason alone).
 func (lr *liveRun) match(pi int, h *patternHost) pike.Result {
 	ctx, p, st := h.ctx, lr.l.p, lr.l.state
+	if lr.ends != nil && lr.ends[pi] {
+		m := pike.NewMachine(h.pt, h, p.maxThreads())
+		m.EndWithin(lr.first, lr.last)
+		return m.Finish(len(ctx.items))
+	}
 	reads := st.Reads(pi)
 	vals := make([]any, len(reads))
 	for i, rd := range reads {

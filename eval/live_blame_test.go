@@ -291,6 +291,9 @@ func checkPendingBlame(t *testing.T, keep int) pendingCounts {
 					}
 					offline, isEnd := ends[ic.Name]
 					isEnd = isEnd && offline == fc.Index
+					// A first violation only: a call that violates again an
+					// invariant its history (the transcript's, which no host
+					// stopped) violates already (ic.Again) is not counted.
 					refusedHere := !ic.Label.Value && ic.History.Value
 					pendingEnd := lastItem(rn, ic.Witness) == fmt.Sprintf("call:%d", pending)
 					if isEnd {

@@ -167,7 +167,7 @@ func checkSessions(t *testing.T, keep int) int {
 	for _, s := range []string{"banking", "slack", "travel", "workspace"} {
 		progs[s] = evaltest.Program(t, filepath.Join("..", "contracts", "agentdojo", s))
 	}
-	checks, violated, incremental := 0, 0, 0
+	checks, violated, incremental, again := 0, 0, 0, 0
 	for suite, ss := range sessions(t, progs, keep, replay) {
 		p := progs[suite]
 		for _, s := range ss {
@@ -182,7 +182,7 @@ func checkSessions(t *testing.T, keep int) int {
 				}
 				labels, witnesses := judged(t, p, &s, pr)
 				hist, _ := judged(t, p, &s, pr.Without(s.pending[k]))
-				compare(t, fmt.Sprintf("%s, pending call %d", s.origin, s.pending[k]), res, labels, witnesses, hist)
+				again += compare(t, fmt.Sprintf("%s, pending call %d", s.origin, s.pending[k]), res, labels, witnesses, hist)
 				checks++
 				for _, ic := range res.Invariants {
 					if ic.Label.Known && !ic.Label.Value {
@@ -207,26 +207,37 @@ func checkSessions(t *testing.T, keep int) int {
 	if checks == 0 || violated == 0 || incremental == 0 {
 		t.Fatalf("%d checks, %d violated invariants, %d incremental sessions: the comparison checked nothing", checks, violated, incremental)
 	}
-	t.Logf("%d checks equal to Judge from scratch (%d violated invariants), %d sessions kept their machines", checks, violated, incremental)
+	t.Logf("%d checks equal to Judge from scratch (%d violated invariants; %d violated again, a match of the pending call's own after the history's), %d sessions kept their machines", checks, violated, again, incremental)
 	return checks
 }
 
-func compare(t *testing.T, where string, res eval.LiveResult, labels map[string]runs.Label, witnesses map[string]map[string]string, hist map[string]runs.Label) {
+// compare returns the number of invariants reported violated again.
+func compare(t *testing.T, where string, res eval.LiveResult, labels map[string]runs.Label, witnesses map[string]map[string]string, hist map[string]runs.Label) (again int) {
 	t.Helper()
 	if len(res.Invariants) != len(labels) {
 		t.Fatalf("%s: %d invariants, Judge %d", where, len(res.Invariants), len(labels))
 	}
 	for _, ic := range res.Invariants {
+		if ic.History != hist[ic.Name] {
+			t.Errorf("%s: %s: history live %+v, Judge %+v", where, ic.Name, ic.History, hist[ic.Name])
+		}
+		if ic.Again {
+			// The pending call's own match, which Judge's first match (in
+			// the history) hides: Judge finds both violated.
+			if hist[ic.Name] != runs.False() || labels[ic.Name] != runs.False() {
+				t.Errorf("%s: %s: again, with Judge's history %+v and run %+v", where, ic.Name, hist[ic.Name], labels[ic.Name])
+			}
+			again++
+			continue
+		}
 		if ic.Label != labels[ic.Name] {
 			t.Errorf("%s: %s: live %+v, Judge %+v", where, ic.Name, ic.Label, labels[ic.Name])
 		}
 		if w := witnesses["invariants."+ic.Name]; !reflect.DeepEqual(ic.Witness, w) {
 			t.Errorf("%s: %s: witness live %v, Judge %v", where, ic.Name, ic.Witness, w)
 		}
-		if ic.History != hist[ic.Name] {
-			t.Errorf("%s: %s: history live %+v, Judge %+v", where, ic.Name, ic.History, hist[ic.Name])
-		}
 	}
+	return again
 }
 
 // TestLiveEqualsJudgeSampled: every 25th AgentDojo run, replayed as a
@@ -347,6 +358,47 @@ func label(res eval.LiveResult, name string) runs.Label {
 		}
 	}
 	return runs.Unknown("no such invariant")
+}
+
+// TestLiveAgain: a history that violates no_send_after_read (a read, then
+// a send of what it read) hides a later violation from Judge, whose first
+// match is the old one; a pending second send of it makes a match of its
+// own, reported violated with a witness naming it (Again), and a pending
+// read makes none (violated before, not again). send_only_to_named (every
+// send, no user message naming anyone) likewise.
+func TestLiveAgain(t *testing.T) {
+	p := evaltest.ProgramFrom(t, map[string][]byte{"c.tenet.hcl": []byte(liveContract)})
+	for _, c := range []struct {
+		last  string
+		again bool
+		want  map[string]map[string]string // witness per invariant violated
+	}{
+		{"s:y:secret read", true, map[string]map[string]string{
+			"no_send_after_read": {"read": "call:0", "send": "call:2"},
+			"send_only_to_named": {"send": "call:2"}}},
+		{"r:b", false, map[string]map[string]string{
+			"no_send_after_read": {"read": "call:0", "send": "call:1"},
+			"send_only_to_named": {"send": "call:1"}}},
+	} {
+		l, err := p.NewLive(eval.LiveOptions{Task: "t"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, pending := liveRun("r:a", "s:x:secret read", c.last)
+		res := checkLive(t, p, l, r, pending)
+		for _, ic := range res.Invariants {
+			w, violated := c.want[ic.Name]
+			if !violated {
+				if ic.Label != runs.True() || ic.Again {
+					t.Errorf("%s, pending %s: %+v, want held", ic.Name, c.last, ic)
+				}
+				continue
+			}
+			if ic.History != runs.False() || ic.Label != runs.False() || ic.Again != c.again || !reflect.DeepEqual(ic.Witness, w) {
+				t.Errorf("%s, pending %s: %+v, want violated (again %v) with witness %v", ic.Name, c.last, ic, c.again, w)
+			}
+		}
+	}
 }
 
 // TestLiveWholeRunGuard: the pattern whose guard reads calls is reported

@@ -84,6 +84,29 @@ func New(b *bundle.Bundle, scopeIndex map[string]int, asts []*cel.Ast) *State {
 // check: a guard of its reads a growing variable or pred as a whole.
 func (s *State) Full(pi int) bool { return s.pats[pi].full }
 
+// FullRescan lists the owners of the patterns of b (the bundle s was made
+// from) that are matched from the first item at every check (Full): those
+// of the predicates need says (demand.Invariants) and of the invariants.
+func (s *State) FullRescan(b *bundle.Bundle, need []bool) []string {
+	var out []string
+	add := func(pi int) {
+		if s.Full(pi) {
+			out = append(out, b.Plan.Patterns[pi].Owner)
+		}
+	}
+	for i, pr := range b.Plan.Predicates {
+		if pd := b.Decls.Scopes[pr.Scope].Predicates[pr.Pred]; need[i] && pd.Pattern != bundle.NoExpr {
+			add(pd.Pattern)
+		}
+	}
+	for _, inv := range b.Plan.Invariants {
+		for _, u := range inv.Holds.Patterns {
+			add(u.Pattern)
+		}
+	}
+	return out
+}
+
 // Reads lists the predicates pattern pi's guards read.
 func (s *State) Reads(pi int) []Read { return s.pats[pi].reads }
 

@@ -127,3 +127,36 @@ func TestMachineFixedResult(t *testing.T) {
 		t.Errorf("after a stop: %+v, want the stop's unknown", got)
 	}
 }
+
+// TestMachineEndWithin: a machine told where a match must end skips the
+// matches ending elsewhere and finds the first one ending there, or none.
+func TestMachineEndWithin(t *testing.T) {
+	cases := []struct {
+		pat, run    string
+		first, last int
+		want        []int // nil: no match
+	}{
+		{"a _* b", "abab", 0, 3, []int{0, 1}}, // the whole run: as Run
+		{"a _* b", "abab", 3, 3, []int{0, 3}}, // a new match at the last item; the earliest start wins
+		{"a b", "abab", 3, 3, []int{2, 3}},
+		{"a b", "abab", 2, 2, nil},    // no match ends at the second a
+		{"a _* b", "abxa", 2, 3, nil}, // the only match ends before
+		{"a b $", "abab", 3, 3, []int{2, 3}},
+		{"a b $", "abab", 1, 1, nil}, // $ holds at the run's end only
+	}
+	for _, c := range cases {
+		pt := plan(t, c.pat, "ab", "", nil)
+		m := NewMachine(pt, &letters{s: c.run, steps: "ab"}, 100)
+		m.EndWithin(c.first, c.last)
+		got := m.Clone().Finish(len(c.run)) // a clone keeps the window
+		if c.want == nil {
+			if !got.Label.Known || got.Label.Value {
+				t.Errorf("%q on %q ending in %d..%d: %+v, want no match", c.pat, c.run, c.first, c.last, got)
+			}
+			continue
+		}
+		if !got.Label.Value || !slices.Equal(got.Witness, c.want) {
+			t.Errorf("%q on %q ending in %d..%d: %+v, want %v", c.pat, c.run, c.first, c.last, got, c.want)
+		}
+	}
+}

@@ -2,6 +2,8 @@ package pike
 
 import (
 	"fmt"
+	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -67,6 +69,29 @@ func Stream(r *run.Run) []Item {
 	return items
 }
 
+// Span returns the positions in items, r's stream, of call ci and of the
+// calls nested in its arguments, which follow it: first..last (-1, -1
+// when ci is not in items).
+func Span(r *run.Run, items []Item, ci int) (first, last int) {
+	first = slices.IndexFunc(items, func(it Item) bool { return it.Call == ci })
+	if first < 0 {
+		return -1, -1
+	}
+	nested := func(c int) bool {
+		for n := 0; c >= 0 && n <= len(r.Calls); n++ { // n: a parent cycle ends
+			if c = r.Calls[c].Parent; c == ci {
+				return true
+			}
+		}
+		return false
+	}
+	last = first
+	for last+1 < len(items) && items[last+1].Call >= 0 && nested(items[last+1].Call) {
+		last++
+	}
+	return first, last
+}
+
 // Host is what the VM asks of the program that runs it, about the items
 // of one run (positions 0..n-1) and its budget.
 type Host interface {
@@ -123,18 +148,30 @@ type Machine struct {
 	spare []vmThread // a second array for the next position's threads
 	empty []int      // the bindings of a new thread: none
 	done  *Result    // the fixed result, once decided
+	// The positions a match may end at (EndWithin): a match thread whose
+	// last item is outside first..last dies, and matching goes on. Unset:
+	// anywhere (an empty match, as "^" alone, ends at -1).
+	first, last int
 }
 
 // NewMachine returns a machine at position 0 of a run, asking h about its
 // items and budget, with at most max threads alive at one position.
 func NewMachine(pt *bundle.PatternPlan, h Host, max int) *Machine {
-	m := &Machine{vm: vmState{pt: pt, h: h, max: max}}
+	m := &Machine{vm: vmState{pt: pt, h: h, max: max}, first: math.MinInt, last: math.MaxInt}
 	m.empty = make([]int, len(pt.Steps))
 	for i := range m.empty {
 		m.empty[i] = -1
 	}
 	return m
 }
+
+// EndWithin makes the machine look only for a match whose last item is
+// at a position from first to last: one ending elsewhere is not the
+// result, and the search goes on (the first match wins among the others).
+// A session whose history already violates an invariant asks this of the
+// items of its pending call: does the call make a match of its own? Call
+// it before the machine consumes any item.
+func (m *Machine) EndWithin(first, last int) { m.first, m.last = first, last }
 
 // Pos is the number of items consumed.
 func (m *Machine) Pos() int { return m.pos }
@@ -149,7 +186,7 @@ func (m *Machine) SetHost(h Host) { m.vm.h = h }
 // never changed) and the first guard error; guard results are memoized
 // per position only, so there is nothing else to copy.
 func (m *Machine) Clone() *Machine {
-	c := &Machine{vm: vmState{pt: m.vm.pt, h: m.vm.h, max: m.vm.max, err: m.vm.err}, pos: m.pos, empty: m.empty, done: m.done}
+	c := &Machine{vm: vmState{pt: m.vm.pt, h: m.vm.h, max: m.vm.max, err: m.vm.err}, pos: m.pos, empty: m.empty, done: m.done, first: m.first, last: m.last}
 	c.clist = append(make([]vmThread, 0, len(m.clist)+1), m.clist...)
 	return c
 }
@@ -228,6 +265,10 @@ func (m *Machine) step(end bool) (Result, bool) {
 	for _, t := range clist {
 		in := pt.Program[t.pc]
 		if in.Op == bundle.OpMatch {
+			// A thread at match at pos has consumed its last item at pos-1.
+			if pos-1 < m.first || pos-1 > m.last {
+				continue
+			}
 			return Result{Label: runs.True(), Witness: t.caps}, true
 		}
 		if end {

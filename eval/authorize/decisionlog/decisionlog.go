@@ -58,7 +58,7 @@ type Invariant struct {
 	// Status is "violated", "unknown" or "held": tenet serve lists every
 	// invariant it checked, tenet gateway only the violated and unknown
 	// ones. Before is true when the run so far already violated it without
-	// the pending call.
+	// the pending call, and the call makes no violation of its own.
 	Status  string            `json:"status"`
 	Before  bool              `json:"before,omitempty"`
 	Reason  string            `json:"reason,omitempty"`

@@ -147,8 +147,9 @@ func (s *SessionDecider) verdict(v Verdict, res eval.LiveResult, rn *run.Run, pe
 			continue
 		}
 		// A violation the history already shows is not the call's doing:
-		// logged, never a reason to refuse.
-		before := ic.History.Known && !ic.History.Value
+		// logged, never a reason to refuse, unless the call makes a match
+		// of its own (Again).
+		before := ic.History.Known && !ic.History.Value && !ic.Again
 		inv := decisionlog.Invariant{Name: ic.Name, Severity: ic.Severity, Before: before}
 		if ic.Label.Known {
 			inv.Status, inv.Witness = statusViolated, ic.Witness

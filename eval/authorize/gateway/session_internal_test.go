@@ -47,7 +47,9 @@ invariant "no_read_after_update" {
 }
 `
 
-func sessionOf(t *testing.T) *SessionDecider {
+func sessionOf(t *testing.T) *SessionDecider { return sessionUnder(t, UnknownClosed) }
+
+func sessionUnder(t *testing.T, policy OnUnknown) *SessionDecider {
 	t.Helper()
 	p := evaltest.ProgramFrom(t, map[string][]byte{"c.tenet.hcl": []byte(inflightContract)})
 	g, err := NewGrantDecider(authorize.New(p.Bundle, p.ID), "host")
@@ -58,7 +60,7 @@ func sessionOf(t *testing.T) *SessionDecider {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := NewSessionDecider(g, live, UnknownClosed)
+	s, err := NewSessionDecider(g, live, policy)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,6 +131,38 @@ call:2 update_fixture id=4 event=3 result_event=4 ok=true ok_unknown=false resul
 	}
 	if got := refusalMessage(v); got != `tools/call refused by the session check: invariant "no_read_after_update" (severity medium) violated, witness read=call:3 (read_fixture, this call), upd=call:2 (update_fixture, request id 4)` {
 		t.Errorf("refusal message: %s", got)
+	}
+}
+
+// TestSessionAgainAfterOpenUnknown: under --on-unknown open, an update
+// and a read sent back to back are both allowed (the read is unknown
+// while the update is in flight); once both ran, the history violates
+// no_read_after_update. A further read violates it again, a match of its
+// own: refused, with a witness naming it, not taken for the history's
+// violation (before). An update makes no new match: allowed, before.
+func TestSessionAgainAfterOpenUnknown(t *testing.T) {
+	s := sessionUnder(t, UnknownOpen)
+	upd1, read2 := testCall("1", "update_fixture", `{"id":"F1","value":1}`), testCall("2", "read_fixture", `{"id":"F1"}`)
+	if v := s.Decide(upd1); !v.Allowed || len(v.Invariants) != 0 {
+		t.Fatalf("update 1: %+v", v)
+	}
+	if v := s.Decide(read2); !v.Allowed || len(v.Invariants) != 1 || v.Invariants[0].Status != "unknown" {
+		t.Fatalf("read 2 while the update is in flight: %+v", v)
+	}
+	s.Observe(upd1, json.RawMessage(`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"updated"}]}}`))
+	s.Observe(read2, json.RawMessage(`{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"F1"}]}}`))
+	v := s.Decide(testCall("3", "read_fixture", `{"id":"F2"}`))
+	if v.Allowed || len(v.Invariants) != 1 || v.Invariants[0].Status != "violated" || v.Invariants[0].Before ||
+		fmt.Sprint(v.Invariants[0].Witness) != "map[read:call:2 upd:call:0]" {
+		t.Fatalf("read 3 after the history's violation: %+v", v)
+	}
+	if got := refusalMessage(v); got != `tools/call refused by the session check: invariant "no_read_after_update" (severity medium) violated, witness read=call:2 (read_fixture, this call), upd=call:0 (update_fixture, request id 1)` {
+		t.Errorf("refusal message: %s", got)
+	}
+	v = s.Decide(testCall("4", "update_fixture", `{"id":"F2","value":2}`))
+	if !v.Allowed || len(v.Invariants) != 1 || v.Invariants[0].Status != "violated" || !v.Invariants[0].Before ||
+		fmt.Sprint(v.Invariants[0].Witness) != "map[read:call:1 upd:call:0]" {
+		t.Fatalf("update 4: %+v", v)
 	}
 }
 

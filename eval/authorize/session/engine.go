@@ -58,7 +58,7 @@ func (c live) Check(r *run.Run, pending int) ([]Result, error) {
 			x.Status = Held
 		default:
 			x.Status = Violated
-			x.Before = v.History.Known && !v.History.Value
+			x.Before = v.History.Known && !v.History.Value && !v.Again
 		}
 		out[i] = x
 	}

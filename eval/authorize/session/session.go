@@ -80,8 +80,9 @@ type Result struct {
 	Severity string
 	Status   Status
 	// Before is true when the history alone, without the pending call,
-	// already violates the invariant: the pending call does not newly
-	// violate it, so it is not refused on its account.
+	// already violates the invariant and the pending call makes no match
+	// of its own (eval.InvariantCheck.Again): it does not newly violate
+	// it, so it is not refused on its account.
 	Before  bool
 	Reason  string
 	Witness map[string]string
