@@ -2,6 +2,7 @@ package view
 
 import (
 	"fmt"
+	"runtime"
 	"runtime/debug"
 	"testing"
 
@@ -62,9 +63,13 @@ func indexes(l ref.Val) string {
 // scopes.
 func TestValuesReused(t *testing.T) {
 	// A sync.Pool may drop what it holds at a garbage collection (two in a
-	// row empty it): with collection off for the test, Of after Release
-	// must hand back the released Values, whatever else runs meanwhile.
+	// row empty it), and keeps a released value in the releasing P's
+	// private slot, which a Get on another P does not see: with collection
+	// off and one P for the test, Of after Release must hand back the
+	// released Values, however loaded the machine (the test failed in CI
+	// when the goroutine moved between Ps).
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	d := testDecls(t)
 	big := testRun()
 	big.Output = "done"
