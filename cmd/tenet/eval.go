@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tenetlang/tenet/cmd/tenet/internal/flagcheck"
 	"github.com/tenetlang/tenet/compiler"
 	"github.com/tenetlang/tenet/eval/assemble"
 	"github.com/tenetlang/tenet/eval/pipeline"
@@ -68,7 +69,7 @@ func evalCmd() *cobra.Command {
 			if err := rf.check(inputs); err != nil {
 				return err
 			}
-			if out != "" {
+			if out != "" && out != "-" {
 				if err := paths.CheckOutput(out, inputs); err != nil {
 					return err
 				}
@@ -102,7 +103,9 @@ func evalCmd() *cobra.Command {
 				Inputs: args[1:], Programs: progs, Metrics: mf.Options(), MaxListed: rf.maxItems, Profiles: profiles, NoViolations: rf.format == "table"},
 				Files: files, Options: opt, Progress: stderr}
 			in.Options.Open, in.Size = list.Open, list.Size
-			if out != "" {
+			if out == "-" { // the report goes to --report-out (flagcheck)
+				in.Runs = func() (io.Writer, error) { return cmd.OutOrStdout(), nil }
+			} else if out != "" {
 				in.Options.SortDir = assemble.SortDirNear(out)
 				in.Runs = func() (io.Writer, error) { return outputs.Create(out, 0o644) }
 			}
@@ -118,7 +121,8 @@ func evalCmd() *cobra.Command {
 	}
 	cliflags.AddReading(cmd, &opt.Source, &opt.Format)
 	cmd.Flags().StringVar(&opt.Grant, "grant", "", "audit calls against this grant (default: the source's grant)")
-	cmd.Flags().StringVarP(&out, "out", "o", "", "write the labelled runs (JSONL, docs/runs-format.md) to this file, atomically")
+	cmd.Flags().StringVarP(&out, "out", "o", "", "write the labelled runs (JSONL, docs/runs-format.md) to this file, atomically (-: stdout, with --report-out FILE)")
+	flagcheck.AcceptDash(cmd, "out")
 	cmd.Flags().IntVar(&opt.Transcript.MaxRecordBytes, "max-record-bytes", transcript.DefaultMaxRecordBytes, "longest transcript record (line) accepted, in bytes")
 	cmd.Flags().IntVar(&opt.Transcript.MaxDepth, "max-depth", transcript.DefaultMaxDepth, "deepest nesting of arrays and objects accepted in a transcript record (at most the default)")
 	lim.Add(cmd)

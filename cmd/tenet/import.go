@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tenetlang/tenet/cmd/tenet/internal/flagcheck"
 	"github.com/tenetlang/tenet/internal/atomicfile"
 	"github.com/tenetlang/tenet/internal/paths"
 	"github.com/tenetlang/tenet/lang/toolimport"
@@ -20,6 +21,9 @@ func importCmd() *cobra.Command {
 		Args:  cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			res, err := toolimport.ImportFile(args[0], args[1])
+			if out == "-" {
+				out = "" // standard output, the default
+			}
 			if err == nil && out != "" {
 				err = paths.CheckOutput(out, args[1:])
 			}
@@ -38,7 +42,8 @@ func importCmd() *cobra.Command {
 			return err
 		},
 	}
-	cmd.Flags().StringVarP(&out, "out", "o", "", "write the tool blocks to this file (default: standard output)")
+	cmd.Flags().StringVarP(&out, "out", "o", "", "write the tool blocks to this file (default and -: standard output)")
+	flagcheck.AcceptDash(cmd, "out")
 	cmd.Flags().BoolVar(&strict, "strict", false, "exit 1 and write nothing when anything could not be expressed")
 	return cmd
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tenetlang/tenet/cmd/tenet/internal/flagcheck"
 	"github.com/tenetlang/tenet/eval/report"
 	"github.com/tenetlang/tenet/eval/report/formats"
 	"github.com/tenetlang/tenet/internal/atomicfile"
@@ -25,7 +26,8 @@ type reportFlags struct {
 
 func (f *reportFlags) add(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.format, "format", "table", "report format: "+strings.Join(formats.Names(), ", ")+" (docs/report-formats.md)")
-	cmd.Flags().StringVar(&f.out, "report-out", "", "write the report to this file, atomically, instead of stdout")
+	cmd.Flags().StringVar(&f.out, "report-out", "", "write the report to this file, atomically, instead of stdout (-: stdout)")
+	flagcheck.AcceptDash(cmd, "report-out")
 }
 
 // addMaxItems adds --report-max-items (eval, report and compare).
@@ -42,6 +44,9 @@ func (f *reportFlags) check(inputs []string) error {
 	}
 	if f.maxItems < 0 {
 		return fmt.Errorf("--report-max-items %d: want 0 (no limit) or more", f.maxItems)
+	}
+	if f.out == "-" {
+		f.out = "" // standard output, as without the flag
 	}
 	if f.out != "" {
 		return paths.CheckOutput(f.out, inputs)

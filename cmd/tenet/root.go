@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tenetlang/tenet/cmd/tenet/internal/enforce"
+	"github.com/tenetlang/tenet/cmd/tenet/internal/flagcheck"
 	"github.com/tenetlang/tenet/internal/errwriter"
 )
 
@@ -61,7 +62,7 @@ func mainContext(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		Long:              "tenet judges agent transcripts against workflow contracts written in HCL with CEL criteria.\nSee docs/cli.md.",
 		SilenceUsage:      true,
 		SilenceErrors:     true,
-		PersistentPreRunE: refuseEmptyFileFlags,
+		PersistentPreRunE: flagcheck.Check, // docs/cli.md, Conventions
 	}
 	root.CompletionOptions.DisableDefaultCmd = true
 	root.SetOut(stdout)
@@ -69,6 +70,7 @@ func mainContext(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	root.SetArgs(args)
 	root.AddCommand(checkCmd(), buildCmd(), keygenCmd(), inspectCmd(), evalCmd(), explainCmd(), reportCmd(), compareCmd(), testCmd(), versionCmd(), fmtCmd(), importCmd(), devCmd())
 	root.AddCommand(enforce.Commands(enforce.Env{Help: help, Open: openContract, Exit: func(code int) error { return exitError{code} }})...)
+	flagcheck.Install(root)
 	cmd, err := root.ExecuteContextC(ctx)
 	var ee exitError
 	switch {
