@@ -12,6 +12,7 @@ import (
 
 	"github.com/tenetlang/tenet/cmd/tenet/internal/enforce"
 	"github.com/tenetlang/tenet/cmd/tenet/internal/flagcheck"
+	"github.com/tenetlang/tenet/cmd/tenet/internal/fmtcmd"
 	"github.com/tenetlang/tenet/internal/errwriter"
 )
 
@@ -27,6 +28,8 @@ const (
 type exitError struct{ code int }
 
 func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
+
+func exit(code int) error { return exitError{code} }
 
 // Main runs tenet with args and returns the exit code.
 func Main(args []string, stdout, stderr io.Writer) int {
@@ -68,8 +71,9 @@ func mainContext(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetArgs(args)
-	root.AddCommand(checkCmd(), buildCmd(), keygenCmd(), inspectCmd(), evalCmd(), explainCmd(), reportCmd(), compareCmd(), testCmd(), versionCmd(), fmtCmd(), importCmd(), devCmd())
-	root.AddCommand(enforce.Commands(enforce.Env{Help: help, Open: openContract, Exit: func(code int) error { return exitError{code} }})...)
+	root.AddCommand(checkCmd(), buildCmd(), keygenCmd(), inspectCmd(), evalCmd(), explainCmd(), reportCmd(), compareCmd(), testCmd(), versionCmd(), importCmd(), devCmd())
+	root.AddCommand(enforce.Commands(enforce.Env{Help: help, Open: openContract, Exit: exit})...)
+	root.AddCommand(fmtcmd.Command(fmtcmd.Env{Help: help("fmt"), Exit: exit}))
 	flagcheck.Install(root)
 	cmd, err := root.ExecuteContextC(ctx)
 	var ee exitError

@@ -42,6 +42,13 @@ type Failure struct {
 // error (a path that cannot be listed, a file that cannot be read or
 // written) stops Run; the Result then holds the failures found before it.
 func Run(paths []string, write bool) (Result, error) {
+	return RunFunc(paths, write, nil)
+}
+
+// RunFunc is Run that also calls changed, when not nil, for each file not
+// in canonical layout, in order, with its content and its canonical
+// layout (tenet fmt -d prints their difference).
+func RunFunc(paths []string, write bool, changed func(name string, src, out []byte)) (Result, error) {
 	var res Result
 	files, err := Files(paths)
 	if err != nil {
@@ -71,6 +78,9 @@ func Run(paths []string, write bool) (Result, error) {
 			continue
 		}
 		res.Changed = append(res.Changed, f)
+		if changed != nil {
+			changed(f, src, out)
+		}
 		if !write {
 			continue
 		}
@@ -141,4 +151,36 @@ func Files(paths []string) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// Tree lists root and every directory below it that holds contract files
+// (lang.FileSuffix), in lexical order, for tenet fmt -r. Hidden
+// directories (".git") and directories named testdata are skipped, as Go's
+// tools skip them: they hold other tools' state and fixtures, such as
+// contracts that are wrong on purpose. A tree without contract files is an
+// error.
+func Tree(root string) ([]string, error) {
+	var dirs []string
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		if path != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") {
+			return filepath.SkipDir
+		}
+		if len(lang.SourceFiles(path)) > 0 {
+			dirs = append(dirs, path)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(dirs) == 0 {
+		return nil, fmt.Errorf("%s holds no *%s file, nor do its subdirectories", root, lang.FileSuffix)
+	}
+	return dirs, nil
 }
