@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tenetlang/tenet/cmd/tenet/internal/completion"
 	"github.com/tenetlang/tenet/cmd/tenet/internal/enforce"
 	"github.com/tenetlang/tenet/cmd/tenet/internal/flagcheck"
 	"github.com/tenetlang/tenet/cmd/tenet/internal/fmtcmd"
@@ -67,13 +68,13 @@ func mainContext(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		SilenceErrors:     true,
 		PersistentPreRunE: flagcheck.Check, // docs/cli.md, Conventions
 	}
-	root.CompletionOptions.DisableDefaultCmd = true
+	root.CompletionOptions.DisableDefaultCmd = true // tenet's own: completion.Command
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetArgs(args)
 	root.AddCommand(checkCmd(), buildCmd(), keygenCmd(), inspectCmd(), evalCmd(), explainCmd(), reportCmd(), compareCmd(), testCmd(), versionCmd(), importCmd(), devCmd())
 	root.AddCommand(enforce.Commands(enforce.Env{Help: help, Open: openContract, Exit: exit})...)
-	root.AddCommand(fmtcmd.Command(fmtcmd.Env{Help: help("fmt"), Exit: exit}))
+	root.AddCommand(fmtcmd.Command(fmtcmd.Env{Help: help("fmt"), Exit: exit}), completion.Command(help("completion")))
 	flagcheck.Install(root)
 	cmd, err := root.ExecuteContextC(ctx)
 	var ee exitError
