@@ -14,6 +14,7 @@ import (
 	"github.com/tenetlang/tenet/cmd/tenet/internal/enforce"
 	"github.com/tenetlang/tenet/cmd/tenet/internal/flagcheck"
 	"github.com/tenetlang/tenet/cmd/tenet/internal/fmtcmd"
+	"github.com/tenetlang/tenet/cmd/tenet/internal/initcmd"
 	"github.com/tenetlang/tenet/internal/errwriter"
 )
 
@@ -74,7 +75,7 @@ func mainContext(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	root.SetArgs(args)
 	root.AddCommand(checkCmd(), buildCmd(), keygenCmd(), inspectCmd(), evalCmd(), explainCmd(), reportCmd(), compareCmd(), testCmd(), versionCmd(), importCmd(), devCmd())
 	root.AddCommand(enforce.Commands(enforce.Env{Help: help, Open: openContract, Exit: exit})...)
-	root.AddCommand(fmtcmd.Command(fmtcmd.Env{Help: help("fmt"), Exit: exit}), completion.Command(help("completion")))
+	root.AddCommand(fmtcmd.Command(fmtcmd.Env{Help: help("fmt"), Exit: exit}), completion.Command(help("completion")), initcmd.Command(help("init")))
 	flagcheck.Install(root)
 	cmd, err := root.ExecuteContextC(ctx)
 	var ee exitError
