@@ -61,22 +61,8 @@ func stdoutFailed(code int, out *errwriter.Writer, stderr io.Writer) int {
 
 // mainContext is MainContext with stdout checked by the caller.
 func mainContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	root := &cobra.Command{
-		Use:               "tenet",
-		Short:             "Check, build and evaluate agent-evaluation contracts",
-		Long:              "tenet judges agent transcripts against workflow contracts written in HCL with CEL criteria.\nSee docs/cli.md.",
-		SilenceUsage:      true,
-		SilenceErrors:     true,
-		PersistentPreRunE: flagcheck.Check, // docs/cli.md, Conventions
-	}
-	root.CompletionOptions.DisableDefaultCmd = true // tenet's own: completion.Command
-	root.SetOut(stdout)
-	root.SetErr(stderr)
+	root := newRoot(stdout, stderr)
 	root.SetArgs(args)
-	root.AddCommand(checkCmd(), buildCmd(), keygenCmd(), inspectCmd(), evalCmd(), explainCmd(), reportCmd(), compareCmd(), testCmd(), versionCmd(), importCmd(), devCmd())
-	root.AddCommand(enforce.Commands(enforce.Env{Help: help, Open: openContract, Exit: exit})...)
-	root.AddCommand(fmtcmd.Command(fmtcmd.Env{Help: help("fmt"), Exit: exit}), completion.Command(help("completion")), initcmd.Command(help("init")))
-	flagcheck.Install(root)
 	cmd, err := root.ExecuteContextC(ctx)
 	var ee exitError
 	switch {
@@ -94,6 +80,26 @@ func mainContext(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		}
 		return exitBad
 	}
+}
+
+// newRoot is tenet's command tree, writing to stdout and stderr.
+func newRoot(stdout, stderr io.Writer) *cobra.Command {
+	root := &cobra.Command{
+		Use:               "tenet",
+		Short:             "Check, build and evaluate agent-evaluation contracts",
+		Long:              "tenet judges agent transcripts against workflow contracts written in HCL with CEL criteria.\nSee docs/cli.md.",
+		SilenceUsage:      true,
+		SilenceErrors:     true,
+		PersistentPreRunE: flagcheck.Check, // docs/cli.md, Conventions
+	}
+	root.CompletionOptions.DisableDefaultCmd = true // tenet's own: completion.Command
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.AddCommand(checkCmd(), buildCmd(), keygenCmd(), inspectCmd(), evalCmd(), explainCmd(), reportCmd(), compareCmd(), testCmd(), versionCmd(), importCmd(), devCmd())
+	root.AddCommand(enforce.Commands(enforce.Env{Help: help, Open: openContract, Exit: exit})...)
+	root.AddCommand(fmtcmd.Command(fmtcmd.Env{Help: help("fmt"), Exit: exit}), completion.Command(help("completion")), initcmd.Command(help("init")))
+	flagcheck.Install(root)
+	return root
 }
 
 // isUsageError reports whether err is cobra's complaint about arguments or
