@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tenetlang/tenet"
+	"github.com/tenetlang/tenet/cmd/tenet/internal/clistyle"
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/compiler/cache"
 	"github.com/tenetlang/tenet/eval"
@@ -22,10 +23,11 @@ import (
 )
 
 // diagsTo has tenet.Build and tenet.Open print a contract directory's
-// diagnostics to w as every command shows them (diag.WriteText).
+// diagnostics to w as every command shows them (diag.WriteText), in
+// colour on a terminal (clistyle.Of).
 func diagsTo(w io.Writer) tenet.LoadOption {
 	return tenet.WithDiagnostics(func(dir string, files map[string]*hcl.File, diags hcl.Diagnostics) {
-		diag.WriteText(w, dir, files, diags)
+		diag.WriteTextStyle(w, dir, files, diags, clistyle.Of(w, os.Getenv))
 	})
 }
 
@@ -70,7 +72,7 @@ func loadPrograms(path string, stderr io.Writer, pol bundle.Policy, c *cache.Cac
 	}
 	progs, errs, diags := make([]*eval.Program, len(paths)), make([]error, len(paths)), make([]bytes.Buffer, len(paths))
 	inParallel(len(paths), func(i int) {
-		b, err := openContract(paths[i], &diags[i], pol, c)
+		b, err := openContract(paths[i], clistyle.Writer{Writer: &diags[i], Style: clistyle.Of(stderr, os.Getenv)}, pol, c)
 		if err == nil {
 			if progs[i], err = b.Program(); err != nil {
 				err = fmt.Errorf("%s: %w", paths[i], err)

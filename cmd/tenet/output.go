@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tenetlang/tenet/cmd/tenet/internal/clistyle"
 	"github.com/tenetlang/tenet/cmd/tenet/internal/flagcheck"
 	"github.com/tenetlang/tenet/eval/report"
 	"github.com/tenetlang/tenet/eval/report/formats"
@@ -70,7 +71,11 @@ func (f *reportFlags) write(cmd *cobra.Command, d *report.Document, set *atomicf
 	if err := formats.Write(&buf, d, f.format); err != nil {
 		return set.Cancel(err)
 	}
-	if err := set.Publish(f.out, buf.Bytes(), 0o644, cmd.OutOrStdout()); err != nil {
+	data := buf.Bytes()
+	if d.Command == report.CommandTest && f.format == "table" && f.out == "" {
+		data = clistyle.Tests(data, clistyle.Stdout(cmd.Context())) // ok and FAIL, on a terminal
+	}
+	if err := set.Publish(f.out, data, 0o644, cmd.OutOrStdout()); err != nil {
 		return err
 	}
 	stderr := cmd.ErrOrStderr()

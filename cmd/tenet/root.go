@@ -6,16 +6,19 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/tenetlang/tenet/cmd/tenet/internal/clistyle"
 	"github.com/tenetlang/tenet/cmd/tenet/internal/completion"
 	"github.com/tenetlang/tenet/cmd/tenet/internal/enforce"
 	"github.com/tenetlang/tenet/cmd/tenet/internal/flagcheck"
 	"github.com/tenetlang/tenet/cmd/tenet/internal/fmtcmd"
 	"github.com/tenetlang/tenet/cmd/tenet/internal/initcmd"
 	"github.com/tenetlang/tenet/internal/errwriter"
+	"github.com/tenetlang/tenet/internal/termstyle"
 )
 
 // Exit codes (docs/cli.md).
@@ -44,6 +47,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 // the exit code is exitInterrupted.
 func MainContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	out := errwriter.New(stdout) // checked once, after the command
+	ctx = clistyle.WithStdout(ctx, termstyle.For(stdout, os.Getenv))
 	return stdoutFailed(mainContext(ctx, args, out, stderr), out, stderr)
 }
 

@@ -4,6 +4,8 @@ import (
 	"io"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tenetlang/tenet/internal/termstyle"
 )
 
 // What the external tests (text_test.go, which compiles contracts and so
@@ -27,6 +29,6 @@ func IndexedLine(l indexedLine) (hcl.Range, []byte) { return l.rng, l.bytes }
 // WriteTextCounting is WriteText, returning the files indexed and the lines
 // visited.
 func WriteTextCounting(w io.Writer, dir string, files map[string]*hcl.File, diags hcl.Diagnostics) (scans, visited int) {
-	tw := writeText(w, dir, files, diags)
+	tw := writeText(w, dir, files, diags, termstyle.Style{})
 	return tw.scans, tw.visited
 }

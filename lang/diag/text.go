@@ -11,6 +11,8 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/tenetlang/tenet/internal/termstyle"
 )
 
 // WriteText prints diagnostics as tenet's commands show them: each one
@@ -23,12 +25,19 @@ import (
 // Printing takes time linear in the size of the files and of the output,
 // and is buffered: w has everything when WriteText returns.
 func WriteText(w io.Writer, dir string, files map[string]*hcl.File, diags hcl.Diagnostics) {
-	writeText(w, dir, files, diags)
+	writeText(w, dir, files, diags, termstyle.Style{})
 }
 
-// writeText is WriteText; it returns the TextWriter it used, whose counts
-// tests read.
-func writeText(w io.Writer, dir string, files map[string]*hcl.File, diags hcl.Diagnostics) *TextWriter {
+// WriteTextStyle is WriteText in style: with colour on (a terminal), the
+// location is bold, the code dim, and the severity red (Error) or yellow
+// (Warning). The text is otherwise the same, byte for byte.
+func WriteTextStyle(w io.Writer, dir string, files map[string]*hcl.File, diags hcl.Diagnostics, style termstyle.Style) {
+	writeText(w, dir, files, diags, style)
+}
+
+// writeText is WriteTextStyle; it returns the TextWriter it used, whose
+// counts tests read.
+func writeText(w io.Writer, dir string, files map[string]*hcl.File, diags hcl.Diagnostics, style termstyle.Style) *TextWriter {
 	shown := map[string]*hcl.File{}
 	for name, f := range files {
 		shown[filepath.Join(dir, name)] = f
@@ -36,6 +45,7 @@ func writeText(w io.Writer, dir string, files map[string]*hcl.File, diags hcl.Di
 	bw := bufio.NewWriter(w)
 	defer bw.Flush()
 	tw := NewTextWriter(bw, shown)
+	tw.style = style
 	for _, d := range diags {
 		d := *d
 		if d.Subject != nil {
@@ -44,10 +54,10 @@ func writeText(w io.Writer, dir string, files map[string]*hcl.File, diags hcl.Di
 				s.Filename = filepath.Join(dir, s.Filename)
 			}
 			d.Subject = &s
-			fmt.Fprintf(bw, "%s:%d:%d: ", s.Filename, s.Start.Line, s.Start.Column)
+			fmt.Fprintf(bw, "%s ", style.Bold(fmt.Sprintf("%s:%d:%d:", s.Filename, s.Start.Line, s.Start.Column)))
 		}
 		if code := Of(&d); code != "" {
-			fmt.Fprintf(bw, "[%s] ", code)
+			fmt.Fprintf(bw, "%s ", style.Dim("["+string(code)+"]"))
 		}
 		if d.Context != nil {
 			c := *d.Context
@@ -75,6 +85,7 @@ type TextWriter struct {
 	// scans counts the files indexed and visited the lines looked at, for
 	// tests.
 	scans, visited int
+	style          termstyle.Style // the zero Style: plain text
 }
 
 // NewTextWriter returns a TextWriter printing to w the snippets of files.
@@ -210,9 +221,9 @@ func (sw *TextWriter) WriteDiagnostic(d *hcl.Diagnostic) {
 	severity := "???????"
 	switch d.Severity {
 	case hcl.DiagError:
-		severity = "Error"
+		severity = sw.style.Error("Error")
 	case hcl.DiagWarning:
-		severity = "Warning"
+		severity = sw.style.Warning("Warning")
 	}
 	fmt.Fprintf(sw.w, "%s: %s\n\n", severity, d.Summary)
 
