@@ -1,7 +1,7 @@
 package flagcheck
 
 import (
-	"fmt"
+	"errors"
 
 	"github.com/spf13/cobra"
 )
@@ -13,23 +13,17 @@ type conflict struct {
 	refuse  func(get func(name string) (string, bool)) string
 }
 
-// conflicts are the combinations tenet refuses (docs/cli.md lists them).
-// Two outputs on standard output would interleave; two names for one
-// condition compare nothing.
+// conflicts are the combinations of flags tenet refuses before a command
+// runs (docs/cli.md lists them with those the commands refuse themselves,
+// which need their inputs: eval's --out and --report-out naming one file,
+// compare's one condition twice). Two outputs on standard output would
+// interleave.
 var conflicts = []conflict{
 	{"eval", func(get func(string) (string, bool)) string {
 		out, _ := get("out")
 		rep, given := get("report-out")
 		if out == "-" && (!given || rep == "-") {
 			return "--out - writes the runs to standard output, where the report goes too: send the report to a file with --report-out FILE"
-		}
-		return ""
-	}},
-	{"compare", func(get func(string) (string, bool)) string {
-		ref, _ := get("reference")
-		def, _ := get("defended")
-		if ref != "" && ref == def {
-			return fmt.Sprintf("--reference and --defended both name condition %q: compare two different conditions", ref)
 		}
 		return ""
 	}},
@@ -50,7 +44,7 @@ func checkConflicts(cmd *cobra.Command) error {
 			continue
 		}
 		if msg := c.refuse(get); msg != "" {
-			return fmt.Errorf("%s", msg)
+			return errors.New(msg)
 		}
 	}
 	return nil
