@@ -18,6 +18,7 @@ import (
 
 	"github.com/tenetlang/tenet/compiler"
 	"github.com/tenetlang/tenet/internal/readlimit"
+	"github.com/tenetlang/tenet/internal/termstyle"
 	"github.com/tenetlang/tenet/lang"
 	"github.com/tenetlang/tenet/lang/diag"
 	"github.com/tenetlang/tenet/lang/format"
@@ -167,7 +168,7 @@ func Run(opt Options, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
 	res, err := format.RunFunc(paths, !opt.Check && !opt.Diff, changed)
 	for _, f := range res.Failed {
 		compiler.SortDiagnostics(f.Diags)
-		diag.WriteText(stderr, "", map[string]*hcl.File{f.Name: f.File}, f.Diags)
+		diag.WriteTextStyle(stderr, "", map[string]*hcl.File{f.Name: f.File}, f.Diags, termstyle.For(stderr, os.Getenv))
 	}
 	if err != nil {
 		return 0, err
@@ -204,7 +205,7 @@ func runStdin(opt Options, stdin io.Reader, stdout, stderr io.Writer) (int, erro
 			}
 		}
 		compiler.SortDiagnostics(diags)
-		diag.WriteText(stderr, "", map[string]*hcl.File{stdinName: file}, diags)
+		diag.WriteTextStyle(stderr, "", map[string]*hcl.File{stdinName: file}, diags, termstyle.For(stderr, os.Getenv))
 		return exitBad, nil
 	}
 	same := string(out) == string(src)
