@@ -103,7 +103,7 @@ func evalCmd() *cobra.Command {
 				Files: files, Options: opt, Progress: stderr}
 			in.Options.Open, in.Size = list.Open, list.Size
 			if out != "" {
-				in.Options.SortDir = assemble.SortDirNear(out)
+				in.Options.SortDir, in.RunsFiles = assemble.SortDirNear(out), []string{out}
 				in.Runs = func() (io.Writer, error) { return outputs.Create(out, 0o644) }
 			}
 			ev, err := assemble.Evaluate(in)
