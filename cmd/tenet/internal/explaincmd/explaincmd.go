@@ -111,7 +111,8 @@ func IsRunsFile(path string) bool {
 }
 
 // fromTranscripts is explain CONTRACT --run KEY FILES...: the run judged
-// from its transcript record.
+// from its transcript record. CONTRACT may be a directory of contracts, as
+// for tenet eval: the contract that judges the run explains it.
 func (f *flags) fromTranscripts(cmd *cobra.Command, env Env, args []string) error {
 	if f.key == "" {
 		return errors.New("--run KEY is required")
@@ -128,17 +129,18 @@ func (f *flags) fromTranscripts(cmd *cobra.Command, env Env, args []string) erro
 	if err != nil {
 		return err
 	}
-	progs, err := env.Load(args[0], cmd.ErrOrStderr(), pol, f.cf.Cache(), false)
+	progs, err := env.Load(args[0], cmd.ErrOrStderr(), pol, f.cf.Cache(), true)
 	if err != nil {
 		return err
 	}
-	p := progs[0]
-	f.lim.Apply(p)
-	src, err := cliflags.SourcePlan(p, f.source, f.format)
-	if err != nil {
-		return err
+	srcs := make([]*bundle.SourcePlan, len(progs))
+	for i, p := range progs {
+		f.lim.Apply(p)
+		if srcs[i], err = cliflags.SourcePlan(p, f.source, f.format); err != nil {
+			return err
+		}
 	}
-	ex, err := explain.Find(p, src, list.Files, list.Open, f.key)
+	ex, p, err := explain.FindAmong(progs, srcs, list.Files, list.Open, f.key)
 	if err != nil {
 		return err
 	}
