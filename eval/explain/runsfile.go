@@ -104,8 +104,9 @@ func FindRecord(opt runs.ReadOptions, files []string, key string) (Located, erro
 }
 
 // nearest is the KeyError of a key no run matches: the maxHeld runs whose
-// keys (with or without the contract) are fewest edits away, in key order
-// among equals.
+// keys are fewest edits away — each key as written, without its contract,
+// and without its attack, attempt and repetition, the nearest of these —
+// in key order among equals.
 func nearest(key string, files []string, all []Located) *KeyError {
 	dist := make([]int, len(all))
 	order := make([]int, len(all))
@@ -113,6 +114,8 @@ func nearest(key string, files []string, all []Located) *KeyError {
 		k := l.Record.Key
 		d := levenshtein.Distance(key, k.String(), nil)
 		k.Contract = ""
+		d = min(d, levenshtein.Distance(key, k.String(), nil))
+		k.Attack, k.Attempt, k.Repetition = "", 1, 1
 		dist[i], order[i] = min(d, levenshtein.Distance(key, k.String(), nil)), i
 	}
 	// The records are in key order: a stable sort keeps it among equals.
