@@ -45,11 +45,22 @@ func Pick(progs []*eval.Program, arg string, l Located) (*eval.Program, error) {
 //
 // The origin's file is the name tenet eval was given, relative to where it
 // ran; when that does not exist here, it is also looked for next to the
-// runs file.
+// runs file. A run judged under a profile (tenet eval --profile P: its
+// condition ends in "+P") is judged again under it.
 func Rejudge(p *eval.Program, src *bundle.SourcePlan, l Located) (*eval.Explanation, string) {
 	r := l.Record
 	if r.OriginFile == "" || r.OriginLine < 1 {
 		return nil, "the record names no transcript record (no origin file:line) to judge again"
+	}
+	for _, name := range p.Bundle.ProfileNames() {
+		if strings.HasSuffix(r.Key.Condition, "+"+name) {
+			q, err := p.WithProfile(name)
+			if err != nil {
+				return nil, fmt.Sprintf("its profile %s: %v", name, err)
+			}
+			p = q
+			break
+		}
 	}
 	path, err := originPath(r.OriginFile, l.At.File)
 	if err != nil {
