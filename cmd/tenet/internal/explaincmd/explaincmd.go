@@ -157,6 +157,15 @@ func (f *flags) fromRuns(cmd *cobra.Command, env Env, args []string) error {
 		}
 		files, key = args[:len(args)-1], args[len(args)-1]
 	}
+	// Flags that would be taken and ignored are refused.
+	if cmd.Flags().Changed("include") {
+		return errors.New("--include selects files in transcript directories; a runs file is named itself")
+	}
+	for _, name := range []string{"source", "transcript-format", "max-pattern-threads", "run-timeout"} {
+		if f.contract == "" && cmd.Flags().Changed(name) {
+			return fmt.Errorf("--%s shapes how a run is judged, and a runs file read alone judges none: add --contract CONTRACT to judge the run again", name)
+		}
+	}
 	stderr, out := cmd.ErrOrStderr(), cmd.OutOrStdout()
 	l, err := explain.FindRecord(runs.ReadOptions{Foreign: decisionlog.Foreign}, files, key)
 	if err != nil && !explain.IsKeyError(err) {
