@@ -78,6 +78,9 @@ func Command(env Env) *cobra.Command {
 	return cmd
 }
 
+// bundleSuffix is the name tenet build gives a bundle (docs/bundle.md).
+const bundleSuffix = ".tnb"
+
 type flags struct {
 	key, source, format, contract string
 	lim                           cliflags.Limits
@@ -87,13 +90,15 @@ type flags struct {
 }
 
 // IsRunsFile says whether explain's first argument is a runs file (or a
-// decision log) rather than a contract: it is not a directory, not a
-// contract source (*.tenet.hcl), and does not start with a bundle's magic
-// bytes. The content decides, not the extension: a bundle named x.jsonl is
-// a bundle, a runs file named runs.out a runs file. What cannot be read is
-// left to the contract form, whose error names it.
+// decision log) rather than a contract: it is not a directory, does not
+// start with a bundle's magic bytes, and is not named as a contract (a
+// *.tenet.hcl source or a *.tnb bundle, which the contract form then opens
+// or refuses with the reason: a damaged bundle stays "not a tenet bundle",
+// not a runs file's errors). So the content decides whatever the name: a
+// bundle named x.jsonl is a bundle, a runs file named runs.out a runs file.
+// What cannot be read is left to the contract form, whose error names it.
 func IsRunsFile(path string) bool {
-	if path == "-" || strings.HasSuffix(path, lang.FileSuffix) {
+	if path == "-" || strings.HasSuffix(path, lang.FileSuffix) || strings.HasSuffix(path, bundleSuffix) {
 		return false
 	}
 	st, err := os.Stat(path)
