@@ -106,7 +106,7 @@ func evalCmd() *cobra.Command {
 			if out == "-" { // the report goes to --report-out (flagcheck)
 				in.Runs = func() (io.Writer, error) { return cmd.OutOrStdout(), nil }
 			} else if out != "" {
-				in.Options.SortDir = assemble.SortDirNear(out)
+				in.Options.SortDir, in.RunsFiles = assemble.SortDirNear(out), []string{out}
 				in.Runs = func() (io.Writer, error) { return outputs.Create(out, 0o644) }
 			}
 			ev, err := assemble.Evaluate(in)

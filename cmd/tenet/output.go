@@ -34,7 +34,7 @@ func (f *reportFlags) add(cmd *cobra.Command) {
 // addMaxItems adds --report-max-items (eval, report and compare).
 func (f *reportFlags) addMaxItems(cmd *cobra.Command) {
 	cmd.Flags().IntVar(&f.maxItems, "report-max-items", report.DefaultMaxListed,
-		"entries of each kind of the report's lists (disagreements, unknown labels, checks, denied calls), runs in key order, and at least the first 3 per condition and check; counts stay exact, the runs file names every run (0: no limit)")
+		"entries of each kind of the report's lists (disagreements, unknown labels, checks, denied calls), runs in key order, and at least the first 3 per condition and check; counts stay exact, the runs file (eval --out) names every run (0: no limit)")
 }
 
 // check validates the flags before any work: a known format, and a

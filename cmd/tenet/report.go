@@ -88,7 +88,7 @@ func reportCmd() *cobra.Command {
 			}
 			d := assemble.Build(assemble.Input{
 				Command: report.CommandReport, Version: compiler.Version, Inputs: args,
-				Programs: progs, Metrics: opts, MaxListed: rf.maxItems,
+				Programs: progs, Metrics: opts, MaxListed: rf.maxItems, RunsFiles: args,
 			}, recs)
 			if n, in := decisionlog.Undecided(recs); n > 0 {
 				// The audit cannot count them: without this, a log of such

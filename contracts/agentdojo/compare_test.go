@@ -35,7 +35,7 @@ func TestBankingCompare(t *testing.T) {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if err := report.WriteComparison(&buf, c); err != nil {
+	if err := report.WriteComparison(&buf, c, nil); err != nil {
 		t.Fatal(err)
 	}
 	// The bundle id changes with every edit of the contract: pin the rest.
@@ -71,7 +71,7 @@ func TestBankingCompare(t *testing.T) {
 		t.Fatal(err)
 	}
 	var buf2 bytes.Buffer
-	if err := report.WriteComparison(&buf2, again); err != nil {
+	if err := report.WriteComparison(&buf2, again, nil); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(buf.Bytes(), buf2.Bytes()) {

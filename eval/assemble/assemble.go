@@ -53,6 +53,10 @@ type Input struct {
 	// many conditions they are a large part of what the report holds
 	// (summary.Collector.SkipViolations). Only for the table format.
 	NoViolations bool
+	// RunsFiles are the runs files that name every run: tenet eval's
+	// --out (none without it), those tenet report reads. A list the
+	// budget cut points there (report.RunsFiles.CutNote).
+	RunsFiles []string
 }
 
 // Assembler builds a Document from records added one at a time in key
@@ -105,7 +109,7 @@ func document(in Input, res summary.Results) *report.Document {
 	gs, gerrs := gates.Evaluate(in.Programs, res.Conditions, res.Checks)
 	return report.Build(report.Input{
 		Command: in.Command, Version: in.Version, Inputs: in.Inputs, Contracts: in.Contracts,
-		Results: res, Gates: gs, GateErrors: gerrs, MaxListed: in.MaxListed,
+		Results: res, Gates: gs, GateErrors: gerrs, MaxListed: in.MaxListed, RunsFiles: in.RunsFiles,
 	})
 }
 

@@ -16,6 +16,7 @@ import (
 	"io"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -70,9 +71,63 @@ func Find(p *eval.Program, src *bundle.SourcePlan, files []string, open func(str
 		return nil, fmt.Errorf("%s is a header line (a record without messages, as tenet eval counts it): it holds no run to explain", key)
 	}
 	if found == nil {
-		return nil, fmt.Errorf("no judged run %s in %s; %s", key, strings.Join(files, ", "), &held)
+		return nil, &NotFoundError{fmt.Sprintf("no judged run %s in %s; %s", key, strings.Join(files, ", "), &held)}
 	}
 	return found, nil
+}
+
+// NotFoundError is Find's error when the files hold no run the key names
+// that the program judges (FindAmong then tries the next contract).
+type NotFoundError struct{ msg string }
+
+func (e *NotFoundError) Error() string { return e.msg }
+
+// FindAmong is Find for the contracts of a directory of contracts
+// (srcs[i] is progs[i]'s source plan): the run the key names, and the
+// contract that judges it. A key with a contract prefix ("name:cond/task")
+// looks only at that contract; otherwise each contract reads the files in
+// turn, as tenet eval's collection judges every file with each, and the
+// key must name a run of exactly one of them. An error other than "no
+// such run" (a bad record, a duplicate) is the first contract's that has
+// one, as Find gives it.
+func FindAmong(progs []*eval.Program, srcs []*bundle.SourcePlan, files []string, open func(string) (io.ReadCloser, error), key string) (*eval.Explanation, *eval.Program, error) {
+	if len(progs) == 1 {
+		ex, err := Find(progs[0], srcs[0], files, open, key)
+		return ex, progs[0], err
+	}
+	var found *eval.Explanation
+	var by *eval.Program
+	var names []string
+	for i, p := range progs {
+		name := p.Bundle.Manifest.Contract
+		names = append(names, name)
+		if c, _, ok := strings.Cut(key, ":"); ok && slices.Contains(contractNames(progs), c) && c != name {
+			continue
+		}
+		ex, err := Find(p, srcs[i], files, open, key)
+		var nf *NotFoundError
+		switch {
+		case errors.As(err, &nf):
+			continue
+		case err != nil:
+			return nil, nil, fmt.Errorf("contract %s: %w", name, err)
+		case found != nil:
+			return nil, nil, fmt.Errorf("%s names a run of contract %s (%s) and one of contract %s (%s): name one with its contract, --run %s:…", key, by.Bundle.Manifest.Contract, found.Record.Key, name, ex.Record.Key, name)
+		}
+		found, by = ex, p
+	}
+	if found == nil {
+		return nil, nil, &NotFoundError{fmt.Sprintf("no judged run %s in %s for any of the contracts %s", key, strings.Join(files, ", "), strings.Join(names, ", "))}
+	}
+	return found, by, nil
+}
+
+func contractNames(progs []*eval.Program) []string {
+	out := make([]string, len(progs))
+	for i, p := range progs {
+		out[i] = p.Bundle.Manifest.Contract
+	}
+	return out
 }
 
 // maxHeld bounds the runs a "no judged run" error lists.
@@ -144,6 +199,15 @@ func scanRuns(p *eval.Program, src *bundle.SourcePlan, name string, f io.Reader,
 		}
 		var j eval.Judgement
 		if look && found == nil && at == key {
+			// Judged first, so that a record this contract does not
+			// judge (its select is false) is "not found" here, which a
+			// directory of contracts (FindAmong) passes over.
+			if j, err = p.Judge(src, r); err != nil {
+				return nil, false, err
+			}
+			if j.Skip != eval.Judged {
+				return nil, false, &NotFoundError{fmt.Sprintf("%s:%d is not judged: %s", rec.Origin.File, rec.Origin.Line, j.Skip)}
+			}
 			ex, err := p.Explain(src, r)
 			if err != nil {
 				return nil, false, err

@@ -34,7 +34,7 @@ func AnyMismatches(as []tally.AuditCounts) bool {
 // (with a last column, mismatches, when any call's result disagrees with
 // its request), then, per condition, the runs with a call that was not authorized (at
 // most 3 named; the runs file holds every call's decision).
-func WriteAudit(w io.Writer, as []tally.AuditCounts) error {
+func WriteAudit(w io.Writer, as []tally.AuditCounts, files RunsFiles) error {
 	if len(as) == 0 {
 		return nil
 	}
@@ -84,7 +84,7 @@ func WriteAudit(w io.Writer, as []tally.AuditCounts) error {
 			}
 			lines = append(lines, fmt.Sprintf("  %s: call:%d %s %s: %s", d.Key, d.Call, d.Tool, d.Decision, OneLine(d.Detail)))
 		}
-		if note := MoreNote(len(a.Denied), len(lines), a.MoreDenied, "runs with calls not authorized"); note != "" {
+		if note := files.MoreNote(len(a.Denied), len(lines), a.MoreDenied, "runs with calls not authorized"); note != "" {
 			lines = append(lines, "  "+note)
 		}
 		if len(lines) > 0 {

@@ -29,11 +29,10 @@ const MaxNamedRuns = 3
 //
 // At most 3 runs are named per invariant (then "… and N more"); unknown
 // results are listed with their reasons. A list the Document's budget cut
-// (Document.MaxListed) ends with "… and N more violations: the runs file
-// names every run with its origin FILE:LINE; tenet explain
-// CONTRACT --run FILE:LINE FILE explains one", N counting every run not
-// named.
-func WriteChecks(w io.Writer, cs []tally.Checks) error {
+// (Document.MaxListed) ends with files.CutNote ("… and N more violations:
+// runs.jsonl names every run; tenet explain runs.jsonl KEY explains one"),
+// N counting every run not named.
+func WriteChecks(w io.Writer, cs []tally.Checks, files RunsFiles) error {
 	bw := bufio.NewWriter(w)
 	for _, part := range []struct {
 		title, col, hit string
@@ -69,7 +68,7 @@ func WriteChecks(w io.Writer, cs []tally.Checks) error {
 					}
 					lines = append(lines, "  "+k.String())
 				}
-				if note := MoreNote(len(n.HitRuns), len(lines), n.MoreHitRuns, "violations"); note != "" {
+				if note := files.MoreNote(len(n.HitRuns), len(lines), n.MoreHitRuns, "violations"); note != "" {
 					lines = append(lines, "  "+note)
 				}
 				if len(lines) > 0 && part.title == "invariants" {
@@ -80,7 +79,7 @@ func WriteChecks(w io.Writer, cs []tally.Checks) error {
 					lines = append(lines, fmt.Sprintf("  %s: %s", u.Key, OneLine(u.Reason)))
 				}
 				if n.MoreUnknownRuns > 0 {
-					lines = append(lines, "  "+CutNote(n.MoreUnknownRuns, "unknown results"))
+					lines = append(lines, "  "+files.CutNote(n.MoreUnknownRuns, "unknown results"))
 				}
 				if len(lines) > 0 {
 					section(bw, "unknown results of "+n.Name+" in "+c.Name(), lines)

@@ -20,7 +20,7 @@ import (
 //
 // then the lost and the gained ids per property ("none" when there are
 // none), and a legend. p_value has four significant digits.
-func WriteComparison(w io.Writer, c metrics.Comparison) error {
+func WriteComparison(w io.Writer, c metrics.Comparison, files RunsFiles) error {
 	bw := bufio.NewWriter(w)
 	title := "paired comparison"
 	if c.Contract != "" {
@@ -65,7 +65,7 @@ func WriteComparison(w io.Writer, c metrics.Comparison) error {
 				shown[i] = ShownName(id)
 			}
 			if more > 0 {
-				shown = append(shown, CutNote(more, "ids"))
+				shown = append(shown, files.CutNote(more, "ids"))
 			}
 			lines = append(lines, fmt.Sprintf("  %s: %s", t.Name, strings.Join(shown, ", ")))
 		}

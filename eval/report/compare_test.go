@@ -26,7 +26,7 @@ func TestWriteComparison(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := render(t, func(b *strings.Builder) error { return WriteComparison(b, c) })
+	got := render(t, func(b *strings.Builder) error { return WriteComparison(b, c, nil) })
 	check(t, got, ""+
 		"paired comparison: reference ref, defended def\n"+
 		"bundle none, attempt budget none\n"+

@@ -118,6 +118,7 @@ func TestCutSpansConditions(t *testing.T) {
 	whole := cutDocument(t, recs, 0)
 	d := cutDocument(t, recs, 20)
 	sameCounts(t, d, whole)
+	d.RunsFiles = RunsFiles{"out/runs.jsonl"} // tenet eval --out out/runs.jsonl
 	var listed, more []int
 	for _, c := range d.Checks {
 		listed = append(listed, len(c.Invariants[0].HitRuns))
@@ -143,8 +144,8 @@ func TestCutSpansConditions(t *testing.T) {
 		if f == "table" {
 			b = "… and 12 more violations"
 		}
-		for _, want := range []string{b + ": the runs file names every run with its origin FILE:LINE; tenet explain CONTRACT --run FILE:LINE FILE explains one",
-			"… and 12 more violations: the runs file names every run with its origin FILE:LINE; tenet explain CONTRACT --run FILE:LINE FILE explains one"} {
+		for _, want := range []string{b + ": out/runs.jsonl names every run; tenet explain out/runs.jsonl KEY explains one",
+			"… and 12 more violations: out/runs.jsonl names every run; tenet explain out/runs.jsonl KEY explains one"} {
 			if !strings.Contains(s, want) {
 				t.Errorf("%s: no %q in\n%s", f, want, s)
 			}
@@ -228,7 +229,7 @@ func TestCutKindsApart(t *testing.T) {
 				if f != "json" && f != "junit" && !strings.Contains(string(out), "… and 1 more disagreement") {
 					t.Errorf("%s: the cut disagreement is not said", f)
 				}
-				if f != "json" && f != "junit" && !strings.Contains(string(out), "… and 1 more run with calls not authorized: the runs file names every run") {
+				if f != "json" && f != "junit" && !strings.Contains(string(out), "… and 1 more run with calls not authorized: write every run with --out runs.jsonl; then tenet explain runs.jsonl KEY explains one") {
 					t.Errorf("%s: the cut denied call is not said", f)
 				}
 			}
@@ -257,9 +258,9 @@ func TestCutComparison(t *testing.T) {
 	if len(x.LostIDs) != 2 || x.MoreLostIDs != 0 || len(x.GainedIDs) != 1 || x.MoreGainedIDs != 2 || len(y.LostIDs) != 0 || y.MoreLostIDs != 1 {
 		t.Errorf("%+v %+v", x, y)
 	}
-	d := BuildComparison("v", nil, 6, &c, 3)
+	d := BuildComparison("v", []string{"a.jsonl", "b.jsonl"}, 6, &c, 3)
 	for f, out := range renderAll(t, d) {
-		if f != "json" && !bytes.Contains(out, []byte("… and 2 more ids: the runs file names every run")) {
+		if f != "json" && !bytes.Contains(out, []byte("… and 2 more ids: the runs files name every run; tenet explain a.jsonl b.jsonl KEY explains one")) {
 			t.Errorf("%s: the cut is not said:\n%s", f, out)
 		}
 	}
@@ -292,5 +293,29 @@ unknown labels in benign_utility:
 `
 	if !strings.Contains(out, want) {
 		t.Errorf("no %q in\n%s", want, out)
+	}
+}
+
+// TestCutNoteWhere: the note under a cut list points at the runs files the
+// report really has — none without tenet eval --out (then it says how to
+// write one), the --out file, or the runs files tenet report and compare
+// read — and never at a runs file that was not written.
+func TestCutNoteWhere(t *testing.T) {
+	for _, c := range []struct {
+		files RunsFiles
+		want  string
+	}{
+		{nil, "… and 1,500 more violations: write every run with --out runs.jsonl; then tenet explain runs.jsonl KEY explains one"},
+		{RunsFiles{"out.jsonl"}, "… and 1,500 more violations: out.jsonl names every run; tenet explain out.jsonl KEY explains one"},
+		{RunsFiles{"my runs.jsonl"}, "… and 1,500 more violations: my runs.jsonl names every run; tenet explain 'my runs.jsonl' KEY explains one"},
+		{RunsFiles{"a.jsonl", "it's.jsonl"}, `… and 1,500 more violations: the runs files name every run; tenet explain a.jsonl 'it'\''s.jsonl' KEY explains one`},
+		{RunsFiles{"a", "b", "c", "d"}, "… and 1,500 more violations: the 4 runs files name every run; tenet explain RUNSFILE... KEY explains one"},
+	} {
+		if got := c.files.CutNote(1500, "violations"); got != c.want {
+			t.Errorf("%q:\n got %s\nwant %s", c.files, got, c.want)
+		}
+	}
+	if got, want := RunsFiles(nil).CutNote(1, "runs with calls not authorized"), "… and 1 more run with calls not authorized: "; !strings.HasPrefix(got, want) {
+		t.Errorf("got %s, want it to start with %s", got, want)
 	}
 }

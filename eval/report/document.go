@@ -43,6 +43,9 @@ type Document struct {
 	// cut says how many it left out in its More field (MoreViolations,
 	// tally.CheckCount.MoreHitRuns, …); the counts are never cut.
 	MaxListed int
+	// RunsFiles name every run (Input.RunsFiles): where a cut list's note
+	// points (RunsFiles.CutNote).
+	RunsFiles RunsFiles
 
 	Conditions []metrics.Condition
 	// Agreement compares the labels computed with those the transcripts
@@ -170,6 +173,9 @@ type Input struct {
 	// (summary.NewCollector): 0 (or less) for none. tenet passes
 	// DefaultMaxListed unless told otherwise (--report-max-items).
 	MaxListed int
+	// RunsFiles are the runs files that name every run: tenet eval's
+	// --out (none without it), the files tenet report reads.
+	RunsFiles []string
 }
 
 // DefaultMaxListed is the MaxListed of tenet eval, report and compare
@@ -192,6 +198,7 @@ func Build(in Input) *Document {
 		Contracts:      in.Contracts,
 		Runs:           res.Runs,
 		MaxListed:      max(in.MaxListed, 0),
+		RunsFiles:      in.RunsFiles,
 		Conditions:     res.Conditions,
 		Agreement:      res.Agreement,
 		Checks:         res.Checks,
@@ -248,11 +255,11 @@ func BuildTests(version string, c Contract, tests []TestResult) *Document {
 }
 
 // BuildComparison returns the Document of tenet compare: the comparison c
-// of nruns runs read from inputs, its ids cut to maxListed in all
+// of nruns runs read from inputs (the runs files), its ids cut to maxListed in all
 // (CutComparison; 0 or less: no bound).
 func BuildComparison(version string, inputs []string, nruns int, c *metrics.Comparison, maxListed int) *Document {
 	listed := CutComparison(c, maxListed)
-	return &Document{Command: CommandCompare, Version: version, Inputs: sorted(inputs), Runs: nruns, Comparison: c, MaxListed: listed}
+	return &Document{Command: CommandCompare, Version: version, Inputs: sorted(inputs), Runs: nruns, Comparison: c, MaxListed: listed, RunsFiles: inputs}
 }
 
 // CutComparison bounds the ids c names to maxListed in all (0 or less: no
@@ -305,14 +312,28 @@ func GateFailure(g GateResult) string {
 	return fmt.Sprintf("gate %s failed for %s: %s: %s", g.Gate, g.Condition, g.Requirement, g.Reason)
 }
 
+// RunsFiles are the runs files that name every run of a Document: the
+// file tenet eval wrote (--out; none without it), or those tenet report and
+// compare read. The note under a list the Document's budget cut points the
+// reader there (CutNote), so it must be the truth about this report: a
+// runs file that was not written is not offered.
+type RunsFiles []string
+
+// maxNamedRunsFiles is how many runs files a cut note names; past it,
+// "RUNSFILE..." stands for them.
+const maxNamedRunsFiles = 3
+
 // CutNote is the line a format writes under a list that leaves out n
 // entries, some of them because the Document's budget (MaxListed) cut the
-// list: "… and 374,454 more violations: the runs file names every
-// run with its origin FILE:LINE; tenet explain CONTRACT --run FILE:LINE
-// FILE explains one" (the runs file holds labels, not transcripts: explain
-// judges the run again from its transcript record, which the origin
-// names). noun is the plural of what the list holds.
-func CutNote(n int, noun string) string {
+// list, with how to see them all, which depends on the runs files:
+//
+//	… and 374,454 more violations: runs.jsonl names every run; tenet explain runs.jsonl KEY explains one
+//	… and 374,454 more violations: write every run with --out runs.jsonl; then tenet explain runs.jsonl KEY explains one
+//
+// (tenet explain reads the runs file; with --contract it judges the run
+// again from the transcript record its origin names). noun is the plural
+// of what the list holds.
+func (f RunsFiles) CutNote(n int, noun string) string {
 	if n == 1 {
 		// "violations" → "violation", "unknown results" → "unknown
 		// result", "runs with calls …" → "run with calls …".
@@ -325,17 +346,45 @@ func CutNote(n int, noun string) string {
 		}
 		noun = strings.Join(words, " ")
 	}
-	return fmt.Sprintf("… and %s more %s: the runs file names every run with its origin FILE:LINE; tenet explain CONTRACT --run FILE:LINE FILE explains one", thousands(n), noun)
+	return fmt.Sprintf("… and %s more %s: %s", thousands(n), noun, f.where())
+}
+
+// where says which runs files name every run and how to explain one.
+func (f RunsFiles) where() string {
+	switch {
+	case len(f) == 0:
+		return "write every run with --out runs.jsonl; then tenet explain runs.jsonl KEY explains one"
+	case len(f) == 1:
+		return fmt.Sprintf("%s names every run; tenet explain %s KEY explains one", f[0], shellArg(f[0]))
+	case len(f) <= maxNamedRunsFiles:
+		args := make([]string, len(f))
+		for i, file := range f {
+			args[i] = shellArg(file)
+		}
+		return fmt.Sprintf("the runs files name every run; tenet explain %s KEY explains one", strings.Join(args, " "))
+	}
+	return fmt.Sprintf("the %d runs files name every run; tenet explain RUNSFILE... KEY explains one", len(f))
+}
+
+// shellArg quotes a file name that holds more than letters, digits and
+// . _ - / + @ : for a shell.
+func shellArg(s string) string {
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("._-/+@:", c)) {
+			return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+		}
+	}
+	return s
 }
 
 // MoreNote is the line under a list of which a format shows shown entries
 // of the listed ones, the Document having cut cut more: "… and N more"
 // when only the format left entries out, CutNote when the budget did; ""
 // when nothing was left out.
-func MoreNote(listed, shown, cut int, noun string) string {
+func (f RunsFiles) MoreNote(listed, shown, cut int, noun string) string {
 	switch {
 	case cut > 0:
-		return CutNote(listed-shown+cut, noun)
+		return f.CutNote(listed-shown+cut, noun)
 	case listed > shown:
 		return fmt.Sprintf("… and %d more", listed-shown)
 	}

@@ -21,7 +21,7 @@ func TestAuditMismatches(t *testing.T) {
 	}
 	for _, n := range []int{0, 1} {
 		var text bytes.Buffer
-		if err := WriteAudit(&text, counts(n)); err != nil {
+		if err := WriteAudit(&text, counts(n), nil); err != nil {
 			t.Fatal(err)
 		}
 		js, err := json.Marshal(jsonAudit(counts(n)[0]))

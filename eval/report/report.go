@@ -250,7 +250,7 @@ func JointCell(c metrics.Condition) string {
 //	  gpt-4o user_task_1 injection_task_0: ours=false given=true (traces/x.jsonl:17)
 //	unknown labels in utility_under_attack:
 //	  gpt-4o user_task_2 injection_task_0: criterion error: …
-func WriteAgreement(w io.Writer, as []tally.Agreement) error {
+func WriteAgreement(w io.Writer, as []tally.Agreement, files RunsFiles) error {
 	bw := bufio.NewWriter(w)
 	withContract := false
 	for _, a := range as {
@@ -293,7 +293,7 @@ func WriteAgreement(w io.Writer, as []tally.Agreement) error {
 				lines = append(lines, line)
 			}
 			if more := a.Row(i).MoreDisagreements; more > 0 {
-				lines = append(lines, "  "+CutNote(more, "disagreements in "+ShownName(a.Name())))
+				lines = append(lines, "  "+files.CutNote(more, "disagreements in "+ShownName(a.Name())))
 			}
 		}
 		if len(lines) > 0 {
@@ -305,7 +305,7 @@ func WriteAgreement(w io.Writer, as []tally.Agreement) error {
 		for _, a := range as {
 			lines = append(lines, unknownLines(a.Row(i).Unknowns)...)
 			if more := a.Row(i).MoreUnknowns; more > 0 {
-				lines = append(lines, "  "+CutNote(more, "unknown labels in "+ShownName(a.Name())))
+				lines = append(lines, "  "+files.CutNote(more, "unknown labels in "+ShownName(a.Name())))
 			}
 		}
 		if len(lines) > 0 {

@@ -137,7 +137,7 @@ func TestAgreement(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := render(t, func(b *strings.Builder) error { return WriteAgreement(b, tally.Agree(recs)) })
+	got := render(t, func(b *strings.Builder) error { return WriteAgreement(b, tally.Agree(recs), nil) })
 	check(t, got, ""+
 		"contract  condition  benign_utility     utility_under_attack  attack_success\n"+
 		"—         gpt-4o     1/2 (1 not given)  2/2 (1 unknown)       2/3\n"+
@@ -157,12 +157,12 @@ func TestAgreement(t *testing.T) {
 	yes := true
 	recs[len(recs)-2].Given.Utility = &yes
 	as := tally.Agree(recs)
-	got = render(t, func(b *strings.Builder) error { return WriteAgreement(b, as[:1]) })
+	got = render(t, func(b *strings.Builder) error { return WriteAgreement(b, as[:1], nil) })
 	if !strings.Contains(got, "disagreements in utility_under_attack:\n  gpt-4o/user_task_2/injection_task_0 (attempt 2, repetition 1): ours=false given=true\n") {
 		t.Errorf("got:\n%s", got)
 	}
 
 	// Nothing at all: just the header.
-	got = render(t, func(b *strings.Builder) error { return WriteAgreement(b, nil) })
+	got = render(t, func(b *strings.Builder) error { return WriteAgreement(b, nil, nil) })
 	check(t, got, "condition  benign_utility  utility_under_attack  attack_success\n")
 }

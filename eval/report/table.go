@@ -32,7 +32,7 @@ func WriteTable(w io.Writer, d *Document) error {
 	case CommandCompare:
 		fmt.Fprintf(bw, "%s\n\n", InputsLine(d))
 		if d.Comparison != nil {
-			if err := WriteComparison(bw, *d.Comparison); err != nil {
+			if err := WriteComparison(bw, *d.Comparison, d.RunsFiles); err != nil {
 				return err
 			}
 		}
@@ -60,13 +60,13 @@ func WriteTable(w io.Writer, d *Document) error {
 	}
 	if d.Agreement != nil {
 		fmt.Fprintln(bw, "\nagreement with given labels")
-		if err := WriteAgreement(bw, d.Agreement); err != nil {
+		if err := WriteAgreement(bw, d.Agreement, d.RunsFiles); err != nil {
 			return err
 		}
 	}
 	for _, write := range []func() error{
-		func() error { return WriteChecks(bw, d.Checks) },
-		func() error { return WriteAudit(bw, d.Audit) },
+		func() error { return WriteChecks(bw, d.Checks, d.RunsFiles) },
+		func() error { return WriteAudit(bw, d.Audit, d.RunsFiles) },
 		func() error { return WriteGates(bw, d.Gates) },
 	} {
 		if err := write(); err != nil {

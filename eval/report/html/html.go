@@ -81,11 +81,11 @@ type htmlList[T any] struct {
 
 // htmlCut is htmlCap for a list the Document's budget cut, leaving out
 // more entries (of what noun names, plural).
-func htmlCut[T any](items []T, more int, noun string) htmlList[T] {
+func htmlCut[T any](files report.RunsFiles, items []T, more int, noun string) htmlList[T] {
 	l := htmlCap(items)
 	if more > 0 {
 		l.More += more
-		l.Note = report.CutNote(l.More, noun)
+		l.Note = files.CutNote(l.More, noun)
 	}
 	return l
 }
@@ -393,16 +393,16 @@ func newHTMLView(d *report.Document) *htmlView {
 	v.Unselected = report.UnselectedLine(d)
 	v.Leaderboard = htmlLeaderboardView(d.Leaderboard, numbers)
 	v.Groups = htmlGroupViews(d.Conditions, numbers)
-	v.Agreement = htmlAgreementViewOf(d.Agreement)
-	v.Checks = htmlChecksViews(d.Checks)
-	v.Violations = htmlViolationGroups(d.Violations, d.Checks)
-	v.Audit = htmlAuditViewOf(d.Audit)
+	v.Agreement = htmlAgreementViewOf(d.Agreement, d.RunsFiles)
+	v.Checks = htmlChecksViews(d.Checks, d.RunsFiles)
+	v.Violations = htmlViolationGroups(d.Violations, d.Checks, d.RunsFiles)
+	v.Audit = htmlAuditViewOf(d.Audit, d.RunsFiles)
 	for _, g := range d.Gates {
 		v.Gates = append(v.Gates, htmlGateView{Gate: g.Gate, Condition: g.Condition, Requirement: g.Requirement,
 			Reason: g.Reason, Passed: g.Passed})
 	}
 	if d.Comparison != nil {
-		v.Comparison = htmlComparisonViewOf(*d.Comparison)
+		v.Comparison = htmlComparisonViewOf(*d.Comparison, d.RunsFiles)
 	}
 	if d.Command == report.CommandTest || len(d.Tests) > 0 {
 		v.Tests = htmlTestsViewOf(d.Tests)
@@ -752,7 +752,7 @@ func htmlJointSegs(row int, c metrics.Condition) []plotBarSeg {
 	return out
 }
 
-func htmlAgreementViewOf(as []tally.Agreement) *htmlAgreementView {
+func htmlAgreementViewOf(as []tally.Agreement, files report.RunsFiles) *htmlAgreementView {
 	if as == nil {
 		return nil
 	}
@@ -777,7 +777,7 @@ func htmlAgreementViewOf(as []tally.Agreement) *htmlAgreementView {
 						Given: strconv.FormatBool(d.Given), Origin: htmlOrigin(d.OriginFile, d.OriginLine)})
 				}
 				dis.Groups = append(dis.Groups, htmlAgreementGroup{Condition: a.Name(), Total: len(lines) + r.MoreDisagreements,
-					Lines: htmlCut(lines, r.MoreDisagreements, "disagreements")})
+					Lines: htmlCut(files, lines, r.MoreDisagreements, "disagreements")})
 			}
 			if len(r.Unknowns) > 0 || r.MoreUnknowns > 0 {
 				var lines []htmlAgreementLine
@@ -785,7 +785,7 @@ func htmlAgreementViewOf(as []tally.Agreement) *htmlAgreementView {
 					lines = append(lines, htmlAgreementLine{Run: htmlRun(u.Key), Reason: report.OneLine(u.Reason)})
 				}
 				unk.Groups = append(unk.Groups, htmlAgreementGroup{Condition: a.Name(), Total: len(lines) + r.MoreUnknowns,
-					Lines: htmlCut(lines, r.MoreUnknowns, "unknown labels")})
+					Lines: htmlCut(files, lines, r.MoreUnknowns, "unknown labels")})
 			}
 		}
 		for _, s := range []htmlAgreementSection{dis, unk} {
@@ -820,7 +820,7 @@ func htmlOrigin(file string, line int) string {
 }
 
 // htmlChecksViews renders invariants and failure classes as matrices.
-func htmlChecksViews(cs []tally.Checks) []htmlChecksView {
+func htmlChecksViews(cs []tally.Checks, files report.RunsFiles) []htmlChecksView {
 	var out []htmlChecksView
 	for _, part := range []struct {
 		id, title, hit string
@@ -865,7 +865,7 @@ func htmlChecksViews(cs []tally.Checks) []htmlChecksView {
 				}
 				if len(lines) > 0 || n.MoreUnknownRuns > 0 {
 					v.Unknown = append(v.Unknown, htmlRunGroup{Title: fmt.Sprintf("%s in %s: %s unknown", n.Name, c.Name(), report.Count(len(lines)+n.MoreUnknownRuns, "run")),
-						Lines: htmlCut(lines, n.MoreUnknownRuns, "unknown results")})
+						Lines: htmlCut(files, lines, n.MoreUnknownRuns, "unknown results")})
 				}
 			}
 		}
@@ -877,7 +877,7 @@ func htmlChecksViews(cs []tally.Checks) []htmlChecksView {
 // htmlViolationGroups groups the violations by condition (contract, then
 // condition), then by invariant name; cs give the violations the
 // Document's budget left out (CheckCount.MoreHitRuns).
-func htmlViolationGroups(vs []report.Violation, cs []tally.Checks) []htmlViolationCondition {
+func htmlViolationGroups(vs []report.Violation, cs []tally.Checks, runsFiles report.RunsFiles) []htmlViolationCondition {
 	type ckey struct{ contract, condition string }
 	byCond := map[ckey]map[string][]report.Violation{}
 	more := map[ckey]map[string]int{}
@@ -942,7 +942,7 @@ func htmlViolationGroups(vs []report.Violation, cs []tally.Checks) []htmlViolati
 				rows = append(rows, row)
 			}
 			m := more[k][inv]
-			vc.Invariants = append(vc.Invariants, htmlViolationGroup{Invariant: inv, Total: len(rows) + m, Rows: htmlCut(rows, m, "violations")})
+			vc.Invariants = append(vc.Invariants, htmlViolationGroup{Invariant: inv, Total: len(rows) + m, Rows: htmlCut(runsFiles, rows, m, "violations")})
 			vc.Total += len(rows) + m
 		}
 		out = append(out, vc)
@@ -960,7 +960,7 @@ func htmlCompare(pairs ...string) int {
 	return 0
 }
 
-func htmlAuditViewOf(as []tally.AuditCounts) *htmlAuditView {
+func htmlAuditViewOf(as []tally.AuditCounts, files report.RunsFiles) *htmlAuditView {
 	if len(as) == 0 {
 		return nil
 	}
@@ -992,13 +992,13 @@ func htmlAuditViewOf(as []tally.AuditCounts) *htmlAuditView {
 		v.WithContract = v.WithContract || a.Contract != ""
 		if len(a.Denied) > 0 || a.MoreDenied > 0 {
 			v.Denied = append(v.Denied, htmlDeniedGroup{Condition: a.Name(), Total: len(a.Denied) + a.MoreDenied,
-				Rows: htmlCut(a.Denied, a.MoreDenied, "runs with calls not authorized")})
+				Rows: htmlCut(files, a.Denied, a.MoreDenied, "runs with calls not authorized")})
 		}
 	}
 	return v
 }
 
-func htmlComparisonViewOf(c metrics.Comparison) *htmlComparisonView {
+func htmlComparisonViewOf(c metrics.Comparison, files report.RunsFiles) *htmlComparisonView {
 	v := &htmlComparisonView{Title: fmt.Sprintf("reference %s, defended %s", report.ShownName(c.Reference), report.ShownName(c.Defended)),
 		Bundle: c.Bundle, Budget: "none"}
 	if c.Contract != "" {
@@ -1026,10 +1026,10 @@ func htmlComparisonViewOf(c metrics.Comparison) *htmlComparisonView {
 			return out
 		}
 		if len(t.LostIDs) > 0 || t.MoreLostIDs > 0 {
-			v.Lost = append(v.Lost, htmlIDsView{Name: t.Name, IDs: htmlCut(printable(t.LostIDs), t.MoreLostIDs, "ids")})
+			v.Lost = append(v.Lost, htmlIDsView{Name: t.Name, IDs: htmlCut(files, printable(t.LostIDs), t.MoreLostIDs, "ids")})
 		}
 		if len(t.GainedIDs) > 0 || t.MoreGainedIDs > 0 {
-			v.Gained = append(v.Gained, htmlIDsView{Name: t.Name, IDs: htmlCut(printable(t.GainedIDs), t.MoreGainedIDs, "ids")})
+			v.Gained = append(v.Gained, htmlIDsView{Name: t.Name, IDs: htmlCut(files, printable(t.GainedIDs), t.MoreGainedIDs, "ids")})
 		}
 		if t.N == 0 {
 			continue

@@ -14,7 +14,7 @@ func TestAuditMismatches(t *testing.T) {
 	for _, n := range []int{0, 1} {
 		counts := []tally.AuditCounts{{Condition: "m", Grants: []string{"g"}, Calls: 2,
 			Decisions: map[string]int{runs.Authorized: 2}, Hazards: 0, Mismatches: n}}
-		v := htmlAuditViewOf(counts)
+		v := htmlAuditViewOf(counts, nil)
 		lastHead := v.Heads[len(v.Heads)-1]
 		lastCell := v.Rows[0].Cells[len(v.Rows[0].Cells)-1]
 		if got := lastHead == "mismatches" && lastCell == "1"; got != (n == 1) {

@@ -238,9 +238,9 @@ func junitInvariants(d *report.Document) []junitCase {
 					lines = append(lines, "violated on "+report.ViolationLine(k, viol[vkey{k, n.Name}]))
 				}
 				if n.MoreHitRuns > 0 {
-					lines = append(lines, report.CutNote(n.MoreHitRuns, "violations"))
+					lines = append(lines, d.RunsFiles.CutNote(n.MoreHitRuns, "violations"))
 				}
-				parts = append(parts, fmt.Sprintf("violated on %s of %s in %s: %s", report.Count(n.Hits, "run"), report.Count(c.Runs, "run"), c.Name(), firstRuns(keys, n.MoreHitRuns, "violations")))
+				parts = append(parts, fmt.Sprintf("violated on %s of %s in %s: %s", report.Count(n.Hits, "run"), report.Count(c.Runs, "run"), c.Name(), firstRuns(d.RunsFiles, keys, n.MoreHitRuns, "violations")))
 			}
 			if n.Unknown > 0 {
 				keys := make([]string, len(n.UnknownRuns))
@@ -249,9 +249,9 @@ func junitInvariants(d *report.Document) []junitCase {
 					lines = append(lines, fmt.Sprintf("undecided on %s: %s", u.Key, report.OneLine(u.Reason)))
 				}
 				if n.MoreUnknownRuns > 0 {
-					lines = append(lines, report.CutNote(n.MoreUnknownRuns, "unknown results"))
+					lines = append(lines, d.RunsFiles.CutNote(n.MoreUnknownRuns, "unknown results"))
 				}
-				parts = append(parts, fmt.Sprintf("undecided on %s of %s in %s: %s", report.Count(n.Unknown, "run"), report.Count(c.Runs, "run"), c.Name(), firstRuns(keys, n.MoreUnknownRuns, "unknown results")))
+				parts = append(parts, fmt.Sprintf("undecided on %s of %s in %s: %s", report.Count(n.Unknown, "run"), report.Count(c.Runs, "run"), c.Name(), firstRuns(d.RunsFiles, keys, n.MoreUnknownRuns, "unknown results")))
 			}
 			tc.Failure = &junitProblem{Type: "invariant", Message: "invariant " + n.Name + " " + strings.Join(parts, "; "),
 				Text: strings.Join(lines, "\n")}
@@ -263,10 +263,10 @@ func junitInvariants(d *report.Document) []junitCase {
 
 // firstRuns names the first maxListed runs, then "… and N more", or
 // report.CutNote when the Document's budget left out more (of noun) besides.
-func firstRuns(keys []string, more int, noun string) string {
+func firstRuns(files report.RunsFiles, keys []string, more int, noun string) string {
 	shown := keys[:min(len(keys), report.MaxNamedRuns)]
 	s := strings.Join(shown, ", ")
-	if note := report.MoreNote(len(keys), len(shown), more, noun); note != "" {
+	if note := files.MoreNote(len(keys), len(shown), more, noun); note != "" {
 		if s != "" {
 			s += " "
 		}
@@ -337,8 +337,8 @@ func junitComparison(d *report.Document) []junitCase {
 			"loss_rate: " + t.LossRate.String(),
 			"net_effect: " + t.NetEffect.String(),
 			"p_value: " + report.PValue(t.PValue),
-			"lost: " + idList(t.LostIDs, t.MoreLostIDs),
-			"gained: " + idList(t.GainedIDs, t.MoreGainedIDs),
+			"lost: " + idList(d.RunsFiles, t.LostIDs, t.MoreLostIDs),
+			"gained: " + idList(d.RunsFiles, t.GainedIDs, t.MoreGainedIDs),
 		}
 		out = append(out, junitCase{Name: t.Name, Classname: class, SystemOut: textOf(strings.Join(lines, "\n"))})
 	}
@@ -346,7 +346,7 @@ func junitComparison(d *report.Document) []junitCase {
 }
 
 // idList is the ids, comma-separated, or "none".
-func idList(ids []string, more int) string {
+func idList(files report.RunsFiles, ids []string, more int) string {
 	if len(ids) == 0 && more == 0 {
 		return "none"
 	}
@@ -355,7 +355,7 @@ func idList(ids []string, more int) string {
 		shown[i] = report.ShownName(id)
 	}
 	if more > 0 {
-		shown = append(shown, report.CutNote(more, "ids"))
+		shown = append(shown, files.CutNote(more, "ids"))
 	}
 	return strings.Join(shown, ", ")
 }

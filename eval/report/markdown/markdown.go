@@ -76,15 +76,15 @@ func Write(w io.Writer, d *report.Document) error {
 	}
 	mdMetrics(bw, d.Conditions)
 	if len(d.Agreement) > 0 {
-		mdAgreement(bw, d.Agreement)
+		mdAgreement(bw, d.Agreement, d.RunsFiles)
 	}
 	mdChecks(bw, d)
-	mdAudit(bw, d.Audit)
+	mdAudit(bw, d.Audit, d.RunsFiles)
 	mdGates(bw, d.Gates)
 	mdLeaderboard(bw, d.Leaderboard)
 	mdProfiles(bw, d)
 	if d.Comparison != nil {
-		mdComparison(bw, *d.Comparison)
+		mdComparison(bw, *d.Comparison, d.RunsFiles)
 	}
 	if d.Command == report.CommandTest {
 		mdTests(bw, d.Tests)
@@ -124,11 +124,11 @@ func mdList(w io.Writer, title string, items []string) {
 
 // mdCapped writes a "**title**" paragraph and a list of at most
 // mdMaxListed items, then "… and N more"; title and items are escaped.
-func mdCapped(w io.Writer, title string, items []string) { mdCut(w, title, items, 0, "") }
+func mdCapped(w io.Writer, title string, items []string) { mdCut(nil, w, title, items, 0, "") }
 
 // mdCut is mdCapped for a list the Document's budget cut, leaving out
 // more entries (of what noun names, plural): the list ends with report.CutNote.
-func mdCut(w io.Writer, title string, items []string, more int, noun string) {
+func mdCut(files report.RunsFiles, w io.Writer, title string, items []string, more int, noun string) {
 	if len(items) == 0 && more == 0 {
 		return
 	}
@@ -141,7 +141,7 @@ func mdCut(w io.Writer, title string, items []string, more int, noun string) {
 		fmt.Fprintf(w, "- %s\n", mdItem(it))
 		shown++
 	}
-	if note := report.MoreNote(len(items), shown, more, noun); note != "" {
+	if note := files.MoreNote(len(items), shown, more, noun); note != "" {
 		fmt.Fprintf(w, "- %s\n", mdText(note))
 	}
 }
@@ -395,7 +395,7 @@ func mdIntervals(w io.Writer, cs []metrics.Condition, withContract bool, lead fu
 
 // mdAgreement writes the agreement table, then the disagreements and our
 // unknown labels per label kind.
-func mdAgreement(w io.Writer, as []tally.Agreement) {
+func mdAgreement(w io.Writer, as []tally.Agreement, files report.RunsFiles) {
 	fmt.Fprint(w, "\n### Agreement with given labels\n")
 	var rows [][]string
 	cols := tally.Columns(as)
@@ -418,7 +418,7 @@ func mdAgreement(w io.Writer, as []tally.Agreement) {
 		for _, a := range as {
 			more += a.Row(i).MoreDisagreements
 		}
-		mdCut(w, "disagreements in "+cols[i], items, more, "disagreements")
+		mdCut(files, w, "disagreements in "+cols[i], items, more, "disagreements")
 	}
 	for i := range cols {
 		var items []string
@@ -431,7 +431,7 @@ func mdAgreement(w io.Writer, as []tally.Agreement) {
 		for _, a := range as {
 			more += a.Row(i).MoreUnknowns
 		}
-		mdCut(w, "unknown labels in "+cols[i], items, more, "unknown labels")
+		mdCut(files, w, "unknown labels in "+cols[i], items, more, "unknown labels")
 	}
 }
 
@@ -439,6 +439,7 @@ func mdAgreement(w io.Writer, as []tally.Agreement) {
 // runs (their origin and witness from Document.Violations) and the unknown
 // results.
 func mdChecks(w io.Writer, d *report.Document) {
+	files := d.RunsFiles
 	type vkey struct {
 		key runs.Key
 		inv string
@@ -472,13 +473,13 @@ func mdChecks(w io.Writer, d *report.Document) {
 					for i, k := range n.HitRuns {
 						items[i] = report.ViolationLine(k, viol[vkey{k, n.Name}])
 					}
-					mdCut(w, "violations of "+n.Name+" in "+c.Name(), items, n.MoreHitRuns, "violations")
+					mdCut(files, w, "violations of "+n.Name+" in "+c.Name(), items, n.MoreHitRuns, "violations")
 				}
 				items := make([]string, len(n.UnknownRuns))
 				for i, u := range n.UnknownRuns {
 					items[i] = fmt.Sprintf("%s: %s", u.Key, u.Reason)
 				}
-				mdCut(w, "unknown results of "+n.Name+" in "+c.Name(), items, n.MoreUnknownRuns, "unknown results")
+				mdCut(files, w, "unknown results of "+n.Name+" in "+c.Name(), items, n.MoreUnknownRuns, "unknown results")
 			}
 		}
 	}
@@ -486,7 +487,7 @@ func mdChecks(w io.Writer, d *report.Document) {
 
 // mdAudit writes the authorization audit table and, per condition, the
 // runs with a call that was not authorized.
-func mdAudit(w io.Writer, as []tally.AuditCounts) {
+func mdAudit(w io.Writer, as []tally.AuditCounts, files report.RunsFiles) {
 	if len(as) == 0 {
 		return
 	}
@@ -531,7 +532,7 @@ func mdAudit(w io.Writer, as []tally.AuditCounts) {
 		for i, d := range a.Denied {
 			items[i] = fmt.Sprintf("%s: call:%d %s %s: %s", d.Key, d.Call, d.Tool, d.Decision, d.Detail)
 		}
-		mdCut(w, "runs with calls not authorized in "+a.Name(), items, a.MoreDenied, "runs with calls not authorized")
+		mdCut(files, w, "runs with calls not authorized in "+a.Name(), items, a.MoreDenied, "runs with calls not authorized")
 	}
 }
 
@@ -594,7 +595,7 @@ func mdLeaderboard(w io.Writer, rows []leaderboard.Row) {
 }
 
 // mdComparison writes a paired comparison as WriteComparison does.
-func mdComparison(w io.Writer, c metrics.Comparison) {
+func mdComparison(w io.Writer, c metrics.Comparison, files report.RunsFiles) {
 	title := "Paired comparison"
 	if c.Contract != "" {
 		title += " (contract " + mdText(report.ShownName(c.Contract)) + ")"
@@ -637,7 +638,7 @@ func mdComparison(w io.Writer, c metrics.Comparison) {
 				}
 				shown = append(shown, report.ShownName(id))
 			}
-			if note := report.MoreNote(len(ids), len(shown), more, "ids"); note != "" {
+			if note := files.MoreNote(len(ids), len(shown), more, "ids"); note != "" {
 				shown = append(shown, note)
 			}
 			items = append(items, t.Name+": "+strings.Join(shown, ", "))

@@ -17,7 +17,7 @@ func TestAuditMismatches(t *testing.T) {
 		counts := []tally.AuditCounts{{Condition: "m", Grants: []string{"g"}, Calls: 2,
 			Decisions: map[string]int{runs.Authorized: 2}, Hazards: 0, Mismatches: n}}
 		var md bytes.Buffer
-		mdAudit(&md, counts)
+		mdAudit(&md, counts, nil)
 		if got := strings.Contains(md.String(), "| hazards | mismatches |"); got != (n == 1) {
 			t.Errorf("mismatches %d: markdown:\n%s", n, md.String())
 		}
