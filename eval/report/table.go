@@ -126,7 +126,7 @@ func writeStats(w io.Writer, c Contract) {
 // failed test ("ok    NAME" per passed test too with ListPassed), then
 // "N tests: P passed, F failed". With several contracts, each contract's
 // tests come under a "contract NAME" heading with their own count line
-// ("no tests" for none), and a total line ends the table.
+// ("no tests run" for none), and a total line ends the table.
 func writeTestsTable(w io.Writer, d *Document) {
 	if len(d.Contracts) <= 1 {
 		writeTests(w, d.Tests, d.ListPassed)
@@ -142,7 +142,7 @@ func writeTestsTable(w io.Writer, d *Document) {
 		}
 		fmt.Fprintf(w, "contract %s\n", c.Name)
 		if len(tests) == 0 {
-			fmt.Fprintln(w, "no tests")
+			fmt.Fprintln(w, "no tests run")
 			continue
 		}
 		failed += writeTests(w, tests, d.ListPassed)

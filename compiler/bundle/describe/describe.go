@@ -124,7 +124,8 @@ type Pattern struct {
 	Negate bool   `json:"negate"` // an invariant's forbid: the pattern must not match
 }
 
-// Location is a position in the contract's sources.
+// Location is a position in the contract's sources, the file relative to
+// the contract directory (as Files).
 type Location struct {
 	File string `json:"file"`
 	Line int    `json:"line"`
@@ -146,8 +147,8 @@ type Goal struct {
 	Variants []string  `json:"variants"`
 }
 
-// Case is a (task, goal) pair the contract judges; goal "" is the
-// benign case.
+// Case is a security case: a (task, goal) pair the contract judges (every
+// task is also judged benign, without a goal).
 type Case struct {
 	Task string `json:"task"`
 	Goal string `json:"goal"`

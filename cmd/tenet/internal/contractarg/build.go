@@ -143,12 +143,14 @@ func buildAll(a Arg, out string, keys []ed25519.PrivateKey, stdout, stderr io.Wr
 			return fmt.Errorf("%s: contract %q %v, and its bundle is named after it", a.Paths[i], name, err)
 		}
 		outs[i] = filepath.Join(out, name+BundleSuffix)
-		if err := paths.CheckOutput(outs[i], sources); err != nil {
-			return err
-		}
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
+	}
+	for _, o := range outs {
+		if err := paths.CheckOutput(o, sources); err != nil {
+			return err
+		}
 	}
 	var set atomicfile.Set
 	defer set.Abort() // after Commit, a no-op
