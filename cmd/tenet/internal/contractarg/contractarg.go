@@ -174,7 +174,7 @@ func Open(path string, stderr io.Writer, pol bundle.Policy, c *cache.Cache) (*te
 	te, ude := (*readlimit.FileTypeError)(nil), (*tenet.UnsignedDirError)(nil)
 	switch {
 	case errors.As(err, &te):
-		return nil, fmt.Errorf("%w: want a contract directory, a bundle file or a directory of either", err)
+		return nil, fmt.Errorf("%w: want a contract directory or a bundle file", err)
 	case errors.As(err, &ude):
 		return nil, fmt.Errorf("%s is a contract directory, compiled here, and carries no signature: --verify-key (or %s) accepts only bundles signed with tenet build --sign KEY", ude.Dir, cliflags.VerifyKeyEnv)
 	}
