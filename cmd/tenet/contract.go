@@ -48,9 +48,12 @@ func loadPrograms(path string, stderr io.Writer, pol bundle.Policy, c *cache.Cac
 	if err != nil {
 		return nil, buildFailed(err)
 	}
-	progs := make([]*eval.Program, len(bs))
-	for i, b := range bs {
-		if progs[i], err = b.Program(); err != nil {
+	// Planned in parallel too (eval.Plan is most of a cold start's work),
+	// the first error in order.
+	progs, errs := make([]*eval.Program, len(bs)), make([]error, len(bs))
+	inParallel(len(bs), func(i int) { progs[i], errs[i] = bs[i].Program() })
+	for i, err := range errs {
+		if err != nil {
 			return nil, fmt.Errorf("%s: %w", a.Paths[i], err)
 		}
 	}
