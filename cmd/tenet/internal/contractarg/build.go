@@ -40,6 +40,9 @@ func Build(path, out string, keys []ed25519.PrivateKey, stdout, stderr io.Writer
 		return err
 	}
 	switch {
+	case a.Kind == BundleFile && !regular(path):
+		// A pipe or a device: the compiler's read error says what it is.
+		return buildOne(path, out, keys, stdout, stderr)
 	case a.Compiled():
 		return fmt.Errorf("%s is a %s, compiled already: tenet build compiles contract directories", path, a.Kind)
 	case a.Kind == Dir:
@@ -197,6 +200,12 @@ func warnStale(stderr io.Writer, out string, written []string) {
 			fmt.Fprintf(stderr, "warning: %s was not written by this build, and is read with the others as part of %s; remove it if its contract is gone\n", p, out)
 		}
 	}
+}
+
+// regular reports whether path is a regular file (or a link to one).
+func regular(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().IsRegular()
 }
 
 // isTerminal reports whether w (or the writer it wraps) is a terminal.
