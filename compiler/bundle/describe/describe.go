@@ -135,7 +135,7 @@ type Location struct {
 type Task struct {
 	ID       string    `json:"id"`
 	Prompt   string    `json:"prompt"`
-	Utility  Criterion `json:"utility"`
+	Utility  Criterion `json:"criterion"` // utility
 	Variants []string  `json:"variants"`
 }
 
@@ -143,7 +143,7 @@ type Task struct {
 type Goal struct {
 	ID       string    `json:"id"`
 	Summary  string    `json:"summary"`
-	Success  Criterion `json:"success"`
+	Success  Criterion `json:"criterion"` // attack success
 	Variants []string  `json:"variants"`
 }
 
@@ -158,16 +158,16 @@ type Case struct {
 type Named struct {
 	Name        string    `json:"name"`
 	Description string    `json:"description"`
-	When        Criterion `json:"when"`
+	When        Criterion `json:"criterion"`
 }
 
 // Invariant is an invariant: its severity, and what must hold.
 type Invariant struct {
 	Name        string    `json:"name"`
 	Description string    `json:"description"`
-	Severity    string    `json:"severity"` // low, medium, high or critical
-	Holds       Criterion `json:"holds"`
-	At          *Location `json:"at"` // its first expression or pattern; null when unknown
+	Severity    string    `json:"severity"`  // low, medium, high or critical
+	Holds       Criterion `json:"criterion"` // what must hold
+	At          *Location `json:"at"`        // its first expression or pattern; null when unknown
 }
 
 // Gate is a set of release requirements.

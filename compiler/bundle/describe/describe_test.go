@@ -43,9 +43,9 @@ func TestOf(t *testing.T) {
 		`"tools":[{"name":"send","description":"","operation":"write","resource":"to","params":[{"name":"to","type":"string","optional":false}]}],` +
 		`"grants":[{"name":"g","allows":[{"operation":"read","resources":[]}]}],"profiles":[{"name":"p","description":"","params":[{"name":"x","value":["a",1]}]}],` +
 		`"tasks":[],"goals":[],"cases":[],"side_effects":[],` +
-		`"invariants":[{"name":"both","description":"","severity":"high","holds":{"expr":"output != ''","patterns":[{"text":"read _* send","negate":true}]},"at":{"file":"main.tenet.hcl","line":7}},` +
-		`{"name":"pattern","description":"","severity":"low","holds":{"expr":null,"patterns":[{"text":"read _* send","negate":false}]},"at":{"file":"p.tenet.hcl","line":3}},` +
-		`{"name":"none","description":"","severity":"medium","holds":{"expr":null,"patterns":[]},"at":null}],` +
+		`"invariants":[{"name":"both","description":"","severity":"high","criterion":{"expr":"output != ''","patterns":[{"text":"read _* send","negate":true}]},"at":{"file":"main.tenet.hcl","line":7}},` +
+		`{"name":"pattern","description":"","severity":"low","criterion":{"expr":null,"patterns":[{"text":"read _* send","negate":false}]},"at":{"file":"p.tenet.hcl","line":3}},` +
+		`{"name":"none","description":"","severity":"medium","criterion":{"expr":null,"patterns":[]},"at":null}],` +
 		`"failures":[],"gates":[{"name":"release","description":"","conditions":[],"require":["metrics.violations == 0"]}],"sources":[],"params":[{"name":"x","value":"d"}],"expressions":3,"patterns":1}`
 	if string(got) != want {
 		t.Errorf("Of:\n got %s\nwant %s", got, want)
