@@ -1,6 +1,7 @@
 package contractarg
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/compiler/bundle/describe"
 	"github.com/tenetlang/tenet/compiler/cache"
+	"github.com/tenetlang/tenet/eval/consistency"
 )
 
 // ErrPrinted is the error of a command whose failure has been written to
@@ -37,40 +39,58 @@ func Inspect(path, format string, verify bool, stdout, stderr io.Writer, pol bun
 	if err != nil {
 		return err
 	}
-	doc := describe.Document{Schema: describe.Schema, Contracts: []describe.Contract{}}
-	for i, tb := range bs {
-		p := a.Paths[i]
-		size := 0
-		if st, err := os.Stat(p); err == nil && !st.IsDir() {
-			size = int(st.Size())
+	// The contracts are checked (and listed) in parallel, one per CPU,
+	// and written in order, up to the first that fails, as if one after
+	// the other.
+	type inspected struct {
+		listing bytes.Buffer
+		issues  consistency.TextIssues
+		size    int
+		err     error
+	}
+	res := make([]inspected, len(bs))
+	InParallel(len(bs), func(i int) {
+		r := &res[i]
+		if st, err := os.Stat(a.Paths[i]); err == nil && !st.IsDir() {
+			r.size = int(st.Size())
 		}
-		w := stdout
+		w := io.Writer(&r.listing)
 		if format == "json" {
 			w = io.Discard
-		} else if a.Several() {
-			if i > 0 {
-				fmt.Fprintln(stdout)
+		}
+		r.issues, r.err = bs[i].Inspect(w, r.size, verify)
+	})
+	doc := describe.Document{Schema: describe.Schema, Contracts: []describe.Contract{}}
+	for i, tb := range bs {
+		p, r := a.Paths[i], &res[i]
+		if format != "json" {
+			if a.Several() {
+				if i > 0 {
+					fmt.Fprintln(stdout)
+				}
+				fmt.Fprintf(stdout, "== %s ==\n", p)
 			}
-			fmt.Fprintf(stdout, "== %s ==\n", p)
+			if _, err := r.listing.WriteTo(stdout); err != nil {
+				return err
+			}
 		}
-		issues, err := tb.Inspect(w, size, verify)
-		if err != nil {
-			return fmt.Errorf("%s: %w", p, err)
+		if r.err != nil {
+			return fmt.Errorf("%s: %w", p, r.err)
 		}
-		if n := issues.Len(); n > 0 {
+		if n := r.issues.Len(); n > 0 {
 			b, where := tb.Contract(), "marked MISMATCH above"
 			if format == "json" {
 				where = "listed by inspect without --format json"
 			}
 			fmt.Fprintf(stderr, "%s: %s: %d of %d expressions and %d of %d patterns do not run what their text says (%s): the bundle was altered after it was compiled, and eval refuses it\n",
-				prog, p, len(issues.Exprs), len(b.Exprs), len(issues.Patterns), len(b.Plan.Patterns), where)
+				prog, p, len(r.issues.Exprs), len(b.Exprs), len(r.issues.Patterns), len(b.Plan.Patterns), where)
 			return ErrPrinted
 		}
 		signers := make([]string, len(tb.Signers()))
 		for j, s := range tb.Signers() {
 			signers[j] = s.Fingerprint()
 		}
-		doc.Contracts = append(doc.Contracts, describe.Of(tb.Contract(), tb.ID(), p, size, signers))
+		doc.Contracts = append(doc.Contracts, describe.Of(tb.Contract(), tb.ID(), p, r.size, signers))
 	}
 	if format != "json" {
 		return nil
