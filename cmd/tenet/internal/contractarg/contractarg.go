@@ -89,7 +89,8 @@ func (a Arg) Names() []string {
 // subdirectories that hold *.tenet.hcl files are a collection, and its
 // *.tnb files a directory of bundles. A directory with both is refused:
 // which of them is meant cannot be told. A path that is not a directory
-// is a bundle file (opening it checks that it is one). A missing path is
+// is a bundle file (opening it checks that it is one), unless it is a
+// contract source file (*.tenet.hcl), refused naming its directory. A missing path is
 // the *fs.PathError of os.Stat.
 func Resolve(path string) (Arg, error) {
 	st, err := os.Stat(path)
@@ -97,6 +98,9 @@ func Resolve(path string) (Arg, error) {
 		return Arg{}, err
 	}
 	if !st.IsDir() {
+		if strings.HasSuffix(path, lang.FileSuffix) {
+			return Arg{}, fmt.Errorf("%s is a contract source file: name its directory, %s, which is the contract", path, filepath.Dir(path))
+		}
 		return Arg{Path: path, Kind: BundleFile, Paths: []string{path}}, nil
 	}
 	if len(lang.SourceFiles(path)) > 0 {

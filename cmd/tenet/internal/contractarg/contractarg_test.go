@@ -76,6 +76,9 @@ func TestResolveKinds(t *testing.T) {
 	if _, err := Resolve(at("empty")); err == nil || err.Error() != at("empty")+" holds no *.tenet.hcl files, no contract directories and no *.tnb bundles" {
 		t.Errorf("empty: %v", err)
 	}
+	if _, err := Resolve(at("dir/main.tenet.hcl")); err == nil || err.Error() != at("dir/main.tenet.hcl")+" is a contract source file: name its directory, "+at("dir")+", which is the contract" {
+		t.Errorf("source file: %v", err)
+	}
 	if _, err := Resolve(at("missing")); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("missing: %v, want fs.ErrNotExist", err)
 	}
