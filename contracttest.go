@@ -20,6 +20,9 @@ func (b *Bundle) Tests() []compiler.TestSpec { return b.tests }
 type TestOptions struct {
 	MaxPatternThreads int
 	RunTimeout        time.Duration
+	// Select picks the tests run by name (tenet test --run); nil: every
+	// test.
+	Select func(name string) bool
 }
 
 // Test runs the contract's test blocks (eval/tester: each judges one run
@@ -50,7 +53,16 @@ func (b *Bundle) Test(opts TestOptions) (*report.Document, error) {
 	}
 	p.MaxPatternThreads, p.RunTimeout = opts.MaxPatternThreads, opts.RunTimeout
 	var results []report.TestResult
-	for _, r := range tester.Run(p, b.dir, b.tests) {
+	tests := b.tests
+	if opts.Select != nil {
+		tests = nil
+		for _, t := range b.tests {
+			if opts.Select(t.Name) {
+				tests = append(tests, t)
+			}
+		}
+	}
+	for _, r := range tester.Run(p, b.dir, tests) {
 		results = append(results, report.TestResult(r))
 	}
 	m := b.contract.Manifest

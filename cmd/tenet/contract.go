@@ -1,108 +1,64 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"runtime"
-	"sync"
-
-	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tenetlang/tenet"
-	"github.com/tenetlang/tenet/cmd/tenet/internal/clistyle"
+	"github.com/tenetlang/tenet/cmd/tenet/internal/contractarg"
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/compiler/cache"
 	"github.com/tenetlang/tenet/eval"
-	"github.com/tenetlang/tenet/internal/cliflags"
-	"github.com/tenetlang/tenet/internal/readlimit"
-	"github.com/tenetlang/tenet/lang"
-	"github.com/tenetlang/tenet/lang/diag"
 )
 
 // diagsTo has tenet.Build and tenet.Open print a contract directory's
-// diagnostics to w as every command shows them (diag.WriteText), in
-// colour on a terminal (clistyle.Of).
-func diagsTo(w io.Writer) tenet.LoadOption {
-	return tenet.WithDiagnostics(func(dir string, files map[string]*hcl.File, diags hcl.Diagnostics) {
-		diag.WriteTextStyle(w, dir, files, diags, clistyle.Of(w, os.Getenv))
-	})
-}
+// diagnostics to w as every command shows them.
+func diagsTo(w io.Writer) tenet.LoadOption { return contractarg.Diagnostics(w) }
 
-// buildFailed is exit 2 for a *tenet.BuildError, whose diagnostics diagsTo
-// has printed, and err itself otherwise.
+// buildFailed is exit 2 for a *tenet.BuildError, whose diagnostics
+// diagsTo has printed, and for contractarg.ErrPrinted; err itself
+// otherwise.
 func buildFailed(err error) error {
-	if be := (*tenet.BuildError)(nil); errors.As(err, &be) {
+	if be := (*tenet.BuildError)(nil); errors.As(err, &be) || errors.Is(err, contractarg.ErrPrinted) {
 		return exitError{exitBad}
 	}
 	return err
 }
 
-// openContract opens a bundle file or a contract directory under pol
-// (tenet.Open), the directory's diagnostics on stderr; c is the compile
-// cache (nil: none).
+// openContract opens a bundle file or a contract directory
+// (contractarg.Open).
 func openContract(path string, stderr io.Writer, pol bundle.Policy, c *cache.Cache) (*tenet.Bundle, error) {
-	b, err := tenet.Open(path, tenet.WithPolicy(pol), diagsTo(stderr), tenet.WithCache(c))
-	te, ude := (*readlimit.FileTypeError)(nil), (*tenet.UnsignedDirError)(nil)
-	switch {
-	case errors.As(err, &te):
-		return nil, fmt.Errorf("%w: want a contract directory or a bundle file", err)
-	case errors.As(err, &ude):
-		return nil, fmt.Errorf("%s is a contract directory, compiled here, and carries no signature: --verify-key (or %s) accepts only bundles signed with tenet build --sign KEY", ude.Dir, cliflags.VerifyKeyEnv)
-	case err != nil:
-		return nil, buildFailed(err)
-	}
-	return b, nil
+	b, err := contractarg.Open(path, stderr, pol, c)
+	return b, buildFailed(err)
 }
 
-// loadPrograms opens the contract at path (openContract) and plans it
-// for judging; with dirs (eval and report) path may also be a directory of
-// contract directories (lang.ContractDirs), each opened and planned. The
-// contracts are opened and planned in parallel, one per CPU; their
-// diagnostics are written, and the first error returned, in order, as if
-// they were opened one after the other.
+// loadPrograms opens the contracts at path (contractarg: a contract
+// directory, a bundle file, a directory of either) and plans them for
+// judging; without dirs (explain) path must name one contract.
 func loadPrograms(path string, stderr io.Writer, pol bundle.Policy, c *cache.Cache, dirs bool) ([]*eval.Program, error) {
-	paths := []string{path}
-	if st, err := os.Stat(path); err == nil && st.IsDir() && dirs {
-		if paths, err = lang.ContractDirs(path); err != nil {
-			return nil, err
-		}
+	a, err := contractarg.Resolve(path)
+	if err == nil && !dirs && len(a.Paths) > 1 {
+		_, err = contractarg.One(path, "a run is explained with one contract")
 	}
-	progs, errs, diags := make([]*eval.Program, len(paths)), make([]error, len(paths)), make([]bytes.Buffer, len(paths))
-	inParallel(len(paths), func(i int) {
-		b, err := openContract(paths[i], clistyle.Writer{Writer: &diags[i], Style: clistyle.Of(stderr, os.Getenv)}, pol, c)
-		if err == nil {
-			if progs[i], err = b.Program(); err != nil {
-				err = fmt.Errorf("%s: %w", paths[i], err)
-			}
-		}
-		errs[i] = err
-	})
-	for i := range paths {
-		if _, err := diags[i].WriteTo(stderr); err != nil {
-			return nil, err
-		}
-		if errs[i] != nil {
-			return nil, errs[i]
+	if err != nil {
+		return nil, err
+	}
+	bs, err := contractarg.OpenAll(a, stderr, pol, c)
+	if err != nil {
+		return nil, buildFailed(err)
+	}
+	// Planned in parallel too (eval.Plan is most of a cold start's work),
+	// the first error in order.
+	progs, errs := make([]*eval.Program, len(bs)), make([]error, len(bs))
+	inParallel(len(bs), func(i int) { progs[i], errs[i] = bs[i].Program() })
+	for i, err := range errs {
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", a.Paths[i], err)
 		}
 	}
 	return progs, nil
 }
 
-// inParallel calls f(0) … f(n-1), at most one call per CPU at a time, and
-// returns when all have returned.
-func inParallel(n int, f func(i int)) {
-	var wg sync.WaitGroup
-	slots := make(chan struct{}, runtime.GOMAXPROCS(0))
-	for i := range n {
-		wg.Add(1)
-		slots <- struct{}{}
-		go func() {
-			defer func() { <-slots; wg.Done() }()
-			f(i)
-		}()
-	}
-	wg.Wait()
-}
+// inParallel calls f(0) … f(n-1), at most one call per CPU at a time.
+func inParallel(n int, f func(i int)) { contractarg.InParallel(n, f) }

@@ -67,6 +67,9 @@ type Document struct {
 	Leaderboard []leaderboard.Row
 	Comparison  *metrics.Comparison // tenet compare only
 	Tests       []TestResult        // tenet test only
+	// ListPassed has the table list the tests that passed too (tenet
+	// test -v); by default it lists the failed ones and the counts.
+	ListPassed bool
 	// Profiles counts, per contract, condition and profile, the labels a
 	// profile flips (tenet eval --profile; profiles.go); nil without one.
 	Profiles []summary.ProfileFlips
@@ -244,9 +247,21 @@ func Build(in Input) *Document {
 // BuildTests returns the Document of tenet test: one contract and its
 // tests' results.
 func BuildTests(version string, c Contract, tests []TestResult) *Document {
-	d := &Document{Command: CommandTest, Version: version, Contracts: []Contract{c}, Tests: tests}
+	return BuildTestsOf(version, []Contract{c}, tests)
+}
+
+// BuildTestsOf returns the Document of tenet test on several contracts (a
+// directory of contracts): their tests' results in contract order, each
+// naming its contract (TestResult.Contract). A failure names the
+// contract when there are several.
+func BuildTestsOf(version string, cs []Contract, tests []TestResult) *Document {
+	d := &Document{Command: CommandTest, Version: version, Contracts: cs, Tests: tests}
 	for _, t := range tests {
-		if !t.Passed {
+		switch {
+		case t.Passed:
+		case len(cs) > 1:
+			d.Failures = append(d.Failures, fmt.Sprintf("test %q of contract %s failed", t.Name, t.Contract))
+		default:
 			d.Failures = append(d.Failures, fmt.Sprintf("test %q failed", t.Name))
 		}
 	}

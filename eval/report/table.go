@@ -17,7 +17,8 @@ import (
 //     classes (WriteChecks), the authorization audit (WriteAudit), gates
 //     (WriteGates) and, for several contracts, the leaderboard;
 //   - compare: "N runs from M files" and the comparison (WriteComparison);
-//   - test: "ok" or "FAIL" per test with its problems, and a summary line.
+//   - test: "FAIL" per failed test with its problems ("ok" per passed test
+//     with ListPassed), and a summary line (writeTestsTable).
 //
 // Under --cases observed, the metrics are followed by one "cases: observed
 // — …" line per condition (CasesLine).
@@ -121,13 +122,43 @@ func writeStats(w io.Writer, c Contract) {
 	}
 }
 
-// writeTestsTable writes "ok    NAME" or "FAIL  NAME (file:line)" and its
-// problems per test, then "N tests: P passed, F failed".
+// writeTestsTable writes "FAIL  NAME (file:line)" and its problems per
+// failed test ("ok    NAME" per passed test too with ListPassed), then
+// "N tests: P passed, F failed". With several contracts, each contract's
+// tests come under a "contract NAME" heading with their own count line
+// ("no tests run" for none), and a total line ends the table.
 func writeTestsTable(w io.Writer, d *Document) {
+	if len(d.Contracts) <= 1 {
+		writeTests(w, d.Tests, d.ListPassed)
+		return
+	}
 	failed := 0
-	for _, t := range d.Tests {
+	for _, c := range d.Contracts {
+		var tests []TestResult
+		for _, t := range d.Tests {
+			if t.Contract == c.Name {
+				tests = append(tests, t)
+			}
+		}
+		fmt.Fprintf(w, "contract %s\n", c.Name)
+		if len(tests) == 0 {
+			fmt.Fprintln(w, "no tests run")
+			continue
+		}
+		failed += writeTests(w, tests, d.ListPassed)
+	}
+	fmt.Fprintf(w, "total: %s in %s: %d passed, %d failed\n", Count(len(d.Tests), "test"), Count(len(d.Contracts), "contract"), len(d.Tests)-failed, failed)
+}
+
+// writeTests writes tests and their count line, and returns how many
+// failed.
+func writeTests(w io.Writer, tests []TestResult, listPassed bool) int {
+	failed := 0
+	for _, t := range tests {
 		if t.Passed {
-			fmt.Fprintf(w, "ok    %s\n", t.Name)
+			if listPassed {
+				fmt.Fprintf(w, "ok    %s\n", t.Name)
+			}
 			continue
 		}
 		failed++
@@ -140,7 +171,8 @@ func writeTestsTable(w io.Writer, d *Document) {
 			fmt.Fprintf(w, "      %s\n", p)
 		}
 	}
-	fmt.Fprintf(w, "%s: %d passed, %d failed\n", Count(len(d.Tests), "test"), len(d.Tests)-failed, failed)
+	fmt.Fprintf(w, "%s: %d passed, %d failed\n", Count(len(tests), "test"), len(tests)-failed, failed)
+	return failed
 }
 
 // Pluralize renders "1 record", "2 records" with an irregular plural.

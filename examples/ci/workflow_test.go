@@ -235,3 +235,42 @@ func TestWorkflowFailsOnGate(t *testing.T) {
 		}
 	}
 }
+
+// TestWorkflowDirectoryOfContracts runs the example with CONTRACT a
+// directory of two contract directories (the quickstart, and a copy under
+// another name): the build step writes one bundle per contract into the
+// directory its -o names, and every later step reads that directory of
+// bundles as it reads one bundle.
+func TestWorkflowDirectoryOfContracts(t *testing.T) {
+	contracts := t.TempDir()
+	data, err := os.ReadFile("../quickstart/contract.tenet.hcl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	copyName := strings.Replace(string(data), `contract "quickstart-mail"`, `contract "quickstart-copy"`, 1)
+	if copyName == string(data) {
+		t.Fatal(`the quickstart no longer reads contract "quickstart-mail"`)
+	}
+	for dir, s := range map[string]string{"mail": string(data), "copy": copyName} {
+		if err := os.MkdirAll(filepath.Join(contracts, dir), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(contracts, dir, "contract.tenet.hcl"), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := newEnv(t)
+	env["CONTRACT"] = contracts
+	o := runWorkflow(t, env)
+	if o.failed || o.evalFail {
+		t.Fatalf("the job failed:\n%s", o.logs)
+	}
+	for _, b := range []string{"quickstart-copy.tnb", "quickstart-mail.tnb"} {
+		if _, err := os.Stat(filepath.Join(env["OUT"], "contract.tnb", b)); err != nil {
+			t.Errorf("the build step wrote no %s: %v", b, err)
+		}
+	}
+	if tests, failures := junitCounts(t, filepath.Join(env["OUT"], "junit.xml")); tests != "8" || failures != "0" {
+		t.Errorf("junit.xml: tests=%s failures=%s, want 8 (4 per contract), 0 failures", tests, failures)
+	}
+}

@@ -40,3 +40,7 @@ func (c *Writer) Write(p []byte) (int, error) {
 
 // Err is the first write error, nil if every write succeeded.
 func (c *Writer) Err() error { return c.err }
+
+// Unwrap is the writer written to, for a caller that must know what it is
+// (a terminal, say) rather than write to it directly.
+func (c *Writer) Unwrap() io.Writer { return c.w }

@@ -15,9 +15,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tenetlang/tenet"
+	"github.com/tenetlang/tenet/cmd/tenet/internal/contractarg"
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/compiler/cache"
-	"github.com/tenetlang/tenet/lang"
 )
 
 // Exit codes (docs/cli.md): 0 when every call was allowed.
@@ -75,19 +75,13 @@ func instance(now func() time.Time) string {
 }
 
 // open opens the one contract at path: a bundle file, a contract
-// directory, or a directory that holds one contract directory (as tenet
-// eval accepts them). A directory of several contracts is refused: a
-// decision is made with one bundle.
+// directory, or a directory of contracts that holds one (as tenet eval
+// accepts them, contractarg). A directory of several contracts is refused,
+// naming them: a decision is made with one bundle.
 func (env Env) open(path string, stderr io.Writer, pol bundle.Policy, c *cache.Cache) (*tenet.Bundle, error) {
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		dirs, err := lang.ContractDirs(path)
-		if err != nil {
-			return nil, err
-		}
-		if len(dirs) > 1 {
-			return nil, fmt.Errorf("%s holds %d contracts (%s, …): decisions are made with one contract; name its directory or its bundle", path, len(dirs), dirs[0])
-		}
-		path = dirs[0]
+	one, err := contractarg.One(path, "a decision is made with one contract")
+	if err != nil {
+		return nil, err
 	}
-	return env.Open(path, stderr, pol, c)
+	return env.Open(one, stderr, pol, c)
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tenetlang/tenet"
+	"github.com/tenetlang/tenet/cmd/tenet/internal/contractarg"
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/eval/authorize/decisionlog"
 	"github.com/tenetlang/tenet/eval/authorize/server"
@@ -113,7 +114,7 @@ func serve(ctx context.Context, path string, f *serveFlags, stderr io.Writer) er
 		return errors.New("--max-body, --max-sessions, --session-idle, --max-messages, --max-history-bytes and --shutdown-grace must be positive")
 	}
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return fmt.Errorf("%s is a directory: serve decides with a bundle file, which SIGHUP reloads from the same path (build one with tenet build %s -o X.tnb)", path, path)
+		return serveDir(path)
 	}
 	trust, err := f.trust.Policy()
 	if err != nil {
@@ -215,4 +216,20 @@ func LoadEngine(path string, trust bundle.Policy, pol session.OnUnknown, grant s
 		return nil, fmt.Errorf("%s: --grant %q is not declared (the bundle's grants: %s)", path, grant, strings.Join(e.Auth.Grants(), ", "))
 	}
 	return e, nil
+}
+
+// serveDir is the refusal of a directory: serve decides with one bundle
+// file, which SIGHUP reloads from the same path.
+func serveDir(path string) error {
+	const why = "serve decides with one bundle file, which SIGHUP reloads from the same path"
+	a, err := contractarg.Resolve(path)
+	switch {
+	case err != nil:
+		return err
+	case a.Kind == contractarg.Bundles:
+		return fmt.Errorf("%s is a %s holding %d bundles (%s): %s; name one, e.g. %s", path, a.Kind, len(a.Paths), strings.Join(a.Names(), ", "), why, a.Paths[0])
+	case a.Kind == contractarg.Collection:
+		return fmt.Errorf("%s is a %s holding %d contracts (%s): %s; build one with tenet build %s -o X.tnb", path, a.Kind, len(a.Paths), strings.Join(a.Names(), ", "), why, a.Paths[0])
+	}
+	return fmt.Errorf("%s is a contract directory: %s (build one with tenet build %s -o X.tnb)", path, why, path)
 }
