@@ -25,7 +25,7 @@ import (
 // diagnostics to w as every command shows them (diag.WriteText).
 func diagsTo(w io.Writer) tenet.LoadOption {
 	return tenet.WithDiagnostics(func(dir string, files map[string]*hcl.File, diags hcl.Diagnostics) {
-		diag.WriteText(w, dir, files, diags)
+		diag.WriteText(w, dir, files, diag.SyntaxOnly(diags))
 	})
 }
 

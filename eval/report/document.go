@@ -91,6 +91,11 @@ type Document struct {
 	// empty otherwise. It does not change the exit code.
 	Cases []string
 
+	// Sources say where the contracts are written (tenet eval, and tenet
+	// report with --contract): the lines the sarif and github formats
+	// point at. Empty otherwise.
+	Sources []Source
+
 	// Unselected counts the records no contract selected (tenet eval
 	// only, set by eval/assemble.Evaluate; nil for the other commands).
 	Unselected *Unselected
@@ -170,6 +175,8 @@ type Input struct {
 	// (summary.NewCollector): 0 (or less) for none. tenet passes
 	// DefaultMaxListed unless told otherwise (--report-max-items).
 	MaxListed int
+	// Sources are the contracts' source locations (Document.Sources).
+	Sources []Source
 }
 
 // DefaultMaxListed is the MaxListed of tenet eval, report and compare
@@ -200,6 +207,7 @@ func Build(in Input) *Document {
 		Audit:          res.Audit,
 		Gates:          in.Gates,
 		Leaderboard:    res.Leaderboard,
+		Sources:        in.Sources,
 	}
 	for _, c := range d.Checks {
 		for _, inv := range c.Invariants {

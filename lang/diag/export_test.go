@@ -27,6 +27,6 @@ func IndexedLine(l indexedLine) (hcl.Range, []byte) { return l.rng, l.bytes }
 // WriteTextCounting is WriteText, returning the files indexed and the lines
 // visited.
 func WriteTextCounting(w io.Writer, dir string, files map[string]*hcl.File, diags hcl.Diagnostics) (scans, visited int) {
-	tw := writeText(w, dir, files, diags)
+	tw := writeText(w, dir, files, diags, nil)
 	return tw.scans, tw.visited
 }

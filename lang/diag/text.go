@@ -23,12 +23,38 @@ import (
 // Printing takes time linear in the size of the files and of the output,
 // and is buffered: w has everything when WriteText returns.
 func WriteText(w io.Writer, dir string, files map[string]*hcl.File, diags hcl.Diagnostics) {
-	writeText(w, dir, files, diags)
+	writeText(w, dir, files, diags, nil)
 }
+
+// Style colours the parts of a diagnostic's first line: its severity
+// ("Error", "Warning") and its code. internal/termstyle's Style is one;
+// the interface keeps this package free of tenet imports.
+type Style interface {
+	Error(text string) string
+	Warning(text string) string
+	Dim(text string) string
+}
+
+// WriteTextStyled is WriteText with the severity and code coloured by
+// style (nil: no colour). Only a terminal should see colour: commands
+// pass termstyle.For(w, os.Getenv).
+func WriteTextStyled(w io.Writer, dir string, files map[string]*hcl.File, diags hcl.Diagnostics, style Style) {
+	writeText(w, dir, files, diags, style)
+}
+
+// plain is the Style that colours nothing.
+type plain struct{}
+
+func (plain) Error(s string) string   { return s }
+func (plain) Warning(s string) string { return s }
+func (plain) Dim(s string) string     { return s }
 
 // writeText is WriteText; it returns the TextWriter it used, whose counts
 // tests read.
-func writeText(w io.Writer, dir string, files map[string]*hcl.File, diags hcl.Diagnostics) *TextWriter {
+func writeText(w io.Writer, dir string, files map[string]*hcl.File, diags hcl.Diagnostics, style Style) *TextWriter {
+	if style == nil {
+		style = plain{}
+	}
 	shown := map[string]*hcl.File{}
 	for name, f := range files {
 		shown[filepath.Join(dir, name)] = f
@@ -36,6 +62,7 @@ func writeText(w io.Writer, dir string, files map[string]*hcl.File, diags hcl.Di
 	bw := bufio.NewWriter(w)
 	defer bw.Flush()
 	tw := NewTextWriter(bw, shown)
+	tw.style = style
 	for _, d := range diags {
 		d := *d
 		if d.Subject != nil {
@@ -47,7 +74,7 @@ func writeText(w io.Writer, dir string, files map[string]*hcl.File, diags hcl.Di
 			fmt.Fprintf(bw, "%s:%d:%d: ", s.Filename, s.Start.Line, s.Start.Column)
 		}
 		if code := Of(&d); code != "" {
-			fmt.Fprintf(bw, "[%s] ", code)
+			fmt.Fprintf(bw, "%s ", style.Dim("["+string(code)+"]"))
 		}
 		if d.Context != nil {
 			c := *d.Context
@@ -75,6 +102,7 @@ type TextWriter struct {
 	// scans counts the files indexed and visited the lines looked at, for
 	// tests.
 	scans, visited int
+	style          Style // nil: plain
 }
 
 // NewTextWriter returns a TextWriter printing to w the snippets of files.
@@ -208,11 +236,15 @@ func (sw *TextWriter) WriteDiagnostic(d *hcl.Diagnostic) {
 		return
 	}
 	severity := "???????"
+	style := sw.style
+	if style == nil {
+		style = plain{}
+	}
 	switch d.Severity {
 	case hcl.DiagError:
-		severity = "Error"
+		severity = style.Error("Error")
 	case hcl.DiagWarning:
-		severity = "Warning"
+		severity = style.Warning("Warning")
 	}
 	fmt.Fprintf(sw.w, "%s: %s\n\n", severity, d.Summary)
 

@@ -14,9 +14,11 @@ import (
 	"strings"
 
 	"github.com/tenetlang/tenet/eval/report"
+	"github.com/tenetlang/tenet/eval/report/github"
 	"github.com/tenetlang/tenet/eval/report/html"
 	"github.com/tenetlang/tenet/eval/report/junit"
 	"github.com/tenetlang/tenet/eval/report/markdown"
+	"github.com/tenetlang/tenet/eval/report/sarif"
 )
 
 // Renderer writes a Document in one format. The same Document gives the
@@ -27,6 +29,10 @@ type Renderer func(w io.Writer, d *report.Document) error
 type Format struct {
 	Name   string // the --format value
 	Render Renderer
+	// Failures marks a format that holds only the report's failures, each
+	// at its source line (sarif, github): it lists no runs, so it has no
+	// list to cut.
+	Failures bool
 }
 
 // All returns the table, in the order help text gives the formats: the
@@ -34,11 +40,13 @@ type Format struct {
 // shared mutable state.
 func All() []Format {
 	return []Format{
-		{"table", report.WriteTable}, // plain-text tables, the default
-		{"json", report.WriteJSON},   // docs/report-schema.json
-		{"markdown", markdown.Write}, // GitHub-flavoured, for a PR comment
-		{"junit", junit.Write},       // JUnit XML, for CI test reports
-		{"html", html.Write},         // one self-contained page with plots
+		{"table", report.WriteTable, false}, // plain-text tables, the default
+		{"json", report.WriteJSON, false},   // docs/report-schema.json
+		{"markdown", markdown.Write, false}, // GitHub-flavoured, for a PR comment
+		{"junit", junit.Write, false},       // JUnit XML, for CI test reports
+		{"html", html.Write, false},         // one self-contained page with plots
+		{"sarif", sarif.Write, true},        // SARIF 2.1.0, for GitHub code scanning
+		{"github", github.Write, true},      // GitHub Actions workflow commands
 	}
 }
 
