@@ -104,7 +104,15 @@ func parseFiles(dir string, files map[string][]byte, library bool) (m *Module, d
 			continue
 		}
 		f, pdiags := hclsyntax.ParseConfig(src, name, hcl.InitialPos)
-		d.addHCL(diag.MarkSyntax(pdiags), diag.HCLSyntax)
+		d.addHCL(pdiags, diag.HCLSyntax)
+		// Only what leaves a partial parse is a syntax error: an attribute
+		// set twice (duplicate-attribute) is reported by the parser too,
+		// yet the file around it parses.
+		for _, x := range pdiags {
+			if diag.Of(x) == diag.HCLSyntax {
+				diag.MarkSyntax(hcl.Diagnostics{x})
+			}
+		}
 		syntaxErrors = syntaxErrors || pdiags.HasErrors()
 		if f == nil {
 			f = &hcl.File{Bytes: src}
