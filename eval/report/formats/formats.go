@@ -29,24 +29,25 @@ type Renderer func(w io.Writer, d *report.Document) error
 type Format struct {
 	Name   string // the --format value
 	Render Renderer
-	// Failures marks a format that holds only the report's failures, each
-	// at its source line (sarif, github): it lists no runs, so it has no
-	// list to cut.
-	Failures bool
 }
+
+// Failures reports whether the format holds only the report's failures,
+// each at its source line (sarif, github): it lists no runs, so it has no
+// list to cut.
+func (f Format) Failures() bool { return f.Name == "sarif" || f.Name == "github" }
 
 // All returns the table, in the order help text gives the formats: the
 // default (table) first. Each call returns a new slice: the table is not
 // shared mutable state.
 func All() []Format {
 	return []Format{
-		{"table", report.WriteTable, false}, // plain-text tables, the default
-		{"json", report.WriteJSON, false},   // docs/report-schema.json
-		{"markdown", markdown.Write, false}, // GitHub-flavoured, for a PR comment
-		{"junit", junit.Write, false},       // JUnit XML, for CI test reports
-		{"html", html.Write, false},         // one self-contained page with plots
-		{"sarif", sarif.Write, true},        // SARIF 2.1.0, for GitHub code scanning
-		{"github", github.Write, true},      // GitHub Actions workflow commands
+		{"table", report.WriteTable}, // plain-text tables, the default
+		{"json", report.WriteJSON},   // docs/report-schema.json
+		{"markdown", markdown.Write}, // GitHub-flavoured, for a PR comment
+		{"junit", junit.Write},       // JUnit XML, for CI test reports
+		{"html", html.Write},         // one self-contained page with plots
+		{"sarif", sarif.Write},       // SARIF 2.1.0, for GitHub code scanning (failures only)
+		{"github", github.Write},     // GitHub Actions workflow commands (failures only)
 	}
 }
 
