@@ -325,6 +325,14 @@ func (b *Bundle) Warnings() hcl.Diagnostics { return b.warnings }
 // cache (WithCache), is planned by eval.PlanConsistent instead: the same
 // judging, without the checks, each expression planned on first use.
 func (b *Bundle) Program() (*eval.Program, error) {
+	p, err := b.program()
+	if err == nil {
+		p.Dir = b.dir
+	}
+	return p, err
+}
+
+func (b *Bundle) program() (*eval.Program, error) {
 	if b.consistent || (b.cache != nil && b.cache.Verified(b.id)) {
 		return eval.PlanConsistent(b.contract, b.id)
 	}

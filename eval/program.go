@@ -43,6 +43,9 @@ import (
 type Program struct {
 	Bundle *bundle.Bundle
 	ID     string // the bundle id, "sha256:<hex>"
+	// Dir is the contract directory compiled, as named ("" for a bundle
+	// file): what the bundle's ranges are relative to (report.Source).
+	Dir string
 	// MaxPatternThreads bounds the distinct pattern threads alive at one
 	// item of a run (0 or less: MaxThreads); past it the pattern's result
 	// is unknown, with a reason naming the bound. Set it before the

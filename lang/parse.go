@@ -98,13 +98,21 @@ func parseFiles(dir string, files map[string][]byte, library bool) (m *Module, d
 		src := byName[name]
 		toks, refused := Lex(src, name)
 		if refused != nil {
-			d.diags = append(d.diags, refused)
+			d.diags = append(d.diags, diag.MarkSyntax(hcl.Diagnostics{refused})...)
 			syntaxErrors = true
 			m.Files = append(m.Files, &SourceFile{Path: name, Bytes: src, HCL: &hcl.File{Bytes: src}})
 			continue
 		}
 		f, pdiags := hclsyntax.ParseConfig(src, name, hcl.InitialPos)
 		d.addHCL(pdiags, diag.HCLSyntax)
+		// Only what leaves a partial parse is a syntax error: an attribute
+		// set twice (duplicate-attribute) is reported by the parser too,
+		// yet the file around it parses.
+		for _, x := range pdiags {
+			if diag.Of(x) == diag.HCLSyntax {
+				diag.MarkSyntax(hcl.Diagnostics{x})
+			}
+		}
 		syntaxErrors = syntaxErrors || pdiags.HasErrors()
 		if f == nil {
 			f = &hcl.File{Bytes: src}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 
@@ -13,7 +14,9 @@ import (
 	"github.com/tenetlang/tenet/cmd/tenet/internal/flagcheck"
 	"github.com/tenetlang/tenet/eval/report"
 	"github.com/tenetlang/tenet/eval/report/formats"
+	"github.com/tenetlang/tenet/eval/report/github"
 	"github.com/tenetlang/tenet/internal/atomicfile"
+	"github.com/tenetlang/tenet/internal/ghactions"
 	"github.com/tenetlang/tenet/internal/paths"
 )
 
@@ -84,6 +87,9 @@ func (f *reportFlags) write(cmd *cobra.Command, d *report.Document, set *atomicf
 	}
 	for _, line := range d.Failures {
 		fmt.Fprintln(stderr, line)
+	}
+	if f.format != "github" && ghactions.Enabled(os.Getenv) { // on stderr: stdout may be a document (docs/ci.md)
+		github.Write(stderr, d)
 	}
 	switch d.ExitCode {
 	case exitOK:

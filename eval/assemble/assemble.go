@@ -109,7 +109,7 @@ func document(in Input, res summary.Results) *report.Document {
 	gs, gerrs := gates.Evaluate(in.Programs, res.Conditions, res.Checks)
 	return report.Build(report.Input{
 		Command: in.Command, Version: in.Version, Inputs: in.Inputs, Contracts: in.Contracts,
-		Results: res, Gates: gs, GateErrors: gerrs, MaxListed: in.MaxListed, RunsFiles: in.RunsFiles,
+		Results: res, Gates: gs, GateErrors: gerrs, MaxListed: in.MaxListed, RunsFiles: in.RunsFiles, Sources: Sources(in.Programs),
 	})
 }
 

@@ -1,6 +1,7 @@
 package assemble
 
 import (
+	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/eval"
 	"github.com/tenetlang/tenet/eval/pipeline"
 	"github.com/tenetlang/tenet/eval/report"
@@ -29,4 +30,29 @@ func ContractOf(p *eval.Program, res *pipeline.Result) report.Contract {
 		c.Skipped = append(c.Skipped, sk)
 	}
 	return c
+}
+
+// Sources are where the programs' contracts are written (report.Source),
+// one per program, in order; an invariant's line is that of its first
+// criterion: its assert expression, else its first pattern.
+func Sources(progs []*eval.Program) []report.Source {
+	var out []report.Source
+	for _, p := range progs {
+		b := p.Bundle
+		s := report.Source{Contract: b.Manifest.Contract, Dir: p.Dir}
+		for _, inv := range b.Plan.Invariants {
+			is := report.InvariantSource{Name: inv.Name, Description: inv.Description, Severity: inv.Severity}
+			var r bundle.Range
+			switch h := inv.Holds; {
+			case h.Expr >= 0 && h.Expr < len(b.Exprs):
+				r = b.Exprs[h.Expr].Range
+			case len(h.Patterns) > 0 && h.Patterns[0].Pattern >= 0 && h.Patterns[0].Pattern < len(b.Plan.Patterns):
+				r = b.Plan.Patterns[h.Patterns[0].Pattern].Range
+			}
+			is.File, is.Line, is.Column = r.File, r.Line, r.Column
+			s.Invariants = append(s.Invariants, is)
+		}
+		out = append(out, s)
+	}
+	return out
 }

@@ -60,7 +60,7 @@ func evaluate(p *eval.Program, cs []metrics.Condition, checks []tally.Checks) []
 		for _, m := range missing {
 			for _, ri := range g.Require {
 				e := p.Bundle.Exprs[ri]
-				out = append(out, summary.GateResult{Gate: g.Name, Condition: m, Requirement: e.Text, Range: e.Range,
+				out = append(out, summary.GateResult{Contract: p.Bundle.Manifest.Contract, Gate: g.Name, Condition: m, Requirement: e.Text, Range: e.Range,
 					Reason: "no runs of this condition were evaluated", NoRuns: true})
 			}
 		}
@@ -68,7 +68,7 @@ func evaluate(p *eval.Program, cs []metrics.Condition, checks []tally.Checks) []
 			act := &gateActivation{metrics: metricsValue(c, byName[c.Name()]), condition: c.Condition}
 			for _, ri := range g.Require {
 				e := p.Bundle.Exprs[ri]
-				res := summary.GateResult{Gate: g.Name, Condition: c.Name(), Requirement: e.Text, Range: e.Range}
+				res := summary.GateResult{Contract: p.Bundle.Manifest.Contract, Gate: g.Name, Condition: c.Name(), Requirement: e.Text, Range: e.Range}
 				if !c.OK() {
 					res.Reason = "the condition's metrics are unavailable: " + c.Errors[0].Error()
 					out = append(out, res)

@@ -97,6 +97,11 @@ type Document struct {
 	// empty otherwise. It does not change the exit code.
 	Cases []string
 
+	// Sources say where the contracts are written (tenet eval, and tenet
+	// report with --contract): the lines the sarif and github formats
+	// point at. Empty otherwise.
+	Sources []Source
+
 	// Unselected counts the records no contract selected (tenet eval
 	// only, set by eval/assemble.Evaluate; nil for the other commands).
 	Unselected *Unselected
@@ -179,6 +184,8 @@ type Input struct {
 	// RunsFiles are the runs files that name every run: tenet eval's
 	// --out (none without it), the files tenet report reads.
 	RunsFiles []string
+	// Sources are the contracts' source locations (Document.Sources).
+	Sources []Source
 }
 
 // DefaultMaxListed is the MaxListed of tenet eval, report and compare
@@ -210,6 +217,7 @@ func Build(in Input) *Document {
 		Audit:          res.Audit,
 		Gates:          in.Gates,
 		Leaderboard:    res.Leaderboard,
+		Sources:        in.Sources,
 	}
 	for _, c := range d.Checks {
 		for _, inv := range c.Invariants {

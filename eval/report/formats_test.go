@@ -14,7 +14,7 @@ import (
 // JUnit and HTML too.
 func init() {
 	for _, f := range formats.All() {
-		report.AddTestFormat(f.Name, func(w io.Writer, d *report.Document) error { return f.Render(w, d) })
+		report.AddTestFormat(f.Name, func(w io.Writer, d *report.Document) error { return f.Render(w, d) }, f.Failures())
 	}
 }
 

@@ -10,6 +10,7 @@ import "github.com/tenetlang/tenet/compiler/bundle"
 // are unavailable, a rate is null, an evaluation error) fails: gates fail
 // closed.
 type GateResult struct {
+	Contract    string // the name of the contract that declares the gate
 	Gate        string
 	Condition   string // the condition's display name (metrics.Condition.Name)
 	Requirement string // the CEL text

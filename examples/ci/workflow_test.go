@@ -4,6 +4,7 @@
 package ci
 
 import (
+	"encoding/json"
 	"encoding/xml"
 	"errors"
 	"os"
@@ -136,6 +137,21 @@ func checkUses(t *testing.T, s step, env map[string]string) {
 				t.Errorf("upload-artifact: %v", err)
 			}
 		}
+	case strings.HasPrefix(s.Uses, "github/codeql-action/upload-sarif@"):
+		file := strings.Replace(s.With["sarif_file"], "${{ env.OUT }}", env["OUT"], 1)
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatalf("upload-sarif: %v", err)
+		}
+		var log struct {
+			Version string `json:"version"`
+		}
+		if err := json.Unmarshal(data, &log); err != nil || log.Version != "2.1.0" {
+			t.Errorf("upload-sarif: %s is not a SARIF 2.1.0 log (%v)", file, err)
+		}
+		if s.With["category"] == "" {
+			t.Errorf("upload-sarif of %s: no category (two uploads of one tool need one each)", file)
+		}
 	case strings.HasPrefix(s.Uses, "mikepenz/action-junit-report@"):
 		if s.With["report_paths"] != "${{ env.OUT }}/junit.xml" {
 			t.Errorf("junit report_paths = %q", s.With["report_paths"])
@@ -192,6 +208,12 @@ func TestWorkflowPasses(t *testing.T) {
 	if !strings.Contains(string(summary), "metrics.targeted_asr == 0.0") {
 		t.Errorf("the step summary does not show the gate:\n%s", summary)
 	}
+	// Nothing to report: both SARIF logs have no result.
+	for _, f := range []string{"check.sarif", "eval.sarif"} {
+		if data, err := os.ReadFile(filepath.Join(env["OUT"], f)); err != nil || !strings.Contains(string(data), `"results": []`) {
+			t.Errorf("%s: want a log without results (%v):\n%s", f, err, data)
+		}
+	}
 }
 
 // TestWorkflowFailsOnGate gates the baseline too: its targeted ASR is 1, so
@@ -225,7 +247,11 @@ func TestWorkflowFailsOnGate(t *testing.T) {
 	if !strings.Contains(o.logs, failure) {
 		t.Errorf("the log does not name the failed requirement %q:\n%s", failure, o.logs)
 	}
-	for _, f := range []string{"summary.md", "report.html", "junit.xml"} {
+	// The SARIF alert points at the gate's line in the contract.
+	if data, err := os.ReadFile(filepath.Join(env["OUT"], "eval.sarif")); err != nil || !strings.Contains(string(data), `"uri": "`+filepath.ToSlash(filepath.Join(contract, "contract.tenet.hcl"))+`"`) {
+		t.Errorf("eval.sarif does not point at the contract (%v):\n%s", err, data)
+	}
+	for _, f := range []string{"summary.md", "report.html", "junit.xml", "eval.sarif"} {
 		data, err := os.ReadFile(filepath.Join(env["OUT"], f))
 		if err != nil {
 			t.Fatal(err)

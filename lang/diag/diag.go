@@ -25,13 +25,57 @@ type Info struct {
 	Doc      string                 // what it means and how to fix it (one paragraph)
 }
 
-// extra is the value stored in hcl.Diagnostic.Extra.
-type extra struct{ code Code }
+// extra is the value stored in hcl.Diagnostic.Extra: the code, and
+// whether the diagnostic reports a file that could not be parsed (see
+// MarkSyntax).
+type extra struct {
+	code   Code
+	syntax bool
+}
 
 // Set attaches code to d and returns d.
 func Set(d *hcl.Diagnostic, code Code) *hcl.Diagnostic {
-	d.Extra = extra{code}
+	e, _ := hcl.DiagnosticExtra[extra](d)
+	e.code = code
+	d.Extra = e
 	return d
+}
+
+// MarkSyntax records that each of diags reports a file that could not be
+// parsed (HCL's parser, or a refusal before parsing), whatever its code,
+// and returns diags. lang marks them; SyntaxOnly reads the mark.
+func MarkSyntax(diags hcl.Diagnostics) hcl.Diagnostics {
+	for _, d := range diags {
+		e, _ := hcl.DiagnosticExtra[extra](d)
+		e.syntax = true
+		d.Extra = e
+	}
+	return diags
+}
+
+// IsSyntax reports whether d was marked by MarkSyntax.
+func IsSyntax(d *hcl.Diagnostic) bool {
+	e, ok := hcl.DiagnosticExtra[extra](d)
+	return ok && e.syntax
+}
+
+// SyntaxOnly returns the syntax errors of diags (MarkSyntax) when there
+// are any, and diags unchanged otherwise. A file that does not parse
+// yields a partial AST, so what is said about the rest of the contract
+// (unknown blocks after an unclosed brace, unused params whose users were
+// lost) is mostly noise that hides the one real mistake: tenet check
+// shows the syntax errors alone, as Terraform does.
+func SyntaxOnly(diags hcl.Diagnostics) hcl.Diagnostics {
+	var out hcl.Diagnostics
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError && IsSyntax(d) {
+			out = append(out, d)
+		}
+	}
+	if len(out) == 0 {
+		return diags
+	}
+	return out
 }
 
 // Of returns the code attached to d, or "" when it has none.

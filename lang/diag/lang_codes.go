@@ -44,7 +44,7 @@ const (
 // files (package lang).
 var langCodes = []Info{
 	{Code: "hcl-syntax", Severity: hcl.DiagError, Title: "HCL syntax error",
-		Doc: "The file is not valid HCL: an unterminated string or block, a missing `=` or newline, an invalid character or escape sequence, and the like. The message says what the parser expected where. Fix the syntax; tenet reads the rest of the contract anyway and reports its other problems in the same run."},
+		Doc: "The file is not valid HCL: an unterminated string or block, a missing `=` or newline, an invalid character or escape sequence, and the like. The message says what the parser expected where. Fix the syntax: while any file of a contract does not parse, its syntax errors are reported alone (what would be said of the rest comes mostly from the partial parse: blocks cut off by an unclosed brace, names whose uses were lost), and the contract's other problems once it parses."},
 	{Code: "nesting-too-deep", Severity: hcl.DiagError, Title: "Nesting too deep",
 		Doc: "Brackets, braces, parentheses or template sequences nest more than 128 levels deep. tenet refuses such a file before parsing it, so that hostile input cannot exhaust the parser's stack. No real contract needs this depth: flatten the value, or move it into a transcript or a param."},
 	{Code: "string-too-large", Severity: hcl.DiagError, Title: "String too large",

@@ -14,9 +14,11 @@ import (
 	"strings"
 
 	"github.com/tenetlang/tenet/eval/report"
+	"github.com/tenetlang/tenet/eval/report/github"
 	"github.com/tenetlang/tenet/eval/report/html"
 	"github.com/tenetlang/tenet/eval/report/junit"
 	"github.com/tenetlang/tenet/eval/report/markdown"
+	"github.com/tenetlang/tenet/eval/report/sarif"
 )
 
 // Renderer writes a Document in one format. The same Document gives the
@@ -29,6 +31,11 @@ type Format struct {
 	Render Renderer
 }
 
+// Failures reports whether the format holds only the report's failures,
+// each at its source line (sarif, github): it lists no runs, so it has no
+// list to cut.
+func (f Format) Failures() bool { return f.Name == "sarif" || f.Name == "github" }
+
 // All returns the table, in the order help text gives the formats: the
 // default (table) first. Each call returns a new slice: the table is not
 // shared mutable state.
@@ -39,6 +46,8 @@ func All() []Format {
 		{"markdown", markdown.Write}, // GitHub-flavoured, for a PR comment
 		{"junit", junit.Write},       // JUnit XML, for CI test reports
 		{"html", html.Write},         // one self-contained page with plots
+		{"sarif", sarif.Write},       // SARIF 2.1.0, for GitHub code scanning (failures only)
+		{"github", github.Write},     // GitHub Actions workflow commands (failures only)
 	}
 }
 

@@ -163,10 +163,12 @@ func One(path, why string) (string, error) {
 }
 
 // Diagnostics has tenet.Build and tenet.Open print a contract directory's
-// diagnostics to w as every command shows them (diag.WriteText).
+// diagnostics to w as every command shows them (diag.WriteTextStyle):
+// syntax errors alone when there are any (diag.SyntaxOnly), coloured on
+// a terminal.
 func Diagnostics(w io.Writer) tenet.LoadOption {
 	return tenet.WithDiagnostics(func(dir string, files map[string]*hcl.File, diags hcl.Diagnostics) {
-		diag.WriteTextStyle(w, dir, files, diags, clistyle.Of(w, os.Getenv))
+		diag.WriteTextStyle(w, dir, files, diag.SyntaxOnly(diags), clistyle.Of(w, os.Getenv))
 	})
 }
 
