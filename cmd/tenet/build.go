@@ -4,6 +4,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tenetlang/tenet/cmd/tenet/internal/contractarg"
+	"github.com/tenetlang/tenet/cmd/tenet/internal/flagcheck"
 	"github.com/tenetlang/tenet/compiler/bundle/trust"
 )
 
@@ -23,6 +24,7 @@ func buildCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVarP(&out, "out", "o", "", "bundle file to write (default: DIR's base name + .tnb; - for stdout); for a directory of contracts, the directory to write NAME.tnb per contract to (required)")
+	flagcheck.AcceptDash(cmd, "out")
 	cmd.Flags().StringArrayVar(&signKeys, "sign", nil, "sign the bundle id with the ed25519 private key in this file, made by tenet keygen (repeatable)")
 	return cmd
 }
