@@ -1,0 +1,168 @@
+// Package excerpt renders the part of a run a report points a reader at:
+// the items a violated invariant's witness names and, for a run whose
+// label disagrees with a given one, its calls and its last message, each
+// item as one short line (runs.Record.Excerpt, docs/runs-format.md). eval
+// calls Of when it judges a run, so that the runs file carries what the
+// HTML report expands under a listed run, without the transcript.
+package excerpt
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/tenetlang/tenet/eval/run"
+	"github.com/tenetlang/tenet/eval/runs"
+)
+
+// Of returns the excerpt of the judged record rec of run r: nil unless an
+// invariant was violated with a witness or a label disagrees with a given
+// one. At most runs.MaxExcerptItems items, each at most
+// runs.MaxExcerptText bytes: witnessed items first (by invariant, then
+// step), then, for a disagreement, the calls in order and the last event.
+func Of(r *run.Run, rec *runs.Record) map[string]string {
+	var items []string
+	for _, w := range slices.Sorted(maps.Keys(rec.Witnesses)) {
+		steps := rec.Witnesses[w]
+		for _, s := range slices.Sorted(maps.Keys(steps)) {
+			items = append(items, steps[s])
+		}
+	}
+	if Disagrees(rec) {
+		for _, c := range r.Calls {
+			items = append(items, "call:"+strconv.Itoa(c.Index))
+		}
+		if n := len(r.Events); n > 0 {
+			items = append(items, "event:"+strconv.Itoa(n-1))
+		}
+	}
+	var out map[string]string
+	for _, it := range items {
+		if len(out) == runs.MaxExcerptItems {
+			break
+		}
+		if _, done := out[it]; done {
+			continue
+		}
+		text, ok := Item(r, it)
+		if !ok {
+			continue // an index the run does not have: nothing to show
+		}
+		if out == nil {
+			out = map[string]string{}
+		}
+		out[it] = text
+	}
+	return out
+}
+
+// Disagrees reports whether one of rec's labels is known and differs
+// from the label another harness gave.
+func Disagrees(rec *runs.Record) bool {
+	for _, p := range []struct {
+		ours  runs.Label
+		given *bool
+	}{{rec.Utility, rec.Given.Utility}, {rec.AttackSuccess, rec.Given.AttackSuccess}, {rec.SideEffect, rec.Given.SideEffect}} {
+		if p.given != nil && p.ours.Known && p.ours.Value != *p.given {
+			return true
+		}
+	}
+	return false
+}
+
+// Item renders one item of r ("event:N" or "call:N") as a short line;
+// false when r has no such item.
+func Item(r *run.Run, item string) (string, bool) {
+	kind, num, _ := strings.Cut(item, ":")
+	i, err := strconv.Atoi(num)
+	if err != nil || i < 0 {
+		return "", false
+	}
+	switch {
+	case kind == "call" && i < len(r.Calls):
+		return Clip(call(r.Calls[i])), true
+	case kind == "event" && i < len(r.Events):
+		return Clip(event(r.Events[i])), true
+	}
+	return "", false
+}
+
+// call renders "tool(arg=value, …) → ok: result" (or "→ error: …", or
+// "→ no result").
+func call(c *run.Call) string {
+	var b strings.Builder
+	b.WriteString(c.Tool)
+	b.WriteByte('(')
+	for i, k := range slices.Sorted(maps.Keys(c.Args)) {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(k)
+		b.WriteByte('=')
+		b.WriteString(value(c.Args[k]))
+	}
+	if c.ArgsError != "" {
+		b.WriteString("unreadable arguments: " + c.ArgsError)
+	}
+	b.WriteByte(')')
+	switch {
+	case c.ResultEvent < 0:
+		b.WriteString(" → no result")
+	case c.Error != "":
+		b.WriteString(" → error: " + c.Error)
+	default:
+		b.WriteString(" → " + c.Result)
+	}
+	return b.String()
+}
+
+// value renders an argument as JSON (keys sorted), strings quoted.
+func value(v any) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // the reports escape; "<" stays readable
+	if err := enc.Encode(v); err != nil {
+		return fmt.Sprint(v)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// event renders "role: content", a tool result as "tool NAME: content".
+func event(e *run.Event) string {
+	who := e.Role
+	if e.Role == "tool" && e.Tool != "" {
+		who = "tool " + e.Tool
+	}
+	if e.Content == "" && len(e.Calls) > 0 {
+		return fmt.Sprintf("%s: (requests %s)", who, strings.Join(callNames(e.Calls), ", "))
+	}
+	return who + ": " + e.Content
+}
+
+func callNames(cs []int) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = "call:" + strconv.Itoa(c)
+	}
+	return out
+}
+
+// Clip makes s one line of at most runs.MaxExcerptText bytes of valid
+// UTF-8: runs of white space (newlines included) become one space, and a
+// longer text is cut at a rune boundary and ends in "…".
+func Clip(s string) string {
+	s = strings.Join(strings.Fields(strings.ToValidUTF8(s, "\uFFFD")), " ")
+	if len(s) <= runs.MaxExcerptText {
+		return s
+	}
+	const ellipsis = "…"
+	cut := runs.MaxExcerptText - len(ellipsis)
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + ellipsis
+}
