@@ -223,10 +223,13 @@ func TestHTMLEval(t *testing.T) {
 	if !strings.Contains(gate, `gate release failed for checks:&#34;`+escapedHostile+`&#34;: metrics.targeted_asr &lt;= 0.1`) {
 		t.Errorf("gate failure %q", gate)
 	}
-	for _, want := range []string{"exit 1: 2 failures", gate, "invariant no_exfil violated on 1 run of 8 runs in checks:&#34;" + escapedHostile} {
+	for _, want := range []string{"exit 1: gates failed — 1 gate requirement", "A failed gate fails the release. Also 1 invariant violated or undecided in 1 condition.", gate, "invariant no_exfil violated on 1 run of 8 runs in checks:&#34;" + escapedHostile} {
 		if !strings.Contains(status, want) {
 			t.Errorf("status lacks %q:\n%s", want, status)
 		}
+	}
+	if !strings.Contains(page, `<section class="status fail" id="status"`) {
+		t.Error("a failed gate does not make the banner red (class fail)")
 	}
 	if strings.Index(status, "gate release") > strings.Index(status, "invariant no_exfil") {
 		t.Errorf("the failed gate is listed after the invariant:\n%s", status)
@@ -265,7 +268,7 @@ func TestHTMLEval(t *testing.T) {
 	if !inSVG {
 		t.Error("no plot names the hostile condition (escaped)")
 	}
-	if n := strings.Count(page, "<svg"); n != 2 {
+	if n := strings.Count(page, `role="img"`); n != 2 {
 		t.Errorf("%d plots, want 2 (scatter, joint bars)", n)
 	}
 }
@@ -441,7 +444,7 @@ func TestHTMLAgentDojoCorpus(t *testing.T) {
 		t.Errorf("the corpus report is %d bytes, want under 2 MB", len(page))
 	}
 	// A leaderboard plot, then a scatter and joint bars per contract.
-	if n := strings.Count(page, "<svg"); n != 9 {
+	if n := strings.Count(page, `role="img"`); n != 9 {
 		t.Errorf("%d plots, want 9", n)
 	}
 	for _, want := range []string{"agentdojo-banking", "agentdojo-workspace", "gpt-4o-2024-05-13-spotlighting_with_delimiting",
