@@ -7,6 +7,7 @@ package html
 
 import (
 	"bufio"
+	"cmp"
 	_ "embed"
 	"fmt"
 	"html/template"
@@ -238,6 +239,41 @@ type htmlAgreementGroup struct {
 
 type htmlAgreementLine struct {
 	Run, Ours, Given, Origin, Reason string
+	Detail                           htmlRunDetail
+}
+
+// htmlRunDetail is a listed run as a <details>: its name, and what it
+// expands to — the excerpt of its transcript (runs.Record.Excerpt) by
+// item, with the witness step or reason that points there; Empty says why
+// there is nothing more when Lines is empty.
+type htmlRunDetail struct {
+	Run   string
+	Lines []htmlExcerptLine
+	Empty string
+}
+
+type htmlExcerptLine struct{ Label, Text string }
+
+// htmlNoExcerpt is what a listed run expands to when its record carries no
+// excerpt of the items it points at.
+const htmlNoExcerpt = "no excerpt in the runs file: eval records one for runs with a violated invariant or a label that disagrees with a given one"
+
+// htmlExcerptLines are the items of an excerpt, calls then events, each
+// by index.
+func htmlExcerptLines(ex map[string]string) []htmlExcerptLine {
+	items := htmlKeys(ex)
+	slices.SortFunc(items, func(a, b string) int {
+		ka, na, _ := strings.Cut(a, ":")
+		kb, nb, _ := strings.Cut(b, ":")
+		ia, _ := strconv.Atoi(na)
+		ib, _ := strconv.Atoi(nb)
+		return cmp.Or(strings.Compare(ka, kb), cmp.Compare(ia, ib))
+	})
+	out := make([]htmlExcerptLine, len(items))
+	for i, it := range items {
+		out[i] = htmlExcerptLine{Label: it, Text: ex[it]}
+	}
+	return out
 }
 
 // htmlChecksView is the invariants (or failure classes) as a matrix:
@@ -263,7 +299,7 @@ type htmlCheckCell struct {
 // htmlRunGroup is a titled capped list of runs with a reason each.
 type htmlRunGroup struct {
 	Title string
-	Lines htmlList[string]
+	Lines htmlList[htmlRunDetail]
 }
 
 // htmlViolationCondition is the violations of one condition, by invariant.
@@ -283,6 +319,7 @@ type htmlViolationGroup struct {
 type htmlViolationRow struct {
 	Run, Origin string
 	Witness     []string // "change → call:1 (send_money)"
+	Detail      htmlRunDetail
 }
 
 type htmlAuditView struct {
@@ -301,7 +338,13 @@ type htmlAuditRowView struct {
 type htmlDeniedGroup struct {
 	Condition string
 	Total     int
-	Rows      htmlList[tally.DeniedCall]
+	Rows      htmlList[htmlDeniedRow]
+}
+
+// htmlDeniedRow is a call not authorized, its run expandable to the call.
+type htmlDeniedRow struct {
+	tally.DeniedCall
+	Expand htmlRunDetail
 }
 
 type htmlGateView struct {
@@ -828,8 +871,12 @@ func htmlAgreementViewOf(as []tally.Agreement) *htmlAgreementView {
 			if len(r.Disagreements) > 0 || r.MoreDisagreements > 0 {
 				var lines []htmlAgreementLine
 				for _, d := range r.Disagreements {
+					det := htmlRunDetail{Run: htmlRun(d.Key), Lines: htmlExcerptLines(d.Excerpt)}
+					if len(det.Lines) == 0 {
+						det.Empty = htmlNoExcerpt
+					}
 					lines = append(lines, htmlAgreementLine{Run: htmlRun(d.Key), Ours: strconv.FormatBool(d.Ours),
-						Given: strconv.FormatBool(d.Given), Origin: htmlOrigin(d.OriginFile, d.OriginLine)})
+						Given: strconv.FormatBool(d.Given), Origin: htmlOrigin(d.OriginFile, d.OriginLine), Detail: det})
 				}
 				dis.Groups = append(dis.Groups, htmlAgreementGroup{Condition: a.Name(), Total: len(lines) + r.MoreDisagreements,
 					Lines: htmlCut(lines, r.MoreDisagreements, "disagreements")})
@@ -837,7 +884,8 @@ func htmlAgreementViewOf(as []tally.Agreement) *htmlAgreementView {
 			if len(r.Unknowns) > 0 || r.MoreUnknowns > 0 {
 				var lines []htmlAgreementLine
 				for _, u := range r.Unknowns {
-					lines = append(lines, htmlAgreementLine{Run: htmlRun(u.Key), Reason: report.OneLine(u.Reason)})
+					lines = append(lines, htmlAgreementLine{Run: htmlRun(u.Key), Reason: report.OneLine(u.Reason),
+						Detail: htmlRunDetail{Run: htmlRun(u.Key), Lines: []htmlExcerptLine{{Label: "unknown", Text: u.Reason}}}})
 				}
 				unk.Groups = append(unk.Groups, htmlAgreementGroup{Condition: a.Name(), Total: len(lines) + r.MoreUnknowns,
 					Lines: htmlCut(lines, r.MoreUnknowns, "unknown labels")})
@@ -914,9 +962,9 @@ func htmlChecksViews(cs []tally.Checks) []htmlChecksView {
 			v.Rows = append(v.Rows, row)
 			v.WithContract = v.WithContract || c.Contract != ""
 			for _, n := range part.get(c) {
-				var lines []string
+				var lines []htmlRunDetail
 				for _, u := range n.UnknownRuns {
-					lines = append(lines, htmlRun(u.Key)+": "+report.OneLine(u.Reason))
+					lines = append(lines, htmlRunDetail{Run: htmlRun(u.Key), Lines: []htmlExcerptLine{{Label: "unknown", Text: report.OneLine(u.Reason)}}})
 				}
 				if len(lines) > 0 || n.MoreUnknownRuns > 0 {
 					v.Unknown = append(v.Unknown, htmlRunGroup{Title: fmt.Sprintf("%s in %s: %s unknown", n.Name, c.Name(), report.Count(len(lines)+n.MoreUnknownRuns, "run")),
@@ -987,12 +1035,21 @@ func htmlViolationGroups(vs []report.Violation, cs []tally.Checks) []htmlViolati
 						row.Origin = "line " + strconv.Itoa(v.OriginLine)
 					}
 				}
+				row.Detail.Run = row.Run
 				for _, w := range v.Witness {
 					s := w.Step + " → " + w.Item
 					if w.Tool != "" {
 						s += " (" + report.ShownName(w.Tool) + ")"
 					}
 					row.Witness = append(row.Witness, s)
+					text := w.Text
+					if text == "" {
+						text = "(" + htmlNoExcerpt + ")"
+					}
+					row.Detail.Lines = append(row.Detail.Lines, htmlExcerptLine{Label: s, Text: text})
+				}
+				if len(v.Witness) == 0 {
+					row.Detail.Empty = "no witness: the invariant is an assert, not a forbid pattern; the origin locates the transcript"
 				}
 				rows = append(rows, row)
 			}
@@ -1047,10 +1104,24 @@ func htmlAuditViewOf(as []tally.AuditCounts) *htmlAuditView {
 		v.WithContract = v.WithContract || a.Contract != ""
 		if len(a.Denied) > 0 || a.MoreDenied > 0 {
 			v.Denied = append(v.Denied, htmlDeniedGroup{Condition: a.Name(), Total: len(a.Denied) + a.MoreDenied,
-				Rows: htmlCut(a.Denied, a.MoreDenied, "runs with calls not authorized")})
+				Rows: htmlCut(htmlDeniedRows(a.Denied), a.MoreDenied, "runs with calls not authorized")})
 		}
 	}
 	return v
+}
+
+// htmlDeniedRows makes each run with a call not authorized expandable to
+// that call, when the runs file has its excerpt.
+func htmlDeniedRows(ds []tally.DeniedCall) []htmlDeniedRow {
+	out := make([]htmlDeniedRow, len(ds))
+	for i, d := range ds {
+		det := htmlRunDetail{Run: d.Key.String(), Empty: htmlNoExcerpt}
+		if d.Text != "" {
+			det = htmlRunDetail{Run: d.Key.String(), Lines: []htmlExcerptLine{{Label: "call:" + strconv.Itoa(d.Call), Text: d.Text}}}
+		}
+		out[i] = htmlDeniedRow{DeniedCall: d, Expand: det}
+	}
+	return out
 }
 
 func htmlComparisonViewOf(c metrics.Comparison) *htmlComparisonView {
