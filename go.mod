@@ -23,6 +23,8 @@ require (
 
 require github.com/klauspost/compress v1.20.4
 
+require github.com/lucasb-eyer/go-colorful v1.4.1
+
 require (
 	cel.dev/expr v0.25.1 // indirect
 	codeberg.org/go-fonts/liberation v0.5.0 // indirect

@@ -488,3 +488,34 @@ func TestMarkdownAgentDojoCorpus(t *testing.T) {
 		}
 	}
 }
+
+// TestLabelsAgentDojoBankingDoNotOverlap: the scatter of the 12 AgentDojo
+// agents on the banking contract (--unknown=bounds, as the corpus report)
+// labels every point, no two labels and no label and marker overlapping.
+func TestLabelsAgentDojoBankingDoNotOverlap(t *testing.T) {
+	d := corpusDocument(t)
+	var conds []metrics.Condition
+	for _, c := range d.Conditions {
+		if c.Contract == "agentdojo-banking" {
+			conds = append(conds, c)
+		}
+	}
+	if len(conds) != 12 {
+		t.Fatalf("%d banking conditions, want 12", len(conds))
+	}
+	boxes, hidden, points := reporthtml.LabelBoxes(t, conds)
+	if points != 12 || len(hidden) > 0 {
+		t.Errorf("%d points, labels left out %q; want 12 points, none left out", points, hidden)
+	}
+	for i, a := range boxes {
+		for _, b := range boxes[i+1:] {
+			if a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3] {
+				t.Errorf("label boxes %v and %v intersect", a, b)
+			}
+		}
+	}
+	// Two agents have the same rates: their point has one label, "a, b".
+	if len(boxes) != 11 {
+		t.Errorf("%d labels, want 11", len(boxes))
+	}
+}
