@@ -23,7 +23,12 @@ require (
 
 require github.com/klauspost/compress v1.20.4
 
-require github.com/lucasb-eyer/go-colorful v1.4.1
+require (
+	github.com/chromedp/chromedp v0.23.1
+	github.com/lucasb-eyer/go-colorful v1.4.1
+)
+
+require github.com/chromedp/cdproto v0.160.1 // indirect
 
 require (
 	cel.dev/expr v0.25.1 // indirect
