@@ -31,12 +31,18 @@ import (
 // <details> opens on a click and shows its transcript excerpt, the banner
 // says what failed in its colour, and the legend stays distinct in a
 // greyscale rendering of the screenshot. Without Chromium they skip, unless
-// TENET_REQUIRE_CHROMIUM=1 (CI: .ci/run installs it), when they fail.
+// TENET_REQUIRE_CHROMIUM=1 (CI: .ci/run installs it), when they fail; with
+// -short (the race pass) they skip.
 
 // chromium returns the path of a Chromium binary ($TENET_CHROMIUM first),
 // or skips (fails under TENET_REQUIRE_CHROMIUM=1).
 func chromium(t *testing.T) string {
 	t.Helper()
+	if testing.Short() {
+		// The race pass (go test -race -short) would take as long again
+		// for no more of a check: the browser is a process of its own.
+		t.Skip("-short: the browser tests run in the full pass")
+	}
 	names := []string{"/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome"}
 	if p := os.Getenv("TENET_CHROMIUM"); p != "" {
 		names = []string{p}
