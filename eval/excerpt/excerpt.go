@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/tenetlang/tenet/eval/run"
@@ -152,10 +153,18 @@ func callNames(cs []int) []string {
 }
 
 // Clip makes s one line of at most runs.MaxExcerptText bytes of valid
-// UTF-8: runs of white space (newlines included) become one space, and a
-// longer text is cut at a rune boundary and ends in "…".
+// UTF-8: runs of white space (newlines included) become one space, other
+// control characters and invalid bytes "\uFFFD" (a terminal or a page
+// shows the text as text), and a longer text is cut at a rune boundary and
+// ends in "…".
 func Clip(s string) string {
 	s = strings.Join(strings.Fields(strings.ToValidUTF8(s, "\uFFFD")), " ")
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return '\uFFFD'
+		}
+		return r
+	}, s)
 	if len(s) <= runs.MaxExcerptText {
 		return s
 	}
