@@ -93,43 +93,112 @@ func Item(r *run.Run, item string) (string, bool) {
 }
 
 // call renders "tool(arg=value, …) → ok: result" (or "→ error: …", or
-// "→ no result").
+// "→ no result"). Only the first bytes of the arguments and of the result
+// are rendered: an argument may be megabytes long, a line is a few hundred
+// bytes.
 func call(c *run.Call) string {
 	var b strings.Builder
 	b.WriteString(c.Tool)
 	b.WriteByte('(')
 	for i, k := range slices.Sorted(maps.Keys(c.Args)) {
+		if b.Len() > runs.MaxExcerptText {
+			b.WriteString(", …")
+			break
+		}
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(k)
+		b.WriteString(head(k))
 		b.WriteByte('=')
-		b.WriteString(value(c.Args[k]))
+		value(&b, c.Args[k], 0)
 	}
 	if c.ArgsError != "" {
-		b.WriteString("unreadable arguments: " + c.ArgsError)
+		b.WriteString("unreadable arguments: " + head(c.ArgsError))
 	}
 	b.WriteByte(')')
 	switch {
 	case c.ResultEvent < 0:
 		b.WriteString(" → no result")
 	case c.Error != "":
-		b.WriteString(" → error: " + c.Error)
+		b.WriteString(" → error: " + head(c.Error))
 	default:
-		b.WriteString(" → " + c.Result)
+		b.WriteString(" → " + head(c.Result))
 	}
 	return b.String()
 }
 
-// value renders an argument as JSON (keys sorted), strings quoted.
-func value(v any) string {
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false) // the reports escape; "<" stays readable
-	if err := enc.Encode(v); err != nil {
-		return fmt.Sprint(v)
+// maxDepth bounds the nesting value renders: deeper values are "…".
+const maxDepth = 8
+
+// value writes v as JSON (keys sorted, strings quoted, not HTML-escaped),
+// stopping with "…" once b holds a line's worth or below maxDepth.
+func value(b *strings.Builder, v any, depth int) {
+	if b.Len() > runs.MaxExcerptText || depth > maxDepth {
+		b.WriteString("…")
+		return
 	}
-	return strings.TrimSuffix(b.String(), "\n")
+	switch v := v.(type) {
+	case map[string]any:
+		b.WriteByte('{')
+		for i, k := range slices.Sorted(maps.Keys(v)) {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if b.Len() > runs.MaxExcerptText {
+				b.WriteString("…")
+				break
+			}
+			quote(b, k)
+			b.WriteByte(':')
+			value(b, v[k], depth+1)
+		}
+		b.WriteByte('}')
+	case []any:
+		b.WriteByte('[')
+		for i, e := range v {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if b.Len() > runs.MaxExcerptText {
+				b.WriteString("…")
+				break
+			}
+			value(b, e, depth+1)
+		}
+		b.WriteByte(']')
+	case string:
+		quote(b, v)
+	default:
+		out, err := json.Marshal(v) // numbers, booleans, null
+		if err != nil {
+			out = []byte(head(fmt.Sprint(v)))
+		}
+		b.Write(out)
+	}
+}
+
+// quote writes s's head as a JSON string, not HTML-escaped.
+func quote(b *strings.Builder, s string) {
+	var q strings.Builder
+	enc := json.NewEncoder(&q)
+	enc.SetEscapeHTML(false) // the reports escape; "<" stays readable
+	_ = enc.Encode(head(s))  // a string always encodes
+	b.WriteString(strings.TrimSuffix(q.String(), "\n"))
+}
+
+// head is the first bytes of s, enough for a clipped line: Clip then
+// sees at most twice a line's bytes (a text of megabytes is never
+// copied whole).
+func head(s string) string {
+	const limit = 2 * runs.MaxExcerptText
+	if len(s) <= limit {
+		return s
+	}
+	cut := limit
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }
 
 // event renders "role: content", a tool result as "tool NAME: content".
@@ -141,7 +210,7 @@ func event(e *run.Event) string {
 	if e.Content == "" && len(e.Calls) > 0 {
 		return fmt.Sprintf("%s: (requests %s)", who, strings.Join(callNames(e.Calls), ", "))
 	}
-	return who + ": " + e.Content
+	return who + ": " + head(e.Content)
 }
 
 func callNames(cs []int) []string {

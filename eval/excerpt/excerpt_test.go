@@ -94,6 +94,21 @@ func TestOfBounded(t *testing.T) {
 	}
 }
 
+// TestItemHuge: a call with a 10 MB argument nested 1,000 deep renders as
+// one clipped line.
+func TestItemHuge(t *testing.T) {
+	var deep any = strings.Repeat("x", 10<<20)
+	for range 1000 {
+		deep = map[string]any{"a": []any{deep, 1.5, true, nil}}
+	}
+	r := &run.Run{Calls: []*run.Call{{Tool: "t", Args: map[string]any{"big": deep, "s": strings.Repeat("y", 10<<20)}, Result: strings.Repeat("z ", 5<<20), ResultEvent: 0}}}
+	got, ok := Item(r, "call:0")
+	want := `t(big={"a":[{"a":[{"a":[{"a":[{"a":…},1.5,true,null]},1.5,true,null]}`
+	if !ok || len(got) > runs.MaxExcerptText || !strings.HasPrefix(got, want) {
+		t.Errorf("%d bytes: %q", len(got), got)
+	}
+}
+
 func TestClip(t *testing.T) {
 	if got := Clip("a\x00b\xffc\x1b[31m \n\t d"); got != "a\uFFFDb\uFFFDc\uFFFD[31m d" {
 		t.Errorf("Clip kept a control character or invalid UTF-8: %q", got)

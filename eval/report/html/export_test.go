@@ -4,7 +4,6 @@ import (
 	"strconv"
 	"testing"
 
-
 	"github.com/tenetlang/tenet/eval/metrics"
 )
 
@@ -35,4 +34,3 @@ func LabelBoxes(t *testing.T, conds []metrics.Condition) (boxes [][4]float64, hi
 	}
 	return boxes, hidden, len(pts)
 }
-

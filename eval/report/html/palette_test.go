@@ -7,8 +7,8 @@ import (
 
 	colorful "github.com/lucasb-eyer/go-colorful"
 	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/vgsvg"
 	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgsvg"
 )
 
 // The thresholds of "differs" for two condition styles:
