@@ -84,6 +84,14 @@ func browse(t *testing.T, page string) context.Context {
 	if err := chromedp.Do(tab, chromedp.Navigate("file://"+file)); err != nil {
 		t.Fatalf("Chromium %s: %v", bin, err)
 	}
+	// The DOM the browser built has no script (a hostile name stayed
+	// text) and draws every plot.
+	if n := js[int](t, tab, `document.querySelectorAll('script').length`); n != 0 {
+		t.Errorf("the browser's DOM has %d script elements", n)
+	}
+	if want, n := strings.Count(page, `role="img"`), js[int](t, tab, `document.querySelectorAll('svg[role=img]').length`); n != want || n == 0 {
+		t.Errorf("the browser's DOM has %d plots, the page %d", n, want)
+	}
 	return tab
 }
 
