@@ -26,6 +26,13 @@ require github.com/klauspost/compress v1.20.4
 require github.com/aymanbagabas/go-udiff v0.4.2
 
 require (
+	github.com/chromedp/chromedp v0.23.1
+	github.com/lucasb-eyer/go-colorful v1.4.1
+)
+
+require github.com/chromedp/cdproto v0.160.1 // indirect
+
+require (
 	cel.dev/expr v0.25.1 // indirect
 	codeberg.org/go-fonts/liberation v0.5.0 // indirect
 	codeberg.org/go-latex/latex v0.2.0 // indirect

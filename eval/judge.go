@@ -14,6 +14,7 @@ import (
 	"github.com/tenetlang/tenet/compiler/celenv"
 	"github.com/tenetlang/tenet/eval/audit"
 	"github.com/tenetlang/tenet/eval/constpred"
+	"github.com/tenetlang/tenet/eval/excerpt"
 	"github.com/tenetlang/tenet/eval/pike"
 	"github.com/tenetlang/tenet/eval/run"
 	"github.com/tenetlang/tenet/eval/runs"
@@ -146,6 +147,7 @@ func (p *Program) judge(src *bundle.SourcePlan, r *run.Run, o *Override, selecte
 		return fail("%s", msg)
 	}
 	p.label(&rec, task, goal, r, src.Grant)
+	rec.Excerpt = excerpt.Of(r, &rec) // what a report expands under the run
 	return Judgement{Record: rec}, nil
 }
 

@@ -46,6 +46,7 @@ type wireRecord struct {
 	Budget     int                          `json:"attempt_budget,omitempty"`
 	Grant      string                       `json:"grant,omitempty"`
 	Audit      []wireAudit                  `json:"audit,omitempty"`
+	Excerpt    map[string]string            `json:"excerpt,omitempty"`
 }
 
 // wireAudit is an AuditEntry: detail left out when empty, parent when -1,
@@ -178,6 +179,9 @@ func toWire(r Record) wireRecord {
 	if len(r.Witnesses) > 0 {
 		w.Witnesses = r.Witnesses
 	}
+	if len(r.Excerpt) > 0 {
+		w.Excerpt = r.Excerpt
+	}
 	if g := r.Given; g.Utility != nil || g.AttackSuccess != nil || g.SideEffect != nil {
 		w.Given = &wireGiven{Utility: g.Utility, AttackSuccess: g.AttackSuccess, SideEffect: g.SideEffect}
 	}
@@ -248,6 +252,9 @@ func (r Record) encodable() error {
 	for _, e := range r.Audit {
 		texts = append(texts, struct{ what, s string }{"an audit tool", e.Tool}, struct{ what, s string }{"an audit detail", e.Detail})
 	}
+	if err := excerptEncodable(r.Excerpt); err != nil {
+		return err
+	}
 	for _, t := range texts {
 		if !utf8.ValidString(t.s) {
 			return fmt.Errorf("%s is not valid UTF-8", t.what)
@@ -294,7 +301,7 @@ func decodeOptions() jsonv2.Options {
 }
 
 // topFields are the members of a record, in file order.
-var topFields = [...]string{"contract", "condition", "attack", "task", "goal", "attempt", "repetition", "goal_task", "labels", "invariants", "failures", "witnesses", "unknown", "given", "origin", "bundle", "attempt_budget", "grant", "audit"}
+var topFields = [...]string{"contract", "condition", "attack", "task", "goal", "attempt", "repetition", "goal_task", "labels", "invariants", "failures", "witnesses", "unknown", "given", "origin", "bundle", "attempt_budget", "grant", "audit", "excerpt"}
 
 // auditFields are the members of an audit entry, in file order.
 var auditFields = [...]string{"call", "tool", "decision", "detail", "parent", "hazard", "mismatch"}
@@ -322,6 +329,7 @@ type wireIn struct {
 	Budget     jsontext.Value `json:"attempt_budget"`
 	Grant      jsontext.Value `json:"grant"`
 	Audit      jsontext.Value `json:"audit"`
+	Excerpt    jsontext.Value `json:"excerpt"`
 }
 
 // decodeLine decodes one runs-file line into a valid record
@@ -542,7 +550,10 @@ func (w *wireIn) body(rec *Record) error {
 		return errors.New("field grant is empty, want the name of the grant the calls were audited against")
 	}
 	rec.Grant = g
-	return w.audit(rec)
+	if err := w.audit(rec); err != nil {
+		return err
+	}
+	return w.excerpt(rec)
 }
 
 // witnesses decodes the witnesses of violated invariants.

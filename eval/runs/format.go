@@ -109,6 +109,9 @@ func (r Record) validate() error {
 	if err := validateAudit(r.Grant, r.Audit); err != nil {
 		return err
 	}
+	if err := validateExcerpt(r.Excerpt); err != nil {
+		return err
+	}
 	return validateCalls(r)
 }
 

@@ -179,6 +179,11 @@ type Record struct {
 	// forbid pattern matched, the item bound to each step: step name →
 	// "event:N" or "call:N" (indexes in the run's events and calls).
 	Witnesses map[string]map[string]string
+	// Excerpt holds, for a run worth a look (an invariant violated, a
+	// label that disagrees with a given one), the items a report points
+	// at rendered short: "event:N" or "call:N" → text (excerpt.go). nil:
+	// none; it is optional, a runs file without it reads the same.
+	Excerpt map[string]string
 }
 
 // Violated returns the names of the invariants that did not hold, sorted.

@@ -109,6 +109,10 @@ func appendBody(b []byte, r *runs.Record) []byte {
 			b = appendString(appendString(b, step), item)
 		}
 	}
+	b = appendLen(b, len(r.Excerpt), r.Excerpt == nil)
+	for item, text := range r.Excerpt {
+		b = appendString(appendString(b, item), text)
+	}
 	return b
 }
 
@@ -254,6 +258,13 @@ func decodeBody(b []byte, rec *runs.Record) error {
 				}
 			}
 			rec.Witnesses[name] = steps
+		}
+	}
+	if n, isNil := r.len(); !isNil {
+		rec.Excerpt = make(map[string]string, n)
+		for range n {
+			item := r.string()
+			rec.Excerpt[item] = r.string()
 		}
 	}
 	if r.err == nil && len(r.b) != 0 {

@@ -57,6 +57,9 @@ type WitnessStep struct {
 	Step string // the step's name
 	Item string // "event:N" or "call:N": an index in the run's events or calls
 	Tool string // for a call the audit saw, the tool called; else ""
+	// Text is the item rendered short, from the run's excerpt
+	// (runs.Record.Excerpt); "" when the runs file has none.
+	Text string
 }
 
 // Violations lists every violated invariant of every record, by key then
@@ -381,7 +384,7 @@ func appendViolations(out []Violation, r runs.Record) []Violation {
 		}
 		slices.Sort(steps)
 		for _, s := range steps {
-			v.Witness = append(v.Witness, WitnessStep{Step: s, Item: w[s], Tool: toolOf(r, w[s])})
+			v.Witness = append(v.Witness, WitnessStep{Step: s, Item: w[s], Tool: toolOf(r, w[s]), Text: r.Excerpt[w[s]]})
 		}
 		out = append(out, v)
 	}

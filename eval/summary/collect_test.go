@@ -83,7 +83,7 @@ func TestCollectorBudgetPerKind(t *testing.T) {
 	}
 	b := res.Agreement[1].BenignUtility
 	if got := fmt.Sprintf("%v %d %v %d", b.Disagreements, b.MoreDisagreements, b.Unknowns, b.MoreUnknowns); got !=
-		"[{c:b/T01 true false  0}] 0 [{c:b/T02 the transcript has no messages}] 0" {
+		"[{c:b/T01 true false  0 map[]}] 0 [{c:b/T02 the transcript has no messages}] 0" {
 		t.Errorf("agreement of b: %s", got)
 	}
 }

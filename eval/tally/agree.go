@@ -93,6 +93,9 @@ type Disagreement struct {
 	Given      bool
 	OriginFile string // where the transcript came from, when known
 	OriginLine int
+	// Excerpt is the run's excerpt (runs.Record.Excerpt): its calls and
+	// last message rendered short, by item; nil when the runs file has none.
+	Excerpt map[string]string
 }
 
 // UnknownLabel is a run whose label we could not decide, with the reason.
@@ -162,7 +165,7 @@ func (row *AgreementRow) add(r runs.Record, ours runs.Label, given *bool, list b
 			return
 		}
 		row.Disagreements = append(row.Disagreements, Disagreement{
-			Key: r.Key, Ours: ours.Value, Given: *given, OriginFile: r.OriginFile, OriginLine: r.OriginLine,
+			Key: r.Key, Ours: ours.Value, Given: *given, OriginFile: r.OriginFile, OriginLine: r.OriginLine, Excerpt: r.Excerpt,
 		})
 	}
 }

@@ -3,6 +3,7 @@ package tally
 import (
 	"github.com/tenetlang/tenet/eval/runs"
 	"slices"
+	"strconv"
 )
 
 // AuditCounts counts, for one (contract, condition), the authorization
@@ -33,6 +34,9 @@ type DeniedCall struct {
 	Tool     string
 	Decision string
 	Detail   string
+	// Text is the call rendered short when the run's excerpt has it
+	// (runs.Record.Excerpt), else "".
+	Text string
 }
 
 // Name is the condition's display name, as Condition.Name.
@@ -92,7 +96,8 @@ func (acc *AuditAcc) Add(r runs.Record, list bool) {
 	if first != nil && !list {
 		a.MoreDenied++
 	} else if first != nil {
-		a.Denied = append(a.Denied, DeniedCall{Key: r.Key, Call: first.Call, Tool: first.Tool, Decision: first.Decision, Detail: first.Detail})
+		a.Denied = append(a.Denied, DeniedCall{Key: r.Key, Call: first.Call, Tool: first.Tool, Decision: first.Decision, Detail: first.Detail,
+			Text: r.Excerpt["call:"+strconv.Itoa(first.Call)]})
 	}
 }
 

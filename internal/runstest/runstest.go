@@ -106,6 +106,18 @@ func Adversarial(n int, seed int64) []runs.Record {
 				}
 			}
 		}
+		// An excerpt: absent, empty, or items with texts of every kind up
+		// to the bound.
+		switch rng.Intn(3) {
+		case 0:
+			r.Excerpt = map[string]string{}
+		case 1:
+			r.Excerpt = map[string]string{}
+			for range 1 + rng.Intn(runs.MaxExcerptItems) {
+				text := pick("send_money(recipient=\"US133…\", amount=100) → ok", "", "assistant: ☃ \"quoted\" <b>", strings.Repeat("é", runs.MaxExcerptText/2))
+				r.Excerpt[fmt.Sprintf("%s:%d", pick("call", "event"), rng.Intn(500))] = text
+			}
+		}
 		if rng.Intn(5) == 0 && r.Witnesses == nil {
 			r.Witnesses = map[string]map[string]string{}
 		}

@@ -7,6 +7,7 @@ package html
 
 import (
 	"bufio"
+	"cmp"
 	_ "embed"
 	"fmt"
 	"html/template"
@@ -107,14 +108,15 @@ type htmlView struct {
 	Inputs      htmlList[string]
 	InputsTotal int
 	ExitCode    int
-	Status      string // "ok", "fail" or "error": the banner's class
+	Status      htmlStatusClass // the banner's class
 	StatusText  string
-	Failures    htmlFold // gate failures first
+	StatusNote  string   // what the status means for the release
+	GateFails   htmlFold // the failed gate requirements: they fail the release
+	Failures    htmlFold // the other failures: invariants, tests
 	Errors      htmlFold
 	Warnings    htmlFold // look-alike names
 	Cases       htmlFold // --cases observed: how many declared cases ran (report.CasesLine)
 	Nav         []htmlNavLink
-	PaletteCSS  template.CSS
 	MetricHeads []template.HTML // the metrics table's rate and count columns, breakable at "_" and "/"
 	MaxListed   int
 
@@ -136,9 +138,10 @@ type htmlNavLink struct{ ID, Label string }
 
 // htmlLegendEntry numbers a condition in every plot.
 type htmlLegendEntry struct {
-	N     int
-	Name  string
-	Class string // "c1": its palette colour (PaletteCSS)
+	N    int
+	Name string
+	// Swatch is its marker in its colour (markerSVG), as in the plots.
+	Swatch template.HTML
 }
 
 type htmlContractView struct {
@@ -172,7 +175,7 @@ type htmlLeaderView struct {
 
 type htmlLeaderRowView struct {
 	N         int
-	Class     string
+	Swatch    template.HTML
 	Condition string
 	Contracts int
 	T, C      string
@@ -193,7 +196,7 @@ type htmlGroupView struct {
 
 type htmlMetricsRowView struct {
 	N          int
-	Class      string
+	Swatch     template.HTML
 	Condition  string
 	T, C, Reps string
 	Cells      []htmlCellView
@@ -236,6 +239,41 @@ type htmlAgreementGroup struct {
 
 type htmlAgreementLine struct {
 	Run, Ours, Given, Origin, Reason string
+	Detail                           htmlRunDetail
+}
+
+// htmlRunDetail is a listed run as a <details>: its name, and what it
+// expands to — the excerpt of its transcript (runs.Record.Excerpt) by
+// item, with the witness step or reason that points there; Empty says why
+// there is nothing more when Lines is empty.
+type htmlRunDetail struct {
+	Run   string
+	Lines []htmlExcerptLine
+	Empty string
+}
+
+type htmlExcerptLine struct{ Label, Text string }
+
+// htmlNoExcerpt is what a listed run expands to when its record carries no
+// excerpt of the items it points at.
+const htmlNoExcerpt = "no excerpt in the runs file: eval records one for runs with a violated invariant or a label that disagrees with a given one"
+
+// htmlExcerptLines are the items of an excerpt, calls then events, each
+// by index.
+func htmlExcerptLines(ex map[string]string) []htmlExcerptLine {
+	items := htmlKeys(ex)
+	slices.SortFunc(items, func(a, b string) int {
+		ka, na, _ := strings.Cut(a, ":")
+		kb, nb, _ := strings.Cut(b, ":")
+		ia, _ := strconv.Atoi(na)
+		ib, _ := strconv.Atoi(nb)
+		return cmp.Or(strings.Compare(ka, kb), cmp.Compare(ia, ib))
+	})
+	out := make([]htmlExcerptLine, len(items))
+	for i, it := range items {
+		out[i] = htmlExcerptLine{Label: it, Text: ex[it]}
+	}
+	return out
 }
 
 // htmlChecksView is the invariants (or failure classes) as a matrix:
@@ -261,7 +299,7 @@ type htmlCheckCell struct {
 // htmlRunGroup is a titled capped list of runs with a reason each.
 type htmlRunGroup struct {
 	Title string
-	Lines htmlList[string]
+	Lines htmlList[htmlRunDetail]
 }
 
 // htmlViolationCondition is the violations of one condition, by invariant.
@@ -281,6 +319,7 @@ type htmlViolationGroup struct {
 type htmlViolationRow struct {
 	Run, Origin string
 	Witness     []string // "change → call:1 (send_money)"
+	Detail      htmlRunDetail
 }
 
 type htmlAuditView struct {
@@ -299,7 +338,13 @@ type htmlAuditRowView struct {
 type htmlDeniedGroup struct {
 	Condition string
 	Total     int
-	Rows      htmlList[tally.DeniedCall]
+	Rows      htmlList[htmlDeniedRow]
+}
+
+// htmlDeniedRow is a call not authorized, its run expandable to the call.
+type htmlDeniedRow struct {
+	tally.DeniedCall
+	Expand htmlRunDetail
 }
 
 type htmlGateView struct {
@@ -350,7 +395,6 @@ func newHTMLView(d *report.Document) *htmlView {
 		v.MetricHeads = append(v.MetricHeads, template.HTML(htmlWbr.Replace(escaped)))
 	}
 	v.Title = "tenet " + d.Command
-	v.Failures = htmlFailures(d)
 	var names []string
 	for _, c := range d.Contracts {
 		if c.Name != "" {
@@ -363,31 +407,13 @@ func newHTMLView(d *report.Document) *htmlView {
 	if d.Command != report.CommandTest {
 		v.Summary = report.InputsLine(d)
 	}
-	switch {
-	case len(d.Errors) > 0:
-		v.Status = "error"
-		v.StatusText = fmt.Sprintf("exit %d: %s", d.ExitCode, report.Pluralize(len(d.Errors), "error", "errors"))
-		if len(d.Failures) > 0 {
-			v.StatusText += ", " + report.Pluralize(len(d.Failures), "failure", "failures")
-		}
-	case len(d.Failures) > 0:
-		v.Status = "fail"
-		v.StatusText = fmt.Sprintf("exit %d: %s", d.ExitCode, report.Pluralize(len(d.Failures), "failure", "failures"))
-	default:
-		v.Status = "ok"
-		v.StatusText = fmt.Sprintf("exit %d: passed", d.ExitCode)
-	}
+	htmlStatus(v, d)
 
 	numbers := htmlNumbers(d)
 	for _, name := range htmlKeys(numbers) {
 		n := numbers[name]
-		v.Legend = append(v.Legend, htmlLegendEntry{N: n, Name: report.ShownName(name), Class: htmlClass(n)})
+		v.Legend = append(v.Legend, htmlLegendEntry{N: n, Name: report.ShownName(name), Swatch: htmlSwatch(n)})
 	}
-	var css strings.Builder
-	for i, c := range plotPalette {
-		fmt.Fprintf(&css, ".c%d{background:%s}", i+1, plotHex(c))
-	}
-	v.PaletteCSS = template.CSS(css.String())
 
 	v.Contracts = htmlContractViews(d)
 	v.Unselected = report.UnselectedLine(d)
@@ -428,25 +454,86 @@ func htmlFoldOf(items []string) htmlFold {
 	return htmlFold{Shown: items[:htmlMaxShown], Rest: items[htmlMaxShown:]}
 }
 
-// htmlFailures orders the failures for the banner: the failed gate
-// requirements first (a release decision must not hide below a hundred
-// invariant lines), then the others in the Document's order.
-func htmlFailures(d *report.Document) htmlFold {
+// htmlStatusClass is the banner's kind, its CSS class: what the reader
+// must tell apart at a glance.
+type htmlStatusClass string
+
+const (
+	htmlStatusOK    htmlStatusClass = "ok"    // nothing failed
+	htmlStatusWarn  htmlStatusClass = "warn"  // invariants violated (or undecided), no gate failed: amber, reported
+	htmlStatusFail  htmlStatusClass = "fail"  // a gate (or a test) failed: red, the release fails
+	htmlStatusError htmlStatusClass = "error" // exit 2: the evaluation itself went wrong
+)
+
+// htmlStatus sets the banner: its class, headline and note, and the
+// failures split into failed gates (listed first: a release decision must
+// not hide below a hundred invariant lines) and the rest. Violated
+// invariants are read from the checks, not only from the failures, so
+// that the banner says so even when they do not fail the run.
+func htmlStatus(v *htmlView, d *report.Document) {
 	gates := map[string]bool{}
+	failedGates := 0
 	for _, g := range d.Gates {
-		if !g.Passed {
+		if !g.Passed && !g.NoRuns {
 			gates[report.GateFailure(g)] = true
+			failedGates++
 		}
 	}
-	var first, rest []string
+	var gateLines, rest []string
 	for _, f := range d.Failures {
 		if gates[f] {
-			first = append(first, f)
+			gateLines = append(gateLines, f)
 		} else {
 			rest = append(rest, f)
 		}
 	}
-	return htmlFoldOf(append(first, rest...))
+	v.GateFails, v.Failures = htmlFoldOf(gateLines), htmlFoldOf(rest)
+	violated := map[string]bool{}
+	conds := 0
+	for _, c := range d.Checks {
+		hit := false
+		for _, inv := range c.Invariants {
+			if inv.Hits > 0 || inv.Unknown > 0 {
+				violated[inv.Name], hit = true, true
+			}
+		}
+		if hit {
+			conds++
+		}
+	}
+	invariants := ""
+	if len(violated) > 0 {
+		invariants = fmt.Sprintf("%s violated or undecided in %s", report.Count(len(violated), "invariant"), report.Count(conds, "condition"))
+	}
+	exit := fmt.Sprintf("exit %d: ", d.ExitCode)
+	switch {
+	case len(d.Errors) > 0:
+		v.Status, v.StatusText = htmlStatusError, exit+report.Pluralize(len(d.Errors), "error", "errors")
+		v.StatusNote = "The evaluation did not complete as asked: the errors below come first."
+		if failedGates > 0 {
+			v.StatusNote += " " + report.Count(failedGates, "gate requirement") + " also failed."
+		}
+	case failedGates > 0:
+		v.Status, v.StatusText = htmlStatusFail, exit+"gates failed — "+report.Count(failedGates, "gate requirement")
+		v.StatusNote = "A failed gate fails the release."
+		if invariants != "" {
+			v.StatusNote += " Also " + invariants + "."
+		}
+	case len(d.Failures) > 0 && len(violated) == 0:
+		v.Status, v.StatusText = htmlStatusFail, exit+report.Pluralize(len(d.Failures), "failure", "failures")
+	case invariants != "":
+		v.Status, v.StatusText = htmlStatusWarn, exit+"invariants violated — "+invariants
+		v.StatusNote = "No gate failed"
+		if len(d.Gates) == 0 {
+			v.StatusNote = "No gate is declared"
+		}
+		v.StatusNote += "; the violations are reported below with their witnesses."
+		if d.ExitCode != 0 {
+			v.StatusNote += fmt.Sprintf(" They set exit code %d.", d.ExitCode)
+		}
+	default:
+		v.Status, v.StatusText = htmlStatusOK, exit+"passed"
+	}
 }
 
 // htmlNav links the sections the page has.
@@ -478,8 +565,9 @@ func htmlNav(v *htmlView) []htmlNavLink {
 	return out
 }
 
-// htmlClass is the CSS class of condition number n's palette colour.
-func htmlClass(n int) string { return "c" + strconv.Itoa((n-1)%len(plotPalette)+1) }
+// htmlSwatch is condition number n's marker in its colour, for the legend
+// and the tables.
+func htmlSwatch(n int) template.HTML { return markerSVG(plotMarkerOf(n), plotColor(n)) }
 
 // htmlNumbers numbers the conditions of the metrics and the
 // leaderboard 1..n in name order: a condition has the same number (and
@@ -553,7 +641,7 @@ func htmlLeaderboardView(rows []leaderboard.Row, numbers map[string]int) *htmlLe
 	var pts []plotScatterPoint
 	for _, r := range rows {
 		n := numbers[r.Condition]
-		row := htmlLeaderRowView{N: n, Class: htmlClass(n), Condition: report.ShownName(r.Condition), Contracts: len(r.Contracts)}
+		row := htmlLeaderRowView{N: n, Swatch: htmlSwatch(n), Condition: report.ShownName(r.Condition), Contracts: len(r.Contracts)}
 		if r.Err != nil {
 			row.T, row.C, row.Err = "—", "—", report.OneLine(r.Err.Error())
 			lv.Rows = append(lv.Rows, row)
@@ -572,13 +660,13 @@ func htmlLeaderboardView(rows []leaderboard.Row, numbers map[string]int) *htmlLe
 		x, xi, okx := htmlPooled(r.Low[0], r.High[0])
 		y, yi, oky := htmlPooled(r.Low[2], r.High[2])
 		if okx && oky {
-			pts = append(pts, plotScatterPoint{Label: strconv.Itoa(n), Color: plotColor(n), X: x, Y: y, XI: xi, YI: yi})
+			pts = append(pts, plotScatterPoint{Label: strconv.Itoa(n), Color: plotColor(n), Marker: plotMarkerOf(n), X: x, Y: y, XI: xi, YI: yi})
 		}
 	}
 	if len(pts) > 0 {
 		title := "All contracts: benign utility vs targeted ASR"
-		lv.Figure = htmlFigure(plotScatterSVG(title, pts, 460, 400))
-		lv.Figure.Caption = "One point per condition (numbered as in the legend), rates pooled over every contract; bars: Wilson 95% intervals of the pooled counts."
+		lv.Figure = htmlScatterFigure(plotScatterSVG(title, pts, 460, 400))
+		lv.Figure.Caption = "One point per condition (numbered as in the legend), rates pooled over every contract; bars: Wilson 95% intervals of the pooled counts." + lv.Figure.Caption
 	}
 	return lv
 }
@@ -599,6 +687,16 @@ func htmlFigure(svg template.HTML, err error) *htmlFigureView {
 		return &htmlFigureView{Err: err.Error()}
 	}
 	return &htmlFigureView{SVG: svg}
+}
+
+// htmlScatterFigure is htmlFigure of a scatter plot; its Caption, to be
+// appended to, names the points whose labels found no room.
+func htmlScatterFigure(svg template.HTML, hidden []string, err error) *htmlFigureView {
+	f := htmlFigure(svg, err)
+	if len(hidden) > 0 {
+		f.Caption = fmt.Sprintf(" No room for the labels of %s: their markers are as in the legend.", strings.Join(hidden, "; "))
+	}
+	return f
 }
 
 // htmlWbr lets a long column name break after "_" and "/".
@@ -647,7 +745,7 @@ func htmlGroupViewOf(index int, contract string, cs []metrics.Condition, numbers
 		if c.HasExposure {
 			exposed.Text = report.CountCell(c, "exposed_cases", c.ExposedCases)
 		}
-		row := htmlMetricsRowView{N: n, Class: htmlClass(n), Condition: report.ShownName(c.Condition),
+		row := htmlMetricsRowView{N: n, Swatch: htmlSwatch(n), Condition: report.ShownName(c.Condition),
 			T: strconv.Itoa(c.BenignTasks), C: strconv.Itoa(c.SecurityCases), Reps: report.RepsCell(c)}
 		rate := func(name string, text string) htmlCellView {
 			cell := htmlCellView{Text: text}
@@ -684,7 +782,7 @@ func htmlGroupViewOf(index int, contract string, cs []metrics.Condition, numbers
 		x, okx := plotPoint(bu)
 		y, oky := plotPoint(asr)
 		if okx && oky {
-			pts = append(pts, plotScatterPoint{Label: strconv.Itoa(n), Color: plotColor(n), X: x, Y: y, XI: bu.Wilson, YI: asr.Wilson})
+			pts = append(pts, plotScatterPoint{Label: strconv.Itoa(n), Color: plotColor(n), Marker: plotMarkerOf(n), X: x, Y: y, XI: bu.Wilson, YI: asr.Wilson})
 		}
 		if c.SecurityCases > 0 {
 			segs = append(segs, htmlJointSegs(len(names), c)...)
@@ -698,8 +796,8 @@ func htmlGroupViewOf(index int, contract string, cs []metrics.Condition, numbers
 	}
 	if len(pts) > 0 {
 		title := prefix + "benign utility vs targeted ASR"
-		f := htmlFigure(plotScatterSVG(title, pts, 380, 340))
-		f.Caption = "One point per condition, numbered as in the legend; bars: Wilson 95% intervals. Best is bottom right."
+		f := htmlScatterFigure(plotScatterSVG(title, pts, 380, 340))
+		f.Caption = "One point per condition, numbered and shaped as in the legend; bars: Wilson 95% intervals. Best is bottom right." + f.Caption
 		if bounded {
 			f.Caption += " A box instead of a dot spans the values unknown labels allow (--unknown=bounds); its bars are the hull of their intervals."
 		}
@@ -773,8 +871,12 @@ func htmlAgreementViewOf(as []tally.Agreement, files report.RunsFiles) *htmlAgre
 			if len(r.Disagreements) > 0 || r.MoreDisagreements > 0 {
 				var lines []htmlAgreementLine
 				for _, d := range r.Disagreements {
+					det := htmlRunDetail{Run: htmlRun(d.Key), Lines: htmlExcerptLines(d.Excerpt)}
+					if len(det.Lines) == 0 {
+						det.Empty = htmlNoExcerpt
+					}
 					lines = append(lines, htmlAgreementLine{Run: htmlRun(d.Key), Ours: strconv.FormatBool(d.Ours),
-						Given: strconv.FormatBool(d.Given), Origin: htmlOrigin(d.OriginFile, d.OriginLine)})
+						Given: strconv.FormatBool(d.Given), Origin: htmlOrigin(d.OriginFile, d.OriginLine), Detail: det})
 				}
 				dis.Groups = append(dis.Groups, htmlAgreementGroup{Condition: a.Name(), Total: len(lines) + r.MoreDisagreements,
 					Lines: htmlCut(files, lines, r.MoreDisagreements, "disagreements")})
@@ -782,7 +884,8 @@ func htmlAgreementViewOf(as []tally.Agreement, files report.RunsFiles) *htmlAgre
 			if len(r.Unknowns) > 0 || r.MoreUnknowns > 0 {
 				var lines []htmlAgreementLine
 				for _, u := range r.Unknowns {
-					lines = append(lines, htmlAgreementLine{Run: htmlRun(u.Key), Reason: report.OneLine(u.Reason)})
+					lines = append(lines, htmlAgreementLine{Run: htmlRun(u.Key), Reason: report.OneLine(u.Reason),
+						Detail: htmlRunDetail{Run: htmlRun(u.Key), Lines: []htmlExcerptLine{{Label: "unknown", Text: u.Reason}}}})
 				}
 				unk.Groups = append(unk.Groups, htmlAgreementGroup{Condition: a.Name(), Total: len(lines) + r.MoreUnknowns,
 					Lines: htmlCut(files, lines, r.MoreUnknowns, "unknown labels")})
@@ -859,9 +962,9 @@ func htmlChecksViews(cs []tally.Checks, files report.RunsFiles) []htmlChecksView
 			v.Rows = append(v.Rows, row)
 			v.WithContract = v.WithContract || c.Contract != ""
 			for _, n := range part.get(c) {
-				var lines []string
+				var lines []htmlRunDetail
 				for _, u := range n.UnknownRuns {
-					lines = append(lines, htmlRun(u.Key)+": "+report.OneLine(u.Reason))
+					lines = append(lines, htmlRunDetail{Run: htmlRun(u.Key), Lines: []htmlExcerptLine{{Label: "unknown", Text: report.OneLine(u.Reason)}}})
 				}
 				if len(lines) > 0 || n.MoreUnknownRuns > 0 {
 					v.Unknown = append(v.Unknown, htmlRunGroup{Title: fmt.Sprintf("%s in %s: %s unknown", n.Name, c.Name(), report.Count(len(lines)+n.MoreUnknownRuns, "run")),
@@ -932,12 +1035,21 @@ func htmlViolationGroups(vs []report.Violation, cs []tally.Checks, runsFiles rep
 						row.Origin = "line " + strconv.Itoa(v.OriginLine)
 					}
 				}
+				row.Detail.Run = row.Run
 				for _, w := range v.Witness {
 					s := w.Step + " → " + w.Item
 					if w.Tool != "" {
 						s += " (" + report.ShownName(w.Tool) + ")"
 					}
 					row.Witness = append(row.Witness, s)
+					text := w.Text
+					if text == "" {
+						text = "(" + htmlNoExcerpt + ")"
+					}
+					row.Detail.Lines = append(row.Detail.Lines, htmlExcerptLine{Label: s, Text: text})
+				}
+				if len(v.Witness) == 0 {
+					row.Detail.Empty = "no witness: the invariant is an assert, not a forbid pattern; the origin locates the transcript"
 				}
 				rows = append(rows, row)
 			}
@@ -992,10 +1104,24 @@ func htmlAuditViewOf(as []tally.AuditCounts, files report.RunsFiles) *htmlAuditV
 		v.WithContract = v.WithContract || a.Contract != ""
 		if len(a.Denied) > 0 || a.MoreDenied > 0 {
 			v.Denied = append(v.Denied, htmlDeniedGroup{Condition: a.Name(), Total: len(a.Denied) + a.MoreDenied,
-				Rows: htmlCut(files, a.Denied, a.MoreDenied, "runs with calls not authorized")})
+				Rows: htmlCut(files, htmlDeniedRows(a.Denied), a.MoreDenied, "runs with calls not authorized")})
 		}
 	}
 	return v
+}
+
+// htmlDeniedRows makes each run with a call not authorized expandable to
+// that call, when the runs file has its excerpt.
+func htmlDeniedRows(ds []tally.DeniedCall) []htmlDeniedRow {
+	out := make([]htmlDeniedRow, len(ds))
+	for i, d := range ds {
+		det := htmlRunDetail{Run: d.Key.String(), Empty: htmlNoExcerpt}
+		if d.Text != "" {
+			det = htmlRunDetail{Run: d.Key.String(), Lines: []htmlExcerptLine{{Label: "call:" + strconv.Itoa(d.Call), Text: d.Text}}}
+		}
+		out[i] = htmlDeniedRow{DeniedCall: d, Expand: det}
+	}
+	return out
 }
 
 func htmlComparisonViewOf(c metrics.Comparison, files report.RunsFiles) *htmlComparisonView {

@@ -29,16 +29,97 @@ import (
 // prolog and the namespace declarations (the HTML parser needs neither)
 // and adds a <title>.
 
-// plotPalette colours conditions by their number (1-based, cycling): dark
-// enough for text on white, distinct for the usual dozen agents.
+// plotPalette and plotMarkers style conditions by their number n
+// (1-based): condition n has colour plotPalette[(n-1) % 24] and marker
+// plotMarkers[(n-1) % 6]. The 24 colours are four rows of six hues, each
+// row at one CIE lightness L* (34, 50, 66, 82: greyscale levels 16 apart),
+// each hue at the greatest chroma sRGB holds at that lightness (CIE LCh
+// hues 25° + 60°·k, the odd rows turned by 30° so that a marker's four
+// colours also differ in hue). Condition i (0-based) is in row i/6 with
+// marker i%6, so two conditions with the same marker are in different
+// rows (they differ in colour and in grey), and two with the same row
+// differ in marker and in hue: any two of the first 24 differ in at least
+// two of colour, grey and marker, in print and for readers who do not see
+// some hues (TestPaletteDistinct measures it). Beyond 24 the styles
+// repeat; the numbers drawn beside the points stay unique.
 var plotPalette = []color.RGBA{
-	{0x1f, 0x77, 0xb4, 0xff}, {0xd6, 0x27, 0x28, 0xff}, {0x2c, 0xa0, 0x2c, 0xff}, {0x94, 0x67, 0xbd, 0xff},
-	{0xff, 0x7f, 0x0e, 0xff}, {0x8c, 0x56, 0x4b, 0xff}, {0xe3, 0x77, 0xc2, 0xff}, {0x7f, 0x7f, 0x7f, 0xff},
-	{0xbc, 0xbd, 0x22, 0xff}, {0x17, 0xbe, 0xcf, 0xff}, {0x39, 0x3b, 0x79, 0xff}, {0x84, 0x3c, 0x39, 0xff},
+	plotRGB(0xa30229), plotRGB(0x654c01), plotRGB(0x015d22), plotRGB(0x02595e), plotRGB(0x035483), plotRGB(0x8d019a),
+	plotRGB(0xc55501), plotRGB(0x668102), plotRGB(0x058771), plotRGB(0x0481a1), plotRGB(0x4069ff), plotRGB(0xe50385),
+	plotRGB(0xff7577), plotRGB(0xc89a02), plotRGB(0x06b94c), plotRGB(0x04b2bb), plotRGB(0x12a8ff), plotRGB(0xf265fe),
+	plotRGB(0xffbe9a), plotRGB(0xafdc01), plotRGB(0x06e6c1), plotRGB(0x74d9fe), plotRGB(0xcac6ff), plotRGB(0xffb9d2),
 }
+
+// plotMarker is a marker shape: a polygon of unit radius around (0, 0),
+// y up, or a disc (nil).
+type plotMarker struct {
+	Name string
+	Poly [][2]float64
+}
+
+// plotMarkers are six shapes told apart at 7 points without colour:
+// disc, square, triangle up, diamond, triangle down, plus. Each covers its
+// centre, where the browser test samples its grey.
+var plotMarkers = []plotMarker{
+	{Name: "disc"},
+	{Name: "square", Poly: [][2]float64{{-0.85, -0.85}, {0.85, -0.85}, {0.85, 0.85}, {-0.85, 0.85}}},
+	{Name: "triangle-up", Poly: [][2]float64{{0, 1.15}, {1, -0.6}, {-1, -0.6}}},
+	{Name: "diamond", Poly: [][2]float64{{0, 1.15}, {1.15, 0}, {0, -1.15}, {-1.15, 0}}},
+	{Name: "triangle-down", Poly: [][2]float64{{0, -1.15}, {1, 0.6}, {-1, 0.6}}},
+	{Name: "plus", Poly: [][2]float64{{-0.35, 1}, {0.35, 1}, {0.35, 0.35}, {1, 0.35}, {1, -0.35}, {0.35, -0.35},
+		{0.35, -1}, {-0.35, -1}, {-0.35, -0.35}, {-1, -0.35}, {-1, 0.35}, {-0.35, 0.35}}},
+}
+
+// plotOutline is the thin dark edge of every marker, so that the light
+// rows of the palette stand out on white.
+var plotOutline = color.RGBA{0x33, 0x33, 0x33, 0xff}
+
+// plotLabelColor is the colour of the numbers beside the points: one dark
+// ink for all, readable on white whatever the condition's colour (the
+// marker beside it carries the colour).
+var plotLabelColor = color.RGBA{0x1b, 0x1f, 0x24, 0xff}
+
+func plotRGB(v uint32) color.RGBA { return color.RGBA{uint8(v >> 16), uint8(v >> 8), uint8(v), 0xff} }
 
 // plotColor is the palette colour of condition number n (1-based).
 func plotColor(n int) color.RGBA { return plotPalette[(n-1)%len(plotPalette)] }
+
+// plotMarkerOf is the marker of condition number n (1-based).
+func plotMarkerOf(n int) plotMarker { return plotMarkers[(n-1)%len(plotMarkers)] }
+
+// drawMarker draws marker m filled with fill, radius r, centred at at.
+func drawMarker(c draw.Canvas, m plotMarker, fill color.Color, at vg.Point, r vg.Length) {
+	if m.Poly == nil {
+		c.DrawGlyph(draw.GlyphStyle{Color: fill, Radius: r, Shape: draw.CircleGlyph{}}, at)
+		c.DrawGlyph(draw.GlyphStyle{Color: plotOutline, Radius: r, Shape: draw.RingGlyph{}}, at)
+		return
+	}
+	pts := make([]vg.Point, len(m.Poly)+1)
+	for i, p := range m.Poly {
+		pts[i] = vg.Point{X: at.X + r*vg.Length(p[0]), Y: at.Y + r*vg.Length(p[1])}
+	}
+	pts[len(m.Poly)] = pts[0]
+	c.FillPolygon(fill, pts[:len(m.Poly)])
+	c.StrokeLines(draw.LineStyle{Color: plotOutline, Width: 0.6}, pts)
+}
+
+// markerSVG is marker m as a small inline <svg> swatch for the page's
+// legend and tables (fixed markup and a hex colour: nothing from input).
+func markerSVG(m plotMarker, fill color.RGBA) template.HTML {
+	shape := `<circle r="4.6"`
+	if m.Poly != nil {
+		var d strings.Builder
+		for i, p := range m.Poly {
+			cmd := "L"
+			if i == 0 {
+				cmd = "M"
+			}
+			fmt.Fprintf(&d, "%s%.2f %.2f", cmd, 4.6*p[0], -4.6*p[1]) // SVG's y points down
+		}
+		shape = `<path d="` + d.String() + `Z"`
+	}
+	return template.HTML(fmt.Sprintf(`<svg class="mk" data-marker="%s" viewBox="-6 -6 12 12" width="12" height="12" aria-hidden="true">%s fill="%s" stroke="#333" stroke-width="0.8"/></svg>`,
+		m.Name, shape, plotHex(fill)))
+}
 
 // plotHex renders "#1f77b4".
 func plotHex(c color.RGBA) string { return fmt.Sprintf("#%02x%02x%02x", c.R, c.G, c.B) }
@@ -145,6 +226,7 @@ func plotSVG(p *plot.Plot, w, h vg.Length, title string) (out template.HTML, err
 type plotScatterPoint struct {
 	Label  string // the condition's number
 	Color  color.RGBA
+	Marker plotMarker
 	X, Y   [2]float64
 	XI, YI metrics.Interval
 }
@@ -164,8 +246,22 @@ func plotPoint(s metrics.RateStats) ([2]float64, bool) {
 
 // plotScatterSVG plots benign utility (x) against targeted ASR (y), both in
 // [0, 1], one numbered marker per point with its Wilson error bars, on a
-// w×h point canvas.
-func plotScatterSVG(title string, pts []plotScatterPoint, w, h vg.Length) (template.HTML, error) {
+// w×h point canvas. hidden lists the labels the layout found no room for
+// (their points are drawn; the figure's caption names them).
+func plotScatterSVG(title string, pts []plotScatterPoint, w, h vg.Length) (svg template.HTML, hidden []string, err error) {
+	s := plotScatterOf(title, pts)
+	svg, err = plotSVG(s.plot, w, h, title)
+	for _, l := range s.labels {
+		if !l.Shown {
+			hidden = append(hidden, l.Text)
+		}
+	}
+	return svg, hidden, err
+}
+
+// plotScatterOf builds the scatter plot of pts; drawing it fills the
+// returned plotter's labels.
+func plotScatterOf(title string, pts []plotScatterPoint) *plotScatter {
 	p := plotNew(title)
 	p.X.Label.Text = "benign utility →"
 	p.Y.Label.Text = "targeted ASR (lower is better) →"
@@ -174,17 +270,29 @@ func plotScatterSVG(title string, pts []plotScatterPoint, w, h vg.Length) (templ
 	grid := plotter.NewGrid()
 	grid.Vertical.Color = color.Gray{0xe4}
 	grid.Horizontal.Color = color.Gray{0xe4}
-	p.Add(grid, &plotScatter{pts: pts, label: plottext.Style{Color: color.Black, Font: font.From(plotFont, 10),
-		Handler: p.TextHandler}})
-	return plotSVG(p, w, h, title)
+	s := &plotScatter{plot: p, pts: pts, label: plottext.Style{Color: plotLabelColor, Font: font.From(plotFont, 10),
+		Handler: p.TextHandler}}
+	p.Add(grid, s)
+	return s
 }
 
 // plotScatter draws plotScatterPoints: error bars, then markers, then
-// labels placed where they overlap no marker and no other label when
-// possible.
+// labels placed by plotLayoutLabels, so that no two labels overlap.
 type plotScatter struct {
+	plot  *plot.Plot
 	pts   []plotScatterPoint
 	label plottext.Style
+	// labels is what the last Plot placed, in drawing order.
+	labels []plotDrawnLabel
+}
+
+// plotDrawnLabel is one drawn label: its text and, when Shown, its box on the
+// canvas (a 1-point margin around the text).
+type plotDrawnLabel struct {
+	Text   string
+	Box    vg.Rectangle
+	Leader bool
+	Shown  bool
 }
 
 const plotMarkerRadius = vg.Length(3.5)
@@ -211,7 +319,7 @@ func (s *plotScatter) Plot(c draw.Canvas, p *plot.Plot) {
 		c.StrokeLines(draw.LineStyle{Color: plotTranslucent(clr, 0x99), Width: 1}, pts)
 	}
 	const capLen = 2.5
-	// The marker of each point: a disc, or the box of the values the
+	// The marker of each point: its shape, or the box of the values the
 	// unknown labels allow.
 	marks := make([]vg.Rectangle, len(s.pts))
 	for i, pt := range s.pts {
@@ -234,14 +342,15 @@ func (s *plotScatter) Plot(c draw.Canvas, p *plot.Plot) {
 	}
 	for i, pt := range s.pts {
 		m := marks[i]
+		ctr := vg.Point{X: (m.Min.X + m.Max.X) / 2, Y: (m.Min.Y + m.Max.Y) / 2}
 		if pt.X[0] == pt.X[1] && pt.Y[0] == pt.Y[1] {
-			c.DrawGlyph(draw.GlyphStyle{Color: pt.Color, Radius: plotMarkerRadius, Shape: draw.CircleGlyph{}},
-				vg.Point{X: (m.Min.X + m.Max.X) / 2, Y: (m.Min.Y + m.Max.Y) / 2})
+			drawMarker(c, pt.Marker, pt.Color, ctr, plotMarkerRadius)
 			continue
 		}
 		box := []vg.Point{m.Min, {X: m.Max.X, Y: m.Min.Y}, m.Max, {X: m.Min.X, Y: m.Max.Y}, m.Min}
 		c.FillPolygon(plotTranslucent(pt.Color, 0x60), box)
 		c.StrokeLines(draw.LineStyle{Color: pt.Color, Width: 1}, box)
+		drawMarker(c, pt.Marker, pt.Color, ctr, plotMarkerRadius*0.8)
 	}
 	// Points drawn at the same place share one label: "2, 6".
 	type group struct {
@@ -259,63 +368,104 @@ func (s *plotScatter) Plot(c draw.Canvas, p *plot.Plot) {
 		groups[j].label += ", " + pt.Label
 		groups[j].color = color.RGBA{0x40, 0x40, 0x40, 0xff}
 	}
-	placed := append([]vg.Rectangle(nil), marks...)
-	for _, pt := range groups {
-		w, h := s.label.Width(pt.label), s.label.Height(pt.label)
-		box, leader := plotPlaceLabel(c, pt.mark, w, h, placed)
-		placed = append(placed, box)
-		if leader {
-			ctr := vg.Point{X: (pt.mark.Min.X + pt.mark.Max.X) / 2, Y: (pt.mark.Min.Y + pt.mark.Max.Y) / 2}
-			bar(pt.color, ctr, plotNearest(box, ctr))
+	gmarks := make([]vg.Rectangle, len(groups))
+	sizes := make([]vg.Point, len(groups))
+	for i, g := range groups {
+		gmarks[i] = g.mark
+		sizes[i] = vg.Point{X: s.label.Width(g.label), Y: s.label.Height(g.label)}
+	}
+	s.labels = s.labels[:0]
+	for i, at := range plotLayoutLabels(c.Rectangle, gmarks, sizes) {
+		g := groups[i]
+		s.labels = append(s.labels, plotDrawnLabel{Text: g.label, Box: at.Box, Leader: at.Leader, Shown: at.Shown})
+		if !at.Shown {
+			continue
+		}
+		box := at.Box
+		if at.Leader {
+			ctr := vg.Point{X: (g.mark.Min.X + g.mark.Max.X) / 2, Y: (g.mark.Min.Y + g.mark.Max.Y) / 2}
+			c.StrokeLines(draw.LineStyle{Color: plotTranslucent(g.color, 0xcc), Width: 0.8}, []vg.Point{ctr, plotNearest(box, ctr)})
 		}
 		c.FillPolygon(color.NRGBA{0xff, 0xff, 0xff, 0xc0}, []vg.Point{box.Min, {X: box.Max.X, Y: box.Min.Y}, box.Max, {X: box.Min.X, Y: box.Max.Y}})
 		sty := s.label
-		sty.Color = plotDarker(pt.color)
 		sty.XAlign, sty.YAlign = draw.XCenter, draw.YCenter
-		c.FillText(sty, vg.Point{X: (box.Min.X + box.Max.X) / 2, Y: (box.Min.Y + box.Max.Y) / 2}, pt.label)
+		c.FillText(sty, vg.Point{X: (box.Min.X + box.Max.X) / 2, Y: (box.Min.Y + box.Max.Y) / 2}, g.label)
 	}
 }
 
-// plotPlaceLabel finds a w×h box (plus a 1pt margin) for the label of the
-// marker m: the first place around it that stays inside the canvas and
-// overlaps nothing placed, trying farther rings (with a leader line) when
-// the near one is full; failing all, the place with the least overlap.
-func plotPlaceLabel(c draw.Canvas, m vg.Rectangle, w, h vg.Length, placed []vg.Rectangle) (vg.Rectangle, bool) {
-	w, h = w+2, h+2
-	cx, cy := (m.Min.X+m.Max.X)/2, (m.Min.Y+m.Max.Y)/2
-	best, bestCost, bestLeader := vg.Rectangle{}, vg.Length(math.Inf(1)), false
-	for ring := range 4 {
-		d := vg.Length(1 + 7*ring)
-		for _, at := range []vg.Point{
-			{X: m.Max.X + d, Y: cy - h/2},            // right
-			{X: m.Min.X - d - w, Y: cy - h/2},        // left
-			{X: cx - w/2, Y: m.Max.Y + d},            // above
-			{X: cx - w/2, Y: m.Min.Y - d - h},        // below
-			{X: m.Max.X + d*0.7, Y: m.Max.Y + d*0.7}, // above right
-			{X: m.Min.X - d*0.7 - w, Y: m.Max.Y + d*0.7},
-			{X: m.Max.X + d*0.7, Y: m.Min.Y - d*0.7 - h},
-			{X: m.Min.X - d*0.7 - w, Y: m.Min.Y - d*0.7 - h},
-		} {
-			box := vg.Rectangle{Min: at, Max: vg.Point{X: at.X + w, Y: at.Y + h}}
-			if box.Min.X < c.Min.X || box.Min.Y < c.Min.Y || box.Max.X > c.Max.X || box.Max.Y > c.Max.Y {
-				continue
-			}
-			var cost vg.Length
-			for _, o := range placed {
-				cost += plotOverlap(box, o)
-			}
-			if cost == 0 {
-				return box, ring > 0
-			}
-			if cost < bestCost {
-				best, bestCost, bestLeader = box, cost, ring > 0
+// plotPlacement is where plotLayoutLabels put one label.
+type plotPlacement struct {
+	Box    vg.Rectangle
+	Leader bool // away from its marker: a line joins them
+	Shown  bool // false: no room anywhere on the canvas
+}
+
+// plotLayoutLabels places the labels of marks (sizes[i] is label i's width
+// and height) inside bounds so that no label overlaps another label or any
+// marker, deterministically, in order: first the eight places around the
+// marker at growing distances (rings 1 to 6, a leader line beyond the
+// first), then the free place on a 2-point grid over the canvas nearest to
+// the marker (with a leader line), and when the canvas has no room left
+// the label is not drawn (Shown false) rather than drawn over another.
+func plotLayoutLabels(bounds vg.Rectangle, marks []vg.Rectangle, sizes []vg.Point) []plotPlacement {
+	out := make([]plotPlacement, len(marks))
+	taken := append([]vg.Rectangle(nil), marks...)
+	free := func(box vg.Rectangle) bool {
+		if box.Min.X < bounds.Min.X || box.Min.Y < bounds.Min.Y || box.Max.X > bounds.Max.X || box.Max.Y > bounds.Max.Y {
+			return false
+		}
+		for _, o := range taken {
+			if plotOverlap(box, o) > 0 {
+				return false
 			}
 		}
+		return true
 	}
-	if math.IsInf(float64(bestCost), 1) { // nowhere inside: to the right
-		best = vg.Rectangle{Min: vg.Point{X: m.Max.X + 1, Y: cy - h/2}, Max: vg.Point{X: m.Max.X + 1 + w, Y: cy + h/2}}
+	for i, m := range marks {
+		w, h := sizes[i].X+2, sizes[i].Y+2
+		cx, cy := (m.Min.X+m.Max.X)/2, (m.Min.Y+m.Max.Y)/2
+		placed := false
+		for ring := 0; ring < 6 && !placed; ring++ {
+			d := vg.Length(1 + 6*ring)
+			for _, at := range []vg.Point{
+				{X: m.Max.X + d, Y: cy - h/2},            // right
+				{X: m.Min.X - d - w, Y: cy - h/2},        // left
+				{X: cx - w/2, Y: m.Max.Y + d},            // above
+				{X: cx - w/2, Y: m.Min.Y - d - h},        // below
+				{X: m.Max.X + d*0.7, Y: m.Max.Y + d*0.7}, // above right
+				{X: m.Min.X - d*0.7 - w, Y: m.Max.Y + d*0.7},
+				{X: m.Max.X + d*0.7, Y: m.Min.Y - d*0.7 - h},
+				{X: m.Min.X - d*0.7 - w, Y: m.Min.Y - d*0.7 - h},
+			} {
+				box := vg.Rectangle{Min: at, Max: vg.Point{X: at.X + w, Y: at.Y + h}}
+				if free(box) {
+					out[i], placed = plotPlacement{Box: box, Leader: ring > 0, Shown: true}, true
+					break
+				}
+			}
+		}
+		if !placed {
+			const step = 2
+			best, bestD := vg.Rectangle{}, vg.Length(math.Inf(1))
+			for y := bounds.Min.Y; y+h <= bounds.Max.Y; y += step {
+				for x := bounds.Min.X; x+w <= bounds.Max.X; x += step {
+					box := vg.Rectangle{Min: vg.Point{X: x, Y: y}, Max: vg.Point{X: x + w, Y: y + h}}
+					n := plotNearest(box, vg.Point{X: cx, Y: cy})
+					d := vg.Length(math.Hypot(float64(n.X-cx), float64(n.Y-cy)))
+					if d < bestD && free(box) {
+						best, bestD = box, d
+					}
+				}
+			}
+			if !math.IsInf(float64(bestD), 1) {
+				out[i], placed = plotPlacement{Box: best, Leader: true, Shown: true}, true
+			}
+		}
+		if placed {
+			taken = append(taken, out[i].Box)
+		}
 	}
-	return best, bestLeader
+	return out
 }
 
 // plotOverlap is the area two rectangles share.
@@ -336,11 +486,6 @@ func plotNearest(r vg.Rectangle, p vg.Point) vg.Point {
 // plotTranslucent is c with alpha a (color.RGBA is alpha-premultiplied,
 // color.NRGBA is not).
 func plotTranslucent(c color.RGBA, a uint8) color.NRGBA { return color.NRGBA{c.R, c.G, c.B, a} }
-
-// plotDarker darkens a palette colour for text on white.
-func plotDarker(c color.RGBA) color.RGBA {
-	return color.RGBA{uint8(int(c.R) * 3 / 4), uint8(int(c.G) * 3 / 4), uint8(int(c.B) * 3 / 4), 0xff}
-}
 
 // plotBarSeg is one segment of a horizontal bar: row Row (0 at the top) from
 // From to To in data units, with an optional text drawn inside it.
