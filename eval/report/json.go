@@ -18,14 +18,14 @@ import (
 // changes when a member is removed or changes meaning (members are only
 // added within a version).
 const (
-	SchemaID      = "https://tenetlang.dev/schemas/report/v3.json"
-	SchemaVersion = 3
+	SchemaID      = "https://tenetlang.dev/schemas/report/v4.json"
+	SchemaVersion = 4
 )
 
 // WriteJSON writes the Document as one JSON object (docs/report-schema.json,
 // docs/report-formats.md), indented by two spaces, with a trailing newline:
 //
-//	{"schema": SchemaID, "schema_version": 3, "tool": {"name": "tenet", "version": …},
+//	{"schema": SchemaID, "schema_version": 4, "tool": {"name": "tenet", "version": …},
 //	 "command", "exit_code", "failures", "errors", "inputs", "runs", "max_listed",
 //	 "contracts", "conditions", "agreement", "checks", "violations",
 //	 "more_violations", "audit", "gates", "leaderboard", "comparison", "tests"}
@@ -265,7 +265,7 @@ type wireCondition struct {
 	AttemptBudget       *int             `json:"attempt_budget"`
 
 	BenignUtility              *wireRate `json:"benign_utility"`
-	RawAttackedUtility         *wireRate `json:"raw_attacked_utility"`
+	UtilityUnderAttack         *wireRate `json:"utility_under_attack"`
 	TargetedASR                *wireRate `json:"targeted_asr"`
 	SideEffectRate             *wireRate `json:"side_effect_rate"`
 	SecureUtilityInScope       *wireRate `json:"secure_utility_in_scope"`
@@ -325,18 +325,21 @@ type wireFraction struct {
 	Value jsonNumber `json:"value"`
 }
 
+// wireJoint's cells are in the order of every report's joint column
+// (metrics.Joint.String): utility only, both, attack only, neither.
 type wireJoint struct {
 	UtilityOnly *jsonNumber `json:"utility_only"`
-	AttackOnly  *jsonNumber `json:"attack_only"`
 	Both        *jsonNumber `json:"both"`
+	AttackOnly  *jsonNumber `json:"attack_only"`
 	Neither     *jsonNumber `json:"neither"`
 }
 
-// wireCounts holds the bounds of every count, in metrics.CountNames order.
+// wireCounts holds the bounds of every count, the joint cells in wireJoint's
+// order.
 type wireCounts struct {
 	UtilityOnly       wireCountBounds `json:"utility_only"`
-	AttackOnly        wireCountBounds `json:"attack_only"`
 	Both              wireCountBounds `json:"both"`
+	AttackOnly        wireCountBounds `json:"attack_only"`
 	Neither           wireCountBounds `json:"neither"`
 	ExposedCases      wireCountBounds `json:"exposed_cases"`
 	BenignSolvedCases wireCountBounds `json:"benign_solved_cases"`
@@ -419,7 +422,7 @@ func jsonCondition(c metrics.Condition) wireCondition {
 	out.BenignRepetitions, out.CaseRepetitions = jsonInt(c.BenignRepetitions, false), jsonInt(c.CaseRepetitions, false)
 	out.Repetitions, out.AttemptBudget = jsonInt(c.Repetitions, false), jsonInt(c.AttemptBudget, true)
 	out.BenignUtility = rate("benign_utility", valid(c.BenignUtility))
-	out.RawAttackedUtility = rate("raw_attacked_utility", valid(c.RawAttackedUtility))
+	out.UtilityUnderAttack = rate("utility_under_attack", valid(c.UtilityUnderAttack))
 	out.TargetedASR = rate("targeted_asr", valid(c.TargetedASR))
 	out.SideEffectRate = rate("side_effect_rate", valid(c.SideEffectRate))
 	out.SecureUtilityInScope = rate("secure_utility_in_scope", valid(c.SecureUtilityInScope))
@@ -658,7 +661,7 @@ type wireLeaderRow struct {
 	SecurityCases        *int            `json:"security_cases"`
 	Unknowns             int             `json:"unknowns"`
 	BenignUtility        *wireLeaderRate `json:"benign_utility"`
-	RawAttackedUtility   *wireLeaderRate `json:"raw_attacked_utility"`
+	UtilityUnderAttack   *wireLeaderRate `json:"utility_under_attack"`
 	TargetedASR          *wireLeaderRate `json:"targeted_asr"`
 	SecureUtilityInScope *wireLeaderRate `json:"secure_utility_in_scope"`
 }
@@ -701,7 +704,7 @@ func jsonLeaderRow(r leaderboard.Row) wireLeaderRow {
 		}
 		rates[i] = lr
 	}
-	out.BenignUtility, out.RawAttackedUtility, out.TargetedASR, out.SecureUtilityInScope = rates[0], rates[1], rates[2], rates[3]
+	out.BenignUtility, out.UtilityUnderAttack, out.TargetedASR, out.SecureUtilityInScope = rates[0], rates[1], rates[2], rates[3]
 	return out
 }
 

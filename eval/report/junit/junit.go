@@ -200,11 +200,11 @@ func conditionSummary(c metrics.Condition) string {
 	lines := []string{
 		fmt.Sprintf("|T| = %d, |C| = %d, reps %s", c.BenignTasks, c.SecurityCases, report.RepsCell(c)),
 		"benign_utility: " + report.RateCell(c, "benign_utility", c.BenignUtility),
-		"raw_attacked_utility: " + report.RateCell(c, "raw_attacked_utility", c.RawAttackedUtility),
+		"utility_under_attack: " + report.RateCell(c, "utility_under_attack", c.UtilityUnderAttack),
 		"targeted_asr: " + report.RateCell(c, "targeted_asr", c.TargetedASR),
 		"side_effect_rate: " + report.RateCell(c, "side_effect_rate", c.SideEffectRate),
 		"secure_utility_in_scope: " + report.RateCell(c, "secure_utility_in_scope", c.SecureUtilityInScope),
-		"joint u/a/both/neither: " + report.JointCell(c),
+		"joint u/both/a/neither: " + report.JointCell(c),
 		"exposed: " + exposed,
 		"conditional_asr_exposed: " + report.NullableCell(c, "conditional_asr_exposed", c.ConditionalASRExposed),
 		"solved: " + report.CountCell(c, "benign_solved_cases", c.BenignSolvedCases),
