@@ -72,7 +72,7 @@ func (f *reportFlags) write(cmd *cobra.Command, d *report.Document, set *atomicf
 	for _, line := range d.Warnings {
 		fmt.Fprintln(stderr, "warning: "+line)
 	}
-	for _, line := range d.Failures {
+	for _, line := range slices.Concat(d.Failures, d.NotFailing) {
 		fmt.Fprintln(stderr, line)
 	}
 	switch d.ExitCode {

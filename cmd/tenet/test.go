@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tenetlang/tenet"
+	"github.com/tenetlang/tenet/eval/report"
 	"github.com/tenetlang/tenet/internal/cliflags"
 	"github.com/tenetlang/tenet/lang"
 )
@@ -13,6 +14,7 @@ import (
 func testCmd() *cobra.Command {
 	var rf reportFlags
 	var lim cliflags.Limits
+	var fo cliflags.FailOn
 	cmd := &cobra.Command{
 		Use:   "test DIR",
 		Short: "Run a contract's test blocks: judge each test transcript and compare labels",
@@ -38,10 +40,12 @@ func testCmd() *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("%s: %w", dir, err)
 			}
+			d.SetPolicy(fo.Policy)
 			return rf.write(cmd, d, nil)
 		},
 	}
 	rf.add(cmd)
 	lim.Add(cmd)
+	fo.Add(cmd, report.CommandTest)
 	return cmd
 }

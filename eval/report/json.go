@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 
+	"github.com/tenetlang/tenet/eval/failpolicy"
 	"github.com/tenetlang/tenet/eval/leaderboard"
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/runs"
@@ -90,6 +91,8 @@ type wireDocument struct {
 	Command       string          `json:"command"`
 	ExitCode      int             `json:"exit_code"`
 	Failures      []string        `json:"failures"`
+	NotFailing    []string        `json:"not_failing"`
+	FailPolicy    wireFailPolicy  `json:"fail_policy"`
 	Errors        []string        `json:"errors"`
 	Inputs        []string        `json:"inputs"`
 	Runs          int             `json:"runs"`
@@ -113,6 +116,23 @@ type wireDocument struct {
 	Unselected *wireUnselected `json:"unselected,omitempty"` // tenet eval only
 }
 
+// wireFailPolicy is the Document's Policy as the flags say it: the kinds
+// of failure that fail the run, of those the command can have, and the
+// lowest severity of invariant that does (null: every severity).
+type wireFailPolicy struct {
+	FailOn         []failpolicy.Kind `json:"fail_on"`
+	FailOnSeverity *string           `json:"fail_on_severity"`
+}
+
+func jsonFailPolicy(d *Document) wireFailPolicy {
+	out := wireFailPolicy{FailOn: jsonList(d.Policy.FailOn(failpolicy.KindsOf(d.Command)), func(k failpolicy.Kind) failpolicy.Kind { return k })}
+	if s := d.Policy.MinSeverity; s != failpolicy.Unknown {
+		name := s.String()
+		out.FailOnSeverity = &name
+	}
+	return out
+}
+
 type wireTool struct {
 	Name    string `json:"name"`
 	Version string `json:"version"`
@@ -126,6 +146,8 @@ func jsonDocument(d *Document) wireDocument {
 		Command:       d.Command,
 		ExitCode:      d.ExitCode,
 		Failures:      jsonStrings(d.Failures),
+		NotFailing:    jsonStrings(d.NotFailing),
+		FailPolicy:    jsonFailPolicy(d),
 		Errors:        jsonStrings(d.Errors),
 		Warnings:      jsonStrings(d.Warnings),
 		Inputs:        jsonStrings(d.Inputs),

@@ -2,15 +2,17 @@
 // and its plain-text and JSON renderers. Build assembles a Document from
 // parts computed elsewhere (eval/summary's Results, eval/gates' results,
 // the contracts' record counts) and adds the failures, errors and exit
-// code they give; it computes no metric and evaluates no gate. WriteTable
+// code they give, the failures sorted by a failpolicy.Policy into those
+// that fail the run and those only reported (SetPolicy); it computes no
+// metric and evaluates no gate. WriteTable
 // (with the Write* table writers in this file) and WriteJSON render it;
 // the Markdown, JUnit and HTML renderers are packages of their own under
 // this one, and eval/report/formats is the one table of every format
 // (docs/report-formats.md). Output is deterministic: the same Document
 // gives the same bytes.
 //
-// It imports eval/metrics, eval/summary and eval/runs, never CEL, plotting
-// or eval itself: TestDependencies checks it.
+// It imports eval/failpolicy, eval/metrics, eval/summary and eval/runs,
+// never CEL, plotting or eval itself: TestDependencies checks it.
 package report
 
 import (

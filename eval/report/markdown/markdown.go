@@ -65,6 +65,7 @@ func Write(w io.Writer, d *report.Document) error {
 	}
 	fmt.Fprintf(bw, "%s\n", strings.Join(status, " · "))
 	mdList(bw, "Failures", d.Failures)
+	mdList(bw, "Not failing", d.NotFailing)
 	mdList(bw, "Errors", d.Errors)
 	mdList(bw, "Warnings", d.Warnings)
 	mdList(bw, "Cases", d.Cases)
