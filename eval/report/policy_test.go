@@ -20,7 +20,7 @@ func TestSetPolicy(t *testing.T) {
 			{Contract: "c", Condition: "a", Runs: 2, Invariants: []tally.CheckCount{{Name: "high", Hits: 1}, {Name: "med", Hits: 0, Unknown: 1}}},
 			{Contract: "other", Condition: "a", Runs: 1, Invariants: []tally.CheckCount{{Name: "low", Hits: 1}}},
 		}},
-		Gates: []GateResult{{Gate: "g", Condition: "c:a", Requirement: "metrics.violations == 0", Reason: "is false (violations = 1)"}},
+		Gates:      []GateResult{{Gate: "g", Condition: "c:a", Requirement: "metrics.violations == 0", Reason: "is false (violations = 1)"}},
 		Severities: failpolicy.Severities{"c": {"high": failpolicy.High, "med": failpolicy.Medium}},
 	}
 	high := "invariant high violated on 1 run of 2 runs in c:a"
