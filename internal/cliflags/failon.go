@@ -35,9 +35,9 @@ func (f *FailOn) Add(cmd *cobra.Command, command string) {
 	for i, k := range kinds {
 		names[i] = string(k)
 	}
-	cmd.Flags().StringArrayVar(&f.on, "fail-on", nil, "the failures that give exit code 1, a comma list of "+strings.Join(names, ", ")+", or none; the others are reported, not failing (default: all of them)")
+	cmd.Flags().StringArrayVar(&f.on, "fail-on", nil, "the failures that give exit code 1: a `LIST` of "+strings.Join(names, ", ")+" (comma-separated), or none; the others are reported, not failing (default: all of them)")
 	if slices.Contains(kinds, failpolicy.Invariants) {
-		cmd.Flags().StringArrayVar(&f.severity, "fail-on-severity", nil, "violated or undecided invariants of a lower severity ("+strings.Join(failpolicy.SeverityNames(), ", ")+") are reported, not failing (default: every severity)")
+		cmd.Flags().StringArrayVar(&f.severity, "fail-on-severity", nil, "violated or undecided invariants of a severity below `LEVEL` ("+strings.Join(failpolicy.SeverityNames(), ", ")+") are reported, not failing (default: every severity)")
 	}
 	prev := cmd.PreRunE
 	cmd.PreRunE = func(c *cobra.Command, args []string) error {
