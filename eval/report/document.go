@@ -318,6 +318,9 @@ func sorted(s []string) []string {
 // SetPolicy sorts d's failures by p into Failures (those that fail the
 // run) and NotFailing (the others, each line followed by why), and sets
 // the exit code: 2 with Errors, whatever p; else 1 with Failures; else 0.
+// The failures are those Build or BuildTests found (kept whatever the
+// policy, so that it can be set again): a Document assembled by hand has
+// none for it to sort.
 func (d *Document) SetPolicy(p failpolicy.Policy) {
 	d.Policy, d.Failures, d.NotFailing = p, nil, nil
 	for _, f := range d.failures {
