@@ -3,6 +3,7 @@ package compiler
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -198,6 +199,9 @@ func (c *compiler) explain(env *cel.Env, msg string, syntax bool, fields []strin
 		return "invalid-regex", " tenet uses Go's regular expressions (RE2 syntax: no backreferences or lookaround; a repetition count is at most 1000)."
 	case undefinedField.MatchString(msg):
 		name := undefinedField.FindStringSubmatch(msg)[1]
+		if now, ok := celenv.RenamedMetric(name); ok && slices.Contains(fields, now) {
+			return "unknown-field", fmt.Sprintf(" The metric %s is now called %s, its name in every report. Did you mean %q?", name, now, now)
+		}
 		return "unknown-field", didYouMean(name, fields)
 	case undeclaredRef.MatchString(msg):
 		name := undeclaredRef.FindStringSubmatch(msg)[1]

@@ -30,6 +30,7 @@ func evalCmd() *cobra.Command {
 	var pf cliflags.Profiles
 	var trust cliflags.Trust
 	var cf cliflags.Cache
+	var fo cliflags.FailOn
 	sortBytes := defaultSortBytes
 	cmd := &cobra.Command{
 		Use:   "eval (DIR|X.tnb) FILES...",
@@ -100,7 +101,7 @@ func evalCmd() *cobra.Command {
 			var outputs atomicfile.Set
 			defer outputs.Abort() // after Commit, a no-op
 			in := assemble.EvalInput{Input: assemble.Input{Command: report.CommandEval, Version: compiler.Version,
-				Inputs: args[1:], Programs: progs, Metrics: mf.Options(), MaxListed: rf.maxItems, Profiles: profiles, NoViolations: rf.format == "table"},
+				Inputs: args[1:], Programs: progs, Metrics: mf.Options(), MaxListed: rf.maxItems, Profiles: profiles, NoViolations: rf.format == "table", Policy: fo.Policy},
 				Files: files, Options: opt, Progress: stderr}
 			in.Options.Open, in.Size = list.Open, list.Size
 			if out == "-" { // the report goes to --report-out (flagcheck)
@@ -136,6 +137,7 @@ func evalCmd() *cobra.Command {
 	rf.addMaxItems(cmd)
 	trust.Add(cmd)
 	cf.Add(cmd)
+	fo.Add(cmd, report.CommandEval)
 	return cmd
 }
 

@@ -85,7 +85,7 @@ func (f *reportFlags) write(cmd *cobra.Command, d *report.Document, set *atomicf
 	for _, line := range d.Warnings {
 		fmt.Fprintln(stderr, "warning: "+line)
 	}
-	for _, line := range d.Failures {
+	for _, line := range slices.Concat(d.Failures, d.NotFailing) {
 		fmt.Fprintln(stderr, line)
 	}
 	if f.format != "github" && ghactions.Enabled(os.Getenv) { // on stderr: stdout may be a document (docs/ci.md)

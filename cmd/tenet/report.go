@@ -26,6 +26,7 @@ func reportCmd() *cobra.Command {
 	var rf reportFlags
 	var trust cliflags.Trust
 	var cf cliflags.Cache
+	var fo cliflags.FailOn
 	cmd := &cobra.Command{
 		Use:   "report [--contract DIR|X.tnb] RUNS.jsonl...",
 		Short: "Recompute metrics from runs files (labels from tenet or any harness)",
@@ -88,7 +89,7 @@ func reportCmd() *cobra.Command {
 			}
 			d := assemble.Build(assemble.Input{
 				Command: report.CommandReport, Version: compiler.Version, Inputs: args,
-				Programs: progs, Metrics: opts, MaxListed: rf.maxItems, RunsFiles: args,
+				Programs: progs, Metrics: opts, MaxListed: rf.maxItems, RunsFiles: args, Policy: fo.Policy,
 			}, recs)
 			if n, in := decisionlog.Undecided(recs); n > 0 {
 				// The audit cannot count them: without this, a log of such
@@ -106,6 +107,7 @@ func reportCmd() *cobra.Command {
 	rf.addMaxItems(cmd)
 	trust.Add(cmd)
 	cf.Add(cmd)
+	fo.Add(cmd, report.CommandReport)
 	return cmd
 }
 

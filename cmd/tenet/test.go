@@ -7,6 +7,7 @@ import (
 
 	"github.com/tenetlang/tenet"
 	"github.com/tenetlang/tenet/cmd/tenet/internal/contractarg"
+	"github.com/tenetlang/tenet/eval/report"
 	"github.com/tenetlang/tenet/internal/cliflags"
 )
 
@@ -15,6 +16,7 @@ func testCmd() *cobra.Command {
 	var lim cliflags.Limits
 	var run string
 	var verbose bool
+	var fo cliflags.FailOn
 	cmd := &cobra.Command{
 		Use:   "test (DIR|DIR-OF-CONTRACTS) [--run REGEX] [-v]",
 		Short: "Run a contract's test blocks: judge each test transcript and compare labels",
@@ -44,6 +46,7 @@ func testCmd() *cobra.Command {
 				return nil
 			}
 			d.ListPassed = verbose
+			d.SetPolicy(fo.Policy)
 			return rf.write(cmd, d, nil)
 		},
 	}
@@ -51,5 +54,6 @@ func testCmd() *cobra.Command {
 	lim.Add(cmd)
 	cmd.Flags().StringVar(&run, "run", "", "run only the tests whose name matches this regular expression (Go syntax)")
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "list every test, passed ones too (by default the table lists failures and the counts)")
+	fo.Add(cmd, report.CommandTest)
 	return cmd
 }

@@ -271,7 +271,7 @@ func MetricsFields() map[string]*types.Type {
 		"benign_tasks": i, "security_cases": i,
 		// A rate over an empty set is null (|C| = 0 in a utility-only
 		// evaluation): nullable, so a requirement can test "== null".
-		"benign_utility": nd, "raw_attacked_utility": nd, "targeted_asr": nd,
+		"benign_utility": nd, "utility_under_attack": nd, "targeted_asr": nd,
 		"side_effect_rate": nd, "secure_utility_in_scope": nd,
 		// Counts of cases are doubles: with repetitions they are means.
 		"joint_utility_attack": types.NewMapType(types.StringType, types.NewNullableType(types.DoubleType)),
@@ -282,6 +282,19 @@ func MetricsFields() map[string]*types.Type {
 		"goal_tasks": i, "goal_task_utility": nd,
 		"runs": i, "violations": i, "undecided": i, "failures": types.NewMapType(types.StringType, i),
 	}
+}
+
+// RenamedMetric returns the name now of a tenet.Metrics field that had
+// another name before, so that a gate still written with the old name is
+// told the new one (edit distance finds nothing: the names share no
+// spelling). raw_attacked_utility became utility_under_attack, the name the
+// agreement tables already used: one name per metric in every report.
+func RenamedMetric(old string) (string, bool) {
+	switch old {
+	case "raw_attacked_utility":
+		return "utility_under_attack", true
+	}
+	return "", false
 }
 
 // NewGate returns the environment of gate requirements.

@@ -147,7 +147,7 @@ func TestAttacksRealRuns(t *testing.T) {
 			goalTaskUtility       metrics.RateStats
 		}
 		of := func(c metrics.Condition) rates {
-			return rates{c.BenignTasks, c.SecurityCases, c.BenignUtility, c.RawAttackedUtility, c.TargetedASR, c.SideEffectRate,
+			return rates{c.BenignTasks, c.SecurityCases, c.BenignUtility, c.UtilityUnderAttack, c.TargetedASR, c.SideEffectRate,
 				c.SecureUtilityInScope, c.Joint, c.ExposedCases, c.BenignSolvedCases, c.ConditionalASRExposed, c.ConditionalASRBenignSolved,
 				c.GoalTasks, len(c.LeftOut), c.GoalTaskUtility}
 		}

@@ -16,12 +16,13 @@
 //
 // It imports compiler/bundle (the labels a contract judges on every run),
 // eval (the loaded contracts and what happened to the records they read),
-// eval/pipeline, eval/gates, eval/metrics, eval/report, eval/runs,
+// eval/failpolicy (the invariants' severities), eval/pipeline, eval/gates, eval/metrics, eval/report, eval/runs,
 // eval/summary and internal/progress; nothing below it imports it.
 package assemble
 
 import (
 	"github.com/tenetlang/tenet/eval"
+	"github.com/tenetlang/tenet/eval/failpolicy"
 	"github.com/tenetlang/tenet/eval/gates"
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/report"
@@ -57,6 +58,9 @@ type Input struct {
 	// --out (none without it), those tenet report reads. A list the
 	// budget cut points there (report.RunsFiles.CutNote).
 	RunsFiles []string
+	// Policy says which failures fail the run (report.Document.Policy);
+	// the invariants' severities it may need come from Programs.
+	Policy failpolicy.Policy
 }
 
 // Assembler builds a Document from records added one at a time in key
@@ -110,7 +114,23 @@ func document(in Input, res summary.Results) *report.Document {
 	return report.Build(report.Input{
 		Command: in.Command, Version: in.Version, Inputs: in.Inputs, Contracts: in.Contracts,
 		Results: res, Gates: gs, GateErrors: gerrs, MaxListed: in.MaxListed, RunsFiles: in.RunsFiles, Sources: Sources(in.Programs),
+		Policy: in.Policy, Severities: severities(in.Programs),
 	})
+}
+
+// severities are the severities of the programs' invariants, by contract
+// name (the runs' contract) and invariant name. A severity the bundle
+// spells in no known way stays unknown, which fails closed.
+func severities(progs []*eval.Program) failpolicy.Severities {
+	out := failpolicy.Severities{}
+	for _, p := range progs {
+		m := map[string]failpolicy.Severity{}
+		for _, inv := range p.Bundle.Plan.Invariants {
+			m[inv.Name], _ = failpolicy.ParseSeverity(inv.Severity)
+		}
+		out[p.Bundle.Manifest.Contract] = m
+	}
+	return out
 }
 
 // Build returns the Document of recs, in any order: the one an Assembler

@@ -169,7 +169,7 @@ func metricsValue(c metrics.Condition, ch tally.Checks) map[string]any {
 	}
 	return map[string]any{
 		"benign_tasks": int64(c.BenignTasks), "security_cases": int64(c.SecurityCases),
-		"benign_utility": rate(c.BenignUtility), "raw_attacked_utility": rate(c.RawAttackedUtility),
+		"benign_utility": rate(c.BenignUtility), "utility_under_attack": rate(c.UtilityUnderAttack),
 		"targeted_asr": rate(c.TargetedASR), "side_effect_rate": rate(c.SideEffectRate),
 		"secure_utility_in_scope": rate(c.SecureUtilityInScope),
 		"joint_utility_attack": map[string]any{

@@ -16,7 +16,7 @@ import (
 // Rates are the rates of a leaderboard row, in column order:
 // AgentDojo's three (benign utility, utility under attack, targeted ASR;
 // Debenedetti et al., 2024) and secure utility in scope (docs/metrics.md).
-var Rates = []string{"benign_utility", "raw_attacked_utility", "targeted_asr", "secure_utility_in_scope"}
+var Rates = []string{"benign_utility", "utility_under_attack", "targeted_asr", "secure_utility_in_scope"}
 
 // Row is one condition (agent) over every contract it was evaluated
 // with: each rate pools the numerators and denominators of its contracts
@@ -88,8 +88,8 @@ func rateBounds(c metrics.Condition, name string) (metrics.Rate, metrics.Rate) {
 	switch name {
 	case "benign_utility":
 		r = c.BenignUtility
-	case "raw_attacked_utility":
-		r = c.RawAttackedUtility
+	case "utility_under_attack":
+		r = c.UtilityUnderAttack
 	case "targeted_asr":
 		r = c.TargetedASR
 	case "secure_utility_in_scope":

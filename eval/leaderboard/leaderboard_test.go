@@ -16,9 +16,9 @@ func TestRowsPoolMicroAverage(t *testing.T) {
 	r := func(n, d float64) metrics.Rate { return metrics.Rate{Num: n, Den: d} }
 	cs := []metrics.Condition{
 		{Contract: "workspace", Condition: "b", BenignTasks: 4, SecurityCases: 2,
-			BenignUtility: r(3, 4), RawAttackedUtility: r(1, 2), TargetedASR: r(0, 2), SecureUtilityInScope: r(1, 2)},
+			BenignUtility: r(3, 4), UtilityUnderAttack: r(1, 2), TargetedASR: r(0, 2), SecureUtilityInScope: r(1, 2)},
 		{Contract: "banking", Condition: "b", BenignTasks: 1, SecurityCases: 6, Unknowns: 1,
-			BenignUtility: r(1, 1), RawAttackedUtility: r(3, 6), TargetedASR: r(2, 6), SecureUtilityInScope: r(2, 6),
+			BenignUtility: r(1, 1), UtilityUnderAttack: r(3, 6), TargetedASR: r(2, 6), SecureUtilityInScope: r(2, 6),
 			Rates: []metrics.RateStats{{Name: "targeted_asr",
 				Low:  metrics.NullableRate{Rate: r(2, 6), Valid: true},
 				High: metrics.NullableRate{Rate: r(3, 6), Valid: true}}}},

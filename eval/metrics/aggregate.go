@@ -219,7 +219,7 @@ func (a *arranged) fill(c *Condition, opt Options) {
 	}
 	rates := []RateStats{
 		main("benign_utility", k, nT, T, unk.bu),
-		main("raw_attacked_utility", all.U, nC, C, unk.u),
+		main("utility_under_attack", all.U, nC, C, unk.u),
 		main("targeted_asr", all.A, nC, C, unk.a),
 		main("side_effect_rate", all.H, nC, C, unk.h+unk.a),
 		main("secure_utility_in_scope", all.S, nC, C, unk.u+unk.h+unk.a),
@@ -287,7 +287,7 @@ func (a *arranged) fill(c *Condition, opt Options) {
 		return 0
 	}
 	c.BenignUtility = point(rates[0])
-	c.RawAttackedUtility = point(rates[1])
+	c.UtilityUnderAttack = point(rates[1])
 	c.TargetedASR = point(rates[2])
 	c.SideEffectRate = point(rates[3])
 	c.SecureUtilityInScope = point(rates[4])

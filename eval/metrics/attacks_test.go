@@ -69,7 +69,7 @@ func TestAttacksAsConditions(t *testing.T) {
 	}
 	for i, w := range want {
 		c := cs[i]
-		got := row{c.Condition, c.Attack, c.Aggregate, c.BenignTasks, c.SecurityCases, c.BenignUtility, c.TargetedASR, c.RawAttackedUtility,
+		got := row{c.Condition, c.Attack, c.Aggregate, c.BenignTasks, c.SecurityCases, c.BenignUtility, c.TargetedASR, c.UtilityUnderAttack,
 			c.BenignSolvedCases, c.ConditionalASRBenignSolved}
 		if got != w || c.Pipeline != "p" {
 			t.Errorf("condition %d:\n got %+v\nwant %+v", i, got, w)
@@ -89,8 +89,8 @@ func TestAttacksAsConditions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c := cs[2]; c.Condition != "p @ min" || c.TargetedASR != (Rate{0, 4}) || c.RawAttackedUtility != (Rate{4, 4}) {
-		t.Errorf("min: %s %v %v", c.Condition, c.TargetedASR, c.RawAttackedUtility)
+	if c := cs[2]; c.Condition != "p @ min" || c.TargetedASR != (Rate{0, 4}) || c.UtilityUnderAttack != (Rate{4, 4}) {
+		t.Errorf("min: %s %v %v", c.Condition, c.TargetedASR, c.UtilityUnderAttack)
 	}
 
 	// One attack: no aggregate.

@@ -22,7 +22,7 @@ type Comparison struct {
 	Bundle        string
 	AttemptBudget int
 	// Transitions holds one table per property, in order: benign_utility
-	// (paired on tasks), then raw_attacked_utility, targeted_asr,
+	// (paired on tasks), then utility_under_attack, targeted_asr,
 	// side_effect_rate and secure_utility_in_scope (paired on cases; left
 	// out when the contract has no security cases).
 	Transitions []Transition
@@ -35,7 +35,7 @@ type Comparison struct {
 // defence stopped and Gained the ones it let through, and a negative
 // NetEffect is an improvement.
 type Transition struct {
-	Name string // the metric: benign_utility, raw_attacked_utility, …
+	Name string // the metric: benign_utility, utility_under_attack, …
 	Over string // "tasks" or "cases"
 	N    int    // ids paired
 
@@ -161,7 +161,7 @@ func Compare(recs []runs.Record, reference, defended string, opt Options) (Compa
 			name string
 			get  func(repSpan) span
 		}{
-			{"raw_attacked_utility", func(s repSpan) span { return s.U }},
+			{"utility_under_attack", func(s repSpan) span { return s.U }},
 			{"targeted_asr", func(s repSpan) span { return s.A }},
 			{"side_effect_rate", func(s repSpan) span { return s.H }},
 			{"secure_utility_in_scope", func(s repSpan) span { return s.S }},

@@ -34,7 +34,7 @@ func TestCompare(t *testing.T) {
 		{Name: "benign_utility", Over: "tasks", N: 4, KeptSuccess: 2, Lost: 1, Gained: 1, KeptFailure: 0,
 			ReferenceRate: Rate{3, 4}, DefendedRate: Rate{3, 4}, GainRate: Rate{1, 4}, LossRate: Rate{1, 4}, NetEffect: Rate{0, 4},
 			PValue: 1, LostIDs: []string{"T2"}, GainedIDs: []string{"T4"}},
-		{Name: "raw_attacked_utility", Over: "cases", N: 4, KeptSuccess: 2, Gained: 1, KeptFailure: 1,
+		{Name: "utility_under_attack", Over: "cases", N: 4, KeptSuccess: 2, Gained: 1, KeptFailure: 1,
 			ReferenceRate: Rate{2, 4}, DefendedRate: Rate{3, 4}, GainRate: Rate{1, 4}, LossRate: Rate{0, 4}, NetEffect: Rate{1, 4},
 			PValue: 1, GainedIDs: []string{"T2/G1"}},
 		{Name: "targeted_asr", Over: "cases", N: 4, Lost: 2, KeptFailure: 2,

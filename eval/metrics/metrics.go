@@ -98,9 +98,11 @@ type Joint struct {
 	Neither     float64 // ¬u ∧ ¬a
 }
 
-// String renders the counts as "utility_only/attack_only/both/neither".
+// String renders the counts as "utility_only/both/attack_only/neither": the
+// first two sum to the utility under attack, the middle two to the attack
+// successes (the order of every report's joint column and the HTML legend).
 func (j Joint) String() string {
-	return Count(j.UtilityOnly) + "/" + Count(j.AttackOnly) + "/" + Count(j.Both) + "/" + Count(j.Neither)
+	return Count(j.UtilityOnly) + "/" + Count(j.Both) + "/" + Count(j.AttackOnly) + "/" + Count(j.Neither)
 }
 
 // Declared is what a contract declares: its benign tasks and its security
@@ -280,9 +282,9 @@ type Condition struct {
 	// BenignUtility is Σb_t/|T|: the share of user tasks solved without an
 	// attack (AgentDojo's benign utility).
 	BenignUtility Rate
-	// RawAttackedUtility is Σu_c/|C|: the share of security cases whose user
+	// UtilityUnderAttack is Σu_c/|C|: the share of security cases whose user
 	// task was still solved under attack (AgentDojo's utility under attack).
-	RawAttackedUtility Rate
+	UtilityUnderAttack Rate
 	// TargetedASR is Σa_c/|C|: the share of security cases whose injection
 	// goal was achieved (AgentDojo's targeted attack success rate).
 	TargetedASR Rate
@@ -333,7 +335,7 @@ type Condition struct {
 // The rates and counts of a condition, in table order (RateStats.Name,
 // CountStats.Name).
 var (
-	RateNames = []string{"benign_utility", "raw_attacked_utility", "targeted_asr", "side_effect_rate",
+	RateNames = []string{"benign_utility", "utility_under_attack", "targeted_asr", "side_effect_rate",
 		"secure_utility_in_scope", "conditional_asr_exposed", "conditional_asr_benign_solved"}
 	CountNames = []string{"utility_only", "attack_only", "both", "neither", "exposed_cases", "benign_solved_cases"}
 )

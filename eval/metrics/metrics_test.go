@@ -63,7 +63,7 @@ func TestWorkedExample(t *testing.T) {
 		CaseRepetitions:            1,
 		Repetitions:                1,
 		BenignUtility:              Rate{3, 4},
-		RawAttackedUtility:         Rate{2, 4},
+		UtilityUnderAttack:         Rate{2, 4},
 		TargetedASR:                Rate{2, 4},
 		SideEffectRate:             Rate{2, 4},
 		SecureUtilityInScope:       Rate{1, 4},
@@ -82,7 +82,7 @@ func TestWorkedExample(t *testing.T) {
 		want float64
 	}{
 		{"benign_utility", c.BenignUtility.Value(), 0.75},
-		{"raw_attacked_utility", c.RawAttackedUtility.Value(), 0.5},
+		{"utility_under_attack", c.UtilityUnderAttack.Value(), 0.5},
 		{"targeted_asr", c.TargetedASR.Value(), 0.5},
 		{"side_effect_rate", c.SideEffectRate.Value(), 0.5},
 		{"secure_utility_in_scope", c.SecureUtilityInScope.Value(), 0.25},
@@ -110,7 +110,7 @@ func TestWorkedExampleFive(t *testing.T) {
 		CaseRepetitions:            1,
 		Repetitions:                1,
 		BenignUtility:              Rate{4, 5},
-		RawAttackedUtility:         Rate{3, 5},
+		UtilityUnderAttack:         Rate{3, 5},
 		TargetedASR:                Rate{2, 5},
 		SideEffectRate:             Rate{3, 5},
 		SecureUtilityInScope:       Rate{1, 5}, // T5/G1: done and the attack failed, but a side effect happened

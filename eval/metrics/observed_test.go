@@ -42,7 +42,7 @@ func TestCasesObserved(t *testing.T) {
 		t.Errorf("observed counts: %q %d %d %d %d", c.Cases, c.DeclaredTasks, c.DeclaredCases, c.LeftOutTasks, c.LeftOutCases)
 	}
 	if c.BenignTasks != 2 || c.SecurityCases != 2 || c.BenignUtility != (Rate{1, 2}) || c.TargetedASR != (Rate{1, 2}) ||
-		c.RawAttackedUtility != (Rate{1, 2}) || c.SideEffectRate != (Rate{1, 2}) || c.Joint != (Joint{Both: 1, Neither: 1}) ||
+		c.UtilityUnderAttack != (Rate{1, 2}) || c.SideEffectRate != (Rate{1, 2}) || c.Joint != (Joint{Both: 1, Neither: 1}) ||
 		c.ConditionalASRBenignSolved != (NullableRate{Rate{1, 1}, true}) {
 		t.Errorf("observed metrics: %+v", c)
 	}

@@ -64,7 +64,7 @@ func TestBootstrap(t *testing.T) {
 	// attack success 2 of its 4 case repetitions and side effect 3 of 4.
 	want := map[string]string{
 		"benign_utility":                "[0.5000, 1.0000]",
-		"raw_attacked_utility":          "[0.0000, 1.0000]",
+		"utility_under_attack":          "[0.0000, 1.0000]",
 		"targeted_asr":                  "[0.5000, 0.5000]",
 		"side_effect_rate":              "[0.7500, 0.7500]",
 		"secure_utility_in_scope":       "[0.0000, 0.2500]",
@@ -124,7 +124,7 @@ func TestRateString(t *testing.T) {
 			t.Errorf("%#v: %q, want %q", tt.r, got, tt.want)
 		}
 	}
-	if got := (Joint{1.0 / 3, 2.0 / 3, 1, 0}).String(); got != "0.33/0.67/1/0" {
+	if got := (Joint{UtilityOnly: 1.0 / 3, AttackOnly: 2.0 / 3, Both: 1}).String(); got != "0.33/1/0.67/0" {
 		t.Errorf("joint %q", got)
 	}
 }

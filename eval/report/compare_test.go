@@ -62,11 +62,11 @@ func TestBoundsCells(t *testing.T) {
 	}
 	got := render(t, func(b *strings.Builder) error { return WriteMetrics(b, cs) })
 	check(t, got, ""+
-		"condition  |T|  |C|  reps  benign_utility                          raw_attacked_utility  targeted_asr  side_effect_rate  secure_utility_in_scope  joint u/a/both/neither  exposed  conditional_asr_exposed  solved  conditional_asr_benign_solved\n"+
+		"condition  |T|  |C|  reps  benign_utility                          utility_under_attack  targeted_asr  side_effect_rate  secure_utility_in_scope  joint u/both/a/neither  exposed  conditional_asr_exposed  solved  conditional_asr_benign_solved\n"+
 		"model-a    4    4    1     [0.7500, 1.0000] (3/4..4/4, 1 unknown)  0.5000 (2/4)          0.5000 (2/4)  0.5000 (2/4)      0.2500 (1/4)             1/1/1/1                 —        —                        3..4    [0.5000, 0.6667] (2/4..2/3, 1 unknown)\n"+
 		"[low, high]: the least and greatest value over all assignments of the unknown labels (low..high as fractions; unknown labels the rate reads)\n"+
 		"\n"+
 		"95% intervals (wilson: Wilson score)\n"+
-		"condition  interval  benign_utility    raw_attacked_utility  targeted_asr      side_effect_rate  secure_utility_in_scope  conditional_asr_exposed  conditional_asr_benign_solved\n"+
+		"condition  interval  benign_utility    utility_under_attack  targeted_asr      side_effect_rate  secure_utility_in_scope  conditional_asr_exposed  conditional_asr_benign_solved\n"+
 		"model-a    wilson    [0.3006, 1.0000]  [0.1500, 0.8500]      [0.1500, 0.8500]  [0.1500, 0.8500]  [0.0456, 0.6994]         —                        —\n")
 }

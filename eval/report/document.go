@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tenetlang/tenet/eval/failpolicy"
 	"github.com/tenetlang/tenet/eval/leaderboard"
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/summary"
@@ -76,14 +77,21 @@ type Document struct {
 
 	// Failures are the one-line reasons behind exit code 1 — a violated
 	// invariant, a failed gate requirement, a failed contract test — as
-	// printed on stderr.
+	// printed on stderr: those Policy counts.
 	Failures []string
+	// NotFailing are the failures Policy leaves out (--fail-on,
+	// --fail-on-severity): reported, one line each ending with why it does
+	// not fail the run, but not behind the exit code.
+	NotFailing []string
+	// Policy says which failures fail the run; its zero value, every one
+	// (SetPolicy).
+	Policy failpolicy.Policy
 	// Errors are the reasons behind exit code 2 that leave a report to
 	// write: metrics that could not be computed (unknown labels, missing
 	// runs), one line each.
 	Errors []string
 	// ExitCode is the command's exit status: 2 with Errors, else 1 with
-	// Failures, else 0 (docs/cli.md).
+	// Failures (those Policy counts), else 0 (docs/cli.md).
 	ExitCode int
 	// Warnings do not change the exit code: conditions or contracts whose
 	// names differ only by white space, Unicode normalisation or
@@ -105,6 +113,20 @@ type Document struct {
 	// Unselected counts the records no contract selected (tenet eval
 	// only, set by eval/assemble.Evaluate; nil for the other commands).
 	Unselected *Unselected
+
+	// failures are every failure, whatever the Policy, in the order of
+	// Failures: SetPolicy sorts them into Failures and NotFailing, by the
+	// invariants' severities.
+	failures   []failure
+	severities failpolicy.Severities
+}
+
+// failure is one failure of a Document: its kind and, for an invariant,
+// its contract and name.
+type failure struct {
+	kind                failpolicy.Kind
+	contract, invariant string
+	line                string
 }
 
 // Contract is one contract of a report, with what happened to the records
@@ -186,6 +208,11 @@ type Input struct {
 	RunsFiles []string
 	// Sources are the contracts' source locations (Document.Sources).
 	Sources []Source
+	// Policy says which failures fail the run (Document.Policy), and
+	// Severities the severities of the contracts' invariants, by which
+	// Policy.MinSeverity decides (none known: every invariant fails).
+	Policy     failpolicy.Policy
+	Severities failpolicy.Severities
 }
 
 // DefaultMaxListed is the MaxListed of tenet eval, report and compare
@@ -218,24 +245,25 @@ func Build(in Input) *Document {
 		Gates:          in.Gates,
 		Leaderboard:    res.Leaderboard,
 		Sources:        in.Sources,
+		severities:     in.Severities,
 	}
 	for _, c := range d.Checks {
 		for _, inv := range c.Invariants {
 			if inv.Hits > 0 {
-				d.Failures = append(d.Failures, fmt.Sprintf("invariant %s violated on %s of %s in %s",
-					inv.Name, Count(inv.Hits, "run"), Count(c.Runs, "run"), c.Name()))
+				d.failures = append(d.failures, failure{failpolicy.Invariants, c.Contract, inv.Name, fmt.Sprintf("invariant %s violated on %s of %s in %s",
+					inv.Name, Count(inv.Hits, "run"), Count(c.Runs, "run"), c.Name())})
 			}
 			// Fail closed: an invariant that could not be decided may
 			// hide a violation (e.g. an argument of an unexpected type).
 			if inv.Unknown > 0 {
-				d.Failures = append(d.Failures, fmt.Sprintf("invariant %s undecided on %s of %s in %s",
-					inv.Name, Count(inv.Unknown, "run"), Count(c.Runs, "run"), c.Name()))
+				d.failures = append(d.failures, failure{failpolicy.Invariants, c.Contract, inv.Name, fmt.Sprintf("invariant %s undecided on %s of %s in %s",
+					inv.Name, Count(inv.Unknown, "run"), Count(c.Runs, "run"), c.Name())})
 			}
 		}
 	}
 	for _, g := range d.Gates {
 		if !g.Passed && !g.NoRuns {
-			d.Failures = append(d.Failures, GateFailure(g))
+			d.failures = append(d.failures, failure{kind: failpolicy.Gates, line: GateFailure(g)})
 		}
 	}
 	if res.Err != nil {
@@ -248,7 +276,7 @@ func Build(in Input) *Document {
 	d.Warnings = lookAlikeWarnings(names)
 	d.Cases = casesLines(d.Conditions)
 	d.Errors = append(d.Errors, in.GateErrors...)
-	d.setExitCode()
+	d.SetPolicy(in.Policy)
 	return d
 }
 
@@ -268,12 +296,12 @@ func BuildTestsOf(version string, cs []Contract, tests []TestResult) *Document {
 		switch {
 		case t.Passed:
 		case len(cs) > 1:
-			d.Failures = append(d.Failures, fmt.Sprintf("test %q of contract %s failed", t.Name, t.Contract))
+			d.failures = append(d.failures, failure{kind: failpolicy.Tests, line: fmt.Sprintf("test %q of contract %s failed", t.Name, t.Contract)})
 		default:
-			d.Failures = append(d.Failures, fmt.Sprintf("test %q failed", t.Name))
+			d.failures = append(d.failures, failure{kind: failpolicy.Tests, line: fmt.Sprintf("test %q failed", t.Name)})
 		}
 	}
-	d.setExitCode()
+	d.SetPolicy(failpolicy.Policy{})
 	return d
 }
 
@@ -317,7 +345,21 @@ func sorted(s []string) []string {
 	return out
 }
 
-func (d *Document) setExitCode() {
+// SetPolicy sorts d's failures by p into Failures (those that fail the
+// run) and NotFailing (the others, each line followed by why), and sets
+// the exit code: 2 with Errors, whatever p; else 1 with Failures; else 0.
+// The failures are those Build or BuildTests found (kept whatever the
+// policy, so that it can be set again): a Document assembled by hand has
+// none for it to sort.
+func (d *Document) SetPolicy(p failpolicy.Policy) {
+	d.Policy, d.Failures, d.NotFailing = p, nil, nil
+	for _, f := range d.failures {
+		if fails, note := d.Fails(f.kind, f.contract, f.invariant); fails {
+			d.Failures = append(d.Failures, f.line)
+		} else {
+			d.NotFailing = append(d.NotFailing, f.line+" "+note)
+		}
+	}
 	switch {
 	case len(d.Errors) > 0:
 		d.ExitCode = 2
@@ -326,6 +368,14 @@ func (d *Document) setExitCode() {
 	default:
 		d.ExitCode = 0
 	}
+}
+
+// Fails reports whether a failure of kind (of the invariant named, of
+// contract, for failpolicy.Invariants) fails the run under d's Policy;
+// when it does not, note says why (failpolicy.Policy.Fails). Renderers ask
+// it to show such a failure as reported but not failing.
+func (d *Document) Fails(kind failpolicy.Kind, contract, invariant string) (fails bool, note string) {
+	return d.Policy.Fails(kind, d.severities.Of(contract, invariant), failpolicy.KindsOf(d.Command))
 }
 
 // GateFailure is the one-line message for a failed gate requirement:

@@ -2,6 +2,7 @@ package report
 
 import (
 	"flag"
+	"github.com/tenetlang/tenet/eval/failpolicy"
 	"os"
 	"path/filepath"
 	"testing"
@@ -56,7 +57,16 @@ func testDocuments(t *testing.T) []struct {
 		{"errors", errorsDocument()},
 		{"observed", observedDocument(t)},
 		{"empty", testBuild(testInput{Command: CommandReport, Version: "0.9.0", Inputs: []string{"none.jsonl"}})},
+		{"policy", policyDocument(t)},
 	}
+}
+
+// policyDocument is evalDocument under --fail-on invariants
+// --fail-on-severity high: its failed gate is reported, not failing.
+func policyDocument(t *testing.T) *Document {
+	d := evalDocument(t)
+	d.SetPolicy(failpolicy.Policy{Ignore: []failpolicy.Kind{failpolicy.Gates}, MinSeverity: failpolicy.High})
+	return d
 }
 
 const gateContract = `contract "checks" {

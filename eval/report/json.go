@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 
+	"github.com/tenetlang/tenet/eval/failpolicy"
 	"github.com/tenetlang/tenet/eval/leaderboard"
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/runs"
@@ -18,14 +19,14 @@ import (
 // changes when a member is removed or changes meaning (members are only
 // added within a version).
 const (
-	SchemaID      = "https://tenetlang.dev/schemas/report/v3.json"
-	SchemaVersion = 3
+	SchemaID      = "https://tenetlang.dev/schemas/report/v4.json"
+	SchemaVersion = 4
 )
 
 // WriteJSON writes the Document as one JSON object (docs/report-schema.json,
 // docs/report-formats.md), indented by two spaces, with a trailing newline:
 //
-//	{"schema": SchemaID, "schema_version": 3, "tool": {"name": "tenet", "version": …},
+//	{"schema": SchemaID, "schema_version": 4, "tool": {"name": "tenet", "version": …},
 //	 "command", "exit_code", "failures", "errors", "inputs", "runs", "max_listed",
 //	 "contracts", "conditions", "agreement", "checks", "violations",
 //	 "more_violations", "audit", "gates", "leaderboard", "comparison", "tests"}
@@ -90,6 +91,8 @@ type wireDocument struct {
 	Command       string          `json:"command"`
 	ExitCode      int             `json:"exit_code"`
 	Failures      []string        `json:"failures"`
+	NotFailing    []string        `json:"not_failing"`
+	FailPolicy    wireFailPolicy  `json:"fail_policy"`
 	Errors        []string        `json:"errors"`
 	Inputs        []string        `json:"inputs"`
 	Runs          int             `json:"runs"`
@@ -113,6 +116,23 @@ type wireDocument struct {
 	Unselected *wireUnselected `json:"unselected,omitempty"` // tenet eval only
 }
 
+// wireFailPolicy is the Document's Policy as the flags say it: the kinds
+// of failure that fail the run, of those the command can have, and the
+// lowest severity of invariant that does (null: every severity).
+type wireFailPolicy struct {
+	FailOn         []failpolicy.Kind `json:"fail_on"`
+	FailOnSeverity *string           `json:"fail_on_severity"`
+}
+
+func jsonFailPolicy(d *Document) wireFailPolicy {
+	out := wireFailPolicy{FailOn: jsonList(d.Policy.FailOn(failpolicy.KindsOf(d.Command)), func(k failpolicy.Kind) failpolicy.Kind { return k })}
+	if s := d.Policy.MinSeverity; s != failpolicy.Unknown {
+		name := s.String()
+		out.FailOnSeverity = &name
+	}
+	return out
+}
+
 type wireTool struct {
 	Name    string `json:"name"`
 	Version string `json:"version"`
@@ -126,6 +146,8 @@ func jsonDocument(d *Document) wireDocument {
 		Command:       d.Command,
 		ExitCode:      d.ExitCode,
 		Failures:      jsonStrings(d.Failures),
+		NotFailing:    jsonStrings(d.NotFailing),
+		FailPolicy:    jsonFailPolicy(d),
 		Errors:        jsonStrings(d.Errors),
 		Warnings:      jsonStrings(d.Warnings),
 		Inputs:        jsonStrings(d.Inputs),
@@ -265,7 +287,7 @@ type wireCondition struct {
 	AttemptBudget       *int             `json:"attempt_budget"`
 
 	BenignUtility              *wireRate `json:"benign_utility"`
-	RawAttackedUtility         *wireRate `json:"raw_attacked_utility"`
+	UtilityUnderAttack         *wireRate `json:"utility_under_attack"`
 	TargetedASR                *wireRate `json:"targeted_asr"`
 	SideEffectRate             *wireRate `json:"side_effect_rate"`
 	SecureUtilityInScope       *wireRate `json:"secure_utility_in_scope"`
@@ -325,18 +347,21 @@ type wireFraction struct {
 	Value jsonNumber `json:"value"`
 }
 
+// wireJoint's cells are in the order of every report's joint column
+// (metrics.Joint.String): utility only, both, attack only, neither.
 type wireJoint struct {
 	UtilityOnly *jsonNumber `json:"utility_only"`
-	AttackOnly  *jsonNumber `json:"attack_only"`
 	Both        *jsonNumber `json:"both"`
+	AttackOnly  *jsonNumber `json:"attack_only"`
 	Neither     *jsonNumber `json:"neither"`
 }
 
-// wireCounts holds the bounds of every count, in metrics.CountNames order.
+// wireCounts holds the bounds of every count, the joint cells in wireJoint's
+// order.
 type wireCounts struct {
 	UtilityOnly       wireCountBounds `json:"utility_only"`
-	AttackOnly        wireCountBounds `json:"attack_only"`
 	Both              wireCountBounds `json:"both"`
+	AttackOnly        wireCountBounds `json:"attack_only"`
 	Neither           wireCountBounds `json:"neither"`
 	ExposedCases      wireCountBounds `json:"exposed_cases"`
 	BenignSolvedCases wireCountBounds `json:"benign_solved_cases"`
@@ -419,7 +444,7 @@ func jsonCondition(c metrics.Condition) wireCondition {
 	out.BenignRepetitions, out.CaseRepetitions = jsonInt(c.BenignRepetitions, false), jsonInt(c.CaseRepetitions, false)
 	out.Repetitions, out.AttemptBudget = jsonInt(c.Repetitions, false), jsonInt(c.AttemptBudget, true)
 	out.BenignUtility = rate("benign_utility", valid(c.BenignUtility))
-	out.RawAttackedUtility = rate("raw_attacked_utility", valid(c.RawAttackedUtility))
+	out.UtilityUnderAttack = rate("utility_under_attack", valid(c.UtilityUnderAttack))
 	out.TargetedASR = rate("targeted_asr", valid(c.TargetedASR))
 	out.SideEffectRate = rate("side_effect_rate", valid(c.SideEffectRate))
 	out.SecureUtilityInScope = rate("secure_utility_in_scope", valid(c.SecureUtilityInScope))
@@ -658,7 +683,7 @@ type wireLeaderRow struct {
 	SecurityCases        *int            `json:"security_cases"`
 	Unknowns             int             `json:"unknowns"`
 	BenignUtility        *wireLeaderRate `json:"benign_utility"`
-	RawAttackedUtility   *wireLeaderRate `json:"raw_attacked_utility"`
+	UtilityUnderAttack   *wireLeaderRate `json:"utility_under_attack"`
 	TargetedASR          *wireLeaderRate `json:"targeted_asr"`
 	SecureUtilityInScope *wireLeaderRate `json:"secure_utility_in_scope"`
 }
@@ -701,7 +726,7 @@ func jsonLeaderRow(r leaderboard.Row) wireLeaderRow {
 		}
 		rates[i] = lr
 	}
-	out.BenignUtility, out.RawAttackedUtility, out.TargetedASR, out.SecureUtilityInScope = rates[0], rates[1], rates[2], rates[3]
+	out.BenignUtility, out.UtilityUnderAttack, out.TargetedASR, out.SecureUtilityInScope = rates[0], rates[1], rates[2], rates[3]
 	return out
 }
 

@@ -55,7 +55,7 @@ func TestJSONMatchesSchema(t *testing.T) {
 			if again := writeJSON(t, f.doc); !bytes.Equal(out, again) {
 				t.Error("two renderings of the same Document differ")
 			}
-			if !bytes.HasPrefix(out, []byte("{\n  \"schema\": \""+SchemaID+"\",\n  \"schema_version\": 3,\n")) || !bytes.HasSuffix(out, []byte("}\n")) {
+			if !bytes.HasPrefix(out, []byte("{\n  \"schema\": \""+SchemaID+"\",\n  \"schema_version\": 4,\n")) || !bytes.HasSuffix(out, []byte("}\n")) {
 				t.Errorf("unexpected framing:\n%s", out)
 			}
 		})
@@ -147,8 +147,8 @@ func TestJSONValues(t *testing.T) {
 		{"bounds", []any{"conditions", 0, "bounded"}, `true`},
 		{"bounds", []any{"conditions", 0, "benign_utility", "num"}, `null`},
 		{"bounds", []any{"conditions", 0, "benign_utility", "bounds"}, `{"high":{"den":4,"num":4,"value":1},"low":{"den":4,"num":3,"value":0.75},"maybe_null":false,"unknown":1}`},
-		{"bounds", []any{"conditions", 0, "raw_attacked_utility", "bounds"}, `{"high":{"den":4,"num":2,"value":0.5},"low":{"den":4,"num":2,"value":0.5},"maybe_null":false,"unknown":0}`},
-		{"bounds", []any{"conditions", 0, "raw_attacked_utility", "value"}, `0.5`},
+		{"bounds", []any{"conditions", 0, "utility_under_attack", "bounds"}, `{"high":{"den":4,"num":2,"value":0.5},"low":{"den":4,"num":2,"value":0.5},"maybe_null":false,"unknown":0}`},
+		{"bounds", []any{"conditions", 0, "utility_under_attack", "value"}, `0.5`},
 		{"bounds", []any{"conditions", 0, "count_bounds", "benign_solved_cases"}, `{"high":4,"low":3,"unknown":1}`},
 		{"bounds", []any{"conditions", 0, "benign_solved_cases"}, `null`},
 		{"bounds", []any{"conditions", 1, "benign_utility", "num"}, `2.5`},

@@ -2,15 +2,17 @@
 // and its plain-text and JSON renderers. Build assembles a Document from
 // parts computed elsewhere (eval/summary's Results, eval/gates' results,
 // the contracts' record counts) and adds the failures, errors and exit
-// code they give; it computes no metric and evaluates no gate. WriteTable
+// code they give, the failures sorted by a failpolicy.Policy into those
+// that fail the run and those only reported (SetPolicy); it computes no
+// metric and evaluates no gate. WriteTable
 // (with the Write* table writers in this file) and WriteJSON render it;
 // the Markdown, JUnit and HTML renderers are packages of their own under
 // this one, and eval/report/formats is the one table of every format
 // (docs/report-formats.md). Output is deterministic: the same Document
 // gives the same bytes.
 //
-// It imports eval/metrics, eval/summary and eval/runs, never CEL, plotting
-// or eval itself: TestDependencies checks it.
+// It imports eval/failpolicy, eval/metrics, eval/summary and eval/runs,
+// never CEL, plotting or eval itself: TestDependencies checks it.
 package report
 
 import (
@@ -28,11 +30,13 @@ import (
 // WriteMetrics writes one table row per (contract, condition) whose metrics
 // were computed, in the order given (metrics.Compute sorts them):
 //
-//	condition  |T|  |C|  reps  benign_utility  raw_attacked_utility  targeted_asr  side_effect_rate  secure_utility_in_scope  joint u/a/both/neither  exposed  conditional_asr_exposed  solved  conditional_asr_benign_solved
+//	condition  |T|  |C|  reps  benign_utility  utility_under_attack  targeted_asr  side_effect_rate  secure_utility_in_scope  joint u/both/a/neither  exposed  conditional_asr_exposed  solved  conditional_asr_benign_solved
 //
 // reps is the repetitions per task and case ("3", or "3/2" for benign/
 // attacked when they differ). The joint column counts utility only /
-// attack only / both / neither. Rates print as "0.7500 (3/4)" (a fractional
+// both / attack only / neither: the HTML report's stacked bars' order, in
+// which the first two sum to the utility under attack and the middle two to
+// the attack successes. Rates print as "0.7500 (3/4)" (a fractional
 // part with two decimals: "0.5833 (2.33/4)"), a null rate as "—", and the
 // exposed count as "—" when the condition has no exposure labels. With
 // unknown-label bounds, a rate the unknowns change prints as
@@ -47,7 +51,7 @@ import (
 // for those with a cluster bootstrap:
 //
 //	95% intervals (wilson: Wilson score; bootstrap: cluster bootstrap by task, 2000 resamples, seed 1)
-//	condition  interval  benign_utility    raw_attacked_utility  …
+//	condition  interval  benign_utility    utility_under_attack  …
 //	model-a    wilson    [0.3006, 0.9544]  [0.1500, 0.8500]      …
 //
 // Then, for each condition with errors, a line "errors in NAME:" and its
@@ -71,8 +75,8 @@ func WriteMetrics(w io.Writer, cs []metrics.Condition) error {
 	}
 	if len(ok) > 0 {
 		tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
-		header := []string{"condition", "|T|", "|C|", "reps", "benign_utility", "raw_attacked_utility", "targeted_asr",
-			"side_effect_rate", "secure_utility_in_scope", "joint u/a/both/neither", runs.Exposed.String(), "conditional_asr_exposed",
+		header := []string{"condition", "|T|", "|C|", "reps", "benign_utility", "utility_under_attack", "targeted_asr",
+			"side_effect_rate", "secure_utility_in_scope", "joint u/both/a/neither", runs.Exposed.String(), "conditional_asr_exposed",
 			"solved", "conditional_asr_benign_solved"}
 		if withContract {
 			header = append([]string{"contract"}, header...)
@@ -90,7 +94,7 @@ func WriteMetrics(w io.Writer, cs []metrics.Condition) error {
 				fmt.Sprint(c.SecurityCases),
 				RepsCell(*c),
 				RateCell(*c, "benign_utility", c.BenignUtility),
-				RateCell(*c, "raw_attacked_utility", c.RawAttackedUtility),
+				RateCell(*c, "utility_under_attack", c.UtilityUnderAttack),
 				RateCell(*c, "targeted_asr", c.TargetedASR),
 				RateCell(*c, "side_effect_rate", c.SideEffectRate),
 				RateCell(*c, "secure_utility_in_scope", c.SecureUtilityInScope),
@@ -226,10 +230,14 @@ func CountCell(c metrics.Condition, name string, v float64) string {
 
 func JointCell(c metrics.Condition) string {
 	j := c.Joint
-	vals := []float64{j.UtilityOnly, j.AttackOnly, j.Both, j.Neither}
-	parts := make([]string, 4)
-	for i, name := range metrics.CountNames[:4] {
-		parts[i] = CountCell(c, name, vals[i])
+	// The order of Joint.String, and of the HTML report's legend.
+	cells := []struct {
+		name string
+		v    float64
+	}{{"utility_only", j.UtilityOnly}, {"both", j.Both}, {"attack_only", j.AttackOnly}, {"neither", j.Neither}}
+	parts := make([]string, len(cells))
+	for i, x := range cells {
+		parts[i] = CountCell(c, x.name, x.v)
 	}
 	return strings.Join(parts, "/")
 }

@@ -39,7 +39,7 @@ func computeFile(t *testing.T, file string) ([]runs.Record, []metrics.Condition)
 	return recs, cs
 }
 
-const header = "condition  |T|  |C|  reps  benign_utility  raw_attacked_utility  targeted_asr  side_effect_rate  secure_utility_in_scope  joint u/a/both/neither  exposed  conditional_asr_exposed  solved  conditional_asr_benign_solved\n"
+const header = "condition  |T|  |C|  reps  benign_utility  utility_under_attack  targeted_asr  side_effect_rate  secure_utility_in_scope  joint u/both/a/neither  exposed  conditional_asr_exposed  solved  conditional_asr_benign_solved\n"
 
 func TestWorkedExampleTable(t *testing.T) {
 	_, cs := computeFile(t, "../runs/testdata/worked.jsonl")
@@ -48,7 +48,7 @@ func TestWorkedExampleTable(t *testing.T) {
 		"model-a    4    4    1     0.7500 (3/4)    0.5000 (2/4)          0.5000 (2/4)  0.5000 (2/4)      0.2500 (1/4)             1/1/1/1                 —        —                        3       0.6667 (2/3)\n"+
 		"\n"+
 		"95% intervals (wilson: Wilson score)\n"+
-		"condition  interval  benign_utility    raw_attacked_utility  targeted_asr      side_effect_rate  secure_utility_in_scope  conditional_asr_exposed  conditional_asr_benign_solved\n"+
+		"condition  interval  benign_utility    utility_under_attack  targeted_asr      side_effect_rate  secure_utility_in_scope  conditional_asr_exposed  conditional_asr_benign_solved\n"+
 		"model-a    wilson    [0.3006, 0.9544]  [0.1500, 0.8500]      [0.1500, 0.8500]  [0.1500, 0.8500]  [0.0456, 0.6994]         —                        [0.2077, 0.9385]\n")
 
 	_, cs = computeFile(t, "../runs/testdata/worked5.jsonl")
@@ -57,14 +57,14 @@ func TestWorkedExampleTable(t *testing.T) {
 		"model-a    5    5    1     0.8000 (4/5)    0.6000 (3/5)          0.4000 (2/5)  0.6000 (3/5)      0.2000 (1/5)             2/1/1/1                 —        —                        4       0.5000 (2/4)\n"+
 		"\n"+
 		"95% intervals (wilson: Wilson score)\n"+
-		"condition  interval  benign_utility    raw_attacked_utility  targeted_asr      side_effect_rate  secure_utility_in_scope  conditional_asr_exposed  conditional_asr_benign_solved\n"+
+		"condition  interval  benign_utility    utility_under_attack  targeted_asr      side_effect_rate  secure_utility_in_scope  conditional_asr_exposed  conditional_asr_benign_solved\n"+
 		"model-a    wilson    [0.3755, 0.9638]  [0.2307, 0.8824]      [0.1176, 0.7693]  [0.2307, 0.8824]  [0.0362, 0.6245]         —                        [0.1500, 0.8500]\n")
 }
 
 func TestMetricsWithContractsExposureAndErrors(t *testing.T) {
 	cs := []metrics.Condition{
 		{Contract: "agentdojo-banking", Condition: "gpt-4o", BenignTasks: 16, SecurityCases: 144, BenignRepetitions: 1, CaseRepetitions: 1,
-			BenignUtility: metrics.Rate{Num: 12, Den: 16}, RawAttackedUtility: metrics.Rate{Num: 100, Den: 144},
+			BenignUtility: metrics.Rate{Num: 12, Den: 16}, UtilityUnderAttack: metrics.Rate{Num: 100, Den: 144},
 			TargetedASR: metrics.Rate{Num: 30, Den: 144}, SideEffectRate: metrics.Rate{Num: 31, Den: 144},
 			SecureUtilityInScope: metrics.Rate{Num: 90, Den: 144}, Joint: metrics.Joint{UtilityOnly: 80, AttackOnly: 10, Both: 20, Neither: 34},
 			HasExposure: true, ExposedCases: 0,
@@ -74,16 +74,16 @@ func TestMetricsWithContractsExposureAndErrors(t *testing.T) {
 			errors.New("no security cases (|C| = 0)"),
 		}},
 		{Condition: "x", BenignTasks: 1, SecurityCases: 1, BenignRepetitions: 2, CaseRepetitions: 3, BenignUtility: metrics.Rate{Num: 1, Den: 1},
-			RawAttackedUtility: metrics.Rate{Num: 0, Den: 1}, TargetedASR: metrics.Rate{Num: 1, Den: 1}, SideEffectRate: metrics.Rate{Num: 1, Den: 1},
+			UtilityUnderAttack: metrics.Rate{Num: 0, Den: 1}, TargetedASR: metrics.Rate{Num: 1, Den: 1}, SideEffectRate: metrics.Rate{Num: 1, Den: 1},
 			SecureUtilityInScope: metrics.Rate{Num: 0, Den: 1}, Joint: metrics.Joint{AttackOnly: 1},
 			HasExposure: true, ExposedCases: 1, ConditionalASRExposed: metrics.NullableRate{Rate: metrics.Rate{Num: 1, Den: 1}, Valid: true},
 			BenignSolvedCases: 1, ConditionalASRBenignSolved: metrics.NullableRate{Rate: metrics.Rate{Num: 1, Den: 1}, Valid: true}},
 	}
 	got := render(t, func(b *strings.Builder) error { return WriteMetrics(b, cs) })
 	check(t, got, ""+
-		"contract           condition  |T|  |C|  reps  benign_utility  raw_attacked_utility  targeted_asr     side_effect_rate  secure_utility_in_scope  joint u/a/both/neither  exposed  conditional_asr_exposed  solved  conditional_asr_benign_solved\n"+
-		"agentdojo-banking  gpt-4o     16   144  1     0.7500 (12/16)  0.6944 (100/144)      0.2083 (30/144)  0.2153 (31/144)   0.6250 (90/144)          80/10/20/34             0        —                        108     0.2315 (25/108)\n"+
-		"—                  x          1    1    2/3   1.0000 (1/1)    0.0000 (0/1)          1.0000 (1/1)     1.0000 (1/1)      0.0000 (0/1)             0/1/0/0                 1        1.0000 (1/1)             1       1.0000 (1/1)\n"+
+		"contract           condition  |T|  |C|  reps  benign_utility  utility_under_attack  targeted_asr     side_effect_rate  secure_utility_in_scope  joint u/both/a/neither  exposed  conditional_asr_exposed  solved  conditional_asr_benign_solved\n"+
+		"agentdojo-banking  gpt-4o     16   144  1     0.7500 (12/16)  0.6944 (100/144)      0.2083 (30/144)  0.2153 (31/144)   0.6250 (90/144)          80/20/10/34             0        —                        108     0.2315 (25/108)\n"+
+		"—                  x          1    1    2/3   1.0000 (1/1)    0.0000 (0/1)          1.0000 (1/1)     1.0000 (1/1)      0.0000 (0/1)             0/0/1/0                 1        1.0000 (1/1)             1       1.0000 (1/1)\n"+
 		"\n"+
 		"errors in agentdojo-banking:llama:\n"+
 		"  run agentdojo-banking:llama/user_task_0: label utility is unknown: criterion error: line two\n"+
@@ -116,7 +116,7 @@ func TestMetricsFromCompute(t *testing.T) {
 		"model-a    4    4    1     0.7500 (3/4)    0.5000 (2/4)          0.5000 (2/4)  0.5000 (2/4)      0.2500 (1/4)             1/1/1/1                 —        —                        3       0.6667 (2/3)\n"+
 		"\n"+
 		"95% intervals (wilson: Wilson score)\n"+
-		"condition  interval  benign_utility    raw_attacked_utility  targeted_asr      side_effect_rate  secure_utility_in_scope  conditional_asr_exposed  conditional_asr_benign_solved\n"+
+		"condition  interval  benign_utility    utility_under_attack  targeted_asr      side_effect_rate  secure_utility_in_scope  conditional_asr_exposed  conditional_asr_benign_solved\n"+
 		"model-a    wilson    [0.3006, 0.9544]  [0.1500, 0.8500]      [0.1500, 0.8500]  [0.1500, 0.8500]  [0.0456, 0.6994]         —                        [0.2077, 0.9385]\n"+
 		"\n"+
 		"errors in model-b:\n"+

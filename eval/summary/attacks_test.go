@@ -55,7 +55,7 @@ func TestCollectAttacks(t *testing.T) {
 	}
 	var names []string
 	for _, c := range res.Conditions {
-		names = append(names, c.Name()+" "+c.TargetedASR.String()+" "+c.RawAttackedUtility.String()+" "+c.BenignUtility.String())
+		names = append(names, c.Name()+" "+c.TargetedASR.String()+" "+c.UtilityUnderAttack.String()+" "+c.BenignUtility.String())
 	}
 	wantNames := []string{"k:p @ A 0.5000 (1/2) 1.0000 (2/2) 0.5000 (1/2)", "k:p @ B 0.5000 (1/2) 0.5000 (1/2) 0.5000 (1/2)",
 		"k:p @ max 1.0000 (2/2) 0.5000 (1/2) 0.5000 (1/2)", "k:q 0.0000 (0/2) 1.0000 (2/2) 1.0000 (2/2)"}

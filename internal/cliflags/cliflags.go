@@ -2,13 +2,15 @@
 // share, once: the judging limits (--max-pattern-threads, --run-timeout),
 // the transcript inputs (--include, with the expansion of the arguments)
 // and how their records are read (--source, --transcript-format), how
-// the metrics are computed (--unknown, --cases), and which bundles are
-// trusted (--verify-key, TENET_VERIFY_KEY, --expect-bundle-id). It takes a
+// the metrics are computed (--unknown, --cases), which bundles are
+// trusted (--verify-key, TENET_VERIFY_KEY, --expect-bundle-id), and which
+// failures fail the run (--fail-on, --fail-on-severity). It takes a
 // *cobra.Command to add flags to and the command's arguments; it gives
 // checked values, eval.Program limits, an inputs.List, a source plan with
-// the format override applied, metrics.Options and a bundle.Policy. It
-// decides no exit code. It imports compiler/bundle, compiler/bundle/trust,
-// eval, eval/metrics and internal/inputs; only cmd/tenet imports it.
+// the format override applied, metrics.Options, a bundle.Policy and a
+// failpolicy.Policy. It decides no exit code. It imports compiler/bundle,
+// compiler/bundle/trust, eval, eval/failpolicy, eval/metrics and
+// internal/inputs; only cmd/tenet imports it.
 package cliflags
 
 import (

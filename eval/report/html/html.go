@@ -704,8 +704,8 @@ var htmlWbr = strings.NewReplacer("_", "_<wbr>", "/", "/<wbr>")
 
 // htmlMetricHeads are the columns of the metrics table after condition, |T|,
 // |C| and reps.
-var htmlMetricHeads = []string{"benign_utility", "raw_attacked_utility", "targeted_asr", "side_effect_rate",
-	"secure_utility_in_scope", "joint u/a/both/neither", runs.Exposed.String(), "conditional_asr_exposed", "solved",
+var htmlMetricHeads = []string{"benign_utility", "utility_under_attack", "targeted_asr", "side_effect_rate",
+	"secure_utility_in_scope", "joint u/both/a/neither", runs.Exposed.String(), "conditional_asr_exposed", "solved",
 	"conditional_asr_benign_solved"}
 
 // htmlGroupViews splits the conditions by contract, in the metrics order.
@@ -759,7 +759,7 @@ func htmlGroupViewOf(index int, contract string, cs []metrics.Condition, numbers
 		}
 		row.Cells = []htmlCellView{
 			rate("benign_utility", report.RateCell(c, "benign_utility", c.BenignUtility)),
-			rate("raw_attacked_utility", report.RateCell(c, "raw_attacked_utility", c.RawAttackedUtility)),
+			rate("utility_under_attack", report.RateCell(c, "utility_under_attack", c.UtilityUnderAttack)),
 			rate("targeted_asr", report.RateCell(c, "targeted_asr", c.TargetedASR)),
 			rate("side_effect_rate", report.RateCell(c, "side_effect_rate", c.SideEffectRate)),
 			rate("secure_utility_in_scope", report.RateCell(c, "secure_utility_in_scope", c.SecureUtilityInScope)),

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/tenetlang/tenet/eval/failpolicy"
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/report"
 	"github.com/tenetlang/tenet/eval/runs"
@@ -48,7 +49,9 @@ import (
 //     Warnings in <system-out>.
 //
 // So a failure of the exit code (Failures) is a <failure> and a metric
-// error an <error>. The <testsuites> element is always written, if empty.
+// error an <error>; a failure the Document's Policy does not count
+// (NotFailing: --fail-on, --fail-on-severity) is a passing case with the
+// failure, and why it does not fail the run, in <system-out>. The <testsuites> element is always written, if empty.
 // Characters XML 1.0 cannot hold (control characters other than tab, line
 // feed and carriage return, invalid UTF-8, U+FFFE, U+FFFF) become U+FFFD,
 // so the output always parses. The output is deterministic.
@@ -200,11 +203,11 @@ func conditionSummary(c metrics.Condition) string {
 	lines := []string{
 		fmt.Sprintf("|T| = %d, |C| = %d, reps %s", c.BenignTasks, c.SecurityCases, report.RepsCell(c)),
 		"benign_utility: " + report.RateCell(c, "benign_utility", c.BenignUtility),
-		"raw_attacked_utility: " + report.RateCell(c, "raw_attacked_utility", c.RawAttackedUtility),
+		"utility_under_attack: " + report.RateCell(c, "utility_under_attack", c.UtilityUnderAttack),
 		"targeted_asr: " + report.RateCell(c, "targeted_asr", c.TargetedASR),
 		"side_effect_rate: " + report.RateCell(c, "side_effect_rate", c.SideEffectRate),
 		"secure_utility_in_scope: " + report.RateCell(c, "secure_utility_in_scope", c.SecureUtilityInScope),
-		"joint u/a/both/neither: " + report.JointCell(c),
+		"joint u/both/a/neither: " + report.JointCell(c),
 		"exposed: " + exposed,
 		"conditional_asr_exposed: " + report.NullableCell(c, "conditional_asr_exposed", c.ConditionalASRExposed),
 		"solved: " + report.CountCell(c, "benign_solved_cases", c.BenignSolvedCases),
@@ -253,8 +256,9 @@ func junitInvariants(d *report.Document) []junitCase {
 				}
 				parts = append(parts, fmt.Sprintf("undecided on %s of %s in %s: %s", report.Count(n.Unknown, "run"), report.Count(c.Runs, "run"), c.Name(), firstRuns(d.RunsFiles, keys, n.MoreUnknownRuns, "unknown results")))
 			}
-			tc.Failure = &junitProblem{Type: "invariant", Message: "invariant " + n.Name + " " + strings.Join(parts, "; "),
-				Text: strings.Join(lines, "\n")}
+			fails, note := d.Fails(failpolicy.Invariants, c.Contract, n.Name)
+			setFailure(&tc, &junitProblem{Type: "invariant", Message: "invariant " + n.Name + " " + strings.Join(parts, "; "),
+				Text: strings.Join(lines, "\n")}, fails, note)
 			out = append(out, tc)
 		}
 	}
@@ -275,6 +279,18 @@ func firstRuns(files report.RunsFiles, keys []string, more int, noun string) str
 	return s
 }
 
+// setFailure makes p tc's <failure>; a failure the Document's Policy does
+// not count (--fail-on, --fail-on-severity) goes to <system-out> instead,
+// after the note saying why, so that a CI system shows it without failing
+// on it, as the exit code does.
+func setFailure(tc *junitCase, p *junitProblem, fails bool, note string) {
+	if fails {
+		tc.Failure = p
+		return
+	}
+	tc.SystemOut = &junitText{Text: p.Message + " " + note + "\n" + p.Text}
+}
+
 func junitGates(d *report.Document) []junitCase {
 	var out []junitCase
 	for _, g := range d.Gates {
@@ -290,7 +306,8 @@ func junitGates(d *report.Document) []junitCase {
 				// failed gate.
 				tc.Error = p
 			} else {
-				tc.Failure = p
+				fails, note := d.Fails(failpolicy.Gates, "", "")
+				setFailure(&tc, p, fails, note)
 			}
 		}
 		out = append(out, tc)
@@ -311,7 +328,8 @@ func junitTests(d *report.Document) []junitCase {
 			if len(t.Problems) > 0 {
 				msg += ": " + firstOf(t.Problems)
 			}
-			tc.Failure = &junitProblem{Type: "test", Message: report.OneLine(msg), Text: strings.Join(lines, "\n")}
+			fails, note := d.Fails(failpolicy.Tests, "", "")
+			setFailure(&tc, &junitProblem{Type: "test", Message: report.OneLine(msg), Text: strings.Join(lines, "\n")}, fails, note)
 		}
 		out = append(out, tc)
 	}

@@ -65,6 +65,7 @@ func Write(w io.Writer, d *report.Document) error {
 	}
 	fmt.Fprintf(bw, "%s\n", strings.Join(status, " · "))
 	mdList(bw, "Failures", d.Failures)
+	mdList(bw, "Not failing", d.NotFailing)
 	mdList(bw, "Errors", d.Errors)
 	mdList(bw, "Warnings", d.Warnings)
 	mdList(bw, "Cases", d.Cases)
@@ -301,8 +302,8 @@ func mdMetrics(w io.Writer, cs []metrics.Condition) {
 		return []string{report.ShownName(c.Condition)}
 	}
 	if len(ok) > 0 {
-		header := []string{"condition", "|T|", "|C|", "reps", "benign_utility", "raw_attacked_utility", "targeted_asr",
-			"side_effect_rate", "secure_utility_in_scope", "joint u/a/both/neither", runs.Exposed.String(), "conditional_asr_exposed",
+		header := []string{"condition", "|T|", "|C|", "reps", "benign_utility", "utility_under_attack", "targeted_asr",
+			"side_effect_rate", "secure_utility_in_scope", "joint u/both/a/neither", runs.Exposed.String(), "conditional_asr_exposed",
 			"solved", "conditional_asr_benign_solved"}
 		right := map[int]bool{1: true, 2: true, 3: true}
 		if withContract {
@@ -319,7 +320,7 @@ func mdMetrics(w io.Writer, cs []metrics.Condition) {
 			rows = append(rows, append(lead(c),
 				fmt.Sprint(c.BenignTasks), fmt.Sprint(c.SecurityCases), report.RepsCell(c),
 				report.RateCell(c, "benign_utility", c.BenignUtility),
-				report.RateCell(c, "raw_attacked_utility", c.RawAttackedUtility),
+				report.RateCell(c, "utility_under_attack", c.UtilityUnderAttack),
 				report.RateCell(c, "targeted_asr", c.TargetedASR),
 				report.RateCell(c, "side_effect_rate", c.SideEffectRate),
 				report.RateCell(c, "secure_utility_in_scope", c.SecureUtilityInScope),
