@@ -23,7 +23,13 @@ import (
 	"github.com/tenetlang/tenet/lang/diag"
 )
 
-// Version is tenet's version, recorded in every bundle header.
+// Version is the compiler's version, recorded in every bundle header and
+// in reports: the tenet release this source tree is (raised by hand in the
+// commit a release tag points at; the release refuses a tag that differs,
+// TestReleaseTag). It is a constant, not the build's version
+// (internal/buildinfo), so that a bundle's bytes and a report's do not
+// depend on the commit, the VCS state or how the binary was built
+// (docs/release.md, "Versions").
 const Version = "0.1.0"
 
 // DefaultRunCostLimit is the CEL cost (cel-go cost units: roughly one per

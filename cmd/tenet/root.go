@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tenetlang/tenet/cmd/tenet/internal/enforce"
+	"github.com/tenetlang/tenet/cmd/tenet/internal/version"
 	"github.com/tenetlang/tenet/internal/errwriter"
 )
 
@@ -64,10 +65,11 @@ func mainContext(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		PersistentPreRunE: refuseEmptyFileFlags,
 	}
 	root.CompletionOptions.DisableDefaultCmd = true
+	version.SetRoot(root)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetArgs(args)
-	root.AddCommand(checkCmd(), buildCmd(), keygenCmd(), inspectCmd(), evalCmd(), explainCmd(), reportCmd(), compareCmd(), testCmd(), versionCmd(), fmtCmd(), importCmd(), devCmd())
+	root.AddCommand(checkCmd(), buildCmd(), keygenCmd(), inspectCmd(), evalCmd(), explainCmd(), reportCmd(), compareCmd(), testCmd(), version.Command(), fmtCmd(), importCmd(), devCmd())
 	root.AddCommand(enforce.Commands(enforce.Env{Help: help, Open: openContract, Exit: func(code int) error { return exitError{code} }})...)
 	cmd, err := root.ExecuteContextC(ctx)
 	var ee exitError
