@@ -3,6 +3,7 @@ package buildinfo
 import (
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"testing"
 )
 
@@ -78,12 +79,15 @@ func TestFrom(t *testing.T) {
 	}
 }
 
-// TestCurrentInATestBinary: go test records no VCS information and no
-// module version, so everything run under tests (the CLI goldens
+// TestCurrentInATestBinary: go test records no module version and, by
+// default, no VCS information, so what runs under tests (the CLI goldens
 // included) sees Devel, whichever commit is checked out.
 func TestCurrentInATestBinary(t *testing.T) {
 	if linked != "" {
 		t.Skipf("built with -X %s=%s", LinkedVar, linked)
+	}
+	if bi, _ := debug.ReadBuildInfo(); bi != nil && slices.ContainsFunc(bi.Settings, func(s debug.BuildSetting) bool { return s.Key == "vcs.revision" }) {
+		t.Skip("built with VCS information (go test -buildvcs=true)")
 	}
 	if got := Current().Version; got != Devel {
 		t.Errorf("Current().Version = %q in a test binary, want %q", got, Devel)
