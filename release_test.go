@@ -39,6 +39,12 @@ type goreleaserConfig struct {
 		Goos    []string `yaml:"goos"`
 		Goarch  []string `yaml:"goarch"`
 	} `yaml:"builds"`
+	Release struct {
+		GitHub struct {
+			Owner string `yaml:"owner"`
+			Name  string `yaml:"name"`
+		} `yaml:"github"`
+	} `yaml:"release"`
 	Archives []struct {
 		Formats []string `yaml:"formats"`
 		Files   []string `yaml:"files"`
@@ -104,6 +110,12 @@ func TestGoReleaserConfig(t *testing.T) {
 		if !slices.Contains(a.Files, "README.md") {
 			t.Errorf("archives files %q: no README.md", a.Files)
 		}
+	}
+	// Named, not taken from the clone's remote: goreleaser check and
+	// release fail in a clone without a GitHub remote (a mirror, a CI
+	// checkout of another host).
+	if gh := c.Release.GitHub; gh.Owner+"/"+gh.Name != "tenetlang/tenet" {
+		t.Errorf("release.github: %q/%q, want tenetlang/tenet (the module path's repository)", gh.Owner, gh.Name)
 	}
 	if c.Checksum.NameTemplate == "" {
 		t.Error("checksum.name_template is empty")
