@@ -23,7 +23,14 @@ import (
 	"github.com/tenetlang/tenet/lang/diag"
 )
 
-// Version is tenet's version, recorded in every bundle header.
+// Version is the compiler's version, recorded in every bundle header and
+// in reports. It is raised when the compiler's output changes (the same
+// sources give another bundle), not at every release: it is a constant,
+// not the build's version (internal/buildinfo), so that a bundle's bytes,
+// its id and a report's bytes depend neither on the commit or the way
+// tenet was built nor on a release that left the compiler alone (pinned
+// --expect-bundle-id values survive such an upgrade; docs/release.md,
+// "Versions").
 const Version = "0.1.0"
 
 // DefaultRunCostLimit is the CEL cost (cel-go cost units: roughly one per

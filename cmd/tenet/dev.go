@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tenetlang/tenet/cmd/tenet/internal/precommit"
 	"github.com/tenetlang/tenet/internal/paths"
 	"github.com/tenetlang/tenet/internal/synth"
 )
@@ -19,7 +20,8 @@ func devCmd() *cobra.Command {
 		Short:  "Tools for tenet's developers (unsupported, may change)",
 		Hidden: true,
 	}
-	cmd.AddCommand(devSynthCmd())
+	// precommit is the exception: the published hooks name it (precommit's doc).
+	cmd.AddCommand(devSynthCmd(), precommit.Command(help, checkCmd().RunE))
 	return cmd
 }
 

@@ -8,8 +8,9 @@ import (
 )
 
 // noHelp are the commands without a help/NAME.txt: their Short line and
-// flags say all there is (build, version), or they only group others (dev).
-var noHelp = []string{"build", "dev", "version"}
+// flags say all there is (build, version), or they only group others (dev,
+// dev-precommit).
+var noHelp = []string{"build", "dev", "dev-precommit", "version"}
 
 // hiddenCommands are the hidden commands, as paths below tenet. Cobra's
 // completion leaves hidden commands out, so they are named here; their

@@ -17,6 +17,7 @@ import (
 	"github.com/tenetlang/tenet/cmd/tenet/internal/flagcheck"
 	"github.com/tenetlang/tenet/cmd/tenet/internal/fmtcmd"
 	"github.com/tenetlang/tenet/cmd/tenet/internal/initcmd"
+	"github.com/tenetlang/tenet/cmd/tenet/internal/version"
 	"github.com/tenetlang/tenet/internal/errwriter"
 	"github.com/tenetlang/tenet/internal/termstyle"
 )
@@ -97,9 +98,10 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 		PersistentPreRunE: flagcheck.Check, // docs/cli.md, Conventions
 	}
 	root.CompletionOptions.DisableDefaultCmd = true // tenet's own: completion.Command
+	version.SetRoot(root)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(checkCmd(), buildCmd(), keygenCmd(), inspectCmd(), evalCmd(), explainCmd(), reportCmd(), compareCmd(), testCmd(), versionCmd(), importCmd(), devCmd())
+	root.AddCommand(checkCmd(), buildCmd(), keygenCmd(), inspectCmd(), evalCmd(), explainCmd(), reportCmd(), compareCmd(), testCmd(), version.Command(), importCmd(), devCmd())
 	root.AddCommand(enforce.Commands(enforce.Env{Help: help, Open: openContract, Exit: exit})...)
 	root.AddCommand(fmtcmd.Command(fmtcmd.Env{Help: help("fmt"), Exit: exit}), completion.Command(help("completion")), initcmd.Command(help("init")))
 	flagcheck.Install(root)

@@ -88,7 +88,7 @@ func (l *listing) header(b *Bundle, id string) {
 	for _, sg := range l.a.Signers {
 		l.pf("signed by %s (signature verified)\n", sg.Fingerprint())
 	}
-	l.pf("format %d, compiled by tenet %s with cel-go %s\n", b.Header.FormatVersion, b.Header.CompilerVersion, b.Header.CELVersion)
+	l.pf("format %d, compiled by tenet's compiler %s with cel-go %s\n", b.Header.FormatVersion, b.Header.CompilerVersion, b.Header.CELVersion)
 
 	m := b.Manifest
 	l.pf("\ncontract %s", m.Contract)

@@ -30,7 +30,7 @@ const (
 // same, whatever the input order.
 type Document struct {
 	Command string   // one of the Command constants
-	Version string   // tenet's version (compiler.Version)
+	Version string   // the compiler version (compiler.Version), not the build's: docs/release.md
 	Inputs  []string // the files read, as named on the command line, sorted
 
 	// Contracts are the contracts that judged transcripts (tenet eval) or
