@@ -23,14 +23,14 @@ func testCmd() *cobra.Command {
 			if err := lim.Check(); err != nil {
 				return err
 			}
-			if err := rf.check(append([]string{dir}, lang.SourceFiles(dir)...)); err != nil {
+			if err := rf.Check(append([]string{dir}, lang.SourceFiles(dir)...)); err != nil {
 				return err
 			}
 			b, err := tenet.Build(dir, diagsTo(cmd.ErrOrStderr()))
 			if err != nil {
 				return buildFailed(err)
 			}
-			if len(b.Tests()) == 0 && rf.format == "table" && rf.out == "" {
+			if len(b.Tests()) == 0 && rf.ShowsFailures() {
 				fmt.Fprintf(cmd.OutOrStdout(), "no tests in %s\n", dir)
 				return nil
 			}
@@ -41,7 +41,7 @@ func testCmd() *cobra.Command {
 			return rf.write(cmd, d, nil)
 		},
 	}
-	rf.add(cmd)
+	rf.Add(cmd)
 	lim.Add(cmd)
 	return cmd
 }

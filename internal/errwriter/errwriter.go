@@ -40,3 +40,7 @@ func (c *Writer) Write(p []byte) (int, error) {
 
 // Err is the first write error, nil if every write succeeded.
 func (c *Writer) Err() error { return c.err }
+
+// Underlying is the writer c writes to: a command asks it whether its
+// output is a terminal (termstyle.For), which c itself cannot say.
+func (c *Writer) Underlying() io.Writer { return c.w }
