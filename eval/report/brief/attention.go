@@ -16,8 +16,8 @@ type item struct {
 	failure             bool   // word in Error style, else Warning
 }
 
-// writeAttention writes the "needs attention" list: failed gates and
-// invariants (exit 1), errors (exit 2), then what fails nothing but asks
+// writeAttention writes the "needs attention" list: errors (exit 2),
+// failed gates and invariants (exit 1), then what fails nothing but asks
 // for a look (disagreements, unknown labels, unauthorized calls,
 // warnings). Invariants and gates are aggregated by name across
 // conditions, each kind bounded by MaxAttention lines; a last line says
@@ -49,11 +49,12 @@ func writeAttention(w io.Writer, d *report.Document, st termstyle.Style) {
 // attentionItems returns the list's lines in order.
 func attentionItems(d *report.Document) []item {
 	var items []item
-	items = append(items, gateItems(d)...)
-	items = append(items, invariantItems(d)...)
+	items = append(items, metricErrorItems(d)...)
 	if n := len(d.Errors); n > 0 {
 		items = append(items, item{thousands(n) + " ", plural(n, "error", "errors"), " (exit code 2), printed on standard error: " + firstLine(d.Errors[0]), true})
 	}
+	items = append(items, gateItems(d)...)
+	items = append(items, invariantItems(d)...)
 	items = append(items, agreementItems(d)...)
 	if u, in := unknownLabels(d); u > 0 {
 		items = append(items, item{thousands(u) + " labels ", "unknown", " in " + count(in, "condition", "conditions") + ": rates shown as low–high", false})
@@ -71,10 +72,11 @@ func attentionItems(d *report.Document) []item {
 	return items
 }
 
-// gateItems aggregates the failed requirements per gate: how many
-// conditions failed it, and the first failure's condition and reason.
+// gateItems aggregates the failed requirements per gate: how many, in
+// how many conditions, and the first one with its condition and reason.
 func gateItems(d *report.Document) []item {
 	type agg struct {
+		reqs  int
 		conds map[string]bool
 		first report.GateResult
 	}
@@ -90,6 +92,7 @@ func gateItems(d *report.Document) []item {
 			gates[g.Gate] = a
 			order = append(order, g.Gate)
 		}
+		a.reqs++
 		a.conds[g.Condition] = true
 	}
 	var items []item
@@ -99,9 +102,9 @@ func gateItems(d *report.Document) []item {
 			break
 		}
 		a := gates[name]
-		items = append(items, item{"gate " + report.ShownName(name) + " ", "failed", fmt.Sprintf(" for %s: %s: %s: %s",
-			count(len(a.conds), "condition", "conditions"), report.ShownName(a.first.Condition),
-			firstLine(a.first.Requirement), firstLine(a.first.Reason)), true})
+		items = append(items, item{"gate " + report.ShownName(name) + " ", "failed", fmt.Sprintf(": %s in %s, first %s: %s: %s",
+			count(a.reqs, "requirement", "requirements"), count(len(a.conds), "condition", "conditions"),
+			report.ShownName(a.first.Condition), firstLine(a.first.Requirement), firstLine(a.first.Reason)), true})
 	}
 	return items
 }
@@ -153,7 +156,32 @@ func invariantItems(d *report.Document) []item {
 		}
 	}
 	if more > 0 {
-		items = append(items, item{fmt.Sprintf("… and %d more invariants ", more), "violated or undecided", "", true})
+		items = append(items, item{fmt.Sprintf("… and %s ", count(more, "more invariant", "more invariants")), "violated or undecided", "", true})
+	}
+	return items
+}
+
+// metricErrorItems names each condition whose metrics could not be
+// computed, with its first error: the reason the full table gives.
+func metricErrorItems(d *report.Document) []item {
+	var items []item
+	failed := 0
+	for _, c := range d.Conditions {
+		if c.OK() {
+			continue
+		}
+		failed++
+		if failed > MaxAttention {
+			continue
+		}
+		more := ""
+		if len(c.Errors) > 1 {
+			more = fmt.Sprintf(" (and %d more)", len(c.Errors)-1)
+		}
+		items = append(items, item{"metrics of " + report.ShownName(c.Name()) + " ", "not computed", more + ": " + firstLine(c.Errors[0].Error()), true})
+	}
+	if failed > MaxAttention {
+		items = append(items, item{fmt.Sprintf("… and metrics of %d more conditions ", failed-MaxAttention), "not computed", "", true})
 	}
 	return items
 }

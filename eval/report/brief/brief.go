@@ -69,7 +69,11 @@ func writeHeader(w io.Writer, d *report.Document) {
 		for _, s := range c.Skipped {
 			skipped += s.Count
 		}
-		line := fmt.Sprintf("contract %s: %s judged", report.ShownName(strings.TrimSpace(c.Name+" "+c.Version)), count(c.Judged, "run", "runs"))
+		line := "contract " + report.ShownName(strings.TrimSpace(c.Name+" "+c.Version))
+		if c.Bundle != "" {
+			line += " (" + shortID(c.Bundle) + ")"
+		}
+		line += ": " + count(c.Judged, "run", "runs") + " judged"
 		if skipped > 0 {
 			line += ", " + count(skipped, "record", "records") + " skipped"
 		}
@@ -78,6 +82,16 @@ func writeHeader(w io.Writer, d *report.Document) {
 	if line := report.UnselectedLine(d); line != "" {
 		fmt.Fprintln(w, clipEnd(line, Width))
 	}
+}
+
+// shortID is a bundle id cut to its first 12 hex digits, as a short
+// commit id is: enough to tell bundles apart in a header; --detail and
+// every machine format give it whole.
+func shortID(id string) string {
+	if hex, ok := strings.CutPrefix(id, "sha256:"); ok && len(hex) > 12 {
+		return "sha256:" + hex[:12]
+	}
+	return report.ShownName(id)
 }
 
 // row is one condition's headline.
