@@ -73,7 +73,8 @@ func attentionItems(d *report.Document) []item {
 }
 
 // gateItems aggregates the failed requirements per gate: how many, in
-// how many conditions, and the first one with its condition and reason.
+// how many conditions, and, on a line of its own, the first one with its
+// condition and reason.
 func gateItems(d *report.Document) []item {
 	type agg struct {
 		reqs  int
@@ -102,9 +103,9 @@ func gateItems(d *report.Document) []item {
 			break
 		}
 		a := gates[name]
-		items = append(items, item{"gate " + report.ShownName(name) + " ", "failed", fmt.Sprintf(": %s in %s, first %s: %s: %s",
-			count(a.reqs, "requirement", "requirements"), count(len(a.conds), "condition", "conditions"),
-			report.ShownName(a.first.Condition), firstLine(a.first.Requirement), firstLine(a.first.Reason)), true})
+		items = append(items, item{"gate " + report.ShownName(name) + " ", "failed", fmt.Sprintf(": %s in %s",
+			count(a.reqs, "requirement", "requirements"), count(len(a.conds), "condition", "conditions")), true},
+			item{"  first: ", "", fmt.Sprintf("%s: %s: %s", report.ShownName(a.first.Condition), firstLine(a.first.Requirement), firstLine(a.first.Reason)), false})
 	}
 	return items
 }
