@@ -103,7 +103,7 @@ func gateItems(d *report.Document) []item {
 			break
 		}
 		a := gates[name]
-		items = append(items, item{"gate " + report.ShownName(name) + " ", "failed", fmt.Sprintf(": %s in %s",
+		items = append(items, item{"gate " + nameShown(name) + " ", "failed", fmt.Sprintf(": %s in %s",
 			count(a.reqs, "requirement", "requirements"), count(len(a.conds), "condition", "conditions")), true},
 			item{"  first: ", "", fmt.Sprintf("%s: %s: %s", report.ShownName(a.first.Condition), firstLine(a.first.Requirement), firstLine(a.first.Reason)), false})
 	}
@@ -152,7 +152,7 @@ func invariantItems(d *report.Document) []item {
 				continue
 			}
 			shown++
-			items = append(items, item{"invariant " + report.ShownName(name) + " ", k.word, fmt.Sprintf(" on %s in %d of %s",
+			items = append(items, item{"invariant " + nameShown(name) + " ", k.word, fmt.Sprintf(" on %s in %d of %s",
 				count(k.runs, "run", "runs"), k.conds, count(a.conds, "condition", "conditions")), true})
 		}
 	}
@@ -179,7 +179,7 @@ func metricErrorItems(d *report.Document) []item {
 		if len(c.Errors) > 1 {
 			more = fmt.Sprintf(" (and %d more)", len(c.Errors)-1)
 		}
-		items = append(items, item{"metrics of " + report.ShownName(c.Name()) + " ", "not computed", more + ": " + firstLine(c.Errors[0].Error()), true})
+		items = append(items, item{"metrics of " + nameShown(c.Name()) + " ", "not computed", more + ": " + firstLine(c.Errors[0].Error()), true})
 	}
 	if failed > MaxAttention {
 		items = append(items, item{fmt.Sprintf("… and metrics of %d more conditions ", failed-MaxAttention), "not computed", "", true})
@@ -250,3 +250,11 @@ func plural(n int, one, many string) string {
 	}
 	return many
 }
+
+// maxName bounds a name at the start of a list entry, so that the words
+// after it (violated, failed, the counts) always fit the line.
+const maxName = 60
+
+// nameShown is a name as reports show it, clipped in its middle to
+// maxName columns.
+func nameShown(s string) string { return clipMiddle(report.ShownName(s), maxName, maxName/3) }
