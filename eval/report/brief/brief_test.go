@@ -19,9 +19,9 @@ func TestDisplayWidth(t *testing.T) {
 		want int
 	}{
 		{"abc", 3},
-		{"漢字", 4},        // East Asian wide: two columns each
+		{"漢字", 4},         // East Asian wide: two columns each
 		{"cafe\u0301", 4}, // a combining accent takes none
-		{"ｇｐｔ", 6},       // fullwidth
+		{"ｇｐｔ", 6},        // fullwidth
 		{"0.0792–0.9417", 13},
 	} {
 		if got := DisplayWidth(tc.s); got != tc.want {
