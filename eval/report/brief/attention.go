@@ -57,7 +57,8 @@ func attentionItems(d *report.Document) []item {
 	items = append(items, invariantItems(d)...)
 	items = append(items, agreementItems(d)...)
 	if u, in := unknownLabels(d); u > 0 {
-		items = append(items, item{thousands(u) + " labels ", "unknown", " in " + count(in, "condition", "conditions") + ": rates shown as low–high", false})
+		items = append(items, item{thousands(u) + " ", plural(u, "label", "labels") + " unknown", " (utility, attack_success, side_effect, exposed) in " +
+			count(in, "condition", "conditions") + ": rates shown as low–high", false})
 	}
 	if runs, in := deniedRuns(d); runs > 0 {
 		items = append(items, item{count(runs, "run", "runs") + " with calls ", "not authorized", " (authorization audit) in " + count(in, "condition", "conditions"), false})
