@@ -57,7 +57,7 @@ func attentionItems(d *report.Document) []item {
 	items = append(items, invariantItems(d)...)
 	items = append(items, agreementItems(d)...)
 	if u, in := unknownLabels(d); u > 0 {
-		items = append(items, item{thousands(u) + " ", plural(u, "label", "labels") + " unknown", " (utility, attack_success, side_effect, exposed) in " +
+		items = append(items, item{thousands(u) + " ", plural(u, "label", "labels") + " unknown", " in " +
 			count(in, "condition", "conditions") + ": rates shown as low–high", false})
 	}
 	if runs, in := deniedRuns(d); runs > 0 {
