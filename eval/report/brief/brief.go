@@ -80,7 +80,9 @@ func writeHeader(w io.Writer, d *report.Document) {
 		fmt.Fprintln(w, clipEnd(line, Width))
 	}
 	if line := report.UnselectedLine(d); line != "" {
-		fmt.Fprintln(w, clipEnd(line, Width))
+		// The full line's tail says what the header already implies;
+		// without it a line fits for names of usual length.
+		fmt.Fprintln(w, clipEnd(strings.TrimSuffix(line, "; its metrics and gates are over those"), Width))
 	}
 }
 
@@ -103,7 +105,7 @@ type row struct {
 	failed   string // "" when nothing failed
 }
 
-var headers = [...]string{"condition", "utility", "under attack", "targeted ASR", "secure utility", "n", "failed"}
+var headers = [...]string{"condition", "benign utility", "under attack", "targeted ASR", "secure utility", "n", "failed"}
 
 // gap is the space between two columns.
 const gap = "  "
@@ -188,6 +190,17 @@ func writeConditions(w io.Writer, d *report.Document, st termstyle.Style) {
 	fmt.Fprintln(w, "columns: benign_utility, utility_under_attack, targeted_asr, secure_utility_in_scope (docs/metrics.md); n: runs")
 	if bounded {
 		fmt.Fprintln(w, "low–high: the least and greatest value over the unknown labels (--unknown=bounds)")
+	}
+	// Under --cases observed the denominators are the cases that ran: the
+	// rows above read differently, so the summary says it, bounded.
+	for i, line := range d.Cases {
+		if i == MaxAttention {
+			fmt.Fprintf(w, "… and %d more conditions over observed cases (--detail)\n", len(d.Cases)-i)
+			break
+		}
+		// The full line's tail says what the header already implies;
+		// without it a line fits for names of usual length.
+		fmt.Fprintln(w, clipEnd(strings.TrimSuffix(line, "; its metrics and gates are over those"), Width))
 	}
 }
 
