@@ -30,7 +30,7 @@ func compareCmd() *cobra.Command {
 			if err := paths.CheckInputs(args); err != nil {
 				return err
 			}
-			if err := rf.check(args); err != nil {
+			if err := rf.Check(args); err != nil {
 				return err
 			}
 			stderr := cmd.ErrOrStderr()
@@ -55,14 +55,14 @@ func compareCmd() *cobra.Command {
 				}
 				return exitError{exitBad}
 			}
-			return rf.write(cmd, report.BuildComparison(compiler.Version, args, len(recs), &c, rf.maxItems), nil)
+			return rf.write(cmd, report.BuildComparison(compiler.Version, args, len(recs), &c, rf.MaxItems), nil)
 		},
 	}
 	cmd.Flags().IntVar(&maxRecord, "max-record-bytes", runs.DefaultMaxRecordBytes, "longest runs-file record (line) accepted, in bytes")
 	cmd.Flags().StringVar(&reference, "reference", "", "the reference condition (e.g. the undefended model)")
 	cmd.Flags().StringVar(&defended, "defended", "", "the defended condition")
-	rf.add(cmd)
-	rf.addMaxItems(cmd)
+	rf.Add(cmd)
+	rf.AddMaxItems(cmd)
 	trust.AddRunsOnly(cmd)
 	cmd.MarkFlagRequired("reference")
 	cmd.MarkFlagRequired("defended")

@@ -67,14 +67,14 @@ func evalCmd() *cobra.Command {
 			defer list.Close()
 			files := list.Files
 			inputs := append(append([]string{args[0]}, files...), lang.SourceFiles(args[0])...)
-			if err := rf.check(inputs); err != nil {
+			if err := rf.Check(inputs); err != nil {
 				return err
 			}
 			if out != "" && out != "-" {
 				if err := paths.CheckOutput(out, inputs); err != nil {
 					return err
 				}
-				if rf.out != "" && paths.SameFile(out, rf.out) {
+				if rf.Out != "" && paths.SameFile(out, rf.Out) {
 					return fmt.Errorf("--out and --report-out name the same file %s", out)
 				}
 			}
@@ -101,7 +101,7 @@ func evalCmd() *cobra.Command {
 			var outputs atomicfile.Set
 			defer outputs.Abort() // after Commit, a no-op
 			in := assemble.EvalInput{Input: assemble.Input{Command: report.CommandEval, Version: compiler.Version,
-				Inputs: args[1:], Programs: progs, Metrics: mf.Options(), MaxListed: rf.maxItems, Profiles: profiles, NoViolations: rf.format == "table", Policy: fo.Policy},
+				Inputs: args[1:], Programs: progs, Metrics: mf.Options(), MaxListed: rf.MaxItems, Profiles: profiles, NoViolations: rf.Tables(), Policy: fo.Policy},
 				Files: files, Options: opt, Progress: stderr}
 			in.Options.Open, in.Size = list.Open, list.Size
 			if out == "-" { // the report goes to --report-out (flagcheck)
@@ -133,8 +133,8 @@ func evalCmd() *cobra.Command {
 	cmd.Flags().IntVar(&sortBytes, "sort-memory", defaultSortBytes, "bytes of judged runs held in memory before they are sorted in temporary files (0: all in memory)")
 	cmd.Flags().MarkHidden("sort-memory")
 	mf.Add(cmd, "unknown labels: refuse (metrics of their condition refuse) or bounds (every rate as [low, high])")
-	rf.add(cmd)
-	rf.addMaxItems(cmd)
+	rf.Add(cmd)
+	rf.AddMaxItems(cmd)
 	trust.Add(cmd)
 	cf.Add(cmd)
 	fo.Add(cmd, report.CommandEval)

@@ -367,7 +367,9 @@ func runHostile(t *testing.T, tenet, dir string) {
 // dies: tenet must print a clear error instead.
 var crashRE = regexp.MustCompile(`(?m)^(panic: |fatal error: |goroutine [0-9]+ \[|runtime: )`)
 
-var idRE = regexp.MustCompile(`sha256:[0-9a-f]{64}`)
+// idRE matches a bundle id, whole or short (the summary's header gives its
+// first 12 hex digits).
+var idRE = regexp.MustCompile(`sha256:[0-9a-f]{12}(?:[0-9a-f]{52})?`)
 
 // normalize makes output independent of the machine: the working
 // directory reads $WORK, and bundle ids (which change with tenet's and

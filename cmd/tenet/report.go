@@ -43,7 +43,7 @@ func reportCmd() *cobra.Command {
 			if contract != "" {
 				inputs = append(append([]string{contract}, args...), lang.SourceFiles(contract)...)
 			}
-			if err := rf.check(inputs); err != nil {
+			if err := rf.Check(inputs); err != nil {
 				return err
 			}
 			stderr := cmd.ErrOrStderr()
@@ -89,7 +89,7 @@ func reportCmd() *cobra.Command {
 			}
 			d := assemble.Build(assemble.Input{
 				Command: report.CommandReport, Version: compiler.Version, Inputs: args,
-				Programs: progs, Metrics: opts, MaxListed: rf.maxItems, RunsFiles: args, Policy: fo.Policy,
+				Programs: progs, Metrics: opts, MaxListed: rf.MaxItems, RunsFiles: args, Policy: fo.Policy,
 			}, recs)
 			if n, in := decisionlog.Undecided(recs); n > 0 {
 				// The audit cannot count them: without this, a log of such
@@ -103,8 +103,8 @@ func reportCmd() *cobra.Command {
 	cmd.Flags().IntVar(&maxRecord, "max-record-bytes", runs.DefaultMaxRecordBytes, "longest runs-file record (line) accepted, in bytes")
 	cmd.Flags().StringVar(&contract, "contract", "", "take task and case sets and gates from this contract (directory, directory of contracts, or bundle)")
 	mf.Add(cmd, "unknown labels: refuse (the condition's metrics are an error) or bounds (every rate as [low, high] over the unknowns)")
-	rf.add(cmd)
-	rf.addMaxItems(cmd)
+	rf.Add(cmd)
+	rf.AddMaxItems(cmd)
 	trust.Add(cmd)
 	cf.Add(cmd)
 	fo.Add(cmd, report.CommandReport)

@@ -34,14 +34,14 @@ func testCmd() *cobra.Command {
 			if err := lim.Check(); err != nil {
 				return err
 			}
-			if err := rf.check(append([]string{args[0]}, contractarg.Sources(a)...)); err != nil {
+			if err := rf.Check(append([]string{args[0]}, contractarg.Sources(a)...)); err != nil {
 				return err
 			}
 			d, err := contractarg.Test(a, tenet.TestOptions{MaxPatternThreads: lim.Threads, RunTimeout: lim.Timeout, Select: sel}, cmd.ErrOrStderr())
 			if err != nil {
 				return buildFailed(err)
 			}
-			if len(d.Tests)+len(d.Warnings) == 0 && rf.format == "table" && rf.out == "" {
+			if len(d.Tests)+len(d.Warnings) == 0 && rf.ShowsFailures() {
 				fmt.Fprintf(cmd.OutOrStdout(), "no tests in %s\n", args[0])
 				return nil
 			}
@@ -50,7 +50,7 @@ func testCmd() *cobra.Command {
 			return rf.write(cmd, d, nil)
 		},
 	}
-	rf.add(cmd)
+	rf.Add(cmd)
 	lim.Add(cmd)
 	cmd.Flags().StringVar(&run, "run", "", "run only the tests whose name matches this regular expression (Go syntax)")
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "list every test, passed ones too (by default the table lists failures and the counts)")

@@ -141,7 +141,7 @@ func TestCutSpansConditions(t *testing.T) {
 		// MaxNamedRuns, and counts the other 2 with the cut); c: 3
 		// listed, 12 cut.
 		b := "… and 10 more violations"
-		if f == "table" {
+		if f == "table" || f == "table-full" {
 			b = "… and 12 more violations"
 		}
 		for _, want := range []string{b + ": out/runs.jsonl names every run; tenet explain out/runs.jsonl KEY explains one",

@@ -48,3 +48,12 @@ func TestWriterKeepsFirstError(t *testing.T) {
 		t.Fatalf("wrote %q, Err %v; want \"abcde\", io.ErrShortWrite", f.got.String(), w.Err())
 	}
 }
+
+// TestUnderlying: a command asks the writer under its checked stdout
+// whether it is a terminal, so Underlying must give that writer itself.
+func TestUnderlying(t *testing.T) {
+	var b strings.Builder
+	if got := New(&b).Unwrap(); got != io.Writer(&b) {
+		t.Errorf("Underlying() = %v, want the writer given to New", got)
+	}
+}

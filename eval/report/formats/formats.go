@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/tenetlang/tenet/eval/report"
+	"github.com/tenetlang/tenet/eval/report/brief"
 	"github.com/tenetlang/tenet/eval/report/github"
 	"github.com/tenetlang/tenet/eval/report/html"
 	"github.com/tenetlang/tenet/eval/report/junit"
@@ -41,13 +42,14 @@ func (f Format) Failures() bool { return f.Name == "sarif" || f.Name == "github"
 // shared mutable state.
 func All() []Format {
 	return []Format{
-		{"table", report.WriteTable}, // plain-text tables, the default
-		{"json", report.WriteJSON},   // docs/report-schema.json
-		{"markdown", markdown.Write}, // GitHub-flavoured, for a PR comment
-		{"junit", junit.Write},       // JUnit XML, for CI test reports
-		{"html", html.Write},         // one self-contained page with plots
-		{"sarif", sarif.Write},       // SARIF 2.1.0, for GitHub code scanning (failures only)
-		{"github", github.Write},     // GitHub Actions workflow commands (failures only)
+		{"table", brief.Write},            // a summary within 120 columns, the default
+		{"table-full", report.WriteTable}, // every plain-text table (--detail)
+		{"json", report.WriteJSON},        // docs/report-schema.json
+		{"markdown", markdown.Write},      // GitHub-flavoured, for a PR comment
+		{"junit", junit.Write},            // JUnit XML, for CI test reports
+		{"html", html.Write},              // one self-contained page with plots
+		{"sarif", sarif.Write},            // SARIF 2.1.0, for GitHub code scanning (failures only)
+		{"github", github.Write},          // GitHub Actions workflow commands (failures only)
 	}
 }
 

@@ -11,7 +11,7 @@ import (
 // TestTable: the formats --format accepts, in help order, each rendering
 // a Document; an unknown name is an error listing them.
 func TestTable(t *testing.T) {
-	want := []string{"table", "json", "markdown", "junit", "html", "sarif", "github"}
+	want := []string{"table", "table-full", "json", "markdown", "junit", "html", "sarif", "github"}
 	if got := Names(); !slices.Equal(got, want) {
 		t.Fatalf("Names() = %q, want %q", got, want)
 	}
@@ -23,7 +23,7 @@ func TestTable(t *testing.T) {
 		}
 	}
 	err := Write(&bytes.Buffer{}, d, "pdf")
-	if err == nil || err.Error() != `unknown format "pdf": want table, json, markdown, junit, html, sarif, github` {
+	if err == nil || err.Error() != `unknown format "pdf": want table, table-full, json, markdown, junit, html, sarif, github` {
 		t.Errorf("unknown format: %v", err)
 	}
 }

@@ -1,0 +1,264 @@
+package brief
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/tenetlang/tenet/eval/report"
+	"github.com/tenetlang/tenet/internal/termstyle"
+)
+
+// item is one line of the "needs attention" list: its word (coloured
+// when it is a failure) and the rest of its sentence.
+type item struct {
+	before, word, after string // the sentence; word ("failed", "violated", …) coloured
+	failure             bool   // word in Error style, else Warning
+}
+
+// writeAttention writes the "needs attention" list: errors (exit 2),
+// failed gates and invariants (exit 1), then what fails nothing but asks
+// for a look (disagreements, unknown labels, unauthorized calls,
+// warnings). Invariants and gates are aggregated by name across
+// conditions, each kind bounded by MaxAttention lines; a last line says
+// where the details are. Nothing needing attention says so in one line.
+func writeAttention(w io.Writer, d *report.Document, st termstyle.Style) {
+	items := attentionItems(d)
+	if len(items) == 0 {
+		fmt.Fprintln(w, "\nnothing needs attention: no gate failed, no invariant violated (--detail: every table)")
+		return
+	}
+	fmt.Fprintln(w, "\nneeds attention")
+	for _, it := range items {
+		// The line is clipped before it is coloured: escape sequences
+		// take no columns, and a cut must not split one.
+		line := clipEnd("  "+it.before+it.word+it.after, Width)
+		head := "  " + it.before
+		if it.word != "" && strings.HasPrefix(line, head+it.word) {
+			styled := st.Warning(it.word)
+			if it.failure {
+				styled = st.Error(it.word)
+			}
+			line = head + styled + line[len(head)+len(it.word):]
+		}
+		fmt.Fprintln(w, line)
+	}
+	fmt.Fprintln(w, clipEnd("details: --detail (every table); tenet explain CONTRACT --run FILE:LINE FILE explains one run", Width))
+}
+
+// attentionItems returns the list's lines in order.
+func attentionItems(d *report.Document) []item {
+	var items []item
+	items = append(items, metricErrorItems(d)...)
+	if n := len(d.Errors); n > 0 {
+		items = append(items, item{thousands(n) + " ", plural(n, "error", "errors"), " (exit code 2), printed on standard error: " + firstLine(d.Errors[0]), true})
+	}
+	items = append(items, gateItems(d)...)
+	items = append(items, invariantItems(d)...)
+	if n := len(d.NotFailing); n > 0 {
+		items = append(items, item{thousands(n) + " ", plural(n, "failure", "failures") + " not failing the run", ": " + firstLine(d.NotFailing[0]), false})
+	}
+	items = append(items, agreementItems(d)...)
+	if u, in := unknownLabels(d); u > 0 {
+		items = append(items, item{thousands(u) + " ", plural(u, "label", "labels") + " unknown", " in " +
+			count(in, "condition", "conditions") + ": rates shown as low–high", false})
+	}
+	if runs, in := deniedRuns(d); runs > 0 {
+		items = append(items, item{count(runs, "run", "runs") + " with calls ", "not authorized", " (authorization audit) in " + count(in, "condition", "conditions"), false})
+	}
+	for i, line := range d.Warnings {
+		if i == MaxAttention {
+			items = append(items, item{fmt.Sprintf("… and %d more ", len(d.Warnings)-i), "warnings", "", false})
+			break
+		}
+		items = append(items, item{"", "warning", ": " + firstLine(line), false})
+	}
+	return items
+}
+
+// gateItems aggregates the failed requirements per gate: how many, in
+// how many conditions, and, on a line of its own, the first one with its
+// condition and reason.
+func gateItems(d *report.Document) []item {
+	type agg struct {
+		reqs  int
+		conds map[string]bool
+		first report.GateResult
+	}
+	var order []string
+	gates := map[string]*agg{}
+	for _, g := range d.Gates {
+		if g.Passed || g.NoRuns {
+			continue
+		}
+		a := gates[g.Gate]
+		if a == nil {
+			a = &agg{conds: map[string]bool{}, first: g}
+			gates[g.Gate] = a
+			order = append(order, g.Gate)
+		}
+		a.reqs++
+		a.conds[g.Condition] = true
+	}
+	var items []item
+	for i, name := range order {
+		if i == MaxAttention {
+			items = append(items, item{fmt.Sprintf("… and %d more gates ", len(order)-i), "failed", "", true})
+			break
+		}
+		a := gates[name]
+		items = append(items, item{"gate " + nameShown(name) + " ", "failed", fmt.Sprintf(": %s in %s",
+			count(a.reqs, "requirement", "requirements"), count(len(a.conds), "condition", "conditions")), true},
+			item{"  first: ", "", fmt.Sprintf("%s: %s: %s", report.ShownName(a.first.Condition), firstLine(a.first.Requirement), firstLine(a.first.Reason)), false})
+	}
+	return items
+}
+
+// invariantItems aggregates each invariant over the conditions: the runs
+// it was violated on (undecided on), in how many of the conditions that
+// checked it.
+func invariantItems(d *report.Document) []item {
+	type agg struct{ hits, unknown, hitConds, unknownConds, conds int }
+	var order []string
+	invs := map[string]*agg{}
+	for _, c := range d.Checks {
+		for _, inv := range c.Invariants {
+			a := invs[inv.Name]
+			if a == nil {
+				a = &agg{}
+				invs[inv.Name] = a
+				order = append(order, inv.Name)
+			}
+			a.conds++
+			a.hits += inv.Hits
+			a.unknown += inv.Unknown
+			if inv.Hits > 0 {
+				a.hitConds++
+			}
+			if inv.Unknown > 0 {
+				a.unknownConds++
+			}
+		}
+	}
+	var items []item
+	shown, more := 0, 0
+	for _, name := range order {
+		a := invs[name]
+		for _, k := range []struct {
+			word        string
+			runs, conds int
+		}{{"violated", a.hits, a.hitConds}, {"undecided", a.unknown, a.unknownConds}} {
+			if k.runs == 0 {
+				continue
+			}
+			if shown == MaxAttention {
+				more++
+				continue
+			}
+			shown++
+			items = append(items, item{"invariant " + nameShown(name) + " ", k.word, fmt.Sprintf(" on %s in %d of %s",
+				count(k.runs, "run", "runs"), k.conds, count(a.conds, "condition", "conditions")), true})
+		}
+	}
+	if more > 0 {
+		items = append(items, item{fmt.Sprintf("… and %s ", count(more, "more invariant", "more invariants")), "violated or undecided", "", true})
+	}
+	return items
+}
+
+// metricErrorItems names each condition whose metrics could not be
+// computed, with its first error: the reason the full table gives.
+func metricErrorItems(d *report.Document) []item {
+	var items []item
+	failed := 0
+	for _, c := range d.Conditions {
+		if c.OK() {
+			continue
+		}
+		failed++
+		if failed > MaxAttention {
+			continue
+		}
+		more := ""
+		if len(c.Errors) > 1 {
+			more = fmt.Sprintf(" (and %d more)", len(c.Errors)-1)
+		}
+		items = append(items, item{"metrics of " + nameShown(c.Name()) + " ", "not computed", more + ": " + firstLine(c.Errors[0].Error()), true})
+	}
+	if failed > MaxAttention {
+		items = append(items, item{fmt.Sprintf("… and metrics of %d more conditions ", failed-MaxAttention), "not computed", "", true})
+	}
+	return items
+}
+
+// agreementItems counts the disagreements with given labels, per label.
+func agreementItems(d *report.Document) []item {
+	total := 0
+	var labels []string
+	perLabel := map[string]int{}
+	for _, a := range d.Agreement {
+		for _, r := range a.Rows() {
+			if r.Disagree == 0 {
+				continue
+			}
+			if perLabel[r.Label] == 0 {
+				labels = append(labels, r.Label)
+			}
+			perLabel[r.Label] += r.Disagree
+			total += r.Disagree
+		}
+	}
+	if total == 0 {
+		return nil
+	}
+	var parts []string
+	for _, l := range labels {
+		parts = append(parts, fmt.Sprintf("%s %s", l, thousands(perLabel[l])))
+	}
+	return []item{{thousands(total) + " ", plural(total, "disagreement", "disagreements"), " with given labels (" + strings.Join(parts, ", ") + ")", false}}
+}
+
+// unknownLabels counts the unknown labels of the conditions whose rates
+// are bounded, and those conditions.
+func unknownLabels(d *report.Document) (labels, conds int) {
+	for _, c := range d.Conditions {
+		if c.Unknowns > 0 {
+			labels += c.Unknowns
+			conds++
+		}
+	}
+	return labels, conds
+}
+
+// deniedRuns counts the runs with a call not authorized, and the
+// conditions they are in.
+func deniedRuns(d *report.Document) (n, conds int) {
+	for _, a := range d.Audit {
+		if k := len(a.Denied) + a.MoreDenied; k > 0 {
+			n += k
+			conds++
+		}
+	}
+	return n, conds
+}
+
+// firstLine is a message's first line, for a one-line entry.
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return report.OneLine(s)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// maxName bounds a name at the start of a list entry, so that the words
+// after it (violated, failed, the counts) always fit the line.
+const maxName = 60
+
+// nameShown is a name as reports show it, clipped in its middle to
+// maxName columns.
+func nameShown(s string) string { return clipMiddle(report.ShownName(s), maxName, maxName/3) }

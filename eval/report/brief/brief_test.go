@@ -1,0 +1,214 @@
+package brief
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/tenetlang/tenet/eval/metrics"
+	"github.com/tenetlang/tenet/eval/report"
+	"github.com/tenetlang/tenet/eval/tally"
+	"github.com/tenetlang/tenet/internal/termstyle"
+)
+
+func TestDisplayWidth(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		want int
+	}{
+		{"abc", 3},
+		{"漢字", 4},         // East Asian wide: two columns each
+		{"cafe\u0301", 4}, // a combining accent takes none
+		{"ｇｐｔ", 6},        // fullwidth
+		{"0.0792–0.9417", 13},
+	} {
+		if got := DisplayWidth(tc.s); got != tc.want {
+			t.Errorf("DisplayWidth(%q) = %d, want %d", tc.s, got, tc.want)
+		}
+	}
+}
+
+// TestDistinctClips checks that clipped names stay within the width and
+// pairwise distinct: AgentDojo's, which share their start and their end,
+// are told apart by where the cut falls; names that differ only in a
+// middle no split can keep are numbered.
+func TestDistinctClips(t *testing.T) {
+	agentdojo := []string{
+		"gpt-4o-2024-05-13-repeat_user_prompt @ important_instructions",
+		"gpt-4o-2024-05-13-spotlighting_with_delimiting @ important_instructions",
+		"gpt-4o-2024-05-13-transformers_pi_detector @ important_instructions",
+		"gpt-4o-mini-2024-07-18 @ important_instructions",
+		"command-r @ important_instructions",
+	}
+	got := distinctClips(agentdojo, 30)
+	want := []string{
+		"gpt-4o-2024-05-13-repe…uctions",
+		"gpt-4o-2024-05-13-spot…uctions",
+		"gpt-4o-2024-05-13-tran…uctions",
+		"gpt-4o-mini-2024-07-18…uctions",
+		"command-r @ important_…uctions",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("clipped to 30: %q, want %q", got, want)
+	}
+	checkClips(t, agentdojo, got, 30)
+
+	// Only the middle differs, by one character: no split shows it.
+	var middle []string
+	for i := range 12 {
+		middle = append(middle, strings.Repeat("a", 20)+fmt.Sprint(i%10)+fmt.Sprint(i/10)+strings.Repeat("b", 20))
+	}
+	got = distinctClips(middle, 16)
+	checkClips(t, middle, got, 16)
+	if !strings.HasPrefix(got[0], "#1 ") || !strings.HasPrefix(got[11], "#12 ") {
+		t.Errorf("names no split tells apart are not numbered: %q", got)
+	}
+
+	// Names that fit are left alone.
+	short := []string{"a", "b"}
+	if got := distinctClips(short, 10); strings.Join(got, ",") != "a,b" {
+		t.Errorf("short names changed: %q", got)
+	}
+}
+
+func checkClips(t *testing.T, names, got []string, w int) {
+	t.Helper()
+	seen := map[string]bool{}
+	for i, g := range got {
+		if DisplayWidth(g) > w {
+			t.Errorf("%q is %d columns, over %d", g, DisplayWidth(g), w)
+		}
+		if seen[g] {
+			t.Errorf("%q shown twice", g)
+		}
+		seen[g] = true
+		if DisplayWidth(names[i]) <= w && g != names[i] {
+			t.Errorf("%q fits but shows as %q", names[i], g)
+		}
+	}
+}
+
+// bigDocument is a report of many conditions with long, wide names, every
+// rate bounded, many invariants violated and gates failed, metric errors
+// and warnings: the worst case for the width and the list's length.
+func bigDocument(conditions, invariants, gates int) *report.Document {
+	d := &report.Document{Command: report.CommandEval, Runs: conditions * 100, ExitCode: 1}
+	long := strings.Repeat("長い名前", 20)
+	d.Contracts = []report.Contract{{Name: "contract-" + long, Version: "1.0.0", Bundle: "sha256:" + strings.Repeat("ab", 32), Judged: 123456789}}
+	bounded := func(lo, hi float64) metrics.RateStats {
+		return metrics.RateStats{Unknown: 5, Low: metrics.NullableRate{Rate: metrics.Rate{Num: lo, Den: 100}, Valid: true},
+			High: metrics.NullableRate{Rate: metrics.Rate{Num: hi, Den: 100}, Valid: true}}
+	}
+	for i := range conditions {
+		cond := fmt.Sprintf("%s-%d @ %s", long, i, long)
+		c := metrics.Condition{Contract: "contract-" + long, Condition: cond, Unknowns: 5}
+		for _, name := range metrics.RateNames {
+			s := bounded(1, 99)
+			s.Name = name
+			c.Rates = append(c.Rates, s)
+		}
+		if i%7 == 3 {
+			c.Rates = nil
+			c.Errors = []error{errors.New(strings.Repeat("an error that goes on ", 20))}
+		}
+		d.Conditions = append(d.Conditions, c)
+		ch := tally.Checks{Contract: c.Contract, Condition: cond, Runs: 1234567}
+		for j := range invariants {
+			ch.Invariants = append(ch.Invariants, tally.CheckCount{Name: fmt.Sprintf("invariant_%d_%s", j, long), Hits: 3, Unknown: j % 2})
+		}
+		d.Checks = append(d.Checks, ch)
+		for j := range gates {
+			d.Gates = append(d.Gates, report.GateResult{Gate: fmt.Sprintf("gate-%d-%s", j, long), Condition: c.Name(),
+				Requirement: "metrics.targeted_asr <= 0.1", Reason: "is false (" + long + ")"})
+		}
+		d.Agreement = append(d.Agreement, tally.Agreement{Contract: c.Contract, Condition: cond,
+			AttackSuccess: tally.AgreementRow{Label: "attack_success", Disagree: 2}})
+	}
+	for i := range 40 {
+		d.Warnings = append(d.Warnings, fmt.Sprintf("warning %d: %s", i, long))
+	}
+	d.Errors = []string{"metrics: " + long}
+	return d
+}
+
+// TestWidthAndLength renders reports of 100 and 300 conditions, with wide
+// names and bounded rates: every line is within Width columns, and the
+// "needs attention" list has the same length whatever the number of
+// conditions.
+func TestWidthAndLength(t *testing.T) {
+	attention := map[int]int{}
+	for _, n := range []int{100, 300} {
+		var buf bytes.Buffer
+		if err := Write(&buf, bigDocument(n, 30, 12)); err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
+		for i, l := range lines {
+			if w := DisplayWidth(l); w > Width {
+				t.Errorf("%d conditions, line %d is %d columns: %s", n, i+1, w, l)
+			}
+		}
+		start := -1
+		for i, l := range lines {
+			if l == "needs attention" {
+				start = i
+			}
+		}
+		if start < 0 {
+			t.Fatalf("no needs attention list:\n%s", buf.String())
+		}
+		attention[n] = len(lines) - start
+		// A row per condition, each a different name.
+		seen := map[string]bool{}
+		rows := 0
+		for _, l := range lines {
+			if strings.HasPrefix(l, "長い名前") || strings.HasPrefix(l, "#") {
+				rows++
+				name, _, _ := strings.Cut(l, "  ")
+				if seen[name] {
+					t.Errorf("%d conditions: %q shown twice", n, name)
+				}
+				seen[name] = true
+			}
+		}
+		if rows != n {
+			t.Errorf("%d conditions: %d rows", n, rows)
+		}
+	}
+	if attention[100] != attention[300] || attention[100] > 40 {
+		t.Errorf("the needs attention list has %d lines for 100 conditions, %d for 300: want the same, bounded", attention[100], attention[300])
+	}
+}
+
+// TestColour: the failure words are coloured with a Style that colours,
+// never by Write.
+func TestColour(t *testing.T) {
+	d := bigDocument(2, 1, 1)
+	var plain, coloured bytes.Buffer
+	if err := Write(&plain, d); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteStyled(&coloured, d, termstyle.On()); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(plain.String(), "\x1b") {
+		t.Error("Write coloured its output")
+	}
+	red := termstyle.On().Error("violated")
+	if !strings.Contains(coloured.String(), "  invariant invariant_0_") || !strings.Contains(coloured.String(), red) {
+		t.Errorf("the word violated is not coloured:\n%s", coloured.String())
+	}
+	if !strings.Contains(coloured.String(), termstyle.On().Error("1 invariant, 1 gate")) {
+		t.Errorf("the failed cell is not coloured:\n%s", coloured.String())
+	}
+	// Without the escape sequences, the same text.
+	stripped := coloured.String()
+	for _, seq := range []string{"\x1b[1;31m", "\x1b[33m", "\x1b[0m"} {
+		stripped = strings.ReplaceAll(stripped, seq, "")
+	}
+	if stripped != plain.String() {
+		t.Error("colour changed the text")
+	}
+}
