@@ -43,7 +43,7 @@ func writeAttention(w io.Writer, d *report.Document, st termstyle.Style) {
 		}
 		fmt.Fprintln(w, line)
 	}
-	fmt.Fprintln(w, clipEnd("details: --detail (every table); tenet explain CONTRACT --run FILE:LINE FILE explains one run", Width))
+	fmt.Fprintln(w, clipEnd("details: --detail (every table); "+d.RunsFiles.Explain(), Width))
 }
 
 // attentionItems returns the list's lines in order.

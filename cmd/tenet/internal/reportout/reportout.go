@@ -151,9 +151,15 @@ func (f *Flags) Write(stdout, stderr io.Writer, d *report.Document, set *atomicf
 				fmt.Fprintln(stderr, "warning: "+line)
 			}
 		}
-		for _, line := range slices.Concat(d.Failures, d.NotFailing) {
+		for _, line := range d.Failures {
 			fmt.Fprintln(stderr, line)
 		}
+	}
+	// The failures --fail-on leaves out are said on stderr in every case:
+	// they explain an exit code 0 next to a failure, and no table spells
+	// out why each does not count.
+	for _, line := range d.NotFailing {
+		fmt.Fprintln(stderr, line)
 	}
 	if f.Resolved() != "github" && ghactions.Enabled(os.Getenv) {
 		github.Write(stderr, d)
