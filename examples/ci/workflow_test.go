@@ -132,7 +132,7 @@ func checkUses(t *testing.T, s step, env map[string]string) {
 	switch {
 	case strings.HasPrefix(s.Uses, "actions/checkout@"), strings.HasPrefix(s.Uses, "actions/setup-go@"):
 	case strings.HasPrefix(s.Uses, "actions/upload-artifact@"):
-		for _, f := range []string{"contract.tnb", "runs.jsonl", "junit.xml", "report.html"} {
+		for _, f := range []string{"bundle", "runs.jsonl", "junit.xml", "report.html"} {
 			if _, err := os.Stat(filepath.Join(env["OUT"], f)); err != nil {
 				t.Errorf("upload-artifact: %v", err)
 			}
@@ -292,7 +292,7 @@ func TestWorkflowDirectoryOfContracts(t *testing.T) {
 		t.Fatalf("the job failed:\n%s", o.logs)
 	}
 	for _, b := range []string{"quickstart-copy.tnb", "quickstart-mail.tnb"} {
-		if _, err := os.Stat(filepath.Join(env["OUT"], "contract.tnb", b)); err != nil {
+		if _, err := os.Stat(filepath.Join(env["OUT"], "bundle", b)); err != nil {
 			t.Errorf("the build step wrote no %s: %v", b, err)
 		}
 	}
