@@ -25,6 +25,7 @@ func TestDependencies(t *testing.T) {
 		cel, gonum bool // allowed
 	}{
 		{mod, false, false},
+		{mod + "/jsonreport", false, false},
 		{mod + "/markdown", false, false},
 		{mod + "/junit", false, false},
 		{mod + "/html", false, true},

@@ -1,12 +1,12 @@
 // Package report is the Document, one report of what a command computed,
-// and its plain-text and JSON renderers. Build assembles a Document from
+// and its plain-text renderer. Build assembles a Document from
 // parts computed elsewhere (eval/summary's Results, eval/gates' results,
 // the contracts' record counts) and adds the failures, errors and exit
 // code they give, the failures sorted by a failpolicy.Policy into those
 // that fail the run and those only reported (SetPolicy); it computes no
 // metric and evaluates no gate. WriteTable
-// (with the Write* table writers in this file) and WriteJSON render it;
-// the Markdown, JUnit and HTML renderers are packages of their own under
+// (with the Write* table writers in this file) renders it; the JSON,
+// Markdown, JUnit and HTML renderers are packages of their own under
 // this one, and eval/report/formats is the one table of every format
 // (docs/report-formats.md). Output is deterministic: the same Document
 // gives the same bytes.

@@ -54,19 +54,3 @@ func writeUnselected(w io.Writer, d *Document) {
 		fmt.Fprintln(w, line)
 	}
 }
-
-// wireUnselected is the JSON of Unselected: present in tenet eval's
-// reports only (records may be 0), absent from the other commands'.
-type wireUnselected struct {
-	Records int          `json:"records"`
-	First   []wireOrigin `json:"first"`
-}
-
-func jsonUnselected(u *Unselected) *wireUnselected {
-	if u == nil {
-		return nil
-	}
-	return &wireUnselected{Records: u.Records, First: jsonList(u.First, func(o UnselectedAt) wireOrigin {
-		return *jsonOrigin(o.File, o.Line)
-	})}
-}

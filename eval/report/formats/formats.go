@@ -17,6 +17,7 @@ import (
 	"github.com/tenetlang/tenet/eval/report/brief"
 	"github.com/tenetlang/tenet/eval/report/github"
 	"github.com/tenetlang/tenet/eval/report/html"
+	"github.com/tenetlang/tenet/eval/report/jsonreport"
 	"github.com/tenetlang/tenet/eval/report/junit"
 	"github.com/tenetlang/tenet/eval/report/markdown"
 	"github.com/tenetlang/tenet/eval/report/sarif"
@@ -44,7 +45,7 @@ func All() []Format {
 	return []Format{
 		{"table", brief.Write},            // a summary within 120 columns, the default
 		{"table-full", report.WriteTable}, // every plain-text table (--detail)
-		{"json", report.WriteJSON},        // docs/report-schema.json
+		{"json", jsonreport.Write},        // docs/report-schema.json
 		{"markdown", markdown.Write},      // GitHub-flavoured, for a PR comment
 		{"junit", junit.Write},            // JUnit XML, for CI test reports
 		{"html", html.Write},              // one self-contained page with plots

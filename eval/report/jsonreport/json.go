@@ -1,4 +1,9 @@
-package report
+// Package jsonreport is the JSON renderer of a report.Document
+// (docs/report-schema.json, docs/report-formats.md): the Document's
+// members mapped to wire structs whose tags fix the bytes. It is its own
+// package so that eval/report stays the Document and the plain-text
+// table; the JSON is one renderer among the others of eval/report/formats.
+package jsonreport
 
 import (
 	"bytes"
@@ -9,12 +14,13 @@ import (
 	"github.com/tenetlang/tenet/eval/failpolicy"
 	"github.com/tenetlang/tenet/eval/leaderboard"
 	"github.com/tenetlang/tenet/eval/metrics"
+	"github.com/tenetlang/tenet/eval/report"
 	"github.com/tenetlang/tenet/eval/runs"
 	"github.com/tenetlang/tenet/eval/summary"
 	"github.com/tenetlang/tenet/eval/tally"
 )
 
-// JSON schema of WriteJSON's output (docs/report-schema.json): SchemaID is
+// JSON schema of Write's output (docs/report-schema.json): SchemaID is
 // its "$id" and the value of the document's "schema" member; SchemaVersion
 // changes when a member is removed or changes meaning (members are only
 // added within a version).
@@ -23,7 +29,7 @@ const (
 	SchemaVersion = 4
 )
 
-// WriteJSON writes the Document as one JSON object (docs/report-schema.json,
+// Write writes the Document as one JSON object (docs/report-schema.json,
 // docs/report-formats.md), indented by two spaces, with a trailing newline:
 //
 //	{"schema": SchemaID, "schema_version": 4, "tool": {"name": "tenet", "version": …},
@@ -31,7 +37,7 @@ const (
 //	 "contracts", "conditions", "agreement", "checks", "violations",
 //	 "more_violations", "audit", "gates", "leaderboard", "comparison", "tests"}
 //
-// and, in tenet eval's reports only, "unselected" (unselected.go).
+// and, in tenet eval's reports only, "unselected" (jsonUnselected).
 //
 // Every other member is always present, whatever the command: a list with
 // nothing in it is [], never null, and comparison is null outside tenet
@@ -45,7 +51,7 @@ const (
 // as docs/metrics.md and the gates' metrics.* names them. Lists keep the
 // Document's order and map-like members have fixed keys, so the same
 // Document always gives the same bytes.
-func WriteJSON(w io.Writer, d *Document) error {
+func Write(w io.Writer, d *report.Document) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(jsonDocument(d))
@@ -124,7 +130,7 @@ type wireFailPolicy struct {
 	FailOnSeverity *string           `json:"fail_on_severity"`
 }
 
-func jsonFailPolicy(d *Document) wireFailPolicy {
+func jsonFailPolicy(d *report.Document) wireFailPolicy {
 	out := wireFailPolicy{FailOn: jsonList(d.Policy.FailOn(failpolicy.KindsOf(d.Command)), func(k failpolicy.Kind) failpolicy.Kind { return k })}
 	if s := d.Policy.MinSeverity; s != failpolicy.Unknown {
 		name := s.String()
@@ -138,7 +144,7 @@ type wireTool struct {
 	Version string `json:"version"`
 }
 
-func jsonDocument(d *Document) wireDocument {
+func jsonDocument(d *report.Document) wireDocument {
 	out := wireDocument{
 		Schema:        SchemaID,
 		SchemaVersion: SchemaVersion,
@@ -239,11 +245,11 @@ type wireIDCount struct {
 	Count int    `json:"count"`
 }
 
-func jsonContract(c Contract) wireContract {
+func jsonContract(c report.Contract) wireContract {
 	return wireContract{Name: c.Name, Version: c.Version, Bundle: c.Bundle, Judged: c.Judged, Headers: c.Headers,
-		Skipped: jsonList(c.Skipped, func(s Skipped) wireSkipped {
+		Skipped: jsonList(c.Skipped, func(s report.Skipped) wireSkipped {
 			return wireSkipped{Reason: s.Reason, Count: s.Count, More: s.MoreIDs,
-				IDs: jsonList(s.IDs, func(i IDCount) wireIDCount { return wireIDCount{ID: i.ID, Count: i.Count} })}
+				IDs: jsonList(s.IDs, func(i report.IDCount) wireIDCount { return wireIDCount{ID: i.ID, Count: i.Count} })}
 		})}
 }
 
@@ -602,9 +608,9 @@ type wireWitness struct {
 	Tool string `json:"tool"`
 }
 
-func jsonViolation(v Violation) wireViolation {
+func jsonViolation(v report.Violation) wireViolation {
 	return wireViolation{Run: jsonKey(v.Key), Invariant: v.Invariant, Origin: jsonOrigin(v.OriginFile, v.OriginLine),
-		Witness: jsonList(v.Witness, func(s WitnessStep) wireWitness { return wireWitness{Step: s.Step, Item: s.Item, Tool: s.Tool} })}
+		Witness: jsonList(v.Witness, func(s report.WitnessStep) wireWitness { return wireWitness{Step: s.Step, Item: s.Item, Tool: s.Tool} })}
 }
 
 // Audit.
@@ -663,7 +669,7 @@ type wireRange struct {
 	EndColumn int    `json:"end_column"`
 }
 
-func jsonGate(g GateResult) wireGate {
+func jsonGate(g report.GateResult) wireGate {
 	out := wireGate{Gate: g.Gate, Condition: g.Condition, Requirement: g.Requirement, Passed: g.Passed, Reason: g.Reason}
 	if r := g.Range; r.Line > 0 {
 		out.Range = &wireRange{File: r.File, Line: r.Line, Column: r.Column, EndLine: r.EndLine, EndColumn: r.EndColumn}
@@ -783,7 +789,23 @@ type wireTest struct {
 	Origin   *wireOrigin `json:"origin"`
 }
 
-func jsonTest(t TestResult) wireTest {
+func jsonTest(t report.TestResult) wireTest {
 	return wireTest{Contract: t.Contract, Name: t.Name, Passed: t.Passed, Problems: jsonStrings(t.Problems),
 		Origin: jsonOrigin(t.OriginFile, t.OriginLine)}
+}
+
+// wireUnselected is the JSON of Unselected: present in tenet eval's
+// reports only (records may be 0), absent from the other commands'.
+type wireUnselected struct {
+	Records int          `json:"records"`
+	First   []wireOrigin `json:"first"`
+}
+
+func jsonUnselected(u *report.Unselected) *wireUnselected {
+	if u == nil {
+		return nil
+	}
+	return &wireUnselected{Records: u.Records, First: jsonList(u.First, func(o report.UnselectedAt) wireOrigin {
+		return *jsonOrigin(o.File, o.Line)
+	})}
 }
