@@ -38,7 +38,8 @@ const MaxNameWidth = 200
 // Printable returns s as is when it reads unambiguously, and quoted
 // otherwise (Go syntax, with escapes), in either case cut to MaxNameWidth
 // characters: for table cells, where '/' is not ambiguous. s is quoted when
-// it has white space at either end, a character that is not printable
+// it has white space at either end, starts with "::" (a CI runner's
+// workflow command when it starts a line), a character that is not printable
 // (control, format, invisible: U+200B, U+00AD, …), a combining mark, a
 // look-alike character (lookAlike: U+2011, Cyrillic "а", fullwidth
 // letters, …), invalid UTF-8, or is not in Unicode normalisation form C
@@ -164,6 +165,12 @@ func misreadable(s string) bool {
 	first, _ := utf8.DecodeRuneInString(s)
 	last, _ := utf8.DecodeLastRuneInString(s)
 	if unicode.IsSpace(first) || unicode.IsSpace(last) {
+		return true
+	}
+	// A line that starts with "::" is a workflow command to a CI runner
+	// (GitHub Actions' ::error::, ::add-mask::, ::stop-commands::): a name
+	// that starts a table row must not start one.
+	if strings.HasPrefix(s, "::") {
 		return true
 	}
 	for i, r := range s {

@@ -125,3 +125,20 @@ func TestCutIdempotent(t *testing.T) {
 		t.Errorf("Printable of a cut name = %q", got)
 	}
 }
+
+// TestPrintableQuotesWorkflowCommands: a name that starts with "::" would
+// start a table row with a GitHub Actions workflow command (::error::,
+// ::add-mask::, ::stop-commands::); it is quoted, and "::" inside a name
+// is left alone.
+func TestPrintableQuotesWorkflowCommands(t *testing.T) {
+	for in, want := range map[string]string{
+		"::error::injected":  `"::error::injected"`,
+		"::add-mask::secret": `"::add-mask::secret"`,
+		"agent::v2":          "agent::v2",
+		":single":            ":single",
+	} {
+		if got := Printable(in); got != want {
+			t.Errorf("Printable(%q) = %s, want %s", in, got, want)
+		}
+	}
+}

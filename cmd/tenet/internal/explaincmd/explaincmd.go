@@ -120,6 +120,11 @@ func IsRunsFile(path string) bool {
 // for tenet eval: the contract that judges the run explains it.
 func (f *flags) fromTranscripts(cmd *cobra.Command, env Env, args []string) error {
 	if f.key == "" {
+		// A runs file that does not exist lands here too (it is not one
+		// IsRunsFile can read): say that, not that a flag is missing.
+		if _, err := os.Stat(args[0]); err != nil {
+			return err
+		}
 		return errors.New("--run KEY is required")
 	}
 	if len(args) < 2 {
