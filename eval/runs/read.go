@@ -165,6 +165,11 @@ func clip(err error) error {
 
 // read reads the records of one file, framed by internal/jsonl.
 func (rd *reader) read(file string, r io.Reader) {
+	r, at, not := sniffed(r)
+	if not != "" {
+		rd.add(fmt.Errorf("%s:%d: %s", file, at, not))
+		return
+	}
 	lines := jsonl.NewReader(r, rd.max)
 	var other FileReader // the reader that claimed the file
 	first, failed := true, false

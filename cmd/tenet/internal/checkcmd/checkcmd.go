@@ -22,6 +22,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tenetlang/tenet"
+	"github.com/tenetlang/tenet/cmd/tenet/internal/contractarg"
 	"github.com/tenetlang/tenet/compiler/cache"
 	"github.com/tenetlang/tenet/internal/cliflags"
 	"github.com/tenetlang/tenet/internal/ghactions"
@@ -83,7 +84,7 @@ func Command(env Env) *cobra.Command {
 			stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
 			switch format {
 			case "text":
-				writeText(stdout, stderr, checked, env.Style(stderr))
+				writeText(stdout, stderr, checked, env.Style(stderr), strict)
 			case "json":
 				err = writeJSON(stdout, checked)
 			case "sarif":
@@ -144,11 +145,19 @@ func contractDirs(args []string) ([]string, error) {
 		case !st.IsDir():
 			return nil, fmt.Errorf("%s is not a directory: give a contract directory (a bundle file is checked by tenet inspect --verify)", a)
 		}
-		dirs, err := lang.ContractDirs(a)
-		if err != nil {
-			dirs = []string{a}
+		// Told apart as every command tells them (contractarg): a mixed
+		// directory is refused, a directory of bundles is not checked here.
+		arg, err := contractarg.Resolve(a)
+		switch {
+		case err == nil && arg.Kind == contractarg.Bundles:
+			return nil, fmt.Errorf("%s is a directory of bundles, compiled already: check their sources, or verify the bundles with tenet inspect --verify %s", a, a)
+		case err == nil && arg.Kind == contractarg.Collection:
+			out = append(out, arg.Paths...)
+		case err != nil && isMixed(a):
+			return nil, err
+		default:
+			out = append(out, a) // a contract directory, or none: its diagnostics say why
 		}
-		out = append(out, dirs...)
 	}
 	return out, nil
 }
@@ -204,7 +213,7 @@ func checkDir(dir string, c *cache.Cache, diags tenet.LoadOption) (*tenet.Bundle
 
 // writeText is the text format: diagnostics on stderr (diag.WriteText),
 // in directory order, and a summary line per clean contract on stdout.
-func writeText(stdout, stderr io.Writer, cs []checked, style termstyle.Style) {
+func writeText(stdout, stderr io.Writer, cs []checked, style termstyle.Style, strict bool) {
 	for _, c := range cs {
 		var buf bytes.Buffer
 		diag.WriteTextStyle(&buf, c.dir, c.files, c.diags, style)
@@ -212,6 +221,9 @@ func writeText(stdout, stderr io.Writer, cs []checked, style termstyle.Style) {
 		switch {
 		case c.other():
 			fmt.Fprintln(stderr, c.err)
+		case c.err == nil && strict && len(c.diags) > 0:
+			// Under --strict a warning fails the contract: no "ok:".
+			fmt.Fprintf(stdout, "not ok under --strict (%s): %s\n", count(len(c.diags), "warning"), strings.TrimPrefix(c.bundle.Contract().Summary(), "ok: "))
 		case c.err == nil:
 			fmt.Fprintln(stdout, c.bundle.Contract().Summary())
 		}
@@ -223,4 +235,12 @@ func count(n int, noun string) string {
 		return fmt.Sprintf("1 %s", noun)
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// isMixed reports whether dir holds both contract directories and
+// bundles, which contractarg refuses for every command.
+func isMixed(dir string) bool {
+	dirs, _ := lang.ContractDirs(dir)
+	bundles, _ := filepath.Glob(filepath.Join(dir, "*"+contractarg.BundleSuffix))
+	return len(dirs) > 0 && len(bundles) > 0
 }

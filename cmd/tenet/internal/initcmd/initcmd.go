@@ -45,6 +45,9 @@ func Command(help string) *cobra.Command {
 			if len(args) == 1 {
 				dir = args[0]
 			}
+			if dir == "-" { // every command's "-" is a stream; init writes files
+				return errors.New("- is standard input or output, not a directory: tenet init writes two files into the directory it is given")
+			}
 			if err := Write(dir); err != nil {
 				return err
 			}
