@@ -104,12 +104,26 @@ type Result struct {
 	Message   Message    `json:"message"`
 	Locations []Location `json:"locations,omitempty"`
 	CodeFlows []CodeFlow `json:"codeFlows,omitempty"`
+	// PartialFingerprints identify the result across runs of the tool
+	// (§3.27.17): GitHub code scanning keeps one alert per fingerprint,
+	// and without one it computes one from the line's text, which merges
+	// distinct results at the same line into one alert.
+	PartialFingerprints map[string]string `json:"partialFingerprints,omitempty"`
 }
 
-// Location is a place in a file, with an optional message.
+// Location is a place in a file, or a logical place (a named thing that
+// has no file to point at), with an optional message.
 type Location struct {
 	PhysicalLocation *PhysicalLocation `json:"physicalLocation,omitempty"`
+	LogicalLocations []LogicalLocation `json:"logicalLocations,omitempty"`
 	Message          *Message          `json:"message,omitempty"`
+}
+
+// LogicalLocation names a thing by its name and fully qualified name
+// (§3.33), such as an invariant of a contract.
+type LogicalLocation struct {
+	Name               string `json:"name,omitempty"`
+	FullyQualifiedName string `json:"fullyQualifiedName,omitempty"`
 }
 
 // PhysicalLocation is a file and a region of it.
