@@ -104,12 +104,26 @@ type Result struct {
 	Message   Message    `json:"message"`
 	Locations []Location `json:"locations,omitempty"`
 	CodeFlows []CodeFlow `json:"codeFlows,omitempty"`
+	// PartialFingerprints identify the result across runs of the tool
+	// (§3.27.17): GitHub code scanning keeps one alert per fingerprint,
+	// and without one it computes one from the line's text, which merges
+	// distinct results at the same line into one alert.
+	PartialFingerprints map[string]string `json:"partialFingerprints,omitempty"`
 }
 
-// Location is a place in a file, with an optional message.
+// Location is a place in a file, or a logical place (a named thing that
+// has no file to point at), with an optional message.
 type Location struct {
 	PhysicalLocation *PhysicalLocation `json:"physicalLocation,omitempty"`
+	LogicalLocations []LogicalLocation `json:"logicalLocations,omitempty"`
 	Message          *Message          `json:"message,omitempty"`
+}
+
+// LogicalLocation names a thing by its name and fully qualified name
+// (§3.33), such as an invariant of a contract.
+type LogicalLocation struct {
+	Name               string `json:"name,omitempty"`
+	FullyQualifiedName string `json:"fullyQualifiedName,omitempty"`
 }
 
 // PhysicalLocation is a file and a region of it.
@@ -202,19 +216,16 @@ var GitHub = Limits{Results: 5000, Locations: 100, ThreadFlowLocations: 1000, By
 
 // Write writes log to w as indented JSON, the same log giving the same
 // bytes, after truncating each run to lim (a copy: log is not changed).
-// Every cut is named in a notification of the run's invocation.
+// Every cut is named in a notification of the run's invocation, once:
+// a run cut to lim.Results and then further to fit lim.Bytes has one note
+// saying how many of its results were left out in all.
 func Write(w io.Writer, log *Log, lim Limits) error {
-	out := *log
-	out.Runs = make([]Run, len(log.Runs))
-	for i, r := range log.Runs {
-		out.Runs[i] = truncate(r, lim)
-	}
-	b, err := encode(&out)
+	b, err := encode(cut(log, lim, -1))
 	if err != nil {
 		return err
 	}
 	if lim.Bytes > 0 && len(b) > lim.Bytes {
-		if b, err = shrink(&out, lim.Bytes); err != nil {
+		if b, err = shrink(log, lim); err != nil {
 			return err
 		}
 	}
@@ -233,12 +244,32 @@ func encode(log *Log) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// truncate cuts r's lists to lim, noting each cut.
-func truncate(r Run, lim Limits) Run {
+// cut is a copy of log with each run truncated to lim and to its first
+// keep results (keep < 0: no such bound; shrink sets it to fit lim.Bytes).
+func cut(log *Log, lim Limits, keep int) *Log {
+	out := *log
+	out.Runs = make([]Run, len(log.Runs))
+	for i, r := range log.Runs {
+		out.Runs[i] = truncate(r, lim, keep)
+	}
+	return &out
+}
+
+// truncate cuts r's lists to lim, and its results to keep (keep < 0: to
+// lim.Results alone), noting each cut.
+func truncate(r Run, lim Limits, keep int) Run {
 	var notes []string
-	if lim.Results > 0 && len(r.Results) > lim.Results {
-		notes = append(notes, fmt.Sprintf("%d of %d results were left out (at most %d per run); tenet's text or JSON output lists them all", len(r.Results)-lim.Results, len(r.Results), lim.Results))
-		r.Results = r.Results[:lim.Results]
+	n, kept := len(r.Results), len(r.Results)
+	var why string
+	if lim.Results > 0 && kept > lim.Results {
+		kept, why = lim.Results, fmt.Sprintf("at most %d per run", lim.Results)
+	}
+	if keep >= 0 && kept > keep {
+		kept, why = keep, fmt.Sprintf("only the first %d: the log would be larger than %d bytes with more", keep, lim.Bytes)
+	}
+	if kept < n {
+		notes = append(notes, fmt.Sprintf("%d of %d results were left out (%s); tenet's text or JSON output lists them all", n-kept, n, why))
+		r.Results = r.Results[:kept]
 	}
 	cutLocs, cutFlow := 0, 0
 	results := make([]Result, len(r.Results))
@@ -293,33 +324,30 @@ func note(r Run, notes ...string) Run {
 	return r
 }
 
-// shrink drops the last results of the log's runs, halving them until the
-// log fits in max bytes, and notes it; a log that does not fit without any
-// result is an error.
-func shrink(log *Log, max int) ([]byte, error) {
+// shrink writes log truncated to lim with fewer results per run, halving
+// them until the log fits in lim.Bytes; a log that does not fit without
+// any result is an error.
+func shrink(log *Log, lim Limits) ([]byte, error) {
 	total := 0
 	for _, r := range log.Runs {
 		total += len(r.Results)
+		if lim.Results > 0 {
+			total = total - len(r.Results) + min(len(r.Results), lim.Results)
+		}
 	}
-	full := make([]Run, len(log.Runs))
-	copy(full, log.Runs)
 	// keep is the number of results kept per run: the largest that fits,
 	// found by halving (a bisection would give a few more results for
 	// more encodings; a log this large is cut anyway).
 	for keep := total / 2; ; keep /= 2 {
-		for i, r := range full {
-			r.Results = r.Results[:min(keep, len(r.Results))]
-			log.Runs[i] = note(r, fmt.Sprintf("only the first %d results of each run are included: the log would be larger than %d bytes", keep, max))
-		}
-		b, err := encode(log)
+		b, err := encode(cut(log, lim, keep))
 		if err != nil {
 			return nil, err
 		}
-		if len(b) <= max {
+		if len(b) <= lim.Bytes {
 			return b, nil
 		}
 		if keep == 0 {
-			return nil, fmt.Errorf("the SARIF log is larger than %d bytes even without results", max)
+			return nil, fmt.Errorf("the SARIF log is larger than %d bytes even without results", lim.Bytes)
 		}
 	}
 }

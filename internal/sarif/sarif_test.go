@@ -148,7 +148,7 @@ func TestBytesLimitDropsResults(t *testing.T) {
 	if n := len(got.Runs[0].Results); n != 25 {
 		t.Errorf("%d results kept, want 25", n)
 	}
-	if note := got.Runs[0].Invocations[0].ToolExecutionNotifications[0].Message.Text; note != fmt.Sprintf("only the first 25 results of each run are included: the log would be larger than %d bytes", max) {
+	if note := got.Runs[0].Invocations[0].ToolExecutionNotifications[0].Message.Text; note != fmt.Sprintf("75 of 100 results were left out (only the first 25: the log would be larger than %d bytes with more); tenet's text or JSON output lists them all", max) {
 		t.Errorf("note %q", note)
 	}
 	if err := Write(&buf, sample(1, 0), Limits{Bytes: 10}); err == nil || !strings.Contains(err.Error(), "larger than 10 bytes even without results") {
@@ -166,5 +166,35 @@ func TestURI(t *testing.T) {
 		if got := URI(in); got != want {
 			t.Errorf("URI(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestBothResultLimitsOneNote: a run cut to Limits.Results and then to
+// fit Limits.Bytes has one note, of the results left out in all (6,000
+// results, 5,000 at most, 2,500 kept: 3,500 left out).
+func TestBothResultLimitsOneNote(t *testing.T) {
+	var five bytes.Buffer
+	if err := Write(&five, sample(6000, 0), Limits{Results: 5000}); err != nil {
+		t.Fatal(err)
+	}
+	max := five.Len() * 2 / 3
+	var buf bytes.Buffer
+	if err := Write(&buf, sample(6000, 0), Limits{Results: 5000, Bytes: max}); err != nil {
+		t.Fatal(err)
+	}
+	var got Log
+	if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(got.Runs[0].Results); n != 2500 {
+		t.Errorf("%d results kept, want 2500", n)
+	}
+	var notes []string
+	for _, n := range got.Runs[0].Invocations[0].ToolExecutionNotifications {
+		notes = append(notes, n.Message.Text)
+	}
+	want := fmt.Sprintf("3500 of 6000 results were left out (only the first 2500: the log would be larger than %d bytes with more); tenet's text or JSON output lists them all", max)
+	if len(notes) != 1 || notes[0] != want {
+		t.Errorf("notes %q, want [%q]", notes, want)
 	}
 }
