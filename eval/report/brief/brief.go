@@ -147,26 +147,43 @@ func writeConditions(w io.Writer, d *report.Document, st termstyle.Style) {
 		right += len(gap) + wd
 	}
 	nameWidth := max(Width-right-len(indent), minNameWidth)
+	all := make([]string, len(rows))
+	for i, r := range rows {
+		all[i] = report.ShownName(r.name)
+	}
+	// A start or an end every name shares ("… @ important_instructions")
+	// tells no row apart: when names must be clipped it is said once
+	// above the table and left out of the rows, so that the columns go to
+	// where the names differ.
+	prefix, suffix := sharedAffixes(all, nameWidth)
 	longest := DisplayWidth(headers[0])
-	for _, r := range rows {
-		longest = max(longest, DisplayWidth(report.ShownName(r.name)))
+	for i := range all {
+		all[i] = strings.TrimSuffix(strings.TrimPrefix(all[i], prefix), suffix)
+		longest = max(longest, DisplayWidth(all[i]))
 	}
 	widths[0] = min(longest, nameWidth)
 
 	// Names are clipped per contract: a group's line tells groups apart.
 	shown := make([]string, len(rows))
+	numbered := false
 	for start := 0; start < len(rows); {
 		end := start
-		var names []string
 		for end < len(rows) && rows[end].contract == rows[start].contract {
-			names = append(names, report.ShownName(rows[end].name))
 			end++
 		}
-		copy(shown[start:end], distinctClips(names, widths[0]))
+		clips, num := distinctClips(all[start:end], widths[0])
+		numbered = numbered || num
+		copy(shown[start:end], clips)
 		start = end
 	}
 
 	fmt.Fprintln(w)
+	if prefix != "" {
+		fmt.Fprintln(w, clipEnd(fmt.Sprintf("every condition starts with %q", prefix), Width))
+	}
+	if suffix != "" {
+		fmt.Fprintln(w, clipEnd(fmt.Sprintf("every condition ends with %q", suffix), Width))
+	}
 	cells := []string{padRight(headers[0], widths[0]+len(indent))}
 	for i := 1; i < 6; i++ {
 		cells = append(cells, padLeft(headers[i], widths[i]))
@@ -188,6 +205,9 @@ func writeConditions(w io.Writer, d *report.Document, st termstyle.Style) {
 		fmt.Fprintln(w, strings.Join(append(cells, failed), gap))
 	}
 	fmt.Fprintln(w, "columns: benign_utility, utility_under_attack, targeted_asr, secure_utility_in_scope (docs/metrics.md); n: runs")
+	if numbered {
+		fmt.Fprintln(w, "#N: rows numbered in order, their names too alike to clip apart; the full names: --detail")
+	}
 	if bounded {
 		fmt.Fprintln(w, "low–high: the least and greatest value over the unknown labels (--unknown=bounds)")
 	}

@@ -42,7 +42,7 @@ func TestDistinctClips(t *testing.T) {
 		"gpt-4o-mini-2024-07-18 @ important_instructions",
 		"command-r @ important_instructions",
 	}
-	got := distinctClips(agentdojo, 30)
+	got, _ := distinctClips(agentdojo, 30)
 	want := []string{
 		"gpt-4o-2024-05-13-repe…uctions",
 		"gpt-4o-2024-05-13-spot…uctions",
@@ -60,16 +60,57 @@ func TestDistinctClips(t *testing.T) {
 	for i := range 12 {
 		middle = append(middle, strings.Repeat("a", 20)+fmt.Sprint(i%10)+fmt.Sprint(i/10)+strings.Repeat("b", 20))
 	}
-	got = distinctClips(middle, 16)
+	middle = append(middle, "short")
+	got, numbered := distinctClips(middle, 16)
 	checkClips(t, middle, got, 16)
-	if !strings.HasPrefix(got[0], "#1 ") || !strings.HasPrefix(got[11], "#12 ") {
-		t.Errorf("names no split tells apart are not numbered: %q", got)
+	// Every row numbered, the short one too, zero-padded: "#02" sorts
+	// before "#10" as 2 before 10.
+	if !numbered || got[0] != "#01 aaaaaaa…bbbb" || got[1] != "#02 aaaaaaa…bbbb" || got[12] != "#13 short" {
+		t.Errorf("names no split tells apart are not all numbered: %q", got)
 	}
 
 	// Names that fit are left alone.
 	short := []string{"a", "b"}
-	if got := distinctClips(short, 10); strings.Join(got, ",") != "a,b" {
+	if got, numbered := distinctClips(short, 10); strings.Join(got, ",") != "a,b" || numbered {
 		t.Errorf("short names changed: %q", got)
+	}
+}
+
+// TestSharedAffixes checks the start and end every name shares, cut at a
+// separator, said once above the table: with the corrected AgentDojo
+// conditions the rows then differ where "+corrected" is, not in a tail
+// they all share.
+func TestSharedAffixes(t *testing.T) {
+	names := []string{
+		"gpt-4o-2024-05-13-repeat_user_prompt @ important_instructions",
+		"gpt-4o-2024-05-13-repeat_user_prompt+corrected @ important_instructions",
+		"command-r @ important_instructions",
+	}
+	if p, s := sharedAffixes(names, 40); p != "" || s != " @ important_instructions" {
+		t.Errorf("sharedAffixes = %q, %q", p, s)
+	}
+	if p, s := sharedAffixes(names, 80); p != "" || s != "" {
+		t.Errorf("names that fit: sharedAffixes = %q, %q, want none", p, s)
+	}
+	gpt := []string{"gpt-4o-2024-05-13-repeat_user_prompt", "gpt-4o-2024-05-13-spotlighting_with_delimiting"}
+	if p, s := sharedAffixes(gpt, 20); p != "gpt-4o-2024-05-13-" || s != "" {
+		t.Errorf("sharedAffixes = %q, %q", p, s)
+	}
+	// A name equal to the shared end keeps a character.
+	if p, s := sharedAffixes([]string{"x-abc", "y-abc", "-abc-abc"}, 2); p != "" || s != "-abc" {
+		t.Errorf("sharedAffixes = %q, %q", p, s)
+	}
+
+	d := &report.Document{Command: report.CommandEval}
+	for _, n := range names {
+		n = strings.Replace(n, "@", strings.Repeat("x", 40)+" @", 1)
+		d.Checks = append(d.Checks, tally.Checks{Contract: "c", Condition: n, Runs: 1})
+	}
+	var b bytes.Buffer
+	writeConditions(&b, d, termstyle.Style{})
+	want := "every condition ends with \" " + strings.Repeat("x", 40) + " @ important_instructions\""
+	if !strings.Contains(b.String(), want+"\n") || !strings.Contains(b.String(), "\ngpt-4o-2024-05-13-repeat_user_prompt+corrected") {
+		t.Errorf("table:\n%s", b.String())
 	}
 }
 
@@ -84,7 +125,7 @@ func checkClips(t *testing.T, names, got []string, w int) {
 			t.Errorf("%q shown twice", g)
 		}
 		seen[g] = true
-		if DisplayWidth(names[i]) <= w && g != names[i] {
+		if DisplayWidth(names[i]) <= w && g != names[i] && !strings.HasPrefix(g, "#") {
 			t.Errorf("%q fits but shows as %q", names[i], g)
 		}
 	}
@@ -163,8 +204,13 @@ func TestWidthAndLength(t *testing.T) {
 		// A row per condition, each a different name.
 		seen := map[string]bool{}
 		rows := 0
+		inTable := false
 		for _, l := range lines {
-			if strings.HasPrefix(l, "長い名前") || strings.HasPrefix(l, "#") {
+			if strings.HasPrefix(l, "condition ") || strings.HasPrefix(l, "columns: ") {
+				inTable = !inTable
+				continue
+			}
+			if inTable {
 				rows++
 				name, _, _ := strings.Cut(l, "  ")
 				if seen[name] {
