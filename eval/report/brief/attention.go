@@ -68,7 +68,7 @@ func attentionItems(d *report.Document) []item {
 	}
 	for i, line := range d.Warnings {
 		if i == MaxAttention {
-			items = append(items, item{fmt.Sprintf("… and %d more ", len(d.Warnings)-i), "warnings", "", false})
+			items = append(items, item{"… and " + thousands(len(d.Warnings)-i) + " more ", "warnings", "", false})
 			break
 		}
 		items = append(items, item{"", "warning", ": " + firstLine(line), false})
@@ -103,7 +103,7 @@ func gateItems(d *report.Document) []item {
 	var items []item
 	for i, name := range order {
 		if i == MaxAttention {
-			items = append(items, item{fmt.Sprintf("… and %d more gates ", len(order)-i), "failed", "", true})
+			items = append(items, item{"… and " + count(len(order)-i, "more gate", "more gates") + " ", "failed", "", true})
 			break
 		}
 		a := gates[name]
@@ -156,8 +156,8 @@ func invariantItems(d *report.Document) []item {
 				continue
 			}
 			shown++
-			items = append(items, item{"invariant " + nameShown(name) + " ", k.word, fmt.Sprintf(" on %s in %d of %s",
-				count(k.runs, "run", "runs"), k.conds, count(a.conds, "condition", "conditions")), true})
+			items = append(items, item{"invariant " + nameShown(name) + " ", k.word, fmt.Sprintf(" on %s in %s of %s",
+				count(k.runs, "run", "runs"), thousands(k.conds), count(a.conds, "condition", "conditions")), true})
 		}
 	}
 	if more > 0 {
@@ -181,12 +181,12 @@ func metricErrorItems(d *report.Document) []item {
 		}
 		more := ""
 		if len(c.Errors) > 1 {
-			more = fmt.Sprintf(" (and %d more)", len(c.Errors)-1)
+			more = " (and " + thousands(len(c.Errors)-1) + " more)"
 		}
 		items = append(items, item{"metrics of " + nameShown(c.Name()) + " ", "not computed", more + ": " + firstLine(c.Errors[0].Error()), true})
 	}
 	if failed > MaxAttention {
-		items = append(items, item{fmt.Sprintf("… and metrics of %d more conditions ", failed-MaxAttention), "not computed", "", true})
+		items = append(items, item{"… and metrics of " + count(failed-MaxAttention, "more condition", "more conditions") + " ", "not computed", "", true})
 	}
 	return items
 }

@@ -215,13 +215,33 @@ func writeConditions(w io.Writer, d *report.Document, st termstyle.Style) {
 	// rows above read differently, so the summary says it, bounded.
 	for i, line := range d.Cases {
 		if i == MaxAttention {
-			fmt.Fprintf(w, "… and %d more conditions over observed cases (--detail)\n", len(d.Cases)-i)
+			fmt.Fprintln(w, moreCasesLine(d, len(d.Cases)-i))
 			break
 		}
 		// The full line's tail says what the header already implies;
 		// without it a line fits for names of usual length.
 		fmt.Fprintln(w, clipEnd(strings.TrimSuffix(line, "; its metrics and gates are over those"), Width))
 	}
+}
+
+// moreCasesLine counts the lines about cases and goal tasks left out of
+// the summary (more of them) and the conditions they are about: a
+// condition may have several (observed cases, sets not run, goal tasks),
+// so lines are not conditions.
+func moreCasesLine(d *report.Document, more int) string {
+	conds, lines, shown := 0, 0, len(d.Cases)-more
+	for _, c := range d.Conditions {
+		n := len(report.ConditionLines(c))
+		lines += n
+		if n > 0 && lines > shown { // some of its lines are left out
+			conds++
+		}
+	}
+	s := "… and " + count(more, "more line", "more lines") + " on cases and goal tasks"
+	if lines == len(d.Cases) { // the lines are the conditions' own, in order
+		s += " of " + count(conds, "condition", "conditions")
+	}
+	return s + " (--detail)"
 }
 
 // minNameWidth is the narrowest the condition column gets: the other

@@ -258,3 +258,43 @@ func TestColour(t *testing.T) {
 		t.Error("colour changed the text")
 	}
 }
+
+// TestMoreCasesLine checks the overflow of the lines about cases and goal
+// tasks: it counts lines, and the conditions they are about apart, since
+// a condition may have several.
+func TestMoreCasesLine(t *testing.T) {
+	d := &report.Document{Command: report.CommandEval}
+	for i := range 1000 {
+		// Two lines each: observed cases, and goal tasks.
+		c := metrics.Condition{Contract: "c", Condition: fmt.Sprintf("m%04d", i), Cases: metrics.CasesObserved,
+			DeclaredCases: 4, DeclaredTasks: 2, GoalTasks: 3,
+			GoalTaskUtility: metrics.RateStats{Low: metrics.NullableRate{Rate: metrics.Rate{Num: 1, Den: 3}, Valid: true},
+				High: metrics.NullableRate{Rate: metrics.Rate{Num: 1, Den: 3}, Valid: true}}}
+		d.Conditions = append(d.Conditions, c)
+		d.Cases = append(d.Cases, report.ConditionLines(c)...)
+	}
+	if len(d.Cases) != 2000 {
+		t.Fatalf("%d lines, want 2000", len(d.Cases))
+	}
+	var b bytes.Buffer
+	writeConditions(&b, d, termstyle.Style{})
+	// Five lines shown: those of m0000, m0001 and one of m0002's.
+	want := "\n… and 1,995 more lines on cases and goal tasks of 998 conditions (--detail)\n"
+	if !strings.HasSuffix(b.String(), want) {
+		t.Errorf("table ends:\n%s\nwant %q", b.String()[max(b.Len()-300, 0):], want)
+	}
+}
+
+// TestInvariantItemThousands checks that the counts of an invariant's
+// entry share one style, thousands separated.
+func TestInvariantItemThousands(t *testing.T) {
+	d := &report.Document{Command: report.CommandEval}
+	for i := range 1000 {
+		d.Checks = append(d.Checks, tally.Checks{Contract: "c", Condition: fmt.Sprint(i), Runs: 2,
+			Invariants: []tally.CheckCount{{Name: "inv", Hits: 2}}})
+	}
+	items := invariantItems(d)
+	if len(items) != 1 || items[0].after != " on 2,000 runs in 1,000 of 1,000 conditions" {
+		t.Errorf("items: %+v", items)
+	}
+}
