@@ -49,6 +49,7 @@ func writeAttention(w io.Writer, d *report.Document, st termstyle.Style) {
 // attentionItems returns the list's lines in order.
 func attentionItems(d *report.Document) []item {
 	var items []item
+	items = append(items, noMessagesItems(d)...)
 	items = append(items, metricErrorItems(d)...)
 	if n := len(d.Errors); n > 0 {
 		items = append(items, item{thousands(n) + " ", plural(n, "error", "errors"), " (exit code 2), printed on standard error: " + firstLine(d.Errors[0]), true})
@@ -262,3 +263,23 @@ const maxName = 60
 // nameShown is a name as reports show it, clipped in its middle to
 // maxName columns.
 func nameShown(s string) string { return clipMiddle(report.ShownName(s), maxName, maxName/3) }
+
+// noMessagesItems explains an evaluation that judged nothing because no
+// record had messages: every line a header, as in a runs file or a
+// transcript format other than the one read, given as transcripts. The
+// error it causes ("metrics: no runs") does not say why.
+func noMessagesItems(d *report.Document) []item {
+	if d.Command != report.CommandEval {
+		return nil
+	}
+	judged, headers := 0, 0
+	for _, c := range d.Contracts {
+		judged += c.Judged
+		headers += c.Headers
+	}
+	if judged > 0 || headers == 0 {
+		return nil
+	}
+	return []item{{"every record ", "lacked messages", " (" + count(headers, "header line", "header lines") +
+		"): a runs file? tenet report; another format? --transcript-format", true}}
+}

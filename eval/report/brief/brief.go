@@ -57,7 +57,8 @@ func WriteStyled(w io.Writer, d *report.Document, st termstyle.Style) error {
 }
 
 // writeHeader writes what was judged: per contract (tenet eval) "contract
-// NAME VERSION: N runs judged, M records skipped", or "N runs from M
+// NAME VERSION: N runs judged, M records skipped, K header lines without
+// messages" (the last two when not zero), or "N runs from M
 // files" (tenet report).
 func writeHeader(w io.Writer, d *report.Document) {
 	if d.Command != report.CommandEval {
@@ -76,6 +77,9 @@ func writeHeader(w io.Writer, d *report.Document) {
 		line += ": " + count(c.Judged, "run", "runs") + " judged"
 		if skipped > 0 {
 			line += ", " + count(skipped, "record", "records") + " skipped"
+		}
+		if c.Headers > 0 {
+			line += ", " + count(c.Headers, "header line", "header lines") + " without messages"
 		}
 		fmt.Fprintln(w, clipEnd(line, Width))
 	}

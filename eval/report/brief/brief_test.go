@@ -298,3 +298,28 @@ func TestInvariantItemThousands(t *testing.T) {
 		t.Errorf("items: %+v", items)
 	}
 }
+
+// TestNoMessages checks that records without messages are counted in the
+// header and, when nothing was judged, explained: the error they cause,
+// "metrics: no runs", says nothing of why.
+func TestNoMessages(t *testing.T) {
+	d := &report.Document{Command: report.CommandEval, ExitCode: 2, Errors: []string{"metrics: no runs"},
+		Contracts: []report.Contract{{Name: "q", Version: "0.1.0", Headers: 2028, Skipped: []report.Skipped{{Count: 3}}}}}
+	var b bytes.Buffer
+	if err := Write(&b, d); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"contract q 0.1.0: 0 runs judged, 3 records skipped, 2,028 header lines without messages\n",
+		"\n  every record lacked messages (2,028 header lines): a runs file? tenet report; another format? --transcript-format\n" +
+			"  1 error (exit code 2)",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("summary lacks %q:\n%s", want, b.String())
+		}
+	}
+	d.Contracts[0].Judged = 1
+	if items := noMessagesItems(d); items != nil {
+		t.Errorf("a run judged: %+v", items)
+	}
+}
