@@ -499,9 +499,45 @@ func Compute(recs []runs.Record, declared map[string]Declared, opt Options) ([]C
 		}
 	}
 	if len(failed) > 0 {
-		return out, fmt.Errorf("metrics: %d of %d conditions have errors: %s", len(failed), len(out), strings.Join(failed, ", "))
+		return out, ConditionsError(out, len(failed), failed)
 	}
 	return out, nil
+}
+
+// ConditionsError is the one error for the failed conditions of conds,
+// naming those given (names), and, when some failed on an unknown label,
+// how many and the option that bounds such a rate instead.
+func ConditionsError(conds []Condition, failed int, names []string) error {
+	hint := ""
+	if n := UnknownLabelConditions(conds); n > 0 {
+		hint = fmt.Sprintf(" (%d with a rate over an unknown label: --unknown=bounds bounds it)", n)
+	}
+	return fmt.Errorf("metrics: %d of %d conditions have errors%s: %s", failed, len(conds), hint, strings.Join(names, ", "))
+}
+
+// UnknownLabelError is a condition's error for a rate over a label that
+// is unknown (unknown is never folded into false), under any Options.Unknown
+// but "bounds", which bounds the rate instead: the typed reason lets a
+// report name that fix.
+type UnknownLabelError struct {
+	Key    runs.Key
+	Label  string
+	Reason string
+}
+
+func (e UnknownLabelError) Error() string {
+	return fmt.Sprintf("run %s: label %s is unknown: %s", e.Key, e.Label, e.Reason)
+}
+
+// UnknownLabelConditions counts the conditions with an UnknownLabelError.
+func UnknownLabelConditions(conds []Condition) int {
+	n := 0
+	for _, c := range conds {
+		if slices.ContainsFunc(c.Errors, func(err error) bool { return errors.As(err, new(UnknownLabelError)) }) {
+			n++
+		}
+	}
+	return n
 }
 
 // computeGroup computes one condition g of recs (see Compute); the error is
@@ -634,7 +670,7 @@ func compute(g []runs.Record, decl *Declared, utilityOnly bool, rules AttemptRul
 			}
 			unknowns++
 			if opt.Unknown != UnknownBounds {
-				errs = append(errs, fmt.Errorf("run %s: label %s is unknown: %s", r.Key, l.name, l.label.Reason))
+				errs = append(errs, UnknownLabelError{r.Key, l.name, l.label.Reason})
 			}
 		}
 	}

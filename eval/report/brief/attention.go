@@ -1,10 +1,12 @@
 package brief
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/report"
 	"github.com/tenetlang/tenet/internal/termstyle"
 )
@@ -180,14 +182,30 @@ func metricErrorItems(d *report.Document) []item {
 		if failed > MaxAttention {
 			continue
 		}
-		more := ""
-		if len(c.Errors) > 1 {
-			more = " (and " + thousands(len(c.Errors)-1) + " more)"
+		unknown := 0
+		for _, err := range c.Errors {
+			if errors.As(err, new(metrics.UnknownLabelError)) {
+				unknown++
+			}
 		}
-		items = append(items, item{"metrics of " + nameShown(c.Name()) + " ", "not computed", more + ": " + firstLine(c.Errors[0].Error()), true})
+		// A rate over an unknown label has a fix the error itself does
+		// not name; any other reason is the first error's text.
+		reason := ": " + firstLine(c.Errors[0].Error())
+		if unknown > 0 {
+			reason = ": rates over " + count(unknown, "unknown label", "unknown labels")
+			if other := len(c.Errors) - unknown; other > 0 {
+				reason += " and " + count(other, "other error", "other errors")
+			}
+		} else if len(c.Errors) > 1 {
+			reason = " (and " + thousands(len(c.Errors)-1) + " more)" + reason
+		}
+		items = append(items, item{"metrics of " + nameShown(c.Name()) + " ", "not computed", reason, true})
 	}
 	if failed > MaxAttention {
 		items = append(items, item{"… and metrics of " + count(failed-MaxAttention, "more condition", "more conditions") + " ", "not computed", "", true})
+	}
+	if n := metrics.UnknownLabelConditions(d.Conditions); n > 0 {
+		items = append(items, item{count(n, "condition", "conditions") + " with a rate over an unknown label: ", "--unknown=bounds", " bounds each such rate (least–greatest)", false})
 	}
 	return items
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/report"
+	"github.com/tenetlang/tenet/eval/runs"
 	"github.com/tenetlang/tenet/eval/tally"
 	"github.com/tenetlang/tenet/internal/termstyle"
 )
@@ -321,5 +322,32 @@ func TestNoMessages(t *testing.T) {
 	d.Contracts[0].Judged = 1
 	if items := noMessagesItems(d); items != nil {
 		t.Errorf("a run judged: %+v", items)
+	}
+}
+
+// TestUnknownLabelErrors checks that a condition whose metrics fail on
+// unknown labels says so, counted, and that the list names the option
+// that bounds such rates.
+func TestUnknownLabelErrors(t *testing.T) {
+	unknown := metrics.UnknownLabelError{Key: runs.Key{Contract: "w", Condition: "m", Task: "T1", Attempt: 1, Repetition: 1}, Label: "utility", Reason: "empty transcript"}
+	d := &report.Document{Command: report.CommandEval, Conditions: []metrics.Condition{
+		{Contract: "w", Condition: "m", Errors: []error{unknown, unknown, errors.New("no benign tasks (|T| = 0)")}},
+		{Contract: "w", Condition: "n", Errors: []error{errors.New("no benign tasks (|T| = 0)")}},
+	}}
+	var got []string
+	for _, it := range metricErrorItems(d) {
+		got = append(got, it.before+it.word+it.after)
+	}
+	want := []string{
+		"metrics of w:m not computed: rates over 2 unknown labels and 1 other error",
+		"metrics of w:n not computed: no benign tasks (|T| = 0)",
+		"1 condition with a rate over an unknown label: --unknown=bounds bounds each such rate (least–greatest)",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("items:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	err := metrics.ConditionsError(d.Conditions, 2, []string{"w:m", "w:n"})
+	if err.Error() != "metrics: 2 of 2 conditions have errors (1 with a rate over an unknown label: --unknown=bounds bounds it): w:m, w:n" {
+		t.Errorf("error: %v", err)
 	}
 }
