@@ -416,3 +416,20 @@ func TestSecurityCasesExpected(t *testing.T) {
 		t.Errorf("declared without cases: %v, |C| = %d", err, cs[0].SecurityCases)
 	}
 }
+
+// TestUnknownsByLabel checks that Unknowns is split per label, in
+// LabelOrder: a run whose labels are all unknown counts in each.
+func TestUnknownsByLabel(t *testing.T) {
+	blank := att("c", "T1", "G1", true, true, true)
+	blank.Utility, blank.AttackSuccess, blank.SideEffect = runs.Unknown("no messages"), runs.Unknown("no messages"), runs.Unknown("no messages")
+	one := att("c", "T1", "G2", true, true, true)
+	one.AttackSuccess = runs.Unknown("changed check")
+	cs, err := Compute([]runs.Record{ben("c", "T1", true), blank, one}, nil, Options{Unknown: UnknownBounds})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []LabelCount{{"utility", 1}, {"attack_success", 2}, {"side_effect", 1}}
+	if cs[0].Unknowns != 4 || fmt.Sprint(cs[0].UnknownsByLabel) != fmt.Sprint(want) {
+		t.Errorf("Unknowns %d, by label %v; want 4, %v", cs[0].Unknowns, cs[0].UnknownsByLabel, want)
+	}
+}

@@ -62,9 +62,9 @@ func attentionItems(d *report.Document) []item {
 		items = append(items, item{thousands(n) + " ", plural(n, "failure", "failures") + " not failing the run", ": " + firstLine(d.NotFailing[0]), false})
 	}
 	items = append(items, agreementItems(d)...)
-	if u, in := unknownLabels(d); u > 0 {
+	if u, in, parts := unknownLabels(d); u > 0 {
 		items = append(items, item{thousands(u) + " ", plural(u, "label", "labels") + " unknown", " in " +
-			count(in, "condition", "conditions") + ": rates shown as low–high", false})
+			count(in, "condition", "conditions") + " (rates low–high): " + parts, false})
 	}
 	if runs, in := deniedRuns(d); runs > 0 {
 		items = append(items, item{count(runs, "run", "runs") + " with calls ", "not authorized", " (authorization audit) in " + count(in, "condition", "conditions"), false})
@@ -238,15 +238,29 @@ func agreementItems(d *report.Document) []item {
 }
 
 // unknownLabels counts the unknown labels of the conditions whose rates
-// are bounded, and those conditions.
-func unknownLabels(d *report.Document) (labels, conds int) {
+// are bounded, those conditions, and the count per label ("utility 207,
+// attack_success 218, …"): a run with no messages has each of its labels
+// unknown, so the total is not runs, and the per-label counts are those
+// --detail lists run by run.
+func unknownLabels(d *report.Document) (labels, conds int, parts string) {
+	perLabel := map[string]int{}
 	for _, c := range d.Conditions {
-		if c.Unknowns > 0 {
-			labels += c.Unknowns
-			conds++
+		if c.Unknowns == 0 {
+			continue
+		}
+		labels += c.Unknowns
+		conds++
+		for _, l := range c.UnknownsByLabel {
+			perLabel[l.Label] += l.N
 		}
 	}
-	return labels, conds
+	var ps []string
+	for _, l := range metrics.LabelOrder() {
+		if n := perLabel[l]; n > 0 {
+			ps = append(ps, l+" "+thousands(n))
+		}
+	}
+	return labels, conds, strings.Join(ps, ", ")
 }
 
 // deniedRuns counts the runs with a call not authorized, and the

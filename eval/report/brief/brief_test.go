@@ -351,3 +351,26 @@ func TestUnknownLabelErrors(t *testing.T) {
 		t.Errorf("error: %v", err)
 	}
 }
+
+// TestUnknownLabelsItem checks the unknown-labels entry: the total is
+// labels, not runs (a run without messages has each label unknown), and
+// the per-label counts are those --detail lists run by run.
+func TestUnknownLabelsItem(t *testing.T) {
+	d := &report.Document{Command: report.CommandEval, Conditions: []metrics.Condition{
+		{Contract: "w", Condition: "opus", Unknowns: 828, Bounded: true, UnknownsByLabel: []metrics.LabelCount{
+			{Label: "utility", N: 207}, {Label: "attack_success", N: 207}, {Label: "side_effect", N: 207}, {Label: "exposed", N: 207}}},
+		{Contract: "w", Condition: "gpt", Unknowns: 2, Bounded: true, UnknownsByLabel: []metrics.LabelCount{
+			{Label: "attack_success", N: 1}, {Label: "side_effect", N: 1}}},
+		{Contract: "w", Condition: "none"},
+	}}
+	var got string
+	for _, it := range attentionItems(d) {
+		if it.word == "labels unknown" {
+			got = it.before + it.word + it.after
+		}
+	}
+	want := "830 labels unknown in 2 conditions (rates low–high): utility 207, attack_success 208, side_effect 208, exposed 207"
+	if got != want {
+		t.Errorf("item %q, want %q", got, want)
+	}
+}
