@@ -75,13 +75,23 @@ func writeHeader(w io.Writer, d *report.Document) {
 			line += " (" + shortID(c.Bundle) + ")"
 		}
 		line += ": " + count(c.Judged, "run", "runs") + " judged"
+		var rest []string
 		if skipped > 0 {
-			line += ", " + count(skipped, "record", "records") + " skipped"
+			rest = append(rest, count(skipped, "record", "records")+" skipped")
 		}
 		if c.Headers > 0 {
-			line += ", " + count(c.Headers, "header line", "header lines") + " without messages"
+			rest = append(rest, count(c.Headers, "header line", "header lines")+" without messages")
+		}
+		more := strings.Join(rest, ", ")
+		if more != "" && DisplayWidth(line+", "+more) <= Width {
+			line, more = line+", "+more, ""
 		}
 		fmt.Fprintln(w, clipEnd(line, Width))
+		if more != "" {
+			// Counts that do not fit after the contract get a line of
+			// their own rather than being cut.
+			fmt.Fprintln(w, clipEnd("  "+more, Width))
+		}
 	}
 	if line := report.UnselectedLine(d); line != "" {
 		// The full line's tail says what the header already implies;

@@ -319,6 +319,13 @@ func TestNoMessages(t *testing.T) {
 			t.Errorf("summary lacks %q:\n%s", want, b.String())
 		}
 	}
+	// Counts that do not fit after a long name get their own line.
+	d.Contracts[0].Name = strings.Repeat("n", 60)
+	b.Reset()
+	writeHeader(&b, d)
+	if want := "contract " + strings.Repeat("n", 60) + " 0.1.0: 0 runs judged\n  3 records skipped, 2,028 header lines without messages\n"; b.String() != want {
+		t.Errorf("header %q, want %q", b.String(), want)
+	}
 	d.Contracts[0].Judged = 1
 	if items := noMessagesItems(d); items != nil {
 		t.Errorf("a run judged: %+v", items)
