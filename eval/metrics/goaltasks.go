@@ -107,7 +107,7 @@ func goalTaskUtility(c *Condition, gts []runs.Record, decl *Declared, rules Atte
 		if !r.Utility.Known {
 			unknown++
 			if opt.Unknown != UnknownBounds {
-				errs = append(errs, fmt.Errorf("run %s: label %s is unknown: %s", r.Key, runs.Utility, r.Utility.Reason))
+				errs = append(errs, UnknownLabelError{r.Key, string(runs.Utility), r.Utility.Reason})
 			}
 		}
 	}

@@ -316,6 +316,9 @@ type Condition struct {
 	// side_effect, exposed) of the condition's runs.
 	Bounded  bool
 	Unknowns int
+	// UnknownsByLabel splits Unknowns per label, in the order utility,
+	// attack_success, side_effect, exposed; labels with none left out.
+	UnknownsByLabel []LabelCount
 	// Rates holds, per rate in RateNames order, its intervals and bounds;
 	// Counts, per count in CountNames order, its bounds.
 	Rates  []RateStats
@@ -499,9 +502,56 @@ func Compute(recs []runs.Record, declared map[string]Declared, opt Options) ([]C
 		}
 	}
 	if len(failed) > 0 {
-		return out, fmt.Errorf("metrics: %d of %d conditions have errors: %s", len(failed), len(out), strings.Join(failed, ", "))
+		return out, ConditionsError(out, len(failed), failed)
 	}
 	return out, nil
+}
+
+// ConditionsError is the one error for the failed conditions of conds,
+// naming those given (names), and, when some failed on an unknown label,
+// how many and the option that bounds such a rate instead.
+func ConditionsError(conds []Condition, failed int, names []string) error {
+	hint := ""
+	if n := UnknownLabelConditions(conds); n > 0 {
+		hint = fmt.Sprintf(" (%d with a rate over an unknown label: --unknown=bounds bounds it)", n)
+	}
+	return fmt.Errorf("metrics: %d of %d conditions have errors%s: %s", failed, len(conds), hint, strings.Join(names, ", "))
+}
+
+// LabelCount is how many of one label (runs.LabelName's text) there are.
+type LabelCount struct {
+	Label string
+	N     int
+}
+
+// LabelOrder is the order of a condition's labels in UnknownsByLabel.
+func LabelOrder() []string {
+	return []string{string(runs.Utility), string(runs.AttackSuccess), string(runs.SideEffect), string(runs.Exposed)}
+}
+
+// UnknownLabelError is a condition's error for a rate over a label that
+// is unknown (unknown is never folded into false), under any Options.Unknown
+// but "bounds", which bounds the rate instead: the typed reason lets a
+// report name that fix.
+type UnknownLabelError struct {
+	Key    runs.Key
+	Label  string
+	Reason string
+}
+
+func (e UnknownLabelError) Error() string {
+	return fmt.Sprintf("run %s: label %s is unknown: %s", e.Key, e.Label, e.Reason)
+}
+
+// UnknownLabelConditions counts the conditions with an UnknownLabelError.
+func UnknownLabelConditions(conds []Condition) int {
+	n := 0
+	for _, c := range conds {
+		if slices.ContainsFunc(c.Errors, func(err error) bool { return errors.As(err, new(UnknownLabelError)) }) {
+			n++
+		}
+	}
+	return n
 }
 
 // computeGroup computes one condition g of recs (see Compute); the error is
@@ -626,15 +676,16 @@ func compute(g []runs.Record, decl *Declared, utilityOnly bool, rules AttemptRul
 	}
 
 	// Unknown labels.
-	unknowns := 0
+	unknowns, byLabel := 0, map[string]int{}
 	for _, r := range valid {
 		for _, l := range labelsOf(r) {
 			if l.label.Known {
 				continue
 			}
 			unknowns++
+			byLabel[l.name]++
 			if opt.Unknown != UnknownBounds {
-				errs = append(errs, fmt.Errorf("run %s: label %s is unknown: %s", r.Key, l.name, l.label.Reason))
+				errs = append(errs, UnknownLabelError{r.Key, l.name, l.label.Reason})
 			}
 		}
 	}
@@ -743,6 +794,11 @@ func compute(g []runs.Record, decl *Declared, utilityOnly bool, rules AttemptRul
 	}
 	slices.Sort(a.bundles)
 	c.Unknowns = unknowns
+	for _, l := range LabelOrder() {
+		if n := byLabel[l]; n > 0 {
+			c.UnknownsByLabel = append(c.UnknownsByLabel, LabelCount{l, n})
+		}
+	}
 	c.Bounded = unknowns > 0
 	a.fill(&c, opt)
 	return c, a

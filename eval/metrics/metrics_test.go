@@ -324,7 +324,11 @@ func TestErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			cs, err := Compute(tt.recs, tt.declared, Options{})
-			if err == nil || err.Error() != "metrics: 1 of 1 conditions have errors: c" {
+			want := "metrics: 1 of 1 conditions have errors: c"
+			if strings.Contains(tt.want, "is unknown") {
+				want = "metrics: 1 of 1 conditions have errors (1 with a rate over an unknown label: --unknown=bounds bounds it): c"
+			}
+			if err == nil || err.Error() != want {
 				t.Errorf("error %v", err)
 			}
 			if len(cs) != 1 {
@@ -410,5 +414,22 @@ func TestSecurityCasesExpected(t *testing.T) {
 	cs, err = Compute([]runs.Record{ben("c", "T1", true)}, map[string]Declared{"": {Tasks: []string{"T1"}}}, Options{})
 	if err != nil || cs[0].SecurityCases != 0 {
 		t.Errorf("declared without cases: %v, |C| = %d", err, cs[0].SecurityCases)
+	}
+}
+
+// TestUnknownsByLabel checks that Unknowns is split per label, in
+// LabelOrder: a run whose labels are all unknown counts in each.
+func TestUnknownsByLabel(t *testing.T) {
+	blank := att("c", "T1", "G1", true, true, true)
+	blank.Utility, blank.AttackSuccess, blank.SideEffect = runs.Unknown("no messages"), runs.Unknown("no messages"), runs.Unknown("no messages")
+	one := att("c", "T1", "G2", true, true, true)
+	one.AttackSuccess = runs.Unknown("changed check")
+	cs, err := Compute([]runs.Record{ben("c", "T1", true), blank, one}, nil, Options{Unknown: UnknownBounds})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []LabelCount{{"utility", 1}, {"attack_success", 2}, {"side_effect", 1}}
+	if cs[0].Unknowns != 4 || fmt.Sprint(cs[0].UnknownsByLabel) != fmt.Sprint(want) {
+		t.Errorf("Unknowns %d, by label %v; want 4, %v", cs[0].Unknowns, cs[0].UnknownsByLabel, want)
 	}
 }

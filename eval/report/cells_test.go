@@ -56,7 +56,7 @@ func TestFailedConditionsNamed(t *testing.T) {
 		recs = append(recs, r)
 	}
 	d := testBuild(testInput{Command: CommandReport, Version: "v", Records: recs})
-	want := "metrics: 30 of 30 conditions have errors: c00, c01, c02, c03, c04, c05, c06, c07, c08, c09, c10, c11, c12, c13, c14, c15, c16, c17, c18, c19, and 10 more"
+	want := "metrics: 30 of 30 conditions have errors (30 with a rate over an unknown label: --unknown=bounds bounds it): c00, c01, c02, c03, c04, c05, c06, c07, c08, c09, c10, c11, c12, c13, c14, c15, c16, c17, c18, c19, and 10 more"
 	if len(d.Errors) != 1 || d.Errors[0] != want {
 		t.Errorf("errors %q\nwant %q", d.Errors, want)
 	}

@@ -165,7 +165,7 @@ func TestJSONValues(t *testing.T) {
 		{"test", []any{"tests", 1}, `{"contract":"checks","name":"wrong expectations fail","origin":{"file":"tests/runs.jsonl","line":3},"passed":false,"problems":["utility: want true, got false","violations: want [answered], got []"]}`},
 		{"test", []any{"exit_code"}, `1`},
 		{"errors", []any{"exit_code"}, `2`},
-		{"errors", []any{"errors"}, `["metrics: 1 of 2 conditions have errors: a|b\u003cscript\u003e"]`},
+		{"errors", []any{"errors"}, `["metrics: 1 of 2 conditions have errors (1 with a rate over an unknown label: --unknown=bounds bounds it): a|b\u003cscript\u003e"]`},
 		{"errors", []any{"conditions", 0, "benign_tasks"}, `null`},
 		{"errors", []any{"conditions", 0, "errors"}, `["run a|b\u003cscript\u003e/T2: label utility is unknown: criterion error: \u001b[31mred� | ` + "`x`" + ` \u003cb\u003e"]`},
 		{"empty", []any{"errors"}, `["metrics: no runs"]`},

@@ -108,7 +108,7 @@ func TestMetricsFromCompute(t *testing.T) {
 		runs.Record{Key: runs.Key{Condition: "model-b", Task: "T2", Goal: "G1", Attempt: 1, Repetition: 1}, Utility: runs.True(), AttackSuccess: runs.False(), SideEffect: runs.False()},
 	)
 	cs, err := metrics.Compute(recs, nil, metrics.Options{})
-	if err == nil || err.Error() != "metrics: 1 of 2 conditions have errors: model-b" {
+	if err == nil || err.Error() != "metrics: 1 of 2 conditions have errors (1 with a rate over an unknown label: --unknown=bounds bounds it): model-b" {
 		t.Fatalf("error %v", err)
 	}
 	got := render(t, func(b *strings.Builder) error { return WriteMetrics(b, cs) })

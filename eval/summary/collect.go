@@ -344,7 +344,7 @@ func (c *Collector) Results() Results {
 			failed = append(failed, fmt.Sprintf("and %d more", nfailed-maxFailedNames))
 		}
 		if nfailed > 0 {
-			res.Err = fmt.Errorf("metrics: %d of %d conditions have errors: %s", nfailed, len(cs), strings.Join(failed, ", "))
+			res.Err = metrics.ConditionsError(cs, nfailed, failed)
 		}
 	}
 	res.Conditions = cs

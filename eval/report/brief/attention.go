@@ -1,10 +1,12 @@
 package brief
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/report"
 	"github.com/tenetlang/tenet/internal/termstyle"
 )
@@ -49,6 +51,7 @@ func writeAttention(w io.Writer, d *report.Document, st termstyle.Style) {
 // attentionItems returns the list's lines in order.
 func attentionItems(d *report.Document) []item {
 	var items []item
+	items = append(items, noMessagesItems(d)...)
 	items = append(items, metricErrorItems(d)...)
 	if n := len(d.Errors); n > 0 {
 		items = append(items, item{thousands(n) + " ", plural(n, "error", "errors"), " (exit code 2), printed on standard error: " + firstLine(d.Errors[0]), true})
@@ -59,16 +62,16 @@ func attentionItems(d *report.Document) []item {
 		items = append(items, item{thousands(n) + " ", plural(n, "failure", "failures") + " not failing the run", ": " + firstLine(d.NotFailing[0]), false})
 	}
 	items = append(items, agreementItems(d)...)
-	if u, in := unknownLabels(d); u > 0 {
+	if u, in, parts := unknownLabels(d); u > 0 {
 		items = append(items, item{thousands(u) + " ", plural(u, "label", "labels") + " unknown", " in " +
-			count(in, "condition", "conditions") + ": rates shown as low–high", false})
+			count(in, "condition", "conditions") + " (rates low–high): " + parts, false})
 	}
 	if runs, in := deniedRuns(d); runs > 0 {
 		items = append(items, item{count(runs, "run", "runs") + " with calls ", "not authorized", " (authorization audit) in " + count(in, "condition", "conditions"), false})
 	}
 	for i, line := range d.Warnings {
 		if i == MaxAttention {
-			items = append(items, item{fmt.Sprintf("… and %d more ", len(d.Warnings)-i), "warnings", "", false})
+			items = append(items, item{"… and " + thousands(len(d.Warnings)-i) + " more ", "warnings", "", false})
 			break
 		}
 		items = append(items, item{"", "warning", ": " + firstLine(line), false})
@@ -103,7 +106,7 @@ func gateItems(d *report.Document) []item {
 	var items []item
 	for i, name := range order {
 		if i == MaxAttention {
-			items = append(items, item{fmt.Sprintf("… and %d more gates ", len(order)-i), "failed", "", true})
+			items = append(items, item{"… and " + count(len(order)-i, "more gate", "more gates") + " ", "failed", "", true})
 			break
 		}
 		a := gates[name]
@@ -156,8 +159,8 @@ func invariantItems(d *report.Document) []item {
 				continue
 			}
 			shown++
-			items = append(items, item{"invariant " + nameShown(name) + " ", k.word, fmt.Sprintf(" on %s in %d of %s",
-				count(k.runs, "run", "runs"), k.conds, count(a.conds, "condition", "conditions")), true})
+			items = append(items, item{"invariant " + nameShown(name) + " ", k.word, fmt.Sprintf(" on %s in %s of %s",
+				count(k.runs, "run", "runs"), thousands(k.conds), count(a.conds, "condition", "conditions")), true})
 		}
 	}
 	if more > 0 {
@@ -179,14 +182,30 @@ func metricErrorItems(d *report.Document) []item {
 		if failed > MaxAttention {
 			continue
 		}
-		more := ""
-		if len(c.Errors) > 1 {
-			more = fmt.Sprintf(" (and %d more)", len(c.Errors)-1)
+		unknown := 0
+		for _, err := range c.Errors {
+			if errors.As(err, new(metrics.UnknownLabelError)) {
+				unknown++
+			}
 		}
-		items = append(items, item{"metrics of " + nameShown(c.Name()) + " ", "not computed", more + ": " + firstLine(c.Errors[0].Error()), true})
+		// A rate over an unknown label has a fix the error itself does
+		// not name; any other reason is the first error's text.
+		reason := ": " + firstLine(c.Errors[0].Error())
+		if unknown > 0 {
+			reason = ": rates over " + count(unknown, "unknown label", "unknown labels")
+			if other := len(c.Errors) - unknown; other > 0 {
+				reason += " and " + count(other, "other error", "other errors")
+			}
+		} else if len(c.Errors) > 1 {
+			reason = " (and " + thousands(len(c.Errors)-1) + " more)" + reason
+		}
+		items = append(items, item{"metrics of " + nameShown(c.Name()) + " ", "not computed", reason, true})
 	}
 	if failed > MaxAttention {
-		items = append(items, item{fmt.Sprintf("… and metrics of %d more conditions ", failed-MaxAttention), "not computed", "", true})
+		items = append(items, item{"… and metrics of " + count(failed-MaxAttention, "more condition", "more conditions") + " ", "not computed", "", true})
+	}
+	if n := metrics.UnknownLabelConditions(d.Conditions); n > 0 {
+		items = append(items, item{count(n, "condition", "conditions") + " with a rate over an unknown label: ", "--unknown=bounds", " bounds each such rate (least–greatest)", false})
 	}
 	return items
 }
@@ -219,15 +238,29 @@ func agreementItems(d *report.Document) []item {
 }
 
 // unknownLabels counts the unknown labels of the conditions whose rates
-// are bounded, and those conditions.
-func unknownLabels(d *report.Document) (labels, conds int) {
+// are bounded, those conditions, and the count per label ("utility 207,
+// attack_success 218, …"): a run with no messages has each of its labels
+// unknown, so the total is not runs, and the per-label counts are those
+// --detail lists run by run.
+func unknownLabels(d *report.Document) (labels, conds int, parts string) {
+	perLabel := map[string]int{}
 	for _, c := range d.Conditions {
-		if c.Unknowns > 0 {
-			labels += c.Unknowns
-			conds++
+		if c.Unknowns == 0 {
+			continue
+		}
+		labels += c.Unknowns
+		conds++
+		for _, l := range c.UnknownsByLabel {
+			perLabel[l.Label] += l.N
 		}
 	}
-	return labels, conds
+	var ps []string
+	for _, l := range metrics.LabelOrder() {
+		if n := perLabel[l]; n > 0 {
+			ps = append(ps, l+" "+thousands(n))
+		}
+	}
+	return labels, conds, strings.Join(ps, ", ")
 }
 
 // deniedRuns counts the runs with a call not authorized, and the
@@ -262,3 +295,23 @@ const maxName = 60
 // nameShown is a name as reports show it, clipped in its middle to
 // maxName columns.
 func nameShown(s string) string { return clipMiddle(report.ShownName(s), maxName, maxName/3) }
+
+// noMessagesItems explains an evaluation that judged nothing because no
+// record had messages: every line a header, as in a runs file or a
+// transcript format other than the one read, given as transcripts. The
+// error it causes ("metrics: no runs") does not say why.
+func noMessagesItems(d *report.Document) []item {
+	if d.Command != report.CommandEval {
+		return nil
+	}
+	judged, headers := 0, 0
+	for _, c := range d.Contracts {
+		judged += c.Judged
+		headers += c.Headers
+	}
+	if judged > 0 || headers == 0 {
+		return nil
+	}
+	return []item{{"every record ", "lacked messages", " (" + count(headers, "header line", "header lines") +
+		"): a runs file? tenet report; another format? --transcript-format", true}}
+}

@@ -57,7 +57,8 @@ func WriteStyled(w io.Writer, d *report.Document, st termstyle.Style) error {
 }
 
 // writeHeader writes what was judged: per contract (tenet eval) "contract
-// NAME VERSION: N runs judged, M records skipped", or "N runs from M
+// NAME VERSION: N runs judged, M records skipped, K header lines without
+// messages" (the last two when not zero), or "N runs from M
 // files" (tenet report).
 func writeHeader(w io.Writer, d *report.Document) {
 	if d.Command != report.CommandEval {
@@ -74,10 +75,23 @@ func writeHeader(w io.Writer, d *report.Document) {
 			line += " (" + shortID(c.Bundle) + ")"
 		}
 		line += ": " + count(c.Judged, "run", "runs") + " judged"
+		var rest []string
 		if skipped > 0 {
-			line += ", " + count(skipped, "record", "records") + " skipped"
+			rest = append(rest, count(skipped, "record", "records")+" skipped")
+		}
+		if c.Headers > 0 {
+			rest = append(rest, count(c.Headers, "header line", "header lines")+" without messages")
+		}
+		more := strings.Join(rest, ", ")
+		if more != "" && DisplayWidth(line+", "+more) <= Width {
+			line, more = line+", "+more, ""
 		}
 		fmt.Fprintln(w, clipEnd(line, Width))
+		if more != "" {
+			// Counts that do not fit after the contract get a line of
+			// their own rather than being cut.
+			fmt.Fprintln(w, clipEnd("  "+more, Width))
+		}
 	}
 	if line := report.UnselectedLine(d); line != "" {
 		// The full line's tail says what the header already implies;
@@ -147,26 +161,43 @@ func writeConditions(w io.Writer, d *report.Document, st termstyle.Style) {
 		right += len(gap) + wd
 	}
 	nameWidth := max(Width-right-len(indent), minNameWidth)
+	all := make([]string, len(rows))
+	for i, r := range rows {
+		all[i] = report.ShownName(r.name)
+	}
+	// A start or an end every name shares ("… @ important_instructions")
+	// tells no row apart: when names must be clipped it is said once
+	// above the table and left out of the rows, so that the columns go to
+	// where the names differ.
+	prefix, suffix := sharedAffixes(all, nameWidth)
 	longest := DisplayWidth(headers[0])
-	for _, r := range rows {
-		longest = max(longest, DisplayWidth(report.ShownName(r.name)))
+	for i := range all {
+		all[i] = strings.TrimSuffix(strings.TrimPrefix(all[i], prefix), suffix)
+		longest = max(longest, DisplayWidth(all[i]))
 	}
 	widths[0] = min(longest, nameWidth)
 
 	// Names are clipped per contract: a group's line tells groups apart.
 	shown := make([]string, len(rows))
+	numbered := false
 	for start := 0; start < len(rows); {
 		end := start
-		var names []string
 		for end < len(rows) && rows[end].contract == rows[start].contract {
-			names = append(names, report.ShownName(rows[end].name))
 			end++
 		}
-		copy(shown[start:end], distinctClips(names, widths[0]))
+		clips, num := distinctClips(all[start:end], widths[0])
+		numbered = numbered || num
+		copy(shown[start:end], clips)
 		start = end
 	}
 
 	fmt.Fprintln(w)
+	if prefix != "" {
+		fmt.Fprintln(w, clipEnd(fmt.Sprintf("every condition starts with %q", prefix), Width))
+	}
+	if suffix != "" {
+		fmt.Fprintln(w, clipEnd(fmt.Sprintf("every condition ends with %q", suffix), Width))
+	}
 	cells := []string{padRight(headers[0], widths[0]+len(indent))}
 	for i := 1; i < 6; i++ {
 		cells = append(cells, padLeft(headers[i], widths[i]))
@@ -188,6 +219,9 @@ func writeConditions(w io.Writer, d *report.Document, st termstyle.Style) {
 		fmt.Fprintln(w, strings.Join(append(cells, failed), gap))
 	}
 	fmt.Fprintln(w, "columns: benign_utility, utility_under_attack, targeted_asr, secure_utility_in_scope (docs/metrics.md); n: runs")
+	if numbered {
+		fmt.Fprintln(w, "#N: rows numbered in order, their names too alike to clip apart; the full names: --detail")
+	}
 	if bounded {
 		fmt.Fprintln(w, "low–high: the least and greatest value over the unknown labels (--unknown=bounds)")
 	}
@@ -195,13 +229,33 @@ func writeConditions(w io.Writer, d *report.Document, st termstyle.Style) {
 	// rows above read differently, so the summary says it, bounded.
 	for i, line := range d.Cases {
 		if i == MaxAttention {
-			fmt.Fprintf(w, "… and %d more conditions over observed cases (--detail)\n", len(d.Cases)-i)
+			fmt.Fprintln(w, moreCasesLine(d, len(d.Cases)-i))
 			break
 		}
 		// The full line's tail says what the header already implies;
 		// without it a line fits for names of usual length.
 		fmt.Fprintln(w, clipEnd(strings.TrimSuffix(line, "; its metrics and gates are over those"), Width))
 	}
+}
+
+// moreCasesLine counts the lines about cases and goal tasks left out of
+// the summary (more of them) and the conditions they are about: a
+// condition may have several (observed cases, sets not run, goal tasks),
+// so lines are not conditions.
+func moreCasesLine(d *report.Document, more int) string {
+	conds, lines, shown := 0, 0, len(d.Cases)-more
+	for _, c := range d.Conditions {
+		n := len(report.ConditionLines(c))
+		lines += n
+		if n > 0 && lines > shown { // some of its lines are left out
+			conds++
+		}
+	}
+	s := "… and " + count(more, "more line", "more lines") + " on cases and goal tasks"
+	if lines == len(d.Cases) { // the lines are the conditions' own, in order
+		s += " of " + count(conds, "condition", "conditions")
+	}
+	return s + " (--detail)"
 }
 
 // minNameWidth is the narrowest the condition column gets: the other

@@ -1,8 +1,10 @@
 package brief
 
 import (
+	"fmt"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/width"
 )
@@ -87,21 +89,21 @@ func padLeft(s string, w int) string {
 }
 
 // distinctClips returns names, each within w columns, pairwise distinct
-// when the names are. A name that fits is kept whole; a longer one keeps
-// its start and its end with "…" between, the split being the first, from
-// a third of w for the end and then towards shorter and longer ends, that
-// leaves no two shown names alike (AgentDojo's names share their ends,
-// "… @ important_instructions", and differ after a long common start,
-// "gpt-4o-2024-05-13-…"). When no split tells them apart, each clipped
-// name is numbered instead ("#3 …"), its number its row's: numbers are
-// unique, so the rows stay distinct whatever the names.
-func distinctClips(names []string, w int) []string {
+// when the names are, and whether it numbered them. A name that fits is
+// kept whole; a longer one keeps its start and its end with "…" between,
+// the split being the first, from a quarter of w for the end and then
+// towards shorter and longer ends, that leaves no two shown names alike
+// (names that differ after a long common start, "gpt-4o-2024-05-13-…").
+// When no split tells them apart, every name is numbered instead ("#03
+// …"), its number its row's, zero-padded so that the numbers sort as
+// numbers: they are unique, so the rows stay distinct whatever the names.
+func distinctClips(names []string, w int) ([]string, bool) {
 	long := false
 	for _, n := range names {
 		long = long || DisplayWidth(n) > w
 	}
 	if !long {
-		return names
+		return names, false
 	}
 	pref := max(w/4, 1)
 	var tails []int
@@ -127,17 +129,54 @@ func distinctClips(names []string, w int) []string {
 			seen[out[i]] = true
 		}
 		if ok {
-			return out
+			return out, false
 		}
 	}
+	digits := len(itoa(len(names)))
 	out := make([]string, len(names))
 	for i, n := range names {
-		if DisplayWidth(n) <= w {
-			out[i] = n
-			continue
-		}
-		num := "#" + itoa(i+1) + " "
+		num := fmt.Sprintf("#%0*d ", digits, i+1)
 		out[i] = num + clipMiddle(n, w-len(num), pref)
 	}
-	return out
+	return out, true
 }
+
+// sharedAffixes returns the start and the end every name shares, each cut
+// at a separator (a space or punctuation) so that no word is split, and
+// each "" unless some name is wider than w (nothing is clipped otherwise)
+// and at least two names are shown. No name is left empty.
+func sharedAffixes(names []string, w int) (prefix, suffix string) {
+	long := false
+	for _, n := range names {
+		long = long || DisplayWidth(n) > w
+	}
+	if len(names) < 2 || !long {
+		return "", ""
+	}
+	prefix, suffix = names[0], names[0]
+	shortest := len(names[0])
+	for _, n := range names[1:] {
+		for !strings.HasPrefix(n, prefix) {
+			prefix = prefix[:len(prefix)-1]
+		}
+		for !strings.HasSuffix(n, suffix) {
+			suffix = suffix[1:]
+		}
+		shortest = min(shortest, len(n))
+	}
+	// A prefix ends, a suffix starts, at a separator; both leave every
+	// name at least one character.
+	for prefix != "" && (!isSeparator(prefix[len(prefix)-1]) || len(prefix) >= shortest) {
+		prefix = prefix[:len(prefix)-1]
+	}
+	for suffix != "" && (!isSeparator(suffix[0]) || len(prefix)+len(suffix) >= shortest) {
+		suffix = suffix[1:]
+	}
+	if !utf8.ValidString(prefix) || !utf8.ValidString(suffix) {
+		return "", ""
+	}
+	return prefix, suffix
+}
+
+// isSeparator is a byte that ends a word of a condition's name.
+func isSeparator(b byte) bool { return strings.IndexByte(" @-_/:+.,;|", b) >= 0 }

@@ -310,7 +310,7 @@ func TestHTMLBoundsAndErrors(t *testing.T) {
 		t.Fatalf("exit code %d", d.ExitCode)
 	}
 	status := section(t, page, "status")
-	for _, want := range []string{"exit 2: 1 error", "metrics: 1 of 2 conditions have errors: checks:safe"} {
+	for _, want := range []string{"exit 2: 1 error", "metrics: 1 of 2 conditions have errors (1 with a rate over an unknown label: --unknown=bounds bounds it): checks:safe"} {
 		if !strings.Contains(status, want) {
 			t.Errorf("status lacks %q:\n%s", want, status)
 		}
