@@ -161,7 +161,7 @@ func TestFindRecord(t *testing.T) {
 	if err := os.WriteFile(bad, []byte(`{"messages":[]}`+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := FindRecord(runs.ReadOptions{}, []string{bad}, "m/t"); err == nil || IsKeyError(err) || !strings.Contains(err.Error(), "bad.jsonl:1: missing field condition") {
+	if _, err := FindRecord(runs.ReadOptions{}, []string{bad}, "m/t"); err == nil || IsKeyError(err) || !strings.Contains(err.Error(), "bad.jsonl:1: a transcript (a record with \"messages\" and no \"condition\"), not a runs file") {
 		t.Errorf("bad file: got %v", err)
 	}
 }
