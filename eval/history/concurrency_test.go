@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -116,7 +117,8 @@ func TestConcurrentGoroutines(t *testing.T) {
 }
 
 func TestConcurrentProcesses(t *testing.T) {
-	_, path := openTemp(t)
+	// A new file: the processes race to create and migrate it too.
+	path := filepath.Join(t.TempDir(), "new", "history.db")
 	const procs, each = 3, 4
 	var cmds []*exec.Cmd
 	for range procs {
