@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/tenetlang/tenet/eval/assemble"
+	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/report"
 	"github.com/tenetlang/tenet/eval/runs"
 )
@@ -426,5 +427,57 @@ func TestGit(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "f"), []byte("2"), 0o644)
 	if c, d := Git(dir); c != head || !d {
 		t.Fatalf("changed tree: %q %v, want %s dirty", c, d, head)
+	}
+}
+
+// TestUnknownNotFolded: under --unknown bounds a rate the unknown labels
+// change is stored without a value (never as 0), with its interval.
+func TestUnknownNotFolded(t *testing.T) {
+	db, _ := openTemp(t)
+	recs := fixtureRuns("mail", bundleA, []string{"baseline"}, 2)
+	recs[0].Utility = runs.Unknown("no final message") // task_0000, benign
+	d := assemble.Build(assemble.Input{Command: report.CommandReport, Version: "0.test", Metrics: metrics.Options{Unknown: metrics.UnknownBounds}}, recs)
+	if d.ExitCode != 0 {
+		t.Fatalf("exit %d: %v", d.ExitCode, d.Errors)
+	}
+	id, err := db.Record(NewEvaluation{Document: d, Runs: recs, Recorded: t0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms, err := db.Metrics(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := ms[0]
+	if m.Name != "benign_utility" || m.Known || !math.IsNaN(m.Value) || m.Successes != 0 || m.N != 0 || math.IsNaN(m.Low) || math.IsNaN(m.High) {
+		t.Fatalf("benign_utility with an unknown label = %+v, want no value and an interval", m)
+	}
+	rs, _ := db.Runs(id)
+	if got := rs[0].Utility; got.Known || got.Reason != "no final message" {
+		t.Fatalf("the unknown label reads back as %+v", got)
+	}
+	var stored string
+	db.sql.QueryRow(`SELECT utility FROM runs WHERE evaluation_id = ? AND seq = 0`, id).Scan(&stored)
+	if stored != "unknown" {
+		t.Fatalf("runs.utility = %q, want unknown", stored)
+	}
+}
+
+// TestRecordAllOrNothing: an insert failing halfway through the runs (a
+// trigger here) leaves nothing of the evaluation.
+func TestRecordAllOrNothing(t *testing.T) {
+	db, _ := openTemp(t)
+	if _, err := db.sql.Exec(`CREATE TRIGGER fail_sixth BEFORE INSERT ON runs WHEN NEW.seq = 5 BEGIN SELECT RAISE(ABORT, 'disk on fire'); END`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Record(fixture("mail", bundleA, []string{"baseline"}, 4)); err == nil || !strings.Contains(err.Error(), "disk on fire") {
+		t.Fatalf("Record = %v, want the trigger's error", err)
+	}
+	for _, table := range []string{"evaluations", "contracts", "inputs", "conditions", "metrics", "gates", "runs"} {
+		var n int
+		db.sql.QueryRow(`SELECT count(*) FROM ` + table).Scan(&n)
+		if n != 0 {
+			t.Errorf("%s holds %d rows of a failed Record", table, n)
+		}
 	}
 }
