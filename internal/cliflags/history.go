@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/tenetlang/tenet/eval/history"
 )
@@ -14,6 +15,7 @@ import (
 type History struct {
 	Record bool
 	DB     string
+	flags  *pflag.FlagSet // where --db is declared: Path tells --db "" from none
 }
 
 // Add declares --record and --db on a command that records (eval,
@@ -29,6 +31,10 @@ func (f *History) Add(cmd *cobra.Command) {
 				return err
 			}
 		}
+		if f.DB == "" && c.Flags().Changed("db") {
+			_, err := f.Path() // refused before anything is judged
+			return err
+		}
 		if c.Flags().Changed("db") && !f.Record {
 			return errors.New("--db without --record: add --record to record this evaluation in that database")
 		}
@@ -36,15 +42,10 @@ func (f *History) Add(cmd *cobra.Command) {
 	}
 }
 
-// flagSet is the part of a pflag.FlagSet AddDB needs (a command's flags
-// or its persistent flags).
-type flagSet interface {
-	StringVar(p *string, name, value, usage string)
-}
-
 // AddDB declares --db alone (the tenet history commands, on the group's
 // persistent flags).
-func (f *History) AddDB(fs flagSet) {
+func (f *History) AddDB(fs *pflag.FlagSet) {
+	f.flags = fs
 	fs.StringVar(&f.DB, "db", "", "the history database file (default: $"+history.EnvDB+", else tenet/history.db in the user data directory)")
 }
 
@@ -52,6 +53,9 @@ func (f *History) AddDB(fs flagSet) {
 func (f *History) Path() (string, error) {
 	if f.DB != "" {
 		return f.DB, nil
+	}
+	if f.flags != nil && f.flags.Changed("db") {
+		return "", errors.New("--db \"\": want a file path (without --db: the default database)")
 	}
 	return history.DefaultPath()
 }
