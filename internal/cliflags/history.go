@@ -31,9 +31,10 @@ func (f *History) Add(cmd *cobra.Command) {
 				return err
 			}
 		}
-		if f.DB == "" && c.Flags().Changed("db") {
-			_, err := f.Path() // refused before anything is judged
-			return err
+		if f.Record || c.Flags().Changed("db") {
+			if _, err := f.Path(); err != nil {
+				return err // before anything is judged
+			}
 		}
 		if c.Flags().Changed("db") && !f.Record {
 			return errors.New("--db without --record: add --record to record this evaluation in that database")
