@@ -137,7 +137,7 @@ func TestBundleChangedIsAllowedAndSaid(t *testing.T) {
 	if err := Write(&buf, d, Table); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(buf.String(), "contract c: bundle changed, A " + bundleA + ", B " + bundleB + " (the labels may differ because the contract changed)") {
+	if !strings.Contains(buf.String(), "contract c: bundle changed, A "+bundleA+", B "+bundleB+" (the labels may differ because the contract changed)") {
 		t.Errorf("no bundle line:\n%s", buf.String())
 	}
 	if lt, lc := d.Regressions(); lt != 1 || lc != 3 {
