@@ -29,7 +29,7 @@ type Point struct {
 	// Known is false when the metric had no value in that evaluation (no
 	// denominator, or a metric error): Value, Low and High are then
 	// meaningless and every rendering says "—".
-	Known           bool
+	Known            bool
 	Value, Low, High float64 // the rate and its 95% interval
 	Successes, N     int
 }
