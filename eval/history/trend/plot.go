@@ -100,7 +100,11 @@ func SVG(s Series) (out string, err error) {
 				continue
 			}
 			cur.x = append(cur.x, float64(index[pt.Evaluation])+shift)
-			cur.y, cur.lo, cur.hi = append(cur.y, pt.Value), append(cur.lo, pt.Low), append(cur.hi, pt.High)
+			lo, hi := pt.Value, pt.Value // no interval: a bar of no height
+			if pt.hasInterval() {
+				lo, hi = pt.Low, pt.High
+			}
+			cur.y, cur.lo, cur.hi = append(cur.y, pt.Value), append(cur.lo, lo), append(cur.hi, hi)
 		}
 		if cur.Len() > 0 {
 			segs = append(segs, cur)

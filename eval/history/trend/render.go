@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -34,11 +35,15 @@ func (p Point) cells() []string {
 	value, interval := "—", "—"
 	if p.Known {
 		value = fmt.Sprintf("%.4f (%d/%d)", p.Value, p.Successes, p.N)
+	}
+	if p.hasInterval() {
 		interval = fmt.Sprintf("[%.4f, %.4f]", p.Low, p.High)
 	}
 	return []string{strconv.FormatInt(p.Evaluation, 10), p.Recorded.UTC().Format(time.RFC3339), commitText(p.Commit, p.Dirty),
 		runs.Printable(p.Condition), value, interval, strconv.Itoa(p.N)}
 }
+
+func (p Point) hasInterval() bool { return !math.IsNaN(p.Low) && !math.IsNaN(p.High) }
 
 // commitText is a commit shortened to 12 hex digits, "+dirty" when the work
 // tree had changes, "—" when unknown.
@@ -122,8 +127,12 @@ func writeJSON(w io.Writer, s Series) error {
 			wp.Commit = &c
 		}
 		if p.Known {
-			v, lo, hi := p.Value, p.Low, p.High
-			wp.Value, wp.Low, wp.High = &v, &lo, &hi
+			v := p.Value
+			wp.Value = &v
+		}
+		if p.hasInterval() {
+			lo, hi := p.Low, p.High
+			wp.Low, wp.High = &lo, &hi
 		}
 		out.Points = append(out.Points, wp)
 	}

@@ -27,11 +27,14 @@ type Point struct {
 	Dirty      bool   // the work tree had uncommitted changes
 	Condition  string
 	// Known is false when the metric had no value in that evaluation (no
-	// denominator, or a metric error): Value, Low and High are then
+	// denominator, or unknown labels that change it): Value is then
 	// meaningless and every rendering says "—".
-	Known            bool
-	Value, Low, High float64 // the rate and its 95% interval
-	Successes, N     int
+	Known bool
+	Value float64
+	// Low and High are the 95% interval; NaN when there is none (its
+	// renderings say "—", the plot draws no error bar).
+	Low, High    float64
+	Successes, N int
 }
 
 // Series is a metric's points for one contract, in time order.
@@ -42,20 +45,21 @@ type Series struct {
 }
 
 // Metrics are the names a series may follow: the report's rates
-// (metrics.RateNames).
-func Metrics() []string { return slices.Clone(metrics.RateNames) }
+// (metrics.RateNames, then goal_task_utility), as the history records them.
+func Metrics() []string { return append(slices.Clone(metrics.RateNames), metrics.GoalTaskUtilityName) }
 
 // CheckMetric refuses a name that is not one of Metrics, suggesting the
 // closest one.
 func CheckMetric(name string) error {
-	if slices.Contains(metrics.RateNames, name) {
+	all := Metrics()
+	if slices.Contains(all, name) {
 		return nil
 	}
 	hint := ""
-	if s := diag.Suggest(name, metrics.RateNames); s != "" {
+	if s := diag.Suggest(name, all); s != "" {
 		hint = fmt.Sprintf(" (did you mean %s?)", s)
 	}
-	return fmt.Errorf("--metric %s: no such metric%s; the metrics are %s", runs.Safe(name), hint, strings.Join(metrics.RateNames, ", "))
+	return fmt.Errorf("--metric %s: no such metric%s; the metrics are %s", runs.Safe(name), hint, strings.Join(all, ", "))
 }
 
 // New builds the series of metric over pts, sorted by recording time,
@@ -73,7 +77,7 @@ func New(contract, metric string, pts []Point) (Series, error) {
 	for i, p := range s.Points {
 		// A value that is not a number is no value: never drawn or
 		// encoded as one.
-		if p.Known && (math.IsNaN(p.Value) || math.IsNaN(p.Low) || math.IsNaN(p.High)) {
+		if p.Known && math.IsNaN(p.Value) {
 			s.Points[i].Known = false
 		}
 	}

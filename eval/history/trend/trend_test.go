@@ -26,7 +26,7 @@ func points() []Point {
 		{Evaluation: 1, Recorded: at(10), Commit: "aaaaaaaaaaaaaaaaaaaa", Condition: "m1", Known: true, Value: 0.25, Low: 0.05, High: 0.7, Successes: 1, N: 4},
 		{Evaluation: 1, Recorded: at(10), Commit: "aaaaaaaaaaaaaaaaaaaa", Condition: "m2", Known: true, Value: 0.75, Low: 0.3, High: 0.95, Successes: 3, N: 4},
 		{Evaluation: 2, Recorded: at(11), Condition: "m1", Known: true, Value: 0.5, Low: 0.15, High: 0.85, Successes: 2, N: 4},
-		{Evaluation: 2, Recorded: at(11), Condition: "m2", Known: true, Value: math.NaN(), N: 0},
+		{Evaluation: 2, Recorded: at(11), Condition: "m2", Known: true, Value: math.NaN(), Low: math.NaN(), High: math.NaN()},
 		{Evaluation: 3, Recorded: at(12), Commit: "0123456789abcdef0123", Dirty: true, Condition: "m1", Known: true, Value: 1, Low: 0.51, High: 1, Successes: 4, N: 4},
 	}
 }
