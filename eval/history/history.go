@@ -1,0 +1,250 @@
+// Package history keeps the results history: every evaluation recorded by
+// `tenet eval --record` or `tenet report --record` (its contracts and
+// bundle ids, inputs and their hashes, per-condition metrics, gates, every
+// judged run, git commit and time) in one embedded SQLite database, pure
+// Go (modernc.org/sqlite, no cgo). docs/history.md describes the schema.
+//
+// Writers are safe side by side, in one process or several: the database
+// is in WAL mode, every write transaction starts with BEGIN IMMEDIATE and
+// waits up to BusyTimeout for the lock, and an evaluation is recorded in
+// one transaction, so a reader sees it whole or not at all, and a writer
+// killed mid-write leaves what was recorded before intact.
+package history
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	_ "modernc.org/sqlite" // the pure-Go SQLite driver, registered as "sqlite"
+)
+
+// EnvDB names the environment variable that overrides DefaultPath.
+const EnvDB = "TENET_HISTORY_DB"
+
+// BusyTimeout is how long a writer waits for another's transaction to end
+// before it gives up with "database is locked".
+const BusyTimeout = 30 * time.Second
+
+// applicationID marks an SQLite file as a tenet history database
+// (PRAGMA application_id, "TNTH"): a file of another program is refused
+// rather than written to.
+const applicationID = 0x544e5448
+
+// ErrNotFound is the error of Get (and Runs, Metrics, Gates) for an
+// evaluation id that is not recorded.
+var ErrNotFound = errors.New("no such evaluation")
+
+// ErrNoDatabase is OpenExisting's error when the file does not exist
+// (errors.Is(err, fs.ErrNotExist) holds too).
+var ErrNoDatabase = errors.New("no history database")
+
+// DB is an open history database.
+type DB struct {
+	sql  *sql.DB
+	path string
+}
+
+// Path is the file the database was opened from.
+func (db *DB) Path() string { return db.path }
+
+// DefaultPath is where the history is kept when no --db is given: the
+// file $TENET_HISTORY_DB when set, else tenet/history.db in the user data
+// directory — $XDG_DATA_HOME, else ~/.local/share on Unix;
+// ~/Library/Application Support on macOS; %AppData% on Windows (as
+// os.UserConfigDir gives them: those systems keep data and configuration
+// in one place).
+func DefaultPath() (string, error) {
+	if p := os.Getenv(EnvDB); p != "" {
+		return p, nil
+	}
+	dir, err := dataDir()
+	if err != nil {
+		return "", fmt.Errorf("no user data directory for the history database (%v): give --db PATH or set %s", err, EnvDB)
+	}
+	return filepath.Join(dir, "tenet", "history.db"), nil
+}
+
+func dataDir() (string, error) {
+	switch runtime.GOOS {
+	case "darwin", "ios", "windows", "plan9":
+		return os.UserConfigDir()
+	}
+	if d := os.Getenv("XDG_DATA_HOME"); d != "" {
+		if !filepath.IsAbs(d) {
+			return "", fmt.Errorf("$XDG_DATA_HOME %q is not an absolute path", d)
+		}
+		return d, nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(home, ".local", "share"), nil
+}
+
+// Open opens the history database at path, creating the file and its
+// parent directory when missing, and brings its schema to the current
+// version (migrations). It refuses a file that is not a tenet history
+// database (another SQLite database, or not SQLite at all) and one whose
+// schema is newer than this tenet's, without changing it.
+func Open(path string) (*DB, error) {
+	return open(path, true, migrations)
+}
+
+// OpenExisting is Open for commands that only read: a missing file is
+// ErrNoDatabase, not created.
+func OpenExisting(path string) (*DB, error) {
+	return open(path, false, migrations)
+}
+
+func open(path string, create bool, steps []string) (*DB, error) {
+	if path == "" {
+		return nil, errors.New("history database: empty path")
+	}
+	// The driver reads what follows '?' as connection options.
+	if strings.ContainsAny(path, "?#") {
+		return nil, fmt.Errorf("history database %s: a path with '?' or '#' is not supported", path)
+	}
+	st, err := os.Stat(path)
+	switch {
+	case err == nil && st.IsDir():
+		return nil, fmt.Errorf("history database %s is a directory, not a database file", path)
+	case err == nil && !st.Mode().IsRegular():
+		return nil, fmt.Errorf("history database %s is not a regular file", path)
+	case errors.Is(err, fs.ErrNotExist) && !create:
+		return nil, fmt.Errorf("%w at %s (record one with tenet eval --record): %w", ErrNoDatabase, path, fs.ErrNotExist)
+	case errors.Is(err, fs.ErrNotExist):
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return nil, fmt.Errorf("history database %s: %w", path, err)
+		}
+	case err != nil:
+		return nil, fmt.Errorf("history database: %w", err)
+	}
+	// journal_mode is not in the connection string: it changes the file,
+	// and a file that turns out not to be tenet's must stay as it was.
+	dsn := fmt.Sprintf("%s?_busy_timeout=%d&_foreign_keys=1&_synchronous=FULL&_txlock=immediate", path, BusyTimeout.Milliseconds())
+	sdb, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("history database %s: %w", path, err)
+	}
+	db := &DB{sql: sdb, path: path}
+	if err := db.migrate(context.Background(), steps); err != nil {
+		sdb.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+// Close closes the database.
+func (db *DB) Close() error { return db.sql.Close() }
+
+// notTenet says what is wrong with a file that is not a tenet history
+// database.
+func (db *DB) notTenet(why string) error {
+	return fmt.Errorf("%s is not a tenet history database (%s): give --db a new file, or the file tenet --record wrote", db.path, why)
+}
+
+// migrate checks the file is a tenet history database (or empty) and
+// applies the steps it lacks, in one immediate transaction, so that two
+// processes opening a new file at once migrate it once.
+func (db *DB) migrate(ctx context.Context, steps []string) error {
+	// Checked once before WAL mode is set, which changes the file, and
+	// again inside the transaction, where no other writer can interfere.
+	if err := db.checkOwner(ctx, db.sql); err != nil {
+		return err
+	}
+	// WAL lets readers read while one writer writes, and makes a commit
+	// one append to the log: a writer killed mid-write leaves the log's
+	// torn tail, which SQLite ignores.
+	var mode string
+	if err := db.sql.QueryRowContext(ctx, "PRAGMA journal_mode=WAL").Scan(&mode); err != nil {
+		return fmt.Errorf("history database %s: setting WAL mode: %w", db.path, err)
+	}
+	tx, err := db.sql.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("history database %s: %w", db.path, err)
+	}
+	defer tx.Rollback()
+	if err := db.checkOwner(ctx, tx); err != nil {
+		return err
+	}
+	var version int
+	if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
+		return fmt.Errorf("history database %s: %w", db.path, err)
+	}
+	if version > len(steps) {
+		return fmt.Errorf("history database %s has schema version %d, newer than this tenet's (%d): use a newer tenet, or another --db", db.path, version, len(steps))
+	}
+	if version == len(steps) {
+		return nil // nothing to write: the transaction rolls back
+	}
+	for v := version; v < len(steps); v++ {
+		if _, err := tx.ExecContext(ctx, steps[v]); err != nil {
+			return fmt.Errorf("history database %s: migration to schema version %d: %w", db.path, v+1, err)
+		}
+	}
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA application_id = %d; PRAGMA user_version = %d", applicationID, len(steps))); err != nil {
+		return fmt.Errorf("history database %s: %w", db.path, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("history database %s: %w", db.path, err)
+	}
+	return nil
+}
+
+// querier is what checkOwner reads through: the database or a transaction.
+type querier interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// checkOwner refuses a file that is neither a tenet history database nor
+// an empty SQLite database.
+func (db *DB) checkOwner(ctx context.Context, q querier) error {
+	var appID, version, tables int
+	if err := q.QueryRowContext(ctx, "PRAGMA application_id").Scan(&appID); err != nil {
+		return db.notTenet(sqliteWhy(err))
+	}
+	switch {
+	case appID == applicationID:
+		return nil
+	case appID != 0:
+		return db.notTenet(fmt.Sprintf("an SQLite database with application id %#x", appID))
+	}
+	if err := q.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
+		return db.notTenet(sqliteWhy(err))
+	}
+	if err := q.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema").Scan(&tables); err != nil {
+		return db.notTenet(sqliteWhy(err))
+	}
+	if tables > 0 || version != 0 {
+		return db.notTenet("an SQLite database of another program")
+	}
+	return nil
+}
+
+// sqliteWhy words the driver's error for a file SQLite cannot read.
+func sqliteWhy(err error) string {
+	if strings.Contains(err.Error(), "file is not a database") {
+		return "not an SQLite file"
+	}
+	return err.Error()
+}
+
+// SchemaVersion is the schema version this package writes: the number of
+// migrations.
+func SchemaVersion() int { return len(migrations) }
+
+// Version reads the database's schema version (PRAGMA user_version).
+func (db *DB) Version() (int, error) {
+	var v int
+	err := db.sql.QueryRow("PRAGMA user_version").Scan(&v)
+	return v, err
+}
