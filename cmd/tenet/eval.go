@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tenetlang/tenet/cmd/tenet/internal/flagcheck"
+	"github.com/tenetlang/tenet/cmd/tenet/internal/historycmd"
 	"github.com/tenetlang/tenet/compiler"
 	"github.com/tenetlang/tenet/eval/assemble"
 	"github.com/tenetlang/tenet/eval/pipeline"
@@ -31,6 +32,7 @@ func evalCmd() *cobra.Command {
 	var trust cliflags.Trust
 	var cf cliflags.Cache
 	var fo cliflags.FailOn
+	var hf cliflags.History
 	sortBytes := defaultSortBytes
 	cmd := &cobra.Command{
 		Use:   "eval (DIR|X.tnb) FILES...",
@@ -103,7 +105,7 @@ func evalCmd() *cobra.Command {
 			in := assemble.EvalInput{Input: assemble.Input{Command: report.CommandEval, Version: compiler.Version,
 				Inputs: args[1:], Programs: progs, Metrics: mf.Options(), MaxListed: rf.MaxItems, Profiles: profiles, NoViolations: rf.Tables(), Policy: fo.Policy},
 				Files: files, Options: opt, Progress: stderr}
-			in.Options.Open, in.Size = list.Open, list.Size
+			in.Options.Open, in.Size, in.Keep = list.Open, list.Size, hf.Record
 			if out == "-" { // the report goes to --report-out (flagcheck)
 				in.Runs = func() (io.Writer, error) { return cmd.OutOrStdout(), nil }
 			} else if out != "" {
@@ -117,6 +119,7 @@ func evalCmd() *cobra.Command {
 			} else if err != nil {
 				return err
 			}
+			rf.Record = historycmd.Recorder(cmd, &hf, ev.Runs, files, list.Open)
 			return rf.write(cmd, ev.Document, &outputs)
 		},
 	}
@@ -138,6 +141,7 @@ func evalCmd() *cobra.Command {
 	trust.Add(cmd)
 	cf.Add(cmd)
 	fo.Add(cmd, report.CommandEval)
+	hf.Add(cmd)
 	return cmd
 }
 

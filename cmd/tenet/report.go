@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tenetlang/tenet/cmd/tenet/internal/historycmd"
 	"github.com/tenetlang/tenet/compiler"
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/eval"
@@ -27,6 +28,7 @@ func reportCmd() *cobra.Command {
 	var trust cliflags.Trust
 	var cf cliflags.Cache
 	var fo cliflags.FailOn
+	var hf cliflags.History
 	cmd := &cobra.Command{
 		Use:   "report [--contract DIR|X.tnb] RUNS.jsonl...",
 		Short: "Recompute metrics from runs files (labels from tenet or any harness)",
@@ -97,6 +99,7 @@ func reportCmd() *cobra.Command {
 				d.Warnings = append(d.Warnings, fmt.Sprintf("%d decision-log %s decided no call (an entry with an error, no decision) in %d %s: the authorization audit does not count them; each run's utility reason names its first such line",
 					n, runs.Plural(n, "line", "lines"), in, runs.Plural(in, "run", "runs")))
 			}
+			rf.Record = historycmd.Recorder(cmd, &hf, recs, args, nil)
 			return rf.write(cmd, d, nil)
 		},
 	}
@@ -108,6 +111,7 @@ func reportCmd() *cobra.Command {
 	trust.Add(cmd)
 	cf.Add(cmd)
 	fo.Add(cmd, report.CommandReport)
+	hf.Add(cmd)
 	return cmd
 }
 

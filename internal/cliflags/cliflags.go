@@ -4,12 +4,13 @@
 // and how their records are read (--source, --transcript-format), how
 // the metrics are computed (--unknown, --cases), which bundles are
 // trusted (--verify-key, TENET_VERIFY_KEY, --expect-bundle-id), and which
-// failures fail the run (--fail-on, --fail-on-severity). It takes a
+// failures fail the run (--fail-on, --fail-on-severity), and where the
+// results history is (--record, --db). It takes a
 // *cobra.Command to add flags to and the command's arguments; it gives
 // checked values, eval.Program limits, an inputs.List, a source plan with
 // the format override applied, metrics.Options, a bundle.Policy and a
 // failpolicy.Policy. It decides no exit code. It imports compiler/bundle,
-// compiler/bundle/trust, eval, eval/failpolicy, eval/metrics and
+// compiler/bundle/trust, eval, eval/failpolicy, eval/history, eval/metrics and
 // internal/inputs; only cmd/tenet imports it.
 package cliflags
 

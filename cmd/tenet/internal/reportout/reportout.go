@@ -49,6 +49,10 @@ type Flags struct {
 	MaxItems int    // --report-max-items (eval, report, compare)
 	Detail   bool   // --detail: --format table-full
 	Quiet    bool   // -q, --quiet: no report on standard output
+	// Record, when set (--record: historycmd.Recorder), is called by Write
+	// after the report is written, for a Document of exit code 0 or 1;
+	// its error is Write's (exit 2), the report already out.
+	Record func(*report.Document) error
 }
 
 // Add declares --format, --detail, --report-out and -q on cmd.
@@ -166,6 +170,9 @@ func (f *Flags) Write(stdout, stderr io.Writer, d *report.Document, set *atomicf
 	}
 	if d.ExitCode == 2 {
 		return errors.New(strings.Join(d.Errors, "\n"))
+	}
+	if f.Record != nil {
+		return f.Record(d)
 	}
 	return nil
 }

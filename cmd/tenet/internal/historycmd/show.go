@@ -1,0 +1,261 @@
+package historycmd
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"math"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tenetlang/tenet/eval/history"
+	"github.com/tenetlang/tenet/eval/runs"
+)
+
+func showCmd(c *Context) *cobra.Command {
+	format := FormatTable
+	var withRuns bool
+	cmd := &cobra.Command{
+		Use:   "show ID",
+		Short: "Show one recorded evaluation: metadata, inputs, metrics, gates",
+		Long:  c.Help("history-show"),
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := CheckFormat(format); err != nil {
+				return err
+			}
+			id, err := ParseID(args[0])
+			if err != nil {
+				return err
+			}
+			db, err := c.Open()
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			s, err := load(db, id, withRuns)
+			if err != nil {
+				return err
+			}
+			if format == FormatJSON {
+				return writeJSON(cmd.OutOrStdout(), s.json())
+			}
+			return s.writeTable(cmd.OutOrStdout())
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", FormatTable, "table or json")
+	cmd.Flags().BoolVar(&withRuns, "runs", false, "list every recorded run with its labels")
+	return cmd
+}
+
+// shown is what show prints of one evaluation.
+type shown struct {
+	e       history.Evaluation
+	metrics []history.Metric
+	errs    map[[2]string][]string
+	gates   []history.Gate
+	runs    []runs.Record // with --runs only
+	listRun bool
+}
+
+func load(db *history.DB, id int64, withRuns bool) (*shown, error) {
+	s := &shown{listRun: withRuns}
+	var err error
+	if s.e, err = db.Get(id); err != nil {
+		return nil, err
+	}
+	if s.metrics, err = db.Metrics(id); err != nil {
+		return nil, err
+	}
+	if s.errs, err = db.ConditionErrors(id); err != nil {
+		return nil, err
+	}
+	if s.gates, err = db.Gates(id); err != nil {
+		return nil, err
+	}
+	if withRuns {
+		if s.runs, err = db.Runs(id); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// number renders a rate's value with four decimals, "—" for none.
+func number(v float64) string {
+	if math.IsNaN(v) {
+		return "—"
+	}
+	return fmt.Sprintf("%.4f", v)
+}
+
+func (s *shown) writeTable(w io.Writer) error {
+	var b bytes.Buffer
+	e := s.e
+	fmt.Fprintf(&b, "evaluation %d\n", e.ID)
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "recorded\t%s\n", e.Recorded.Format(time.RFC3339Nano))
+	fmt.Fprintf(tw, "command\ttenet %s (exit %d, compiler %s)\n", e.Command, e.ExitCode, e.Version)
+	commit := orDash(e.Commit)
+	if e.Dirty {
+		commit += " (work tree had changes)"
+	}
+	fmt.Fprintf(tw, "commit\t%s\n", commit)
+	for _, c := range e.Contracts {
+		fmt.Fprintf(tw, "contract\t%s\n", strings.TrimSpace(fmt.Sprintf("%s %s %s", orDash(runs.Printable(c.Name)), c.Version, orDash(c.BundleID))))
+	}
+	fmt.Fprintf(tw, "runs\t%d\n", e.Runs)
+	if e.Note != "" {
+		fmt.Fprintf(tw, "note\t%s\n", runs.Printable(e.Note))
+	}
+	tw.Flush()
+	fmt.Fprintf(&b, "\ninputs\n")
+	tw = tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	for _, in := range e.Inputs {
+		fmt.Fprintf(tw, "  %s\t%s\t%d bytes\n", runs.Printable(in.Path), orDash(in.SHA256), in.Size)
+	}
+	if len(e.Inputs) == 0 {
+		fmt.Fprintln(tw, "  —")
+	}
+	tw.Flush()
+	fmt.Fprintf(&b, "\nmetrics\n")
+	tw = tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "contract\tcondition\tmetric\tvalue\tfraction\t95% interval")
+	for _, m := range s.metrics {
+		frac, interval := "—", "—"
+		if m.Known {
+			frac = fmt.Sprintf("%d/%d", m.Successes, m.N)
+			if m.Num != float64(m.Successes) || m.Den != float64(m.N) {
+				frac = fmt.Sprintf("%.2f/%.2f", m.Num, m.Den)
+			}
+		}
+		if !math.IsNaN(m.Low) {
+			interval = fmt.Sprintf("[%.4f, %.4f]", m.Low, m.High)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", runs.Printable(m.Contract), runs.Printable(m.Condition), m.Name, number(m.Value), frac, interval)
+	}
+	tw.Flush()
+	for _, k := range sortedKeys(s.errs) {
+		fmt.Fprintf(&b, "%s: metrics not computed: %s\n", runs.ConditionName(k[0], k[1]), strings.Join(s.errs[k], "; "))
+	}
+	fmt.Fprintf(&b, "\ngates\n")
+	if len(s.gates) == 0 {
+		fmt.Fprintln(&b, "  none")
+	}
+	for _, g := range s.gates {
+		verdict := "passed"
+		switch {
+		case g.NoRuns:
+			verdict = "not evaluated: the condition has no runs"
+		case !g.Passed:
+			verdict = "FAILED: " + g.Reason
+		}
+		fmt.Fprintf(&b, "  %s %s (%s): %s — %s\n", runs.Printable(g.Contract), runs.Printable(g.Gate), runs.Printable(g.Condition), g.Requirement, verdict)
+	}
+	if s.listRun {
+		fmt.Fprintf(&b, "\nruns\n")
+		tw = tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "  run\tutility\tattack_success\tside_effect")
+		for _, r := range s.runs {
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", r.Key, label(r.Utility), label(r.AttackSuccess), label(r.SideEffect))
+		}
+		tw.Flush()
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+// label is a run's label as show prints it: true, false, unknown, or —
+// when the run has none.
+func label(l runs.Label) string {
+	switch {
+	case l.Absent():
+		return "—"
+	case !l.Known:
+		return "unknown"
+	}
+	return fmt.Sprint(l.Value)
+}
+
+func sortedKeys(m map[[2]string][]string) [][2]string {
+	out := slices.Collect(maps.Keys(m))
+	slices.SortFunc(out, func(a, b [2]string) int { return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1])) })
+	return out
+}
+
+type showJSON struct {
+	Schema     string          `json:"schema"`
+	Evaluation evaluationJSON  `json:"evaluation"`
+	Metrics    []metricJSON    `json:"metrics"`
+	Errors     []conditionErrs `json:"condition_errors"`
+	Gates      []gateJSON      `json:"gates"`
+	// Runs are the runs as runs-file records (docs/runs-format.md), with
+	// --runs only.
+	Runs []json.RawMessage `json:"runs,omitempty"`
+}
+
+type metricJSON struct {
+	Contract  string   `json:"contract"`
+	Condition string   `json:"condition"`
+	Name      string   `json:"name"`
+	Known     bool     `json:"known"`
+	Value     *float64 `json:"value"`
+	Num       *float64 `json:"num"`
+	Den       *float64 `json:"den"`
+	Low       *float64 `json:"wilson_low"`
+	High      *float64 `json:"wilson_high"`
+}
+
+type conditionErrs struct {
+	Contract  string   `json:"contract"`
+	Condition string   `json:"condition"`
+	Errors    []string `json:"errors"`
+}
+
+type gateJSON struct {
+	Contract    string `json:"contract"`
+	Gate        string `json:"gate"`
+	Condition   string `json:"condition"`
+	Requirement string `json:"requirement"`
+	Passed      bool   `json:"passed"`
+	NoRuns      bool   `json:"no_runs"`
+	Reason      string `json:"reason"`
+}
+
+func ptr(v float64) *float64 {
+	if math.IsNaN(v) {
+		return nil
+	}
+	return &v
+}
+
+func (s *shown) json() showJSON {
+	out := showJSON{Schema: "tenet-history-show/1", Evaluation: jsonEvaluation(s.e), Metrics: []metricJSON{}, Errors: []conditionErrs{}, Gates: []gateJSON{}}
+	for _, m := range s.metrics {
+		out.Metrics = append(out.Metrics, metricJSON{Contract: m.Contract, Condition: m.Condition, Name: m.Name, Known: m.Known,
+			Value: ptr(m.Value), Num: ptr(m.Num), Den: ptr(m.Den), Low: ptr(m.Low), High: ptr(m.High)})
+	}
+	for _, k := range sortedKeys(s.errs) {
+		out.Errors = append(out.Errors, conditionErrs{Contract: k[0], Condition: k[1], Errors: s.errs[k]})
+	}
+	for _, g := range s.gates {
+		out.Gates = append(out.Gates, gateJSON{Contract: g.Contract, Gate: g.Gate, Condition: g.Condition, Requirement: g.Requirement, Passed: g.Passed, NoRuns: g.NoRuns, Reason: g.Reason})
+	}
+	if s.listRun {
+		out.Runs = []json.RawMessage{}
+		for _, r := range s.runs {
+			var b bytes.Buffer
+			if runs.EncodeLine(&b, r) == nil {
+				out.Runs = append(out.Runs, json.RawMessage(bytes.TrimSpace(b.Bytes())))
+			}
+		}
+	}
+	return out
+}
