@@ -14,6 +14,9 @@ import (
 type History struct {
 	Record bool
 	DB     string
+	// NoCaseLost is --no-case-lost (eval and report): the gate against the
+	// last recorded evaluation (historycmd.Gate); it reads --db too.
+	NoCaseLost bool
 }
 
 // Add declares --record and --db on a command that records (eval,
@@ -21,6 +24,7 @@ type History struct {
 // nothing.
 func (f *History) Add(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&f.Record, "record", false, "record this evaluation (metrics, gates, every run, inputs' hashes, git commit, time) in the results history (docs/history.md)")
+	cmd.Flags().BoolVar(&f.NoCaseLost, "no-case-lost", false, "gate: fail (exit 1) when a task or case was lost against the last recorded evaluation of the same contract (docs/history.md)")
 	f.AddDB(cmd.Flags())
 	prev := cmd.PreRunE
 	cmd.PreRunE = func(c *cobra.Command, args []string) error {
@@ -29,7 +33,7 @@ func (f *History) Add(cmd *cobra.Command) {
 				return err
 			}
 		}
-		if c.Flags().Changed("db") && !f.Record {
+		if c.Flags().Changed("db") && !f.Record && !f.NoCaseLost {
 			return errors.New("--db without --record: add --record to record this evaluation in that database")
 		}
 		return nil

@@ -16,28 +16,20 @@ import (
 	"github.com/tenetlang/tenet/internal/atomicfile"
 )
 
-// DiffEnv is what tenet history diff and trend need of the command group.
-type DiffEnv struct {
-	// Help is the long help of the command name (cmd/tenet/help/NAME.txt).
-	Help func(name string) string
-	// Open opens, for reading, the history database cmd's flags name.
-	Open func(cmd *cobra.Command) (*history.DB, error)
-}
-
-// DiffCommand is tenet history diff A B.
-func DiffCommand(env DiffEnv) *cobra.Command {
+// diffCmd is tenet history diff A B.
+func diffCmd(c *Context) *cobra.Command {
 	var condition, format, out string
 	cmd := &cobra.Command{
 		Use:   "diff A B",
 		Short: "The tasks and cases lost and gained from evaluation A to B (paired transitions, McNemar p)",
-		Long:  env.Help("history-diff"),
+		Long:  c.Help("history-diff"),
 		Args:  cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f, err := regress.ParseFormat(format)
 			if err != nil {
 				return err
 			}
-			db, err := env.Open(cmd)
+			db, err := c.Open()
 			if err != nil {
 				return err
 			}
@@ -71,14 +63,14 @@ func DiffCommand(env DiffEnv) *cobra.Command {
 	return cmd
 }
 
-// TrendCommand is tenet history trend.
-func TrendCommand(env DiffEnv) *cobra.Command {
+// trendCmd is tenet history trend.
+func trendCmd(c *Context) *cobra.Command {
 	var contract, metric, condition, format, out string
 	var limit int
 	cmd := &cobra.Command{
 		Use:   "trend --contract C --metric M",
 		Short: "One metric of a contract over its recorded evaluations (table, or an HTML plot)",
-		Long:  env.Help("history-trend"),
+		Long:  c.Help("history-trend"),
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f, err := trend.ParseFormat(format)
@@ -91,7 +83,7 @@ func TrendCommand(env DiffEnv) *cobra.Command {
 			if limit < 0 {
 				return fmt.Errorf("--limit %d: want 0 (every evaluation) or more", limit)
 			}
-			db, err := env.Open(cmd)
+			db, err := c.Open()
 			if err != nil {
 				return err
 			}
@@ -173,7 +165,7 @@ func Resolve(db *history.DB, arg string) (history.Evaluation, error) {
 			return history.Evaluation{}, err
 		}
 		if len(evs) <= back {
-			return history.Evaluation{}, fmt.Errorf("evaluation %s: %s holds %d evaluations", arg, db.Path(), len(evs))
+			return history.Evaluation{}, fmt.Errorf("evaluation %s: %s holds only %d evaluations", arg, db.Path(), len(evs))
 		}
 		return evs[back], nil
 	}

@@ -1,7 +1,9 @@
 package historycmd
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"slices"
 	"strings"
 
@@ -10,7 +12,31 @@ import (
 	"github.com/tenetlang/tenet/eval/history/regress"
 	"github.com/tenetlang/tenet/eval/report"
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/internal/cliflags"
 )
+
+// Gate applies --no-case-lost (f.NoCaseLost) to d, the report of recs,
+// against the database f names (NoCaseLost); a database that does not
+// exist yet holds nothing to compare with: a warning, and the gate passes.
+// Without the flag it does nothing.
+func Gate(f *cliflags.History, d *report.Document, recs []runs.Record) error {
+	if !f.NoCaseLost {
+		return nil
+	}
+	path, err := f.Path()
+	if err != nil {
+		return err
+	}
+	db, err := history.OpenExisting(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		d.Warnings = append(d.Warnings, fmt.Sprintf("%s: no history database at %s: nothing to compare with, the gate passes", GateName, path))
+		return nil
+	} else if err != nil {
+		return err
+	}
+	defer db.Close()
+	return NoCaseLost(db, d, recs)
+}
 
 // GateName is the gate --no-case-lost adds to a report.
 const GateName = "no_case_lost"
