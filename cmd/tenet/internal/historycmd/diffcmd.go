@@ -176,9 +176,10 @@ func Resolve(db *history.DB, arg string) (history.Evaluation, error) {
 	return db.Get(id) // not recorded: history.ErrNotFound, naming the database
 }
 
-// writeOut writes data to path atomically, or to stdout when path is "".
+// writeOut writes data to path atomically, or to stdout when path is ""
+// ("-" is refused before the command runs: flagcheck).
 func writeOut(stdout io.Writer, path string, data []byte) error {
-	if path == "" || path == "-" {
+	if path == "" {
 		_, err := stdout.Write(data)
 		return err
 	}
