@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -116,7 +117,8 @@ func TestConcurrentGoroutines(t *testing.T) {
 }
 
 func TestConcurrentProcesses(t *testing.T) {
-	_, path := openTemp(t)
+	// A new file: the processes race to create and migrate it too.
+	path := filepath.Join(t.TempDir(), "new", "history.db")
 	const procs, each = 3, 4
 	var cmds []*exec.Cmd
 	for range procs {
@@ -142,7 +144,7 @@ func TestConcurrentProcesses(t *testing.T) {
 func TestKilledWriter(t *testing.T) {
 	_, path := openTemp(t)
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%s 0 1500", envWriter, path)) // 6,000 runs an evaluation
+	cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%s 0 500", envWriter, path)) // 2,000 runs an evaluation, about 450 KiB of runs lines
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
