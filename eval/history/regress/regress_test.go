@@ -163,7 +163,7 @@ func TestRefusals(t *testing.T) {
 	}{
 		{"contracts", other, Options{}, []string{"evaluation 1 judged the contracts c and evaluation 2 the contracts d: a diff pairs the runs of the same contracts"}},
 		{"empty", nil, Options{}, []string{"evaluation 2 has no judged runs"}},
-		{"unknown", unknown, Options{}, []string{"cannot pair the runs of evaluation 1 (#A) and evaluation 2 (#B)", "c:m1: defended c:m1#B: ", "unknown"}},
+		{"unknown", unknown, Options{}, []string{"cannot pair the runs of evaluation 1 (#A) and evaluation 2 (#B)", "\nc:m1: defended c:m1#B: run c:m1#B/T2: label utility is unknown: no final message"}},
 		{"repetitions", reps, Options{}, []string{"c:m2: defended c:m2#B: benign tasks have different numbers of repetitions: 1 (T2), 2 (T1)"}},
 		{"condition", b.Runs, Options{Condition: "m9"}, []string{"--condition m9 names no condition of evaluation 1 or evaluation 2 (conditions: c:m1, c:m2, c:m3, c:m4)"}},
 	} {
