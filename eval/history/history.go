@@ -161,12 +161,24 @@ func (db *DB) migrate(ctx context.Context, steps []string) error {
 	if err := db.checkOwner(ctx, db.sql); err != nil {
 		return err
 	}
+	// A database at the current version needs no write: readers (tenet
+	// history) then take no write lock.
+	var current int
+	if err := db.sql.QueryRowContext(ctx, "PRAGMA user_version").Scan(&current); err != nil {
+		return fmt.Errorf("history database %s: %w", db.path, err)
+	}
+	if current > len(steps) {
+		return db.newer(current, len(steps))
+	}
 	// WAL lets readers read while one writer writes, and makes a commit
 	// one append to the log: a writer killed mid-write leaves the log's
 	// torn tail, which SQLite ignores.
 	var mode string
 	if err := db.sql.QueryRowContext(ctx, "PRAGMA journal_mode=WAL").Scan(&mode); err != nil {
 		return fmt.Errorf("history database %s: setting WAL mode: %w", db.path, err)
+	}
+	if current == len(steps) {
+		return nil
 	}
 	tx, err := db.sql.BeginTx(ctx, nil)
 	if err != nil {
@@ -181,7 +193,7 @@ func (db *DB) migrate(ctx context.Context, steps []string) error {
 		return fmt.Errorf("history database %s: %w", db.path, err)
 	}
 	if version > len(steps) {
-		return fmt.Errorf("history database %s has schema version %d, newer than this tenet's (%d): use a newer tenet, or another --db", db.path, version, len(steps))
+		return db.newer(version, len(steps))
 	}
 	if version == len(steps) {
 		return nil // nothing to write: the transaction rolls back
@@ -228,6 +240,10 @@ func (db *DB) checkOwner(ctx context.Context, q querier) error {
 		return db.notTenet("an SQLite database of another program")
 	}
 	return nil
+}
+
+func (db *DB) newer(version, known int) error {
+	return fmt.Errorf("history database %s has schema version %d, newer than this tenet's (%d): use a newer tenet, or another --db", db.path, version, known)
 }
 
 // sqliteWhy words the driver's error for a file SQLite cannot read.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -391,5 +392,39 @@ func TestDefaultPath(t *testing.T) {
 	t.Setenv("XDG_DATA_HOME", "rel")
 	if _, err := DefaultPath(); err == nil || !strings.Contains(err.Error(), "not an absolute path") {
 		t.Fatalf("relative XDG_DATA_HOME: %v", err)
+	}
+}
+
+func TestGit(t *testing.T) {
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("no git")
+	}
+	dir := t.TempDir()
+	t.Setenv(EnvGitHubSHA, "feedface")
+	if c, d := Git(dir); c != "feedface" || d {
+		t.Fatalf("outside a work tree: %q %v, want $GITHUB_SHA", c, d)
+	}
+	run := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command(git, append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	run("init", "-q")
+	os.WriteFile(filepath.Join(dir, "f"), []byte("1"), 0o644)
+	run("add", "f")
+	run("commit", "-q", "-m", "one")
+	head := run("rev-parse", "HEAD")
+	if c, d := Git(dir); c != head || d {
+		t.Fatalf("clean tree: %q %v, want %s clean", c, d, head)
+	}
+	os.WriteFile(filepath.Join(dir, "f"), []byte("2"), 0o644)
+	if c, d := Git(dir); c != head || !d {
+		t.Fatalf("changed tree: %q %v, want %s dirty", c, d, head)
 	}
 }
