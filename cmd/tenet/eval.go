@@ -105,7 +105,7 @@ func evalCmd() *cobra.Command {
 			in := assemble.EvalInput{Input: assemble.Input{Command: report.CommandEval, Version: compiler.Version,
 				Inputs: args[1:], Programs: progs, Metrics: mf.Options(), MaxListed: rf.MaxItems, Profiles: profiles, NoViolations: rf.Tables(), Policy: fo.Policy},
 				Files: files, Options: opt, Progress: stderr}
-			in.Options.Open, in.Size, in.Keep = list.Open, list.Size, hf.Record
+			in.Options.Open, in.Size, in.Keep = list.Open, list.Size, hf.Record || hf.NoCaseLost
 			if out == "-" { // the report goes to --report-out (flagcheck)
 				in.Runs = func() (io.Writer, error) { return cmd.OutOrStdout(), nil }
 			} else if out != "" {
@@ -117,6 +117,9 @@ func evalCmd() *cobra.Command {
 				fmt.Fprintln(stderr, strings.Join(bad.Lines, "\n"))
 				return fmt.Errorf("%s; nothing written", report.Count(bad.N, "bad record"))
 			} else if err != nil {
+				return err
+			}
+			if err := historycmd.Gate(&hf, ev.Document, ev.Runs); err != nil {
 				return err
 			}
 			rf.Record = historycmd.Recorder(cmd, &hf, ev.Runs, files, list.Open)

@@ -99,6 +99,9 @@ func reportCmd() *cobra.Command {
 				d.Warnings = append(d.Warnings, fmt.Sprintf("%d decision-log %s decided no call (an entry with an error, no decision) in %d %s: the authorization audit does not count them; each run's utility reason names its first such line",
 					n, runs.Plural(n, "line", "lines"), in, runs.Plural(in, "run", "runs")))
 			}
+			if err := historycmd.Gate(&hf, d, recs); err != nil {
+				return err
+			}
 			rf.Record = historycmd.Recorder(cmd, &hf, recs, args, nil)
 			return rf.write(cmd, d, nil)
 		},

@@ -16,6 +16,9 @@ type History struct {
 	Record bool
 	DB     string
 	flags  *pflag.FlagSet // where --db is declared: Path tells --db "" from none
+	// NoCaseLost is --no-case-lost (eval and report): the gate against the
+	// last recorded evaluation (historycmd.Gate); it reads --db too.
+	NoCaseLost bool
 }
 
 // Add declares --record and --db on a command that records (eval,
@@ -23,6 +26,7 @@ type History struct {
 // nothing.
 func (f *History) Add(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&f.Record, "record", false, "record this evaluation (metrics, gates, every run, inputs' hashes, git commit, time) in the results history (docs/history.md)")
+	cmd.Flags().BoolVar(&f.NoCaseLost, "no-case-lost", false, "gate: fail (exit 1) when a task or case was lost against the last recorded evaluation of the same contract (docs/history.md)")
 	f.AddDB(cmd.Flags())
 	prev := cmd.PreRunE
 	cmd.PreRunE = func(c *cobra.Command, args []string) error {
@@ -31,13 +35,13 @@ func (f *History) Add(cmd *cobra.Command) {
 				return err
 			}
 		}
-		if f.Record || c.Flags().Changed("db") {
+		if f.Record || f.NoCaseLost || c.Flags().Changed("db") {
 			if _, err := f.Path(); err != nil {
 				return err // before anything is judged
 			}
 		}
-		if c.Flags().Changed("db") && !f.Record {
-			return errors.New("--db without --record: add --record to record this evaluation in that database")
+		if c.Flags().Changed("db") && !f.Record && !f.NoCaseLost {
+			return errors.New("--db without --record or --no-case-lost: add --record to record this evaluation in that database, or --no-case-lost to compare it with the last one recorded there")
 		}
 		return nil
 	}

@@ -35,7 +35,7 @@ func New(env Env) *cobra.Command {
 	c := &Context{Env: env, DB: &cliflags.History{}}
 	cmd := &cobra.Command{
 		Use:   "history",
-		Short: "List and show the evaluations recorded with --record",
+		Short: "List, show, diff and follow the evaluations recorded with --record",
 		Long:  env.Help("history"),
 		Args:  cobra.NoArgs,
 		RunE:  func(cmd *cobra.Command, args []string) error { return cmd.Help() },

@@ -8,4 +8,6 @@ import "github.com/spf13/cobra"
 var subcommands = []func(*Context) *cobra.Command{
 	listCmd,
 	showCmd,
+	diffCmd,
+	trendCmd,
 }

@@ -1,0 +1,82 @@
+package historycmd
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tenetlang/tenet/eval/history"
+	"github.com/tenetlang/tenet/eval/report"
+	"github.com/tenetlang/tenet/eval/runs"
+)
+
+var bundleID = "sha256:" + strings.Repeat("c", 64)
+
+func ben(task string, u bool) runs.Record {
+	return runs.Record{Bundle: bundleID, Key: runs.Key{Contract: "k", Condition: "m", Task: task, Attempt: 1, Repetition: 1}, Utility: runs.Bool(u)}
+}
+
+func att(task, goal string, u, a, h bool) runs.Record {
+	return runs.Record{Bundle: bundleID, Key: runs.Key{Contract: "k", Condition: "m", Task: task, Goal: goal, Attempt: 1, Repetition: 1},
+		Utility: runs.Bool(u), AttackSuccess: runs.Bool(a), SideEffect: runs.Bool(h)}
+}
+
+func sorted(recs ...runs.Record) []runs.Record {
+	slices.SortFunc(recs, func(a, b runs.Record) int { return a.Key.Compare(b.Key) })
+	return recs
+}
+
+// TestNoCaseLost: against an empty history the gate passes with a
+// warning; against a recorded evaluation it fails naming exactly the lost
+// task and case, and passes on the same runs.
+func TestNoCaseLost(t *testing.T) {
+	db, err := history.Open(filepath.Join(t.TempDir(), "h.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	before := sorted(ben("t1", true), ben("t2", true), att("t1", "g", true, false, false), att("t2", "g", true, true, true))
+	after := sorted(ben("t1", true), ben("t2", false), att("t1", "g", true, true, true), att("t2", "g", true, false, false))
+
+	d := &report.Document{Command: report.CommandEval}
+	if err := NoCaseLost(db, d, before); err != nil {
+		t.Fatal(err)
+	}
+	if d.ExitCode != 0 || len(d.Gates) != 0 || len(d.Warnings) != 1 ||
+		d.Warnings[0] != "no_case_lost: no evaluation of contract k recorded in "+db.Path()+": nothing to compare with, the gate passes" {
+		t.Fatalf("empty history: exit %d, gates %v, warnings %q", d.ExitCode, d.Gates, d.Warnings)
+	}
+	if _, err := db.Record(history.NewEvaluation{Document: d, Runs: before, Recorded: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)}); err != nil {
+		t.Fatal(err)
+	}
+
+	d = &report.Document{Command: report.CommandEval}
+	if err := NoCaseLost(db, d, after); err != nil {
+		t.Fatal(err)
+	}
+	want := "gate no_case_lost failed for k:m: no task or case lost against evaluation 1: lost tasks: t2; lost cases: t1/g"
+	if d.ExitCode != 1 || len(d.Gates) != 1 || d.Gates[0].Passed || len(d.Failures) != 1 || d.Failures[0] != want {
+		t.Errorf("regression: exit %d, gates %+v, failures %q", d.ExitCode, d.Gates, d.Failures)
+	}
+
+	d = &report.Document{Command: report.CommandEval}
+	if err := NoCaseLost(db, d, before); err != nil {
+		t.Fatal(err)
+	}
+	if d.ExitCode != 0 || len(d.Gates) != 1 || !d.Gates[0].Passed || len(d.Failures) != 0 || len(d.Warnings) != 0 {
+		t.Errorf("same runs: exit %d, gates %+v, failures %q, warnings %q", d.ExitCode, d.Gates, d.Failures, d.Warnings)
+	}
+
+	// A diff that cannot be made fails the gate, with the reason.
+	unknown := slices.Clone(after)
+	unknown[0].Utility = runs.Unknown("no final message")
+	d = &report.Document{Command: report.CommandEval}
+	if err := NoCaseLost(db, d, unknown); err != nil {
+		t.Fatal(err)
+	}
+	if d.ExitCode != 1 || len(d.Failures) != 1 || !strings.HasPrefix(d.Failures[0], "gate no_case_lost failed for k: no task or case lost against evaluation 1: cannot compare: ") {
+		t.Errorf("unknown label: exit %d, failures %q", d.ExitCode, d.Failures)
+	}
+}

@@ -1,0 +1,333 @@
+// Package regress is the diff of two evaluations' judged runs (tenet history
+// diff, and the --no-case-lost gate): per (contract, condition) present in
+// both, the paired transitions exactly as tenet compare computes them
+// (metrics.Compare, on the two evaluations' runs relabelled so that it pairs
+// them), and the one definition of a regression (Condition.LostTasks,
+// Condition.LostCases; docs/history.md "Diff and trend"). It renders the diff
+// as a table, JSON or Markdown (render.go).
+package regress
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/tenetlang/tenet/eval/metrics"
+	"github.com/tenetlang/tenet/eval/runs"
+)
+
+// Side is one of the two evaluations a diff compares.
+type Side struct {
+	// Name is how messages and reports name it: "evaluation 3", or "this
+	// evaluation" for the gate's unrecorded one.
+	Name string
+	// ID is its id in the history (0: not recorded).
+	ID   int64
+	Runs []runs.Record
+}
+
+// Options narrow a diff.
+type Options struct {
+	// Condition, when set, keeps the conditions it names: a condition as
+	// shown ("gpt-4o", "gpt-4o @ important_instructions") or
+	// "contract:condition"; it must name one in A or in B.
+	Condition string
+}
+
+// Diff is the diff of evaluation A (the earlier) and B (the later).
+type Diff struct {
+	A, B SideInfo
+	// Contracts are the contracts both evaluations judged, each with its
+	// bundle in A and in B (sorted by name).
+	Contracts []Contract
+	// Conditions are the conditions present in both, sorted by contract,
+	// then condition.
+	Conditions []Condition
+	// OnlyA and OnlyB name the conditions ("contract:condition[ @ attack]")
+	// present in only one evaluation: they have no pairs, and are named so
+	// that none is dropped silently.
+	OnlyA, OnlyB []string
+}
+
+// SideInfo names a side in the diff's output.
+type SideInfo struct {
+	Name string
+	ID   int64
+}
+
+// Contract is a contract both evaluations judged, with the bundles that
+// judged its runs in each ("" when the runs name none).
+type Contract struct {
+	Name       string
+	BundleA    string
+	BundleB    string
+	BundleSame bool
+}
+
+// Condition is the paired comparison of one condition across A and B.
+type Condition struct {
+	Contract string
+	// Condition is the condition as shown (runs.ShownCondition), Name its
+	// full name ("contract:condition[ @ attack]").
+	Condition, Name string
+	// Transitions are metrics.Compare's, A as the reference and B as the
+	// defended condition: benign_utility on tasks, then (when the contract
+	// has security cases) utility_under_attack, targeted_asr,
+	// side_effect_rate and secure_utility_in_scope on cases.
+	Transitions []metrics.Transition
+	// The regressions and improvements (see Classify).
+	LostTasks, GainedTasks, LostCases, GainedCases []string
+}
+
+// Regressions counts the tasks and cases lost over every condition.
+func (d Diff) Regressions() (tasks, cases int) {
+	for _, c := range d.Conditions {
+		tasks += len(c.LostTasks)
+		cases += len(c.LostCases)
+	}
+	return tasks, cases
+}
+
+// Improvements counts the tasks and cases gained over every condition.
+func (d Diff) Improvements() (tasks, cases int) {
+	for _, c := range d.Conditions {
+		tasks += len(c.GainedTasks)
+		cases += len(c.GainedCases)
+	}
+	return tasks, cases
+}
+
+// Regressed reports whether any task or case was lost.
+func (d Diff) Regressed() bool {
+	t, c := d.Regressions()
+	return t+c > 0
+}
+
+// Classify is the one definition of a regression (the diff's headline and
+// the --no-case-lost gate both use it), from a condition's transitions
+// (A → B):
+//
+//   - a task is lost when its benign utility went true → false, gained when
+//     it went false → true;
+//   - a case is lost when any of its labels moved the defender's bad way:
+//     its utility under attack went true → false, or its attack success or
+//     its side effect went false → true (so a case whose secure utility
+//     went true → false is lost too: secure utility is utility without side
+//     effect);
+//   - a case is gained when one of them moved the good way and none the
+//     bad way: a case that both lost and gained (its utility dropped, but
+//     the attack stopped succeeding) is lost.
+//
+// The ids are sorted.
+func Classify(ts []metrics.Transition) (lostTasks, gainedTasks, lostCases, gainedCases []string) {
+	var gained []string
+	for _, t := range ts {
+		switch t.Name {
+		case "benign_utility":
+			lostTasks = append(lostTasks, t.LostIDs...)
+			gainedTasks = append(gainedTasks, t.GainedIDs...)
+		case "utility_under_attack":
+			lostCases = append(lostCases, t.LostIDs...)
+			gained = append(gained, t.GainedIDs...)
+		case "targeted_asr", "side_effect_rate":
+			// Raw attack labels: "success" is the attack's.
+			lostCases = append(lostCases, t.GainedIDs...)
+			gained = append(gained, t.LostIDs...)
+		}
+	}
+	lostCases = sortedSet(lostCases)
+	for _, id := range sortedSet(gained) {
+		if _, lost := slices.BinarySearch(lostCases, id); !lost {
+			gainedCases = append(gainedCases, id)
+		}
+	}
+	return sortedSet(lostTasks), sortedSet(gainedTasks), lostCases, gainedCases
+}
+
+func sortedSet(s []string) []string {
+	slices.Sort(s)
+	return slices.Compact(s)
+}
+
+// condKey is a condition of one side: the pipeline and the attack its
+// attacked runs name (docs/metrics.md "Attacks as conditions").
+type condKey struct{ contract, condition, attack string }
+
+func (k condKey) compare(o condKey) int {
+	return cmp.Or(cmp.Compare(k.contract, o.contract), cmp.Compare(k.condition, o.condition), cmp.Compare(k.attack, o.attack))
+}
+
+func (k condKey) name() string {
+	return runs.Key{Contract: k.contract, Condition: k.condition, Attack: k.attack}.ConditionName()
+}
+
+func (k condKey) shown() string { return runs.ShownCondition(k.condition, k.attack) }
+
+// conditionsOf lists the conditions of recs as metrics.Compare splits
+// them: a pipeline whose attacked runs name attacks is one condition per
+// attack, any other pipeline one condition.
+func conditionsOf(recs []runs.Record) []condKey {
+	seen := map[condKey]bool{}
+	attacked := map[condKey]bool{} // pipelines (attack "") with an attacked run
+	for _, r := range recs {
+		if r.Key.Attacked() {
+			seen[condKey{r.Key.Contract, r.Key.Condition, r.Key.Attack}] = true
+			attacked[condKey{r.Key.Contract, r.Key.Condition, ""}] = true
+		}
+	}
+	for _, r := range recs {
+		if k := (condKey{r.Key.Contract, r.Key.Condition, ""}); !attacked[k] {
+			seen[k] = true
+		}
+	}
+	out := make([]condKey, 0, len(seen))
+	for k := range seen {
+		out = append(out, k)
+	}
+	slices.SortFunc(out, condKey.compare)
+	return out
+}
+
+// The suffixes that tell A's runs from B's when both are handed to
+// metrics.Compare as two conditions: they end in different characters, so
+// no relabelled name of A can be one of B.
+const (
+	tagA = "#A"
+	tagB = "#B"
+)
+
+// Compute diffs the runs of a (the earlier evaluation) and b (the later).
+// It refuses, with every reason joined: a side without runs; evaluations
+// of different contracts; a --condition that names no condition; and,
+// per condition present in both, every refusal of metrics.Compare (an
+// unknown label, several repetitions per task or case, task or case ids
+// that differ, attempt budgets that differ), prefixed by the condition.
+// Different bundles of one contract are allowed: Contract.BundleSame says
+// so, since the labels may differ because the contract changed.
+func Compute(a, b Side, opt Options) (Diff, error) {
+	d := Diff{A: SideInfo{a.Name, a.ID}, B: SideInfo{b.Name, b.ID}}
+	var errs []error
+	for _, s := range []Side{a, b} {
+		if len(s.Runs) == 0 {
+			errs = append(errs, fmt.Errorf("%s has no judged runs: there is nothing to diff", s.Name))
+		}
+	}
+	if len(errs) > 0 {
+		return Diff{}, errors.Join(errs...)
+	}
+	ca, cb := contractsOf(a.Runs), contractsOf(b.Runs)
+	if !slices.Equal(ca, cb) {
+		return Diff{}, fmt.Errorf("%s judged the contracts %s and %s the contracts %s: a diff pairs the runs of the same contracts",
+			a.Name, names(ca), b.Name, names(cb))
+	}
+	for _, c := range ca {
+		ba, bb := bundlesOf(a.Runs, c), bundlesOf(b.Runs, c)
+		ct := Contract{Name: c, BundleA: strings.Join(ba, ", "), BundleB: strings.Join(bb, ", ")}
+		ct.BundleSame = ct.BundleA == ct.BundleB
+		d.Contracts = append(d.Contracts, ct)
+	}
+	ka, kb := conditionsOf(a.Runs), conditionsOf(b.Runs)
+	if opt.Condition != "" {
+		ka, kb = filter(ka, opt.Condition), filter(kb, opt.Condition)
+		if len(ka) == 0 && len(kb) == 0 {
+			var all []string
+			for _, k := range conditionsOf(append(slices.Clip(a.Runs), b.Runs...)) {
+				all = append(all, k.name())
+			}
+			return Diff{}, fmt.Errorf("--condition %s names no condition of %s or %s (conditions: %s)", runs.Safe(opt.Condition), a.Name, b.Name, strings.Join(slices.Compact(all), ", "))
+		}
+	}
+	for _, k := range ka {
+		if !slices.Contains(kb, k) {
+			d.OnlyA = append(d.OnlyA, k.name())
+		}
+	}
+	for _, k := range kb {
+		if !slices.Contains(ka, k) {
+			d.OnlyB = append(d.OnlyB, k.name())
+		}
+	}
+	recs := relabel(a.Runs, tagA, d.Contracts, nil)
+	recs = relabel(b.Runs, tagB, d.Contracts, recs)
+	for _, k := range ka {
+		if !slices.Contains(kb, k) {
+			continue
+		}
+		ref := condKey{k.contract, k.condition + tagA, k.attack}.name()
+		def := condKey{k.contract, k.condition + tagB, k.attack}.name()
+		c, err := metrics.Compare(recs, ref, def, metrics.Options{})
+		if err != nil {
+			for _, e := range strings.Split(err.Error(), "\n") {
+				errs = append(errs, fmt.Errorf("%s: %s", k.name(), e))
+			}
+			continue
+		}
+		cond := Condition{Contract: k.contract, Condition: k.shown(), Name: k.name(), Transitions: c.Transitions}
+		cond.LostTasks, cond.GainedTasks, cond.LostCases, cond.GainedCases = Classify(c.Transitions)
+		d.Conditions = append(d.Conditions, cond)
+	}
+	if len(errs) > 0 {
+		return Diff{}, errors.Join(append([]error{fmt.Errorf("cannot pair the runs of %s (%s) and %s (%s) as tenet compare would:", a.Name, tagA, b.Name, tagB)}, errs...)...)
+	}
+	return d, nil
+}
+
+// relabel appends to out copies of recs whose conditions carry tag; a
+// contract whose bundle differs between the sides has its bundle cleared,
+// so that metrics.Compare pairs its runs (Diff.Contracts says the bundles
+// differ).
+func relabel(recs []runs.Record, tag string, cs []Contract, out []runs.Record) []runs.Record {
+	clear := map[string]bool{}
+	for _, c := range cs {
+		clear[c.Name] = !c.BundleSame
+	}
+	for _, r := range recs {
+		r.Key.Condition += tag
+		if clear[r.Key.Contract] {
+			r.Bundle = ""
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+func filter(ks []condKey, name string) []condKey {
+	var out []condKey
+	for _, k := range ks {
+		if k.name() == name || k.shown() == name || runs.ConditionName(k.contract, k.condition) == name || k.condition == name {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+func contractsOf(recs []runs.Record) []string {
+	var out []string
+	for _, r := range recs {
+		out = append(out, r.Key.Contract)
+	}
+	return sortedSet(out)
+}
+
+func bundlesOf(recs []runs.Record, contract string) []string {
+	var out []string
+	for _, r := range recs {
+		if r.Key.Contract == contract {
+			out = append(out, r.Bundle)
+		}
+	}
+	return sortedSet(out)
+}
+
+func names(ns []string) string {
+	out := make([]string, len(ns))
+	for i, n := range ns {
+		out[i] = runs.Safe(n)
+		if n == "" {
+			out[i] = `""`
+		}
+	}
+	return strings.Join(out, ", ")
+}
