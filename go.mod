@@ -30,7 +30,16 @@ require (
 	github.com/lucasb-eyer/go-colorful v1.4.1
 )
 
-require github.com/chromedp/cdproto v0.160.1 // indirect
+require (
+	github.com/andybalholm/brotli v1.3.0 // indirect
+	github.com/chromedp/cdproto v0.160.1 // indirect
+	github.com/google/uuid v1.6.0 // indirect
+	github.com/parquet-go/bitpack v1.0.3 // indirect
+	github.com/parquet-go/jsonlite v1.5.5 // indirect
+	github.com/parquet-go/parquet-go v0.32.1 // indirect
+	github.com/pierrec/lz4/v4 v4.1.33 // indirect
+	github.com/twpayne/go-geom v1.6.1 // indirect
+)
 
 require (
 	cel.dev/expr v0.25.1 // indirect
