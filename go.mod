@@ -28,6 +28,7 @@ require github.com/aymanbagabas/go-udiff v0.4.2
 require (
 	github.com/chromedp/chromedp v0.23.1
 	github.com/lucasb-eyer/go-colorful v1.4.1
+	github.com/parquet-go/parquet-go v0.32.1
 )
 
 require (
@@ -36,7 +37,6 @@ require (
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/parquet-go/bitpack v1.0.3 // indirect
 	github.com/parquet-go/jsonlite v1.5.5 // indirect
-	github.com/parquet-go/parquet-go v0.32.1 // indirect
 	github.com/pierrec/lz4/v4 v4.1.33 // indirect
 	github.com/twpayne/go-geom v1.6.1 // indirect
 )

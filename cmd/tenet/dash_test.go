@@ -25,6 +25,7 @@ var dashArgs = map[string][]string{
 	"build":     {"q"},
 	"compare":   {"--reference", "baseline", "--defended", "guarded", "runs.jsonl"},
 	"dev synth": {"--runs", "1"},
+	"export":    {"runs.jsonl"},
 	"eval":      {"q", "t.jsonl"},
 	"gateway":   {"q", "--", "true"},
 	"import":    {"openai", "tools.json"},

@@ -296,3 +296,50 @@ func clone(r runs.Record) runs.Record {
 	}
 	return r
 }
+
+// TestMapsSorted: every map's keys are written sorted — the writer's map
+// path sorts them, which the byte-for-byte determinism rests on (Go's map
+// order is random). Read from the raw column values, below the row type.
+func TestMapsSorted(t *testing.T) {
+	b := write(t, runstest.Adversarial(864, 4), parquet.Options{Version: version})
+	f, err := pq.OpenFile(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := make([]pq.Row, f.NumRows())
+	r := pq.NewReader(f)
+	if n, err := r.ReadRows(rows); n != len(rows) {
+		t.Fatalf("read %d of %d rows: %v", n, len(rows), err)
+	}
+	for _, path := range [][]string{
+		{"invariants", "key_value", "key"}, {"invariants_unknown_reasons", "key_value", "key"},
+		{"failures", "key_value", "key"}, {"failures_unknown_reasons", "key_value", "key"},
+		{"witnesses", "key_value", "key"}, {"witnesses", "key_value", "value", "key_value", "key"},
+		{"excerpt", "key_value", "key"},
+	} {
+		leaf, ok := f.Schema().Lookup(path...)
+		if !ok {
+			t.Fatalf("no column %s", strings.Join(path, "."))
+		}
+		maxRep := leaf.MaxRepetitionLevel
+		entries := 0
+		for i, row := range rows {
+			prev := ""
+			for _, v := range row {
+				if v.Column() != leaf.ColumnIndex || v.DefinitionLevel() < leaf.MaxDefinitionLevel {
+					continue
+				}
+				entries++
+				key := v.String()
+				// A value below the deepest repetition level starts a new map.
+				if v.RepetitionLevel() == maxRep && key <= prev {
+					t.Fatalf("row %d, %s: key %q after %q", i, strings.Join(path, "."), key, prev)
+				}
+				prev = key
+			}
+		}
+		if entries < 100 {
+			t.Errorf("%s: only %d keys checked", strings.Join(path, "."), entries)
+		}
+	}
+}
