@@ -40,9 +40,6 @@ const (
 	JSONL   Format = "jsonl"
 )
 
-// Formats lists the formats in the order --help names them.
-var Formats = []Format{Parquet, JSONL}
-
 // Command is `tenet export RUNS.jsonl... -o OUT [--format parquet|jsonl]`
 // and `tenet export --schema`.
 func Command(env Env) *cobra.Command {
@@ -95,7 +92,7 @@ func Command(env Env) *cobra.Command {
 }
 
 func checkFormat(s string) (Format, error) {
-	for _, f := range Formats {
+	for _, f := range []Format{Parquet, JSONL} {
 		if string(f) == s {
 			return f, nil
 		}
