@@ -343,3 +343,35 @@ func TestMapsSorted(t *testing.T) {
 		}
 	}
 }
+
+// TestLabelColumns: every label of the runs format (runs.LabelNames) has
+// its value column and its reason column, in label order, and the labels
+// another harness gives their given_ columns: a new label fails here until
+// the schema has it (and Schema a new version).
+func TestLabelColumns(t *testing.T) {
+	var names []string
+	for _, f := range parquet.FileSchema().Fields() {
+		names = append(names, f.Name())
+	}
+	idx := func(name string) int {
+		i := slices.Index(names, name)
+		if i < 0 {
+			t.Errorf("no column %s", name)
+		}
+		return i
+	}
+	prev := map[string]int{}
+	for _, l := range runs.LabelNames() {
+		for _, col := range []string{string(l), string(l) + "_unknown_reason"} {
+			kind := strings.TrimPrefix(col, string(l))
+			if i := idx(col); i <= prev[kind] && prev[kind] != 0 {
+				t.Errorf("column %s out of label order", col)
+			} else {
+				prev[kind] = i
+			}
+		}
+	}
+	for _, l := range []runs.LabelName{runs.Utility, runs.AttackSuccess, runs.SideEffect} {
+		idx("given_" + string(l))
+	}
+}
