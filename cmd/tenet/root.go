@@ -14,11 +14,13 @@ import (
 	"github.com/tenetlang/tenet/cmd/tenet/internal/clistyle"
 	"github.com/tenetlang/tenet/cmd/tenet/internal/completion"
 	"github.com/tenetlang/tenet/cmd/tenet/internal/enforce"
+	"github.com/tenetlang/tenet/cmd/tenet/internal/exportcmd"
 	"github.com/tenetlang/tenet/cmd/tenet/internal/flagcheck"
 	"github.com/tenetlang/tenet/cmd/tenet/internal/fmtcmd"
 	"github.com/tenetlang/tenet/cmd/tenet/internal/historycmd"
 	"github.com/tenetlang/tenet/cmd/tenet/internal/initcmd"
 	"github.com/tenetlang/tenet/cmd/tenet/internal/version"
+	"github.com/tenetlang/tenet/compiler"
 	"github.com/tenetlang/tenet/internal/errwriter"
 	"github.com/tenetlang/tenet/internal/termstyle"
 )
@@ -105,6 +107,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root.AddCommand(checkCmd(), buildCmd(), keygenCmd(), inspectCmd(), evalCmd(), explainCmd(), reportCmd(), compareCmd(), testCmd(), version.Command(), importCmd(), devCmd())
 	root.AddCommand(enforce.Commands(enforce.Env{Help: help, Open: openContract, Exit: exit})...)
 	root.AddCommand(fmtcmd.Command(fmtcmd.Env{Help: help("fmt"), Exit: exit}), completion.Command(help("completion")), initcmd.Command(help("init")), historycmd.New(historycmd.Env{Help: help, Exit: exit}))
+	root.AddCommand(exportcmd.Command(exportcmd.Env{Help: help("export"), Version: compiler.Version, ReadFailed: readRunsFailed}))
 	flagcheck.Install(root)
 	return root
 }
