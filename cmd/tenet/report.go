@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tenetlang/tenet/cmd/tenet/internal/runsout"
 	"github.com/tenetlang/tenet/compiler"
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/eval"
@@ -27,6 +28,7 @@ func reportCmd() *cobra.Command {
 	var trust cliflags.Trust
 	var cf cliflags.Cache
 	var fo cliflags.FailOn
+	var ro runsout.Flag
 	cmd := &cobra.Command{
 		Use:   "report [--contract DIR|X.tnb] RUNS.jsonl...",
 		Short: "Recompute metrics from runs files (labels from tenet or any harness)",
@@ -44,6 +46,9 @@ func reportCmd() *cobra.Command {
 				inputs = append(append([]string{contract}, args...), lang.SourceFiles(contract)...)
 			}
 			if err := rf.Check(inputs); err != nil {
+				return err
+			}
+			if err := ro.Check(inputs, rf.Out); err != nil {
 				return err
 			}
 			stderr := cmd.ErrOrStderr()
@@ -97,7 +102,12 @@ func reportCmd() *cobra.Command {
 				d.Warnings = append(d.Warnings, fmt.Sprintf("%d decision-log %s decided no call (an entry with an error, no decision) in %d %s: the authorization audit does not count them; each run's utility reason names its first such line",
 					n, runs.Plural(n, "line", "lines"), in, runs.Plural(in, "run", "runs")))
 			}
-			return rf.write(cmd, d, nil)
+			outputs, err := ro.Write(cmd.OutOrStdout(), recs) // --out: the runs merged
+			defer outputs.Abort()
+			if err != nil {
+				return err
+			}
+			return rf.write(cmd, d, outputs)
 		},
 	}
 	cmd.Flags().IntVar(&maxRecord, "max-record-bytes", runs.DefaultMaxRecordBytes, "longest runs-file record (line) accepted, in bytes")
@@ -108,6 +118,7 @@ func reportCmd() *cobra.Command {
 	trust.Add(cmd)
 	cf.Add(cmd)
 	fo.Add(cmd, report.CommandReport)
+	ro.Add(cmd)
 	return cmd
 }
 
