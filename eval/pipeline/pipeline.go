@@ -69,6 +69,12 @@ func EvalCollection(programs []*eval.Program, files []string, opt Options) ([]*R
 // cannot be opened ends the evaluation with the os.Open error. Bad records
 // are not errors: they are in each Result's Errors.
 func EvalTargets(targets []Target, files []string, opt Options) ([]*Result, error) {
+	if opt.Shard != (shard.Shard{}) {
+		if _, err := shard.Parse(opt.Shard.String()); err != nil {
+			// A shard that is none would judge nothing, quietly.
+			return nil, fmt.Errorf("Options.Shard %d/%d: %w", opt.Shard.Index, opt.Shard.Count, err)
+		}
+	}
 	var passes []*pass
 	byFormat := map[string]*pass{}
 	results := make([]*Result, len(targets))

@@ -148,3 +148,14 @@ func TestShardPeekSkipsDecoding(t *testing.T) {
 		}
 	}
 }
+
+// TestShardInvalid: a shard that is none is an error, not a quiet
+// evaluation of nothing.
+func TestShardInvalid(t *testing.T) {
+	math := compileSource(t, mathContract)
+	for _, s := range []shard.Shard{{Index: 0, Count: 3}, {Index: 4, Count: 3}, {Index: 2, Count: 1}, {Index: 1, Count: -1}} {
+		if _, err := EvalFiles(math, nil, Options{Shard: s}); err == nil || !strings.Contains(err.Error(), "Options.Shard") {
+			t.Errorf("Shard %+v: error %v", s, err)
+		}
+	}
+}
