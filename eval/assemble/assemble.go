@@ -22,6 +22,7 @@ package assemble
 
 import (
 	"errors"
+
 	"github.com/tenetlang/tenet/eval"
 	"github.com/tenetlang/tenet/eval/failpolicy"
 	"github.com/tenetlang/tenet/eval/gates"
