@@ -72,8 +72,10 @@ func TestShardMergeAgentDojo(t *testing.T) {
 				owner := map[runs.Key]int{}
 				for k := 1; k <= n; k++ {
 					s := filepath.Join(dir, fmt.Sprintf("s%d-%d.jsonl", k, n))
-					// Alternate the workers: a shard's runs do not depend on them.
-					eval(s, "--shard", fmt.Sprintf("%d/%d", k, n), "--workers", []string{"1", "8"}[k%2])
+					// Alternate the workers, and the memory the sorted runs
+					// may take before they spill to temporary files: a
+					// shard's runs depend on neither.
+					eval(s, "--shard", fmt.Sprintf("%d/%d", k, n), "--workers", []string{"1", "8"}[k%2], "--sort-memory", []string{"33554432", "4096"}[k%2])
 					shards = append(shards, s)
 					recs, err := runs.ReadFiles(s)
 					if err != nil {
