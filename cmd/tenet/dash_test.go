@@ -77,7 +77,7 @@ func TestNoFileNamedDash(t *testing.T) {
 			if i := slices.Index(args, "--"); i >= 0 && path == "gateway" { // flags before the command it runs
 				args = append(append(slices.Clip(args[:i]), "--"+f.Name, "-"), args[i:len(args)-2]...)
 			}
-			if path == "eval" && f.Name == "out" {
+			if (path == "eval" || path == "report") && f.Name == "out" {
 				args = append(args, "--report-out", "report.txt")
 			}
 			var out, errb bytes.Buffer
@@ -94,7 +94,7 @@ func TestNoFileNamedDash(t *testing.T) {
 			}
 		})
 	})
-	if tested < 12 { // as of writing: build, keygen, dev synth, import, eval ×2, report, compare, test, authorize, serve, gateway
+	if tested < 13 { // as of writing: build, keygen, dev synth, import, eval ×2, report ×2, compare, test, authorize, serve, gateway
 		t.Errorf("only %d output flags tried", tested)
 	}
 }

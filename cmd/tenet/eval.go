@@ -135,6 +135,7 @@ func evalCmd() *cobra.Command {
 	lim.Add(cmd)
 	inf.Add(cmd)
 	pf.Add(cmd)
+	cmd.Flags().Var(&opt.Shard, "shard", "judge only shard i of n: the runs whose task (contract, condition, task) hashes to it; tenet report --out merges the shards' runs files (docs/scale-out.md)")
 	cmd.Flags().IntVar(&opt.Workers, "workers", 0, "goroutines that decode and judge records (0: one per CPU); the output does not depend on it")
 	cmd.Flags().IntVar(&sortBytes, "sort-memory", defaultSortBytes, "bytes of judged runs held in memory before they are sorted in temporary files (0: all in memory)")
 	cmd.Flags().MarkHidden("sort-memory")

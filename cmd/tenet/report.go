@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tenetlang/tenet/cmd/tenet/internal/historycmd"
+	"github.com/tenetlang/tenet/cmd/tenet/internal/runsout"
 	"github.com/tenetlang/tenet/compiler"
 	"github.com/tenetlang/tenet/compiler/bundle"
 	"github.com/tenetlang/tenet/eval"
@@ -29,6 +30,7 @@ func reportCmd() *cobra.Command {
 	var cf cliflags.Cache
 	var fo cliflags.FailOn
 	var hf cliflags.History
+	var ro runsout.Flag
 	cmd := &cobra.Command{
 		Use:   "report [--contract DIR|X.tnb] RUNS.jsonl...",
 		Short: "Recompute metrics from runs files (labels from tenet or any harness)",
@@ -46,6 +48,9 @@ func reportCmd() *cobra.Command {
 				inputs = append(append([]string{contract}, args...), lang.SourceFiles(contract)...)
 			}
 			if err := rf.Check(inputs); err != nil {
+				return err
+			}
+			if err := ro.Check(inputs, rf.Out); err != nil {
 				return err
 			}
 			stderr := cmd.ErrOrStderr()
@@ -102,8 +107,13 @@ func reportCmd() *cobra.Command {
 			if err := historycmd.Gate(&hf, d, recs); err != nil {
 				return err
 			}
+			outputs, err := ro.Write(cmd.OutOrStdout(), recs) // --out: the runs merged
+			defer outputs.Abort()
+			if err != nil {
+				return err
+			}
 			rf.Record = historycmd.Recorder(cmd, &hf, recs, args, nil)
-			return rf.write(cmd, d, nil)
+			return rf.write(cmd, d, outputs)
 		},
 	}
 	cmd.Flags().IntVar(&maxRecord, "max-record-bytes", runs.DefaultMaxRecordBytes, "longest runs-file record (line) accepted, in bytes")
@@ -115,6 +125,7 @@ func reportCmd() *cobra.Command {
 	cf.Add(cmd)
 	fo.Add(cmd, report.CommandReport)
 	hf.Add(cmd)
+	ro.Add(cmd)
 	return cmd
 }
 

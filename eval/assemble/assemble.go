@@ -21,12 +21,15 @@
 package assemble
 
 import (
+	"errors"
+
 	"github.com/tenetlang/tenet/eval"
 	"github.com/tenetlang/tenet/eval/failpolicy"
 	"github.com/tenetlang/tenet/eval/gates"
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/report"
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/eval/shard"
 	"github.com/tenetlang/tenet/eval/summary"
 )
 
@@ -61,6 +64,10 @@ type Input struct {
 	// Policy says which failures fail the run (report.Document.Policy);
 	// the invariants' severities it may need come from Programs.
 	Policy failpolicy.Policy
+	// Shard, when not the whole, is the shard the runs are of (set by
+	// Evaluate from Options.Shard): the gates, which hold for the whole
+	// evaluation, are not evaluated, and the Document says so.
+	Shard shard.Shard
 }
 
 // Assembler builds a Document from records added one at a time in key
@@ -110,11 +117,24 @@ func (a *Assembler) Document() *report.Document {
 
 // document evaluates the gates on res and builds the Document.
 func document(in Input, res summary.Results) *report.Document {
-	gs, gerrs := gates.Evaluate(in.Programs, res.Conditions, res.Checks)
+	var gs []report.GateResult
+	var gerrs []string
+	var sh *report.Shard
+	if in.Shard.Whole() {
+		gs, gerrs = gates.Evaluate(in.Programs, res.Conditions, res.Checks)
+	} else {
+		sh = &report.Shard{Index: in.Shard.Index, Count: in.Shard.Count}
+		if errors.Is(res.Err, summary.ErrNoRuns) {
+			// A shard may hold no case (more shards than cases): not an
+			// error of its own; the merged report says whether the whole
+			// has runs.
+			res.Err = nil
+		}
+	}
 	return report.Build(report.Input{
 		Command: in.Command, Version: in.Version, Inputs: in.Inputs, Contracts: in.Contracts,
 		Results: res, Gates: gs, GateErrors: gerrs, MaxListed: in.MaxListed, RunsFiles: in.RunsFiles, Sources: Sources(in.Programs),
-		Policy: in.Policy, Severities: severities(in.Programs),
+		Policy: in.Policy, Severities: severities(in.Programs), Shard: sh,
 	})
 }
 

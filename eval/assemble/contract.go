@@ -29,6 +29,9 @@ func ContractOf(p *eval.Program, res *pipeline.Result) report.Contract {
 		}
 		c.Skipped = append(c.Skipped, sk)
 	}
+	if res.OtherShards > 0 {
+		c.Skipped = append(c.Skipped, report.Skipped{Reason: pipeline.OtherShardReason, Count: res.OtherShards})
+	}
 	return c
 }
 

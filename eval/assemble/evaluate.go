@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/tenetlang/tenet/eval"
+	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/pipeline"
 	"github.com/tenetlang/tenet/eval/report"
 	"github.com/tenetlang/tenet/eval/runs"
@@ -147,6 +148,11 @@ func Evaluate(in EvalInput) (*Evaluation, error) {
 			return nil, err
 		}
 		return nil, badError(own)
+	}
+	if !opt.Shard.Whole() {
+		// A shard holds some of the declared tasks and cases: declared
+		// denominators would call the others missing (docs/scale-out.md).
+		in.Shard, in.Metrics.Cases = opt.Shard, metrics.CasesObserved
 	}
 	in.Contracts = nil
 	for i, p := range in.Programs {

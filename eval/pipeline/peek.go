@@ -19,11 +19,16 @@ import (
 // transcript itself (a malformed message): nothing judges it.
 
 // canPeek reports whether a record of the pass can be left undecoded: every
-// target has a select (without one a target selects every record), and the
-// pass's format (or, under auto, some format) has a peek.
+// target has a select (without one a target selects every record) or the
+// pass is sharded, and the pass's format (or, under auto, some format) has
+// a peek.
 func (ps *pass) canPeek() bool {
 	if ps.format != transcript.Auto && !transcript.CanPeek(ps.format) {
 		return false
+	}
+	if ps.sharded() {
+		// A record's key on its peek may leave it undecoded too.
+		return len(ps.targets) > 0
 	}
 	for _, t := range ps.targets {
 		if t.src.Select == bundle.NoExpr {
@@ -40,11 +45,14 @@ const (
 	undecided   selection = iota // the peek could not tell: Judge evaluates select
 	selected                     // true: Judge need not evaluate it again
 	notSelected                  // false: the target does not judge the record
+	otherShard                   // its key is another shard's (shard.go)
 )
 
 // peekSelect peeks at a record of format and evaluates every target's
-// select on it. When no target selects it and it is JSON the reader
-// accepts, o is its outcome (every verdict eval.NotSelected). Else
+// select on it (and, sharded, the key of each target that selects it).
+// When no target selects it in this shard and it is JSON the reader
+// accepts, o is its outcome (every verdict eval.NotSelected, or another
+// shard's). Else
 // o.verdict is nil, and sel, when not nil, is what the peek found of each
 // target's select (the decoded run, whose meta is the peek's, gives the
 // same) and rn, when not nil, is the record decoded reusing the peek
@@ -67,7 +75,12 @@ func (ps *pass) peekSelect(format string, origin run.Origin, data []byte) (o out
 		default:
 			sel[i] = notSelected
 		}
-		all = all && sel[i] == notSelected
+	}
+	if ps.sharded() {
+		ps.peekShard(sel, pk.Meta, pk.Record, pk.Unread)
+	}
+	for _, s := range sel {
+		all = all && (s == notSelected || s == otherShard)
 	}
 	if all {
 		if !pk.Check() {
@@ -76,6 +89,9 @@ func (ps *pass) peekSelect(format string, origin run.Origin, data []byte) (o out
 		vs := make([]verdict, len(ps.targets))
 		for i := range vs {
 			vs[i].j = eval.Judgement{Skip: eval.NotSelected}
+			if sel[i] == otherShard {
+				vs[i] = otherShardVerdict()
+			}
 		}
 		return outcome{verdict: vs}, nil, nil
 	}

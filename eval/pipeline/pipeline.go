@@ -14,6 +14,7 @@ import (
 	"github.com/tenetlang/tenet/eval"
 	"github.com/tenetlang/tenet/eval/run"
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/eval/shard"
 	"github.com/tenetlang/tenet/eval/transcript"
 	"github.com/tenetlang/tenet/internal/inputs"
 )
@@ -68,6 +69,12 @@ func EvalCollection(programs []*eval.Program, files []string, opt Options) ([]*R
 // cannot be opened ends the evaluation with the os.Open error. Bad records
 // are not errors: they are in each Result's Errors.
 func EvalTargets(targets []Target, files []string, opt Options) ([]*Result, error) {
+	if opt.Shard != (shard.Shard{}) {
+		if _, err := shard.Parse(opt.Shard.String()); err != nil {
+			// A shard that is none would judge nothing, quietly.
+			return nil, fmt.Errorf("Options.Shard %d/%d: %w", opt.Shard.Index, opt.Shard.Count, err)
+		}
+	}
 	var passes []*pass
 	byFormat := map[string]*pass{}
 	results := make([]*Result, len(targets))
@@ -112,6 +119,11 @@ func EvalTargets(targets []Target, files []string, opt Options) ([]*Result, erro
 	var c counts
 	for _, ps := range passes {
 		ps.unselected.keepAll = len(passes) > 1 // for AllUnselected
+		if ps.shard = opt.Shard; ps.sharded() {
+			for _, t := range ps.targets {
+				ps.keyers = append(ps.keyers, newKeyer(t))
+			}
+		}
 		ps.peek = ps.canPeek()
 		if err := ps.run(files, opt, workers, &c); err != nil {
 			return fail(err)
@@ -205,8 +217,11 @@ type pass struct {
 
 	unselected *unselected // the records no target selected, shared by the results
 	// peek is set when a record can be left undecoded because no target
-	// selects it (peek.go): every target has a select.
+	// selects it (peek.go): every target has a select, or the pass is sharded.
 	peek bool
+
+	shard  shard.Shard // Options.Shard
+	keyers []*keyer    // sharded: per target, its key before judging (shard.go)
 }
 
 // job is one framed record on its way through the pipeline.
@@ -229,8 +244,9 @@ type outcome struct {
 }
 
 type verdict struct {
-	j   eval.Judgement
-	err error
+	j     eval.Judgement
+	err   error
+	other bool // the run is another shard's: not judged (shard.go)
 }
 
 // run reads files through the pipeline and records every outcome in the
@@ -397,10 +413,19 @@ func (ps *pass) process(j *job) outcome {
 	}
 	vs := make([]verdict, len(ps.targets))
 	for i, t := range ps.targets {
-		switch {
-		case sel == nil || sel[i] == undecided:
+		s := undecided
+		if sel != nil {
+			s = sel[i]
+		}
+		if ps.sharded() {
+			s = ps.runShard(i, s, rn)
+		}
+		switch s {
+		case otherShard:
+			vs[i] = otherShardVerdict()
+		case undecided:
 			vs[i].j, vs[i].err = t.p.Judge(t.src, rn)
-		case sel[i] == selected:
+		case selected:
 			vs[i].j, vs[i].err = t.p.JudgeSelected(t.src, rn)
 		default:
 			vs[i].j = eval.Judgement{Skip: eval.NotSelected}
@@ -433,6 +458,10 @@ func (ps *pass) judged(i int, v verdict, seq runs.Seq) {
 	res, j := ps.results[i], v.j
 	if v.err != nil {
 		res.addError(v.err, seq)
+		return
+	}
+	if v.other || ps.ownedElsewhere(j) {
+		res.OtherShards++
 		return
 	}
 	if j.Skip != eval.Judged {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tenetlang/tenet/eval"
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/eval/shard"
 	"github.com/tenetlang/tenet/eval/transcript"
 )
 
@@ -21,6 +22,9 @@ type Result struct {
 	// the task (or task/goal) ids per reason, so reports can name them.
 	Skipped    map[eval.Skip]int
 	SkippedIDs map[eval.Skip]map[string]int
+	// OtherShards counts the records (with Options.Shard) whose run is
+	// another shard's: not judged here (OtherShardReason).
+	OtherShards int
 	// Errors are records that could not be read or mapped to a run
 	// (file:line: reason), in input order. With Options.SortBytes > 0,
 	// duplicate keys are among them only once SortResults has run. With
@@ -82,6 +86,12 @@ type Options struct {
 	// progress counts the stored bytes); nil is os.Open. inputs.List.Open
 	// also opens the copy of standard input.
 	Open func(name string) (io.ReadCloser, error)
+	// Shard, when not the whole (eval/shard), judges only the runs whose
+	// key is that shard's (shard.go); the others are counted in
+	// Result.OtherShards. A task's runs (benign and attacked, every
+	// attempt, repetition and attack) are never split; the results do not
+	// depend on the workers.
+	Shard shard.Shard
 }
 
 // EvalFiles streams each transcript file through the source plan and judges

@@ -114,11 +114,31 @@ type Document struct {
 	// only, set by eval/assemble.Evaluate; nil for the other commands).
 	Unselected *Unselected
 
+	// Shard says the report covers one shard of several (tenet eval
+	// --shard i/n with n > 1; nil otherwise): its metrics are over that
+	// shard's runs only, with the declared tasks and cases that ran as
+	// denominators, and its gates are not evaluated (ShardLine).
+	Shard *Shard
+
 	// failures are every failure, whatever the Policy, in the order of
 	// Failures: SetPolicy sorts them into Failures and NotFailing, by the
 	// invariants' severities.
 	failures   []failure
 	severities failpolicy.Severities
+}
+
+// Shard is shard Index of Count (eval/shard).
+type Shard struct {
+	Index, Count int
+}
+
+// ShardLine says what a shard's report covers, "" for a whole one.
+func ShardLine(d *Document) string {
+	if d.Shard == nil {
+		return ""
+	}
+	return fmt.Sprintf("shard %d of %d: the runs whose task falls in it; metrics over those (the declared tasks and cases that ran), gates not evaluated: tenet report over every shard's runs file gives the whole",
+		d.Shard.Index, d.Shard.Count)
 }
 
 // failure is one failure of a Document: its kind and, for an invariant,
@@ -213,6 +233,8 @@ type Input struct {
 	// Policy.MinSeverity decides (none known: every invariant fails).
 	Policy     failpolicy.Policy
 	Severities failpolicy.Severities
+	// Shard is Document.Shard.
+	Shard *Shard
 }
 
 // DefaultMaxListed is the MaxListed of tenet eval, report and compare
@@ -245,6 +267,7 @@ func Build(in Input) *Document {
 		Gates:          in.Gates,
 		Leaderboard:    res.Leaderboard,
 		Sources:        in.Sources,
+		Shard:          in.Shard,
 		severities:     in.Severities,
 	}
 	for _, c := range d.Checks {

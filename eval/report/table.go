@@ -46,6 +46,9 @@ func WriteTable(w io.Writer, d *Document) error {
 			writeStats(bw, c)
 		}
 		writeUnselected(bw, d)
+		if line := ShardLine(d); line != "" {
+			fmt.Fprintln(bw, line)
+		}
 	}
 	if len(d.Conditions) > 0 {
 		fmt.Fprintln(bw, "\nmetrics (docs/metrics.md; rate (numerator/denominator))")

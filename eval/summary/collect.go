@@ -313,6 +313,10 @@ func (c *Collector) endContract() {
 	c.ifAttacked = nil
 }
 
+// ErrNoRuns is Results.Err when no record was added: nothing to compute
+// metrics of (an error for an evaluation, not for one shard of it).
+var ErrNoRuns = errors.New("metrics: no runs")
+
 // Results returns the results of the records added (those Collect gives
 // for them). The Collector must not be used after it.
 func (c *Collector) Results() Results {
@@ -324,7 +328,7 @@ func (c *Collector) Results() Results {
 	case c.optErr != nil:
 		res.Err = c.optErr
 	case c.runs == 0:
-		res.Err = errors.New("metrics: no runs")
+		res.Err = ErrNoRuns
 	case c.fatal != nil:
 		res.Err = c.fatal
 	default:

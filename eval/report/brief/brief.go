@@ -98,6 +98,9 @@ func writeHeader(w io.Writer, d *report.Document) {
 		// without it a line fits for names of usual length.
 		fmt.Fprintln(w, clipEnd(strings.TrimSuffix(line, "; its metrics and gates are over those"), Width))
 	}
+	if d.Shard != nil {
+		fmt.Fprintln(w, clipEnd(fmt.Sprintf("shard %d of %d: metrics over its runs only, gates not evaluated; tenet report merges the shards", d.Shard.Index, d.Shard.Count), Width))
+	}
 }
 
 // shortID is a bundle id cut to its first 12 hex digits, as a short

@@ -122,6 +122,7 @@ type htmlView struct {
 
 	Contracts   []htmlContractView
 	Unselected  string // report.UnselectedLine
+	Shard       string // report.ShardLine
 	Legend      []htmlLegendEntry
 	Leaderboard *htmlLeaderView
 	Groups      []htmlGroupView
@@ -417,6 +418,7 @@ func newHTMLView(d *report.Document) *htmlView {
 
 	v.Contracts = htmlContractViews(d)
 	v.Unselected = report.UnselectedLine(d)
+	v.Shard = report.ShardLine(d)
 	v.Leaderboard = htmlLeaderboardView(d.Leaderboard, numbers)
 	v.Groups = htmlGroupViews(d.Conditions, numbers)
 	v.Agreement = htmlAgreementViewOf(d.Agreement, d.RunsFiles)

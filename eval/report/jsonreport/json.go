@@ -37,7 +37,8 @@ const (
 //	 "contracts", "conditions", "agreement", "checks", "violations",
 //	 "more_violations", "audit", "gates", "leaderboard", "comparison", "tests"}
 //
-// and, in tenet eval's reports only, "unselected" (jsonUnselected).
+// and, in tenet eval's reports only, "unselected" (jsonUnselected) and, for one
+// shard of several (--shard i/n), "shard".
 //
 // Every other member is always present, whatever the command: a list with
 // nothing in it is [], never null, and comparison is null outside tenet
@@ -120,6 +121,14 @@ type wireDocument struct {
 	Warnings []string               `json:"warnings"`
 
 	Unselected *wireUnselected `json:"unselected,omitempty"` // tenet eval only
+	Shard      *wireShard      `json:"shard,omitempty"`      // tenet eval --shard i/n (n > 1) only
+}
+
+// wireShard is the Document's Shard: absent from a whole evaluation's
+// report, so that its bytes are as before.
+type wireShard struct {
+	Index int `json:"index"`
+	Count int `json:"count"`
 }
 
 // wireFailPolicy is the Document's Policy as the flags say it: the kinds
@@ -172,6 +181,9 @@ func jsonDocument(d *report.Document) wireDocument {
 		Profiles:      d.Profiles,
 	}
 	out.Unselected = jsonUnselected(d.Unselected)
+	if d.Shard != nil {
+		out.Shard = &wireShard{Index: d.Shard.Index, Count: d.Shard.Count}
+	}
 	if d.Comparison != nil {
 		c := jsonComparison(*d.Comparison)
 		out.Comparison = &c

@@ -74,6 +74,9 @@ func Write(w io.Writer, d *report.Document) error {
 		if line := report.UnselectedLine(d); line != "" {
 			fmt.Fprintf(bw, "\n%s\n", mdItem(line))
 		}
+		if line := report.ShardLine(d); line != "" {
+			fmt.Fprintf(bw, "\n%s\n", mdItem(line))
+		}
 	}
 	mdMetrics(bw, d.Conditions)
 	if len(d.Agreement) > 0 {

@@ -18,15 +18,17 @@ type conflict struct {
 // which need their inputs: eval's --out and --report-out naming one file,
 // compare's one condition twice). Two outputs on standard output would
 // interleave.
-var conflicts = []conflict{
-	{"eval", func(get func(string) (string, bool)) string {
-		out, _ := get("out")
-		rep, given := get("report-out")
-		if out == "-" && (!given || rep == "-") {
-			return "--out - writes the runs to standard output, where the report goes too: send the report to a file with --report-out FILE"
-		}
-		return ""
-	}},
+var conflicts = []conflict{{"eval", runsAndReport}, {"report", runsAndReport}}
+
+// runsAndReport refuses eval's and report's runs file (--out -) and report
+// both on standard output.
+func runsAndReport(get func(string) (string, bool)) string {
+	out, _ := get("out")
+	rep, given := get("report-out")
+	if out == "-" && (!given || rep == "-") {
+		return "--out - writes the runs to standard output, where the report goes too: send the report to a file with --report-out FILE"
+	}
+	return ""
 }
 
 // checkConflicts refuses cmd's flags when they contradict each other.
