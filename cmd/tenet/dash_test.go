@@ -21,20 +21,21 @@ import (
 // the test's directory, q is the quickstart contract, t.jsonl its
 // transcripts and runs.jsonl their runs.
 var dashArgs = map[string][]string{
-	"authorize":     {"q"},
-	"build":         {"q"},
-	"compare":       {"--reference", "baseline", "--defended", "guarded", "runs.jsonl"},
-	"dev synth":     {"--runs", "1"},
-	"eval":          {"q", "t.jsonl"},
-	"export":        {"runs.jsonl"},
-	"gateway":       {"q", "--", "true"},
-	"history diff":  {"1", "2"},
-	"history trend": {"--contract", "c", "--metric", "targeted_asr"},
-	"import":        {"openai", "tools.json"},
-	"keygen":        nil,
-	"report":        {"runs.jsonl"},
-	"serve":         {"q.tnb"},
-	"test":          {"q"},
+	"authorize":      {"q"},
+	"build":          {"q"},
+	"compare":        {"--reference", "baseline", "--defended", "guarded", "runs.jsonl"},
+	"dev synth":      {"--runs", "1"},
+	"eval":           {"q", "t.jsonl"},
+	"export":         {"runs.jsonl"},
+	"gateway":        {"q", "--", "true"},
+	"history diff":   {"1", "2"},
+	"history export": {"1"},
+	"history trend":  {"--contract", "c", "--metric", "targeted_asr"},
+	"import":         {"openai", "tools.json"},
+	"keygen":         nil,
+	"report":         {"runs.jsonl"},
+	"serve":          {"q.tnb"},
+	"test":           {"q"},
 }
 
 // TestNoFileNamedDash: no command writes a file named "-". Each output

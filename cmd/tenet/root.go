@@ -106,7 +106,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root.SetErr(stderr)
 	root.AddCommand(checkCmd(), buildCmd(), keygenCmd(), inspectCmd(), evalCmd(), explainCmd(), reportCmd(), compareCmd(), testCmd(), version.Command(), importCmd(), devCmd())
 	root.AddCommand(enforce.Commands(enforce.Env{Help: help, Open: openContract, Exit: exit})...)
-	root.AddCommand(fmtcmd.Command(fmtcmd.Env{Help: help("fmt"), Exit: exit}), completion.Command(help("completion")), initcmd.Command(help("init")), historycmd.New(historycmd.Env{Help: help, Exit: exit}))
+	root.AddCommand(fmtcmd.Command(fmtcmd.Env{Help: help("fmt"), Exit: exit}), completion.Command(help("completion")), initcmd.Command(help("init")), historycmd.New(historycmd.Env{Help: help, Exit: exit, Version: compiler.Version}))
 	root.AddCommand(exportcmd.Command(exportcmd.Env{Help: help("export"), Version: compiler.Version, ReadFailed: readRunsFailed}))
 	flagcheck.Install(root)
 	return root

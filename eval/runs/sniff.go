@@ -22,6 +22,8 @@ func notRunsFile(head []byte) (line int, why string) {
 		return 1, "gzip-compressed: decompress it first (gunzip -k), runs files are read as plain JSONL"
 	case bytes.HasPrefix(head, []byte{0x28, 0xb5, 0x2f, 0xfd}):
 		return 1, "zstd-compressed: decompress it first (zstd -d), runs files are read as plain JSONL"
+	case bytes.HasPrefix(head, []byte("PAR1")):
+		return 1, "a Parquet file (tenet export writes them for DuckDB, pandas or Spark), not a runs file: give the runs files it was exported from, or tenet history export --format jsonl"
 	case bytes.HasPrefix(head, []byte("PK\x03\x04")):
 		return 1, "a ZIP archive (an Inspect .eval log?), not a runs file: tenet eval CONTRACT FILE judges transcripts"
 	case !startsObject(head) && (bytes.IndexByte(head, 0) >= 0 || !utf8.Valid(trimPartialRune(head))):

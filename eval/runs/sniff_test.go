@@ -22,6 +22,7 @@ func TestNotRunsFile(t *testing.T) {
 	for _, c := range []struct{ name, in, want string }{
 		{"bundle", bundle.Magic + "\x00\x01rest", "f:1: a tenet bundle, not a runs file (a bundle is given with --contract)"},
 		{"gzip", "\x1f\x8b\x08\x00rest", "f:1: gzip-compressed: decompress it first (gunzip -k), runs files are read as plain JSONL"},
+		{"parquet", "PAR1\x15\x00\x15rest", "f:1: a Parquet file (tenet export writes them for DuckDB, pandas or Spark), not a runs file: give the runs files it was exported from, or tenet history export --format jsonl"},
 		{"zstd", "\x28\xb5\x2f\xfdrest", "f:1: zstd-compressed: decompress it first (zstd -d), runs files are read as plain JSONL"},
 		{"zip", "PK\x03\x04rest", "f:1: a ZIP archive (an Inspect .eval log?), not a runs file: tenet eval CONTRACT FILE judges transcripts"},
 		{"binary", "\x00\x01\x02garbage", "f:1: binary data, not a runs file (JSONL: one labelled run per line, docs/runs-format.md)"},

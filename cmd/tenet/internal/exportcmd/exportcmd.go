@@ -51,7 +51,7 @@ func Command(env Env) *cobra.Command {
 		Short: "Export runs files as Parquet (DuckDB, pandas, Spark) or as one merged runs file",
 		Long:  env.Help,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			f, err := checkFormat(format)
+			f, err := CheckFormat(format)
 			if err != nil {
 				return err
 			}
@@ -81,7 +81,7 @@ func Command(env Env) *cobra.Command {
 			if err != nil {
 				return env.ReadFailed(cmd, err)
 			}
-			return Write(out, f, recs, env.Version)
+			return Write(out, f, recs, env.Version, nil)
 		},
 	}
 	cmd.Flags().StringVarP(&out, "out", "o", "", "file to write, atomically (required; not -: Parquet is binary, and its readers seek to its footer)")
@@ -91,7 +91,8 @@ func Command(env Env) *cobra.Command {
 	return cmd
 }
 
-func checkFormat(s string) (Format, error) {
+// CheckFormat reads --format.
+func CheckFormat(s string) (Format, error) {
 	for _, f := range []Format{Parquet, JSONL} {
 		if string(f) == s {
 			return f, nil
@@ -101,8 +102,9 @@ func checkFormat(s string) (Format, error) {
 }
 
 // Write writes recs to path in format f, atomically: the file is replaced
-// only once it is whole, and left as it was on an error.
-func Write(path string, f Format, recs []runs.Record, version string) error {
+// only once it is whole, and left as it was on an error. meta adds keys to
+// a Parquet file's footer (parquet.Options.Metadata).
+func Write(path string, f Format, recs []runs.Record, version string, meta map[string]string) error {
 	file, err := atomicfile.Create(path, 0o644)
 	if err != nil {
 		return err
@@ -111,7 +113,7 @@ func Write(path string, f Format, recs []runs.Record, version string) error {
 	case JSONL:
 		err = runs.Write(file, recs)
 	default:
-		err = parquet.Write(file, recs, parquet.Options{Version: version})
+		err = parquet.Write(file, recs, parquet.Options{Version: version, Metadata: meta})
 	}
 	if err != nil {
 		file.Abort()

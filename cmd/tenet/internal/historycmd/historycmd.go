@@ -22,6 +22,8 @@ import (
 type Env struct {
 	Help func(name string) string // the help text of help/NAME.txt
 	Exit func(code int) error     // an error that exits with code, printing nothing
+	// Version is the tenet version an export records (compiler.Version).
+	Version string
 }
 
 // Context is what every subcommand gets: Env and the group's --db.

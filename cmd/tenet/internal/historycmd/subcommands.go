@@ -10,4 +10,5 @@ var subcommands = []func(*Context) *cobra.Command{
 	showCmd,
 	diffCmd,
 	trendCmd,
+	exportCmd,
 }
