@@ -1,0 +1,189 @@
+package beampipe
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
+	"github.com/tenetlang/tenet/compiler"
+	"github.com/tenetlang/tenet/eval"
+	"github.com/tenetlang/tenet/eval/assemble"
+	"github.com/tenetlang/tenet/eval/pipeline"
+	"github.com/tenetlang/tenet/eval/report"
+	"github.com/tenetlang/tenet/eval/report/formats"
+	"github.com/tenetlang/tenet/eval/runs"
+)
+
+// BadRecordsError is the pipeline's error when records could not be read
+// or mapped to a run, or are duplicates: no report is written (the shards
+// of the conditions without duplicates may be).
+type BadRecordsError struct {
+	N     int      // bad records in all
+	Lines []string // the first Options.MaxBadRecords by file then line, then "... N more bad records not shown"
+}
+
+func (e *BadRecordsError) Error() string {
+	return report.Count(e.N, "bad record") + ":\n" + strings.Join(e.Lines, "\n")
+}
+
+// reportFn builds the report document from the shards and the facts, on
+// one worker: the shards are read back in key order (by contract, then
+// condition, each sorted) into an eval/assemble Assembler, which holds
+// one condition at a time — what tenet report does with runs files, and
+// tenet eval with its sorted runs, so the Document is theirs.
+type reportFn struct {
+	Opt Options
+	t   target
+}
+
+func (f *reportFn) Setup() error {
+	t, err := f.Opt.target()
+	f.t = t
+	return err
+}
+
+func (f *reportFn) ProcessElement(ctx context.Context, _ []byte, shardIt func(*Shard) bool, factIt func(*Fact) bool) error {
+	var shards []Shard
+	var sh Shard
+	for shardIt(&sh) {
+		shards = append(shards, sh)
+	}
+	var facts []Fact
+	var fa Fact
+	for factIt(&fa) {
+		facts = append(facts, fa)
+	}
+	doc, err := f.document(ctx, shards, facts)
+	if err != nil {
+		return err
+	}
+	var b bytes.Buffer
+	if err := formats.Write(&b, doc, "json"); err != nil {
+		return err
+	}
+	return writeFile(ctx, f.Opt.Report, b.Bytes())
+}
+
+// document is the report of the shards and facts, or the bad records'
+// error.
+func (f *reportFn) document(ctx context.Context, shards []Shard, facts []Fact) (*report.Document, error) {
+	byPlace := func(a, b Fact) int {
+		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Msg, b.Msg))
+	}
+	var bad []Fact
+	for _, s := range shards {
+		bad = append(bad, s.Dups...)
+	}
+	res := &pipeline.Result{Skipped: map[eval.Skip]int{}, SkippedIDs: map[eval.Skip]map[string]int{}}
+	unselected := &report.Unselected{}
+	var notSel []Fact
+	for _, fa := range facts {
+		switch fa.Kind {
+		case FactBad:
+			bad = append(bad, fa)
+		case FactHeader:
+			res.Headers++
+		case FactSkipped:
+			s := eval.Skip(fa.Reason)
+			res.Skipped[s]++
+			if s == eval.NotSelected {
+				// With one contract, a record its source does not
+				// select is one no contract selects.
+				unselected.Records++
+				notSel = append(notSel, fa)
+				continue
+			}
+			if res.SkippedIDs[s] == nil {
+				res.SkippedIDs[s] = map[string]int{}
+			}
+			res.SkippedIDs[s][fa.ID]++
+		}
+	}
+	if len(bad) > 0 {
+		slices.SortFunc(bad, byPlace)
+		max := f.Opt.MaxBadRecords
+		if max == 0 {
+			max = defaultMaxBadRecords
+		}
+		e := &BadRecordsError{N: len(bad)}
+		for i, b := range bad {
+			if i == max {
+				e.Lines = append(e.Lines, "... "+report.Count(len(bad)-max, "more bad record")+" not shown")
+				break
+			}
+			e.Lines = append(e.Lines, b.Msg)
+		}
+		return nil, e
+	}
+	slices.SortFunc(notSel, byPlace)
+	for _, fa := range notSel[:min(len(notSel), pipeline.MaxUnselectedListed)] {
+		unselected.First = append(unselected.First, report.UnselectedAt{File: fa.File, Line: fa.Line})
+	}
+	slices.SortFunc(shards, func(a, b Shard) int {
+		return cmp.Or(cmp.Compare(a.Contract, b.Contract), cmp.Compare(a.Condition, b.Condition))
+	})
+	p := f.t.p
+	var files []string
+	c := assemble.ContractOf(p, res)
+	c.Judged = 0 // res holds no runs: the shards count them
+	for _, s := range shards {
+		c.Judged += s.Runs
+		files = append(files, s.Path)
+	}
+	in := assemble.Input{Command: report.CommandEval, Version: compiler.Version, Inputs: []string{f.Opt.Input},
+		Contracts: []report.Contract{c}, Programs: []*eval.Program{p},
+		Metrics: f.Opt.metrics(), MaxListed: f.Opt.MaxListed, RunsFiles: files}
+	a := assemble.New(in)
+	for _, s := range shards {
+		recs, err := readShard(ctx, s.Path)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range recs {
+			if err := a.Add(r); err != nil {
+				return nil, fmt.Errorf("runs shard %s: %w", s.Path, err)
+			}
+		}
+	}
+	doc := a.Document()
+	doc.Unselected = unselected
+	return doc, nil
+}
+
+// readShard reads one runs shard back.
+func readShard(ctx context.Context, path string) ([]runs.Record, error) {
+	fs, err := filesystem.New(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	defer fs.Close()
+	r, err := fs.OpenRead(ctx, path)
+	if err != nil {
+		return nil, fmt.Errorf("runs shard %s: %w", path, err)
+	}
+	defer r.Close()
+	return runs.Read(path, r)
+}
+
+// writeFile writes data to path on its Beam filesystem, replacing it.
+func writeFile(ctx context.Context, path string, data []byte) error {
+	fs, err := filesystem.New(ctx, path)
+	if err != nil {
+		return err
+	}
+	defer fs.Close()
+	w, err := fs.OpenWrite(ctx, path)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if _, err := io.Copy(w, bytes.NewReader(data)); err != nil {
+		w.Close()
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return w.Close()
+}
