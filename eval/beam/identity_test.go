@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"io"
 	"os"
@@ -24,6 +25,7 @@ import (
 	"github.com/tenetlang/tenet/eval/report/formats"
 	"github.com/tenetlang/tenet/eval/runs"
 	"github.com/tenetlang/tenet/internal/shared"
+	"github.com/tenetlang/tenet/internal/testtier"
 )
 
 func TestMain(m *testing.M) {
@@ -225,5 +227,87 @@ func TestIdentityBanking(t *testing.T) {
 	compareReports(t, wantRep, gotRep, files, o)
 	if !strings.Contains(string(gotRep), `"command": "eval"`) {
 		t.Errorf("the report is not an eval report:\n%.300s", gotRep)
+	}
+}
+
+// TestIdentityBankingRunFiles is TestIdentityBanking over AgentDojo's own
+// run files (format agentdojo-run, one record per file: the whole-file
+// path of the pipeline), the banking suite of the 12 agents (heavy tier).
+func TestIdentityBankingRunFiles(t *testing.T) {
+	testtier.Heavy(t, "the banking run files of 12 agents")
+	glob := filepath.Join(sharedDir(t), "agentdojo", "runs", "*", "banking", "*", "*", "*.json")
+	files, err := filepath.Glob(glob)
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no AgentDojo run files at %s (%v)", glob, err)
+	}
+	dir := t.TempDir()
+	o := Options{Bundle: bundleBytes(t, "../../contracts/agentdojo/banking"), Input: glob,
+		Out: filepath.Join(dir, "runs"), Report: filepath.Join(dir, "report.json"),
+		Cases: metrics.CasesObserved, MaxListed: report.DefaultMaxListed}
+	if err := runBeam(t, o); err != nil {
+		t.Fatal(err)
+	}
+	wantRuns, wantRep := tenetEval(t, o, files, filepath.Join(dir, "eval.jsonl"))
+	gotRuns, _ := shardRuns(t, o)
+	if n := bytes.Count(wantRuns, []byte("\n")); n != len(files) {
+		t.Errorf("tenet eval judged %d runs of %d run files", n, len(files))
+	}
+	if !bytes.Equal(gotRuns, wantRuns) {
+		t.Errorf("the shards' runs (%d bytes) are not tenet eval's runs file (%d bytes)", len(gotRuns), len(wantRuns))
+	}
+	gotRep, err := os.ReadFile(o.Report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	compareReports(t, wantRep, gotRep, files, o)
+}
+
+// TestBadRecords: a record that is not JSON and a duplicate run fail the
+// pipeline as they fail tenet eval, each named by tenet eval's words, and
+// no report is written.
+func TestBadRecords(t *testing.T) {
+	_, files := agentdojoTraces(t)
+	data, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var banking []byte
+	for _, l := range bytes.Split(data, []byte("\n")) {
+		if bytes.Contains(l, []byte(`"suite_name": "banking"`)) || bytes.Contains(l, []byte(`"suite_name":"banking"`)) {
+			banking = l
+			break
+		}
+	}
+	if banking == nil {
+		t.Fatalf("no banking record in %s", files[0])
+	}
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
+	if err := os.WriteFile(a, append(append([]byte{}, banking...), "\n{not json\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(b, append(append([]byte{}, banking...), '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := Options{Bundle: bundleBytes(t, "../../contracts/agentdojo/banking"), Input: filepath.Join(dir, "*.jsonl"),
+		Out: filepath.Join(dir, "runs"), Report: filepath.Join(dir, "report.json"), Cases: metrics.CasesObserved}
+	berr := runBeam(t, o)
+	if berr == nil {
+		t.Fatal("the pipeline accepted a record that is not JSON and a duplicate run")
+	}
+	bn, _ := tenet.LoadBundle(o.Bundle)
+	p, _ := bn.Program()
+	_, err = assemble.Evaluate(assemble.EvalInput{Input: assemble.Input{Command: report.CommandEval, Programs: []*eval.Program{p}, Metrics: o.metrics()},
+		Files: []string{a, b}})
+	var bad *assemble.BadRecordsError
+	if !errors.As(err, &bad) || bad.N != 2 {
+		t.Fatalf("tenet eval: %v, want 2 bad records", err)
+	}
+	want := (&BadRecordsError{N: bad.N, Lines: bad.Lines}).Error()
+	if !strings.Contains(berr.Error(), want) {
+		t.Errorf("the pipeline's error does not hold tenet eval's bad records\n%s\ngot: %v", want, berr)
+	}
+	if _, err := os.Stat(o.Report); !os.IsNotExist(err) {
+		t.Errorf("a report was written despite bad records (%v)", err)
 	}
 }
