@@ -15,7 +15,9 @@ import (
 // (match, frame, judge, shards, report) and tenet eval
 // (eval/assemble.Evaluate with a runs file), each loading the bundle. It
 // reports each one's records/s and their ratio (eval-over-beam: how many
-// times faster tenet eval is). The Prism figure includes its per-pipeline
+// times faster tenet eval is), in wall time and in the process's CPU time
+// (getrusage: every thread, which the machine's other work disturbs less;
+// -cpu-s). The Prism figure includes its per-pipeline
 // start (job submission, the in-process worker, the stages' fusion).
 //
 //   - traces: the 12 AgentDojo trace files (2,340 records: 384 banking
@@ -41,24 +43,27 @@ func benchBoth(b *testing.B, glob string, records int) {
 		b.Fatalf("no inputs at %s", glob)
 	}
 	bundle := bundleBytes(b, "../../contracts/agentdojo/banking")
-	var beamTime, evalTime time.Duration
+	var beamTime, evalTime, beamCPU, evalCPU time.Duration
 	dir := b.TempDir()
 	b.ResetTimer()
 	for i := range b.N {
 		o := Options{Bundle: bundle, Input: glob, Out: filepath.Join(dir, fmt.Sprint("runs", i)),
 			Report: filepath.Join(dir, fmt.Sprint("report", i, ".json")), Cases: metrics.CasesObserved, MaxListed: report.DefaultMaxListed}
-		start := time.Now()
+		start, cpu := time.Now(), cpuTime()
 		if err := runBeam(b, o); err != nil {
 			b.Fatal(err)
 		}
-		beamTime += time.Since(start)
-		start = time.Now()
+		beamTime, beamCPU = beamTime+time.Since(start), beamCPU+cpuTime()-cpu
+		start, cpu = time.Now(), cpuTime()
 		tenetEval(b, o, files, filepath.Join(dir, "eval.jsonl"))
-		evalTime += time.Since(start)
+		evalTime, evalCPU = evalTime+time.Since(start), evalCPU+cpuTime()-cpu
 	}
 	n := float64(b.N * records)
 	b.ReportMetric(n/beamTime.Seconds(), "beam-records/s")
 	b.ReportMetric(n/evalTime.Seconds(), "eval-records/s")
 	b.ReportMetric(beamTime.Seconds()/evalTime.Seconds(), "eval-over-beam")
+	b.ReportMetric(n/beamCPU.Seconds(), "beam-records/cpu-s")
+	b.ReportMetric(n/evalCPU.Seconds(), "eval-records/cpu-s")
+	b.ReportMetric(beamCPU.Seconds()/evalCPU.Seconds(), "eval-over-beam-cpu")
 	b.ReportMetric(0, "ns/op")
 }
