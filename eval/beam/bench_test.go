@@ -42,12 +42,12 @@ func benchBoth(b *testing.B, glob string, records int) {
 	if len(files) == 0 {
 		b.Fatalf("no inputs at %s", glob)
 	}
-	bundle := bundleBytes(b, "../../contracts/agentdojo/banking")
+	bundle := banking(b)
 	var beamTime, evalTime, beamCPU, evalCPU time.Duration
 	dir := b.TempDir()
 	b.ResetTimer()
 	for i := range b.N {
-		o := Options{Bundle: bundle, Input: glob, Out: filepath.Join(dir, fmt.Sprint("runs", i)),
+		o := Options{Contracts: bundle, Input: glob, Out: filepath.Join(dir, fmt.Sprint("runs", i)),
 			Report: filepath.Join(dir, fmt.Sprint("report", i, ".json")), Cases: metrics.CasesObserved, MaxListed: report.DefaultMaxListed}
 		start, cpu := time.Now(), cpuTime()
 		if err := runBeam(b, o); err != nil {

@@ -59,6 +59,11 @@ func bundleBytes(t testing.TB, dir string) []byte {
 	return b.Bytes()
 }
 
+// banking is the AgentDojo banking contract, compiled.
+func banking(t testing.TB) []Contract {
+	return []Contract{{Bundle: bundleBytes(t, "../../contracts/agentdojo/banking")}}
+}
+
 // runBeam runs the pipeline on Prism, in this process.
 func runBeam(t testing.TB, o Options) error {
 	t.Helper()
@@ -75,18 +80,22 @@ func runBeam(t testing.TB, o Options) error {
 // unset (eval/assemble.Evaluate, as cmd/tenet calls it).
 func tenetEval(t testing.TB, o Options, files []string, runsFile string) ([]byte, []byte) {
 	t.Helper()
-	b, err := tenet.LoadBundle(o.Bundle)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := b.Program()
-	if err != nil {
-		t.Fatal(err)
+	var progs []*eval.Program
+	for _, c := range o.Contracts {
+		b, err := tenet.LoadBundle(c.Bundle)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := b.Program()
+		if err != nil {
+			t.Fatal(err)
+		}
+		progs = append(progs, p)
 	}
 	var out bytes.Buffer
 	ev, err := assemble.Evaluate(assemble.EvalInput{
 		Input: assemble.Input{Command: report.CommandEval, Version: compiler.Version, Inputs: files,
-			Programs: []*eval.Program{p}, Metrics: o.metrics(), MaxListed: o.MaxListed, RunsFiles: []string{runsFile}},
+			Programs: progs, Metrics: o.metrics(), MaxListed: o.MaxListed, RunsFiles: []string{runsFile}},
 		Files:   files,
 		Options: pipeline.Options{Source: o.Source, Format: o.Format, Grant: o.Grant, SortBytes: 64 << 20, MaxErrors: 20},
 		Runs:    func() (io.Writer, error) { return &out, nil },
@@ -203,7 +212,7 @@ func agentdojoTraces(t *testing.T) (glob string, files []string) {
 func TestIdentityBanking(t *testing.T) {
 	glob, files := agentdojoTraces(t)
 	dir := t.TempDir()
-	o := Options{Bundle: bundleBytes(t, "../../contracts/agentdojo/banking"), Input: glob,
+	o := Options{Contracts: banking(t), Input: glob,
 		Out: filepath.Join(dir, "runs"), Report: filepath.Join(dir, "report.json"),
 		Cases: metrics.CasesObserved, MaxListed: report.DefaultMaxListed}
 	if err := runBeam(t, o); err != nil {
@@ -241,7 +250,7 @@ func TestIdentityBankingRunFiles(t *testing.T) {
 		t.Fatalf("no AgentDojo run files at %s (%v)", glob, err)
 	}
 	dir := t.TempDir()
-	o := Options{Bundle: bundleBytes(t, "../../contracts/agentdojo/banking"), Input: glob,
+	o := Options{Contracts: banking(t), Input: glob,
 		Out: filepath.Join(dir, "runs"), Report: filepath.Join(dir, "report.json"),
 		Cases: metrics.CasesObserved, MaxListed: report.DefaultMaxListed}
 	if err := runBeam(t, o); err != nil {
@@ -271,31 +280,31 @@ func TestBadRecords(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var banking []byte
+	var line []byte
 	for _, l := range bytes.Split(data, []byte("\n")) {
 		if bytes.Contains(l, []byte(`"suite_name": "banking"`)) || bytes.Contains(l, []byte(`"suite_name":"banking"`)) {
-			banking = l
+			line = l
 			break
 		}
 	}
-	if banking == nil {
+	if line == nil {
 		t.Fatalf("no banking record in %s", files[0])
 	}
 	dir := t.TempDir()
 	a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
-	if err := os.WriteFile(a, append(append([]byte{}, banking...), "\n{not json\n"...), 0o644); err != nil {
+	if err := os.WriteFile(a, append(append([]byte{}, line...), "\n{not json\n"...), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(b, append(append([]byte{}, banking...), '\n'), 0o644); err != nil {
+	if err := os.WriteFile(b, append(append([]byte{}, line...), '\n'), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	o := Options{Bundle: bundleBytes(t, "../../contracts/agentdojo/banking"), Input: filepath.Join(dir, "*.jsonl"),
+	o := Options{Contracts: banking(t), Input: filepath.Join(dir, "*.jsonl"),
 		Out: filepath.Join(dir, "runs"), Report: filepath.Join(dir, "report.json"), Cases: metrics.CasesObserved}
 	berr := runBeam(t, o)
 	if berr == nil {
 		t.Fatal("the pipeline accepted a record that is not JSON and a duplicate run")
 	}
-	bn, _ := tenet.LoadBundle(o.Bundle)
+	bn, _ := tenet.LoadBundle(o.Contracts[0].Bundle)
 	p, _ := bn.Program()
 	_, err = assemble.Evaluate(assemble.EvalInput{Input: assemble.Input{Command: report.CommandEval, Programs: []*eval.Program{p}, Metrics: o.metrics()},
 		Files: []string{a, b}})
@@ -309,5 +318,51 @@ func TestBadRecords(t *testing.T) {
 	}
 	if _, err := os.Stat(o.Report); !os.IsNotExist(err) {
 		t.Errorf("a report was written despite bad records (%v)", err)
+	}
+}
+
+// TestIdentityCollection is TestIdentityBanking with the four AgentDojo
+// contracts (contracts/agentdojo: banking, slack, travel, workspace) as
+// one collection, as tenet eval judges a directory of contracts: each
+// record judged by every contract, the report's leaderboard over them,
+// the records no contract selects counted once.
+func TestIdentityCollection(t *testing.T) {
+	glob, files := agentdojoTraces(t)
+	var cs []Contract
+	for _, name := range []string{"banking", "slack", "travel", "workspace"} {
+		cs = append(cs, Contract{Bundle: bundleBytes(t, "../../contracts/agentdojo/"+name)})
+	}
+	dir := t.TempDir()
+	o := Options{Contracts: cs, Input: glob, Out: filepath.Join(dir, "runs"), Report: filepath.Join(dir, "report.json"),
+		Cases: metrics.CasesObserved, MaxListed: report.DefaultMaxListed}
+	if err := runBeam(t, o); err != nil {
+		t.Fatal(err)
+	}
+	wantRuns, wantRep := tenetEval(t, o, files, filepath.Join(dir, "eval.jsonl"))
+	gotRuns, shards := shardRuns(t, o)
+	if len(shards) != 4*12 {
+		t.Errorf("%d shards, want one per contract and agent (48)", len(shards))
+	}
+	if !bytes.Equal(gotRuns, wantRuns) {
+		t.Errorf("the shards' runs (%d bytes) are not tenet eval's runs file (%d bytes)", len(gotRuns), len(wantRuns))
+	}
+	gotRep, err := os.ReadFile(o.Report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	compareReports(t, wantRep, gotRep, files, o)
+	var d struct {
+		Contracts   []struct{ Judged int }
+		Leaderboard []json.RawMessage
+	}
+	if err := json.Unmarshal(gotRep, &d); err != nil {
+		t.Fatal(err)
+	}
+	judged := 0
+	for _, c := range d.Contracts {
+		judged += c.Judged
+	}
+	if len(d.Contracts) != 4 || judged != bytes.Count(wantRuns, []byte("\n")) || len(d.Leaderboard) == 0 {
+		t.Errorf("report: %d contracts, %d runs judged (runs file: %d), %d leaderboard rows", len(d.Contracts), judged, bytes.Count(wantRuns, []byte("\n")), len(d.Leaderboard))
 	}
 }

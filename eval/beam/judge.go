@@ -33,21 +33,27 @@ type FactKind int
 
 // The kinds of Fact.
 const (
-	FactHeader  FactKind = iota + 1 // a record without a transcript (a header line)
-	FactSkipped                     // not judged: Reason says why (eval.Skip), ID names the task (or task/goal)
-	FactBad                         // a bad record (or a duplicate run): Msg says why
+	FactHeader     FactKind = iota + 1 // a record without a transcript (a header line)
+	FactSkipped                        // not judged: Reason says why (eval.Skip), ID names the task (or task/goal)
+	FactBad                            // a bad record (or a duplicate run): Msg says why
+	FactUnselected                     // a record no contract's source selected
 )
 
 // Fact is what became of a record that gave no judged run, at File:Line:
-// the counts of the report's contract (headers, skipped, unselected) and
-// the bad records, as eval/pipeline's Result holds them.
+// the counts of the report's contracts (headers, skipped, unselected) and
+// the bad records, as eval/pipeline's Results hold them. Contract is the
+// index of the contract in Options.Contracts; a header line, a record no
+// contract selected and a record no contract could read concern them all
+// (their Contract is 0: tenet eval names an unreadable record once, with
+// the first contract).
 type Fact struct {
-	Kind   FactKind
-	File   string
-	Line   int
-	Reason int // eval.Skip, for FactSkipped
-	ID     string
-	Msg    string
+	Kind     FactKind
+	Contract int
+	File     string
+	Line     int
+	Reason   int // eval.Skip, for FactSkipped
+	ID       string
+	Msg      string
 }
 
 // frameFn opens each matched file on its Beam filesystem, decompresses it
@@ -98,104 +104,145 @@ func (f *frameFn) ProcessElement(ctx context.Context, md fileio.FileMetadata, em
 	}
 }
 
-// judgeFn decodes a record and judges it with the bundle it loads once
-// per worker (Setup). A judged run leaves as its runs-file line (the
-// eval/runs codec), keyed by its (contract, condition); anything else as
-// a Fact. It follows eval/pipeline's per-record path (peek, decode, header
-// check, judge) so that each record's outcome is tenet eval's.
+// judgeFn decodes a record and judges it with every contract, the
+// bundles loaded once per worker (Setup). A judged run leaves as its
+// runs-file line (the eval/runs codec), keyed by its (contract,
+// condition); anything else as a Fact. It follows eval/pipeline's
+// per-record path (peek, decode once, header check, judge with each
+// contract) so that each record's outcome is tenet eval's.
 type judgeFn struct {
 	Opt Options
-	t   target
+	ts  []target
 }
 
 func (f *judgeFn) Setup() error {
-	t, err := f.Opt.target()
-	f.t = t
+	ts, err := f.Opt.targets()
+	f.ts = ts
 	return err
 }
 
 func (f *judgeFn) ProcessElement(r Record, emit func(string, []byte), fact func(Fact)) {
-	j, err := f.judge(r)
+	js, errs, err := f.judge(r)
 	switch {
 	case err != nil:
 		fact(Fact{Kind: FactBad, File: r.File, Line: r.Line, Msg: err.Error()})
-	case j == nil:
+		return
+	case js == nil:
 		fact(Fact{Kind: FactHeader, File: r.File, Line: r.Line})
-	case j.Skip != eval.Judged:
-		id := j.Record.Key.Task
-		if j.Skip == eval.GoalNotDeclared || j.Skip == eval.CaseNotDeclared {
-			id += "/" + j.Record.Key.Goal
+		return
+	}
+	unselected := true
+	for i, j := range js {
+		unselected = unselected && errs[i] == nil && j.Skip == eval.NotSelected
+		switch {
+		case errs[i] != nil:
+			fact(Fact{Kind: FactBad, Contract: i, File: r.File, Line: r.Line, Msg: errs[i].Error()})
+		case j.Skip != eval.Judged:
+			id := j.Record.Key.Task
+			if j.Skip == eval.GoalNotDeclared || j.Skip == eval.CaseNotDeclared {
+				id += "/" + j.Record.Key.Goal
+			}
+			fact(Fact{Kind: FactSkipped, Contract: i, File: r.File, Line: r.Line, Reason: int(j.Skip), ID: id})
+		default:
+			rec := j.Record
+			var b bytes.Buffer
+			if err := runs.Write(&b, []runs.Record{rec}); err != nil {
+				// A run the runs file cannot hold exactly is a bad record,
+				// as in tenet eval's sorter.
+				fact(Fact{Kind: FactBad, Contract: i, File: r.File, Line: r.Line, Msg: fmt.Sprintf("%s:%d: %v", rec.OriginFile, rec.OriginLine, err)})
+				continue
+			}
+			emit(groupKey(rec.Key), b.Bytes())
 		}
-		fact(Fact{Kind: FactSkipped, File: r.File, Line: r.Line, Reason: int(j.Skip), ID: id})
-	default:
-		rec := j.Record
-		var b bytes.Buffer
-		if err := runs.Write(&b, []runs.Record{rec}); err != nil {
-			// A run the runs file cannot hold exactly is a bad record, as
-			// in tenet eval's sorter.
-			fact(Fact{Kind: FactBad, File: r.File, Line: r.Line, Msg: fmt.Sprintf("%s:%d: %v", rec.OriginFile, rec.OriginLine, err)})
-			return
-		}
-		emit(groupKey(rec.Key), b.Bytes())
+	}
+	if unselected {
+		fact(Fact{Kind: FactUnselected, File: r.File, Line: r.Line})
 	}
 }
 
-// judge is the record's judgement; nil for a header line.
-func (f *judgeFn) judge(r Record) (*eval.Judgement, error) {
-	t := f.t
+// judge is the record's judgement by each contract, with each one's
+// error; nil judgements for a header line; err for a record no contract
+// can read.
+func (f *judgeFn) judge(r Record) (js []eval.Judgement, errs []error, err error) {
 	origin := run.Origin{File: r.File, Line: r.Line}
 	var rn *run.Run
-	sel := undecided
-	if t.src.Select != bundle.NoExpr && (t.format == transcript.Auto || transcript.CanPeek(t.format)) {
-		// A record the select leaves out needs no decoding
-		// (docs/performance.md, "Select before decoding"), once its bytes
-		// are JSON the reader accepts.
+	var sel []selection // what a peek found of each contract's select; nil: no peek
+	if f.canPeek() {
+		// A record no select takes needs no decoding (docs/performance.md,
+		// "Select before decoding"), once its bytes are JSON the reader
+		// accepts.
 		if pk, ok := transcript.Peek(r.Format, r.Data); ok {
-			switch s, known := t.p.PeekSelect(t.src, pk.Meta, pk.Record, pk.Unread); {
-			case !known:
-			case s:
-				sel = selected
-			default:
-				sel = notSelected
+			sel = make([]selection, len(f.ts))
+			all := true
+			for i, t := range f.ts {
+				switch s, known := t.p.PeekSelect(t.src, pk.Meta, pk.Record, pk.Unread); {
+				case !known:
+					sel[i] = undecided
+				case s:
+					sel[i] = selected
+				default:
+					sel[i] = notSelected
+				}
+				all = all && sel[i] == notSelected
 			}
 			switch {
-			case sel != notSelected:
+			case !all:
 				rn, _ = transcript.DecodePeeked(r.Format, origin, pk)
 			case pk.Check():
-				return &eval.Judgement{Skip: eval.NotSelected}, nil
+				js = make([]eval.Judgement, len(f.ts))
+				for i := range js {
+					js[i] = eval.Judgement{Skip: eval.NotSelected}
+				}
+				return js, make([]error, len(f.ts)), nil
 			}
 		}
 	}
 	if rn == nil {
 		var skip bool
-		var err error
 		rn, skip, err = transcript.Decode(r.Format, origin, r.Data)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if skip {
+			// A header line a source maps to a run is a run without its
+			// transcript: bad input.
 			if rec := transcript.HeaderRecord(r.Data); rec != nil {
-				if msg := t.p.HeaderRun(t.src, rec); msg != "" {
-					return nil, &transcript.Error{File: r.File, Line: r.Line, Msg: msg}
+				for _, t := range f.ts {
+					if msg := t.p.HeaderRun(t.src, rec); msg != "" {
+						return nil, nil, &transcript.Error{File: r.File, Line: r.Line, Msg: msg}
+					}
 				}
 			}
-			return nil, nil
+			return nil, nil, nil
 		}
 	}
-	var j eval.Judgement
-	var err error
-	switch sel {
-	case selected:
-		j, err = t.p.JudgeSelected(t.src, rn)
-	case notSelected: // invalid JSON a peek let through, yet decoded
-		j = eval.Judgement{Skip: eval.NotSelected}
-	default:
-		j, err = t.p.Judge(t.src, rn)
+	js, errs = make([]eval.Judgement, len(f.ts)), make([]error, len(f.ts))
+	for i, t := range f.ts {
+		switch {
+		case sel == nil || sel[i] == undecided:
+			js[i], errs[i] = t.p.Judge(t.src, rn)
+		case sel[i] == selected:
+			js[i], errs[i] = t.p.JudgeSelected(t.src, rn)
+		default:
+			js[i] = eval.Judgement{Skip: eval.NotSelected}
+		}
 	}
-	if err != nil {
-		return nil, err
+	return js, errs, nil
+}
+
+// canPeek is eval/pipeline's rule: a record can be left undecoded when
+// every contract has a select and the format (or, under auto, some
+// format) has a peek.
+func (f *judgeFn) canPeek() bool {
+	if f.ts[0].format != transcript.Auto && !transcript.CanPeek(f.ts[0].format) {
+		return false
 	}
-	return &j, nil
+	for _, t := range f.ts {
+		if t.src.Select == bundle.NoExpr {
+			return false
+		}
+	}
+	return true
 }
 
 // selection is what a peek found of the select.

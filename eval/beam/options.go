@@ -23,14 +23,23 @@ import (
 	"github.com/tenetlang/tenet/eval/transcript"
 )
 
-// Options say what the pipeline judges and where it writes. The bundle
-// travels as its bytes, inside the DoFns (serialized with the pipeline),
-// and each worker loads it once (Setup).
-type Options struct {
+// Contract is one contract the pipeline judges with.
+type Contract struct {
 	Bundle []byte // the bundle file's bytes (tenet.Bundle.Bytes)
 	// Dir is the contract directory the bundle was compiled from, or ""
 	// for a bundle file: the report's sources name it, as tenet eval's do.
 	Dir string
+}
+
+// Options say what the pipeline judges and where it writes. The bundles
+// travel as their bytes, inside the DoFns (serialized with the pipeline),
+// and each worker loads them once (Setup).
+type Options struct {
+	// Contracts are judged with, each record by every one, as tenet eval
+	// judges a collection (one contract is the usual case); their report
+	// lists them in this order. Their sources must read one transcript
+	// format.
+	Contracts []Contract
 	// Input is the glob of the transcript files, on any registered Beam
 	// filesystem (a path, gs://bucket/dir/*.jsonl, s3://bucket/x/*).
 	Input  string
@@ -63,8 +72,8 @@ const defaultMaxBadRecords = 20
 // It returns the transcript format the records are framed in.
 func (o Options) check() (string, error) {
 	switch {
-	case len(o.Bundle) == 0:
-		return "", errors.New("no bundle: Options.Bundle is empty")
+	case len(o.Contracts) == 0:
+		return "", errors.New("no contract: Options.Contracts is empty")
 	case o.Input == "":
 		return "", errors.New("no input: Options.Input (a glob of transcript files) is empty")
 	case o.Out == "":
@@ -78,11 +87,11 @@ func (o Options) check() (string, error) {
 	if err := m.Check(); err != nil {
 		return "", err
 	}
-	t, err := o.target()
+	ts, err := o.targets()
 	if err != nil {
 		return "", err
 	}
-	return t.format, nil
+	return ts[0].format, nil
 }
 
 // metrics are the metrics' options.
@@ -103,10 +112,38 @@ type target struct {
 	format string
 }
 
-// target loads the bundle and resolves the source; every worker calls it
-// once, in Setup.
-func (o Options) target() (target, error) {
-	b, err := tenet.LoadBundle(o.Bundle)
+// targets loads the bundles and resolves their sources; every worker
+// calls it once, in Setup. Contracts whose sources read different
+// transcript formats are refused: tenet eval reads the files once per
+// format, and so would the pipeline (run one per format instead).
+func (o Options) targets() ([]target, error) {
+	var ts []target
+	names := map[string]bool{}
+	for i, c := range o.Contracts {
+		t, err := o.target(c)
+		if err != nil {
+			if len(o.Contracts) > 1 {
+				return nil, fmt.Errorf("contract %d: %w", i+1, err)
+			}
+			return nil, err
+		}
+		name := t.p.Bundle.Manifest.Contract
+		if names[name] {
+			return nil, fmt.Errorf("contract %s is given twice", name)
+		}
+		names[name] = true
+		if len(ts) > 0 && t.format != ts[0].format {
+			return nil, fmt.Errorf("contract %s reads format %s, contract %s format %s: one pipeline reads one format (run one per format)",
+				ts[0].p.Bundle.Manifest.Contract, ts[0].format, name, t.format)
+		}
+		ts = append(ts, t)
+	}
+	return ts, nil
+}
+
+// target loads one bundle and resolves its source.
+func (o Options) target(c Contract) (target, error) {
+	b, err := tenet.LoadBundle(c.Bundle)
 	if err != nil {
 		return target{}, fmt.Errorf("bundle: %w", err)
 	}
@@ -114,7 +151,7 @@ func (o Options) target() (target, error) {
 	if err != nil {
 		return target{}, fmt.Errorf("bundle: %w", err)
 	}
-	p.Dir = o.Dir
+	p.Dir = c.Dir
 	p.MaxPatternThreads = o.MaxPatternThreads
 	src, err := p.Source(o.Source)
 	if err != nil {

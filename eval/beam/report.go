@@ -38,12 +38,12 @@ func (e *BadRecordsError) Error() string {
 // tenet eval with its sorted runs, so the Document is theirs.
 type reportFn struct {
 	Opt Options
-	t   target
+	ts  []target
 }
 
 func (f *reportFn) Setup() error {
-	t, err := f.Opt.target()
-	f.t = t
+	ts, err := f.Opt.targets()
+	f.ts = ts
 	return err
 }
 
@@ -72,14 +72,26 @@ func (f *reportFn) ProcessElement(ctx context.Context, _ []byte, shardIt func(*S
 // document is the report of the shards and facts, or the bad records'
 // error.
 func (f *reportFn) document(ctx context.Context, shards []Shard, facts []Fact) (*report.Document, error) {
+	// Bad records are named as tenet eval names them: contract by
+	// contract, each in input order (files by name, then lines).
 	byPlace := func(a, b Fact) int {
-		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Msg, b.Msg))
+		return cmp.Or(cmp.Compare(a.Contract, b.Contract), cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Msg, b.Msg))
 	}
 	var bad []Fact
-	for _, s := range shards {
-		bad = append(bad, s.Dups...)
+	index := map[string]int{}
+	for i, t := range f.ts {
+		index[t.p.Bundle.Manifest.Contract] = i
 	}
-	res := &pipeline.Result{Skipped: map[eval.Skip]int{}, SkippedIDs: map[eval.Skip]map[string]int{}}
+	for _, s := range shards {
+		for _, d := range s.Dups {
+			d.Contract = index[s.Contract]
+			bad = append(bad, d)
+		}
+	}
+	res := make([]*pipeline.Result, len(f.ts))
+	for i := range res {
+		res[i] = &pipeline.Result{Skipped: map[eval.Skip]int{}, SkippedIDs: map[eval.Skip]map[string]int{}}
+	}
 	unselected := &report.Unselected{}
 	var notSel []Fact
 	for _, fa := range facts {
@@ -87,21 +99,22 @@ func (f *reportFn) document(ctx context.Context, shards []Shard, facts []Fact) (
 		case FactBad:
 			bad = append(bad, fa)
 		case FactHeader:
-			res.Headers++
+			for _, r := range res {
+				r.Headers++
+			}
+		case FactUnselected:
+			unselected.Records++
+			notSel = append(notSel, fa)
 		case FactSkipped:
-			s := eval.Skip(fa.Reason)
-			res.Skipped[s]++
+			r, s := res[fa.Contract], eval.Skip(fa.Reason)
+			r.Skipped[s]++
 			if s == eval.NotSelected {
-				// With one contract, a record its source does not
-				// select is one no contract selects.
-				unselected.Records++
-				notSel = append(notSel, fa)
 				continue
 			}
-			if res.SkippedIDs[s] == nil {
-				res.SkippedIDs[s] = map[string]int{}
+			if r.SkippedIDs[s] == nil {
+				r.SkippedIDs[s] = map[string]int{}
 			}
-			res.SkippedIDs[s][fa.ID]++
+			r.SkippedIDs[s][fa.ID]++
 		}
 	}
 	if len(bad) > 0 {
@@ -127,16 +140,25 @@ func (f *reportFn) document(ctx context.Context, shards []Shard, facts []Fact) (
 	slices.SortFunc(shards, func(a, b Shard) int {
 		return cmp.Or(cmp.Compare(a.Contract, b.Contract), cmp.Compare(a.Condition, b.Condition))
 	})
-	p := f.t.p
 	var files []string
-	c := assemble.ContractOf(p, res)
-	c.Judged = 0 // res holds no runs: the shards count them
+	var progs []*eval.Program
+	var contracts []report.Contract
+	for i, t := range f.ts {
+		c := assemble.ContractOf(t.p, res[i])
+		c.Judged = 0 // res holds no runs: the shards count them
+		for _, s := range shards {
+			if s.Contract == c.Name {
+				c.Judged += s.Runs
+			}
+		}
+		contracts = append(contracts, c)
+		progs = append(progs, t.p)
+	}
 	for _, s := range shards {
-		c.Judged += s.Runs
 		files = append(files, s.Path)
 	}
 	in := assemble.Input{Command: report.CommandEval, Version: compiler.Version, Inputs: []string{f.Opt.Input},
-		Contracts: []report.Contract{c}, Programs: []*eval.Program{p},
+		Contracts: contracts, Programs: progs,
 		Metrics: f.Opt.metrics(), MaxListed: f.Opt.MaxListed, RunsFiles: files}
 	a := assemble.New(in)
 	for _, s := range shards {
