@@ -298,26 +298,30 @@ func TestBadRecords(t *testing.T) {
 	if err := os.WriteFile(b, append(append([]byte{}, line...), '\n'), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	o := Options{Contracts: banking(t), Input: filepath.Join(dir, "*.jsonl"),
-		Out: filepath.Join(dir, "runs"), Report: filepath.Join(dir, "report.json"), Cases: metrics.CasesObserved}
-	berr := runBeam(t, o)
-	if berr == nil {
-		t.Fatal("the pipeline accepted a record that is not JSON and a duplicate run")
-	}
-	bn, _ := tenet.LoadBundle(o.Contracts[0].Bundle)
-	p, _ := bn.Program()
-	_, err = assemble.Evaluate(assemble.EvalInput{Input: assemble.Input{Command: report.CommandEval, Programs: []*eval.Program{p}, Metrics: o.metrics()},
-		Files: []string{a, b}})
-	var bad *assemble.BadRecordsError
-	if !errors.As(err, &bad) || bad.N != 2 {
-		t.Fatalf("tenet eval: %v, want 2 bad records", err)
-	}
-	want := (&BadRecordsError{N: bad.N, Lines: bad.Lines}).Error()
-	if !strings.Contains(berr.Error(), want) {
-		t.Errorf("the pipeline's error does not hold tenet eval's bad records\n%s\ngot: %v", want, berr)
-	}
-	if _, err := os.Stat(o.Report); !os.IsNotExist(err) {
-		t.Errorf("a report was written despite bad records (%v)", err)
+	// Both bad records named, then only the first (tenet eval's
+	// --max-bad-records, the pipeline's MaxBadRecords) and a count.
+	for _, max := range []int{0, 1} {
+		o := Options{Contracts: banking(t), Input: filepath.Join(dir, "*.jsonl"), MaxBadRecords: max,
+			Out: filepath.Join(dir, "runs"), Report: filepath.Join(dir, "report.json"), Cases: metrics.CasesObserved}
+		berr := runBeam(t, o)
+		if berr == nil {
+			t.Fatal("the pipeline accepted a record that is not JSON and a duplicate run")
+		}
+		bn, _ := tenet.LoadBundle(o.Contracts[0].Bundle)
+		p, _ := bn.Program()
+		_, err = assemble.Evaluate(assemble.EvalInput{Input: assemble.Input{Command: report.CommandEval, Programs: []*eval.Program{p}, Metrics: o.metrics()},
+			Files: []string{a, b}, Options: pipeline.Options{MaxErrors: max}})
+		var bad *assemble.BadRecordsError
+		if !errors.As(err, &bad) || bad.N != 2 || len(bad.Lines) != 2 {
+			t.Fatalf("tenet eval (max %d): %v, want 2 bad records in 2 lines", max, err)
+		}
+		want := (&BadRecordsError{N: bad.N, Lines: bad.Lines}).Error()
+		if !strings.Contains(berr.Error(), want) {
+			t.Errorf("max %d: the pipeline's error does not hold tenet eval's bad records\n%s\ngot: %v", max, want, berr)
+		}
+		if _, err := os.Stat(o.Report); !os.IsNotExist(err) {
+			t.Errorf("a report was written despite bad records (%v)", err)
+		}
 	}
 }
 

@@ -53,12 +53,7 @@ func (f *reportFn) ProcessElement(ctx context.Context, _ []byte, shardIt func(*S
 	for shardIt(&sh) {
 		shards = append(shards, sh)
 	}
-	var facts []Fact
-	var fa Fact
-	for factIt(&fa) {
-		facts = append(facts, fa)
-	}
-	doc, err := f.document(ctx, shards, facts)
+	doc, err := f.document(ctx, shards, factIt)
 	if err != nil {
 		return err
 	}
@@ -71,13 +66,27 @@ func (f *reportFn) ProcessElement(ctx context.Context, _ []byte, shardIt func(*S
 
 // document is the report of the shards and facts, or the bad records'
 // error.
-func (f *reportFn) document(ctx context.Context, shards []Shard, facts []Fact) (*report.Document, error) {
+func (f *reportFn) document(ctx context.Context, shards []Shard, factIt func(*Fact) bool) (*report.Document, error) {
 	// Bad records are named as tenet eval names them: contract by
 	// contract, each in input order (files by name, then lines).
 	byPlace := func(a, b Fact) int {
 		return cmp.Or(cmp.Compare(a.Contract, b.Contract), cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Msg, b.Msg))
 	}
-	var bad []Fact
+	// The facts are read once, keeping only what the report or the error
+	// names: a corpus's records no contract selects may be millions.
+	maxBad := f.Opt.MaxBadRecords
+	if maxBad == 0 {
+		maxBad = defaultMaxBadRecords
+	}
+	var bad, notSel []Fact
+	nbad := 0
+	keep := func(fs []Fact, n int) []Fact {
+		if len(fs) > 4*n+64 {
+			slices.SortFunc(fs, byPlace)
+			fs = fs[:n]
+		}
+		return fs
+	}
 	index := map[string]int{}
 	for i, t := range f.ts {
 		index[t.p.Bundle.Manifest.Contract] = i
@@ -85,7 +94,8 @@ func (f *reportFn) document(ctx context.Context, shards []Shard, facts []Fact) (
 	for _, s := range shards {
 		for _, d := range s.Dups {
 			d.Contract = index[s.Contract]
-			bad = append(bad, d)
+			bad = keep(append(bad, d), maxBad)
+			nbad++
 		}
 	}
 	res := make([]*pipeline.Result, len(f.ts))
@@ -93,18 +103,19 @@ func (f *reportFn) document(ctx context.Context, shards []Shard, facts []Fact) (
 		res[i] = &pipeline.Result{Skipped: map[eval.Skip]int{}, SkippedIDs: map[eval.Skip]map[string]int{}}
 	}
 	unselected := &report.Unselected{}
-	var notSel []Fact
-	for _, fa := range facts {
+	var fa Fact
+	for factIt(&fa) {
 		switch fa.Kind {
 		case FactBad:
-			bad = append(bad, fa)
+			bad = keep(append(bad, fa), maxBad)
+			nbad++
 		case FactHeader:
 			for _, r := range res {
 				r.Headers++
 			}
 		case FactUnselected:
 			unselected.Records++
-			notSel = append(notSel, fa)
+			notSel = keep(append(notSel, fa), pipeline.MaxUnselectedListed)
 		case FactSkipped:
 			r, s := res[fa.Contract], eval.Skip(fa.Reason)
 			r.Skipped[s]++
@@ -117,19 +128,14 @@ func (f *reportFn) document(ctx context.Context, shards []Shard, facts []Fact) (
 			r.SkippedIDs[s][fa.ID]++
 		}
 	}
-	if len(bad) > 0 {
+	if nbad > 0 {
 		slices.SortFunc(bad, byPlace)
-		max := f.Opt.MaxBadRecords
-		if max == 0 {
-			max = defaultMaxBadRecords
-		}
-		e := &BadRecordsError{N: len(bad)}
-		for i, b := range bad {
-			if i == max {
-				e.Lines = append(e.Lines, "... "+report.Count(len(bad)-max, "more bad record")+" not shown")
-				break
-			}
+		e := &BadRecordsError{N: nbad}
+		for _, b := range bad[:min(len(bad), maxBad)] {
 			e.Lines = append(e.Lines, b.Msg)
+		}
+		if nbad > maxBad {
+			e.Lines = append(e.Lines, "... "+report.Count(nbad-maxBad, "more bad record")+" not shown")
 		}
 		return nil, e
 	}
