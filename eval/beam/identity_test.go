@@ -298,8 +298,9 @@ func TestBadRecords(t *testing.T) {
 	if err := os.WriteFile(b, append(append([]byte{}, line...), '\n'), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	// Both bad records named, then only the first (tenet eval's
-	// --max-bad-records, the pipeline's MaxBadRecords) and a count.
+	// Both bad records named, then only the first (tenet eval's bound,
+	// pipeline.Options.MaxErrors, and the pipeline's MaxBadRecords set
+	// alike) and a count.
 	for _, max := range []int{0, 1} {
 		o := Options{Contracts: banking(t), Input: filepath.Join(dir, "*.jsonl"), MaxBadRecords: max,
 			Out: filepath.Join(dir, "runs"), Report: filepath.Join(dir, "report.json"), Cases: metrics.CasesObserved}

@@ -60,12 +60,14 @@ type Options struct {
 	MaxListed int
 	// MaxPatternThreads is eval.Program's (0: eval.MaxThreads).
 	MaxPatternThreads int
-	// MaxBadRecords bounds the bad records the error names (0: 20).
+	// MaxBadRecords bounds the bad records the error names (0: 100,
+	// tenet eval's bound).
 	MaxBadRecords int
 }
 
-// defaultMaxBadRecords is how many bad records an error names by default.
-const defaultMaxBadRecords = 20
+// defaultMaxBadRecords is how many bad records an error names by default:
+// tenet eval's number.
+const defaultMaxBadRecords = 100
 
 // check refuses options that cannot run, before the pipeline is built:
 // the bundle must load and have the source, format and grant asked for.

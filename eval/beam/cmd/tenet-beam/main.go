@@ -43,7 +43,7 @@ var (
 	cases     = flag.String("cases", "", "declared (default) or observed, as tenet eval --cases")
 	unknown   = flag.String("unknown", "", "refuse (default) or bounds, as tenet eval --unknown")
 	maxItems  = flag.Int("report-max-items", report.DefaultMaxListed, "bound on each list of the report (0: none), as tenet eval")
-	maxBad    = flag.Int("max-bad-records", 20, "bad records named when the evaluation fails on them")
+	maxBad    = flag.Int("max-bad-records", 100, "bad records named when the evaluation fails on them (tenet eval names 100)")
 )
 
 func init() {
