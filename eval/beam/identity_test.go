@@ -333,6 +333,23 @@ func TestBadRecords(t *testing.T) {
 // the records no contract selects counted once.
 func TestIdentityCollection(t *testing.T) {
 	glob, files := agentdojoTraces(t)
+	identityCollection(t, glob, files, 4*12)
+}
+
+// TestIdentityCollectionRunFiles is TestIdentityCollection over every
+// AgentDojo run file of the 12 agents (four suites; heavy tier).
+func TestIdentityCollectionRunFiles(t *testing.T) {
+	testtier.Heavy(t, "every AgentDojo run file of 12 agents, four contracts")
+	glob := filepath.Join(sharedDir(t), "agentdojo", "runs", "*", "*", "*", "*", "*.json")
+	files, err := filepath.Glob(glob)
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no AgentDojo run files at %s (%v)", glob, err)
+	}
+	identityCollection(t, glob, files, 4*12)
+}
+
+func identityCollection(t *testing.T, glob string, files []string, nshards int) {
+	t.Helper()
 	var cs []Contract
 	for _, name := range []string{"banking", "slack", "travel", "workspace"} {
 		cs = append(cs, Contract{Bundle: bundleBytes(t, "../../contracts/agentdojo/"+name)})
@@ -345,8 +362,8 @@ func TestIdentityCollection(t *testing.T) {
 	}
 	wantRuns, wantRep := tenetEval(t, o, files, filepath.Join(dir, "eval.jsonl"))
 	gotRuns, shards := shardRuns(t, o)
-	if len(shards) != 4*12 {
-		t.Errorf("%d shards, want one per contract and agent (48)", len(shards))
+	if len(shards) != nshards {
+		t.Errorf("%d shards, want one per contract and agent (%d)", len(shards), nshards)
 	}
 	if !bytes.Equal(gotRuns, wantRuns) {
 		t.Errorf("the shards' runs (%d bytes) are not tenet eval's runs file (%d bytes)", len(gotRuns), len(wantRuns))
