@@ -1,7 +1,8 @@
-// Package beampipe runs an unchanged tenet bundle over transcript files on
-// Apache Beam: the files a glob matches on any Beam filesystem (local,
-// gs://, s3://) are framed into records, each record is decoded and judged
-// by a DoFn holding the loaded bundle, the judged runs are written as
+// Package beampipe runs unchanged tenet bundles (one contract, or several
+// as a collection) over transcript files on Apache Beam: the files a glob
+// matches on any Beam filesystem (local, gs://, s3://) are framed into
+// records, each record is decoded and judged by a DoFn holding the loaded
+// bundles, the judged runs are written as
 // runs-file shards (one per contract and condition, sorted by key), and
 // the shards are read back in key order into the report document tenet
 // eval builds (eval/assemble). docs/scale-out.md describes the stages and
@@ -70,7 +71,7 @@ type Options struct {
 const defaultMaxBadRecords = 100
 
 // check refuses options that cannot run, before the pipeline is built:
-// the bundle must load and have the source, format and grant asked for.
+// every bundle must load and have the source, format and grant asked for.
 // It returns the transcript format the records are framed in.
 func (o Options) check() (string, error) {
 	switch {

@@ -32,13 +32,13 @@ func init() {
 //	match (fileio.MatchFiles on o.Input)
 //	→ frame (frameFn: records of each file)
 //	→ reshuffle (the records of one large file spread over the workers)
-//	→ judge (judgeFn: the bundle loaded once per worker; runs lines keyed
+//	→ judge (judgeFn: the bundles loaded once per worker; runs lines keyed
 //	  by (contract, condition), Facts for the rest)
 //	→ group by (contract, condition) → shards (shardFn: sorted runs files)
 //	→ report (reportFn: one worker; the shards read back in key order into
 //	  the Document, written to o.Report as JSON).
 //
-// The options are checked first (the bundle loaded, its source, format and
+// The options are checked first (the bundles loaded, their sources, format and
 // grant resolved): an error then means nothing was added.
 func Build(s beam.Scope, o Options) error {
 	format, err := o.check()
