@@ -14,8 +14,10 @@ package history
 import (
 	"context"
 	"database/sql"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -23,7 +25,8 @@ import (
 	"strings"
 	"time"
 
-	_ "modernc.org/sqlite" // the pure-Go SQLite driver, registered as "sqlite"
+	"modernc.org/sqlite" // the pure-Go SQLite driver, registered as "sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // EnvDB names the environment variable that overrides DefaultPath.
@@ -57,7 +60,7 @@ func (db *DB) Path() string { return db.path }
 
 // DefaultPath is where the history is kept when no --db is given: the
 // file $TENET_HISTORY_DB when set, else tenet/history.db in the user data
-// directory — $XDG_DATA_HOME, else ~/.local/share on Unix;
+// directory — $XDG_DATA_HOME (ignored when relative), else ~/.local/share on Unix;
 // ~/Library/Application Support on macOS; %AppData% on Windows (as
 // os.UserConfigDir gives them: those systems keep data and configuration
 // in one place).
@@ -77,10 +80,9 @@ func dataDir() (string, error) {
 	case "darwin", "ios", "windows", "plan9":
 		return os.UserConfigDir()
 	}
-	if d := os.Getenv("XDG_DATA_HOME"); d != "" {
-		if !filepath.IsAbs(d) {
-			return "", fmt.Errorf("$XDG_DATA_HOME %q is not an absolute path", d)
-		}
+	// The XDG base directory specification: a relative path is invalid
+	// and is ignored, as if unset.
+	if d := os.Getenv("XDG_DATA_HOME"); d != "" && filepath.IsAbs(d) {
 		return d, nil
 	}
 	home, err := os.UserHomeDir()
@@ -90,22 +92,28 @@ func dataDir() (string, error) {
 	return filepath.Join(home, ".local", "share"), nil
 }
 
-// Open opens the history database at path, creating the file and its
-// parent directory when missing, and brings its schema to the current
-// version (migrations). It refuses a file that is not a tenet history
-// database (another SQLite database, or not SQLite at all) and one whose
-// schema is newer than this tenet's, without changing it.
+// Open opens the history database at path for writing, creating the file
+// and its parent directory when missing, and brings its schema to the
+// current version (migrations). It refuses a file that is not a tenet
+// history database (another SQLite database, or not SQLite at all) and one
+// whose schema is newer than this tenet's, without changing it.
 func Open(path string) (*DB, error) {
 	return open(path, true, migrations)
 }
 
-// OpenExisting is Open for commands that only read: a missing file is
-// ErrNoDatabase, not created.
+// OpenExisting opens the database at path read-only, for the commands that
+// only read: it never writes the file (no schema created, no migration,
+// no WAL mode set). A missing file is ErrNoDatabase; an empty file, or a
+// database of an older schema version (record once with this tenet to
+// migrate it), is refused. Where SQLite cannot open the database
+// read-only because its directory is not writable (a WAL database needs
+// its -shm file), it is opened immutable: then a writer recording at the
+// same moment is not seen, or seen half-way.
 func OpenExisting(path string) (*DB, error) {
 	return open(path, false, migrations)
 }
 
-func open(path string, create bool, steps []string) (*DB, error) {
+func open(path string, write bool, steps []string) (*DB, error) {
 	if path == "" {
 		return nil, errors.New("history database: empty path")
 	}
@@ -119,7 +127,9 @@ func open(path string, create bool, steps []string) (*DB, error) {
 		return nil, fmt.Errorf("history database %s is a directory, not a database file", path)
 	case err == nil && !st.Mode().IsRegular():
 		return nil, fmt.Errorf("history database %s is not a regular file", path)
-	case errors.Is(err, fs.ErrNotExist) && !create:
+	case err == nil && st.Size() == 0 && !write:
+		return nil, fmt.Errorf("%s is empty: not a tenet history database (tenet eval --record --db %s records into it)", path, path)
+	case errors.Is(err, fs.ErrNotExist) && !write:
 		return nil, fmt.Errorf("%w at %s (record one with tenet eval --record): %w", ErrNoDatabase, path, fs.ErrNotExist)
 	case errors.Is(err, fs.ErrNotExist):
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -127,6 +137,9 @@ func open(path string, create bool, steps []string) (*DB, error) {
 		}
 	case err != nil:
 		return nil, fmt.Errorf("history database: %w", err)
+	}
+	if !write {
+		return openRead(path, steps)
 	}
 	// journal_mode is not in the connection string: it changes the file,
 	// and a file that turns out not to be tenet's must stay as it was.
@@ -138,9 +151,74 @@ func open(path string, create bool, steps []string) (*DB, error) {
 	db := &DB{sql: sdb, path: path}
 	if err := db.migrate(context.Background(), steps); err != nil {
 		sdb.Close()
-		return nil, err
+		return nil, db.sqlErr(err)
 	}
 	return db, nil
+}
+
+// openRead opens path read-only (SQLite's mode=ro), else immutable when
+// SQLite cannot open it read-only for lack of write access to its
+// directory, and checks it is a tenet history database at version
+// len(steps).
+func openRead(path string, steps []string) (*DB, error) {
+	var firstErr error
+	for _, mode := range []string{"mode=ro", "immutable=1"} {
+		// A file: URI, so that SQLite applies mode and immutable; '%'
+		// would start an escape in it.
+		dsn := fmt.Sprintf("file:%s?%s&_busy_timeout=%d&_txlock=deferred", strings.ReplaceAll(path, "%", "%25"), mode, BusyTimeout.Milliseconds())
+		sdb, err := sql.Open("sqlite", dsn)
+		if err != nil {
+			return nil, fmt.Errorf("history database %s: %w", path, err)
+		}
+		db := &DB{sql: sdb, path: path}
+		err = db.checkRead(context.Background(), len(steps))
+		if err == nil {
+			return db, nil
+		}
+		sdb.Close()
+		if firstErr == nil {
+			firstErr = err
+		}
+		if !cannotOpenReadOnly(err) {
+			break
+		}
+	}
+	return nil, firstErr
+}
+
+// cannotOpenReadOnly reports SQLite's refusals of a read-only connection
+// that an immutable one avoids: no -shm file and no right to create one.
+func cannotOpenReadOnly(err error) bool {
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return false
+	}
+	switch se.Code() & 0xff {
+	case sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_READONLY:
+		return true
+	}
+	return false
+}
+
+// checkRead checks, without writing, that the database is tenet's at
+// version want.
+func (db *DB) checkRead(ctx context.Context, want int) error {
+	if err := db.checkOwner(ctx, db.sql); err != nil {
+		return err
+	}
+	var version int
+	if err := db.sql.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
+		return db.sqlErr(err)
+	}
+	switch {
+	case version == 0:
+		return fmt.Errorf("%s is empty: not a tenet history database (tenet eval --record --db %s records into it)", db.path, db.path)
+	case version > want:
+		return db.newer(version, want)
+	case version < want:
+		return fmt.Errorf("history database %s has schema version %d, older than this tenet's (%d), and reading does not migrate it: record one evaluation into it with this tenet (tenet eval … --record --db %s), which migrates it, then read it", db.path, version, want, db.path)
+	}
+	return nil
 }
 
 // Close closes the database.
@@ -222,7 +300,7 @@ type querier interface {
 func (db *DB) checkOwner(ctx context.Context, q querier) error {
 	var appID, version, tables int
 	if err := q.QueryRowContext(ctx, "PRAGMA application_id").Scan(&appID); err != nil {
-		return db.notTenet(sqliteWhy(err))
+		return db.ownerErr(err)
 	}
 	switch {
 	case appID == applicationID:
@@ -231,10 +309,10 @@ func (db *DB) checkOwner(ctx context.Context, q querier) error {
 		return db.notTenet(fmt.Sprintf("an SQLite database with application id %#x", appID))
 	}
 	if err := q.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
-		return db.notTenet(sqliteWhy(err))
+		return db.ownerErr(err)
 	}
 	if err := q.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema").Scan(&tables); err != nil {
-		return db.notTenet(sqliteWhy(err))
+		return db.ownerErr(err)
 	}
 	if tables > 0 || version != 0 {
 		return db.notTenet("an SQLite database of another program")
@@ -252,6 +330,60 @@ func sqliteWhy(err error) string {
 		return "not an SQLite file"
 	}
 	return err.Error()
+}
+
+// ownerErr words an error met while checking whose file it is.
+func (db *DB) ownerErr(err error) error {
+	if e := db.sqlErr(err); e != err {
+		return e
+	}
+	return db.notTenet(sqliteWhy(err))
+}
+
+// sqlErr words an SQLite error about the file itself: a tenet database
+// damaged (its header still names tenet: restoring it is the remedy, not a
+// new file), or a file or directory tenet may not write. Other errors are
+// returned as they are.
+func (db *DB) sqlErr(err error) error {
+	var se *sqlite.Error
+	if err == nil || !errors.As(err, &se) {
+		return err
+	}
+	switch se.Code() & 0xff {
+	case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB:
+		if tenetHeader(db.path) {
+			return worded{fmt.Sprintf("%s is damaged (SQLite: %s): restore it from a backup; `sqlite3 %s .recover` may save its records", db.path, strings.TrimSuffix(se.Error(), fmt.Sprintf(" (%d)", se.Code())), db.path), err}
+		}
+	case sqlite3.SQLITE_READONLY:
+		return worded{fmt.Sprintf("cannot write %s: read-only (file or directory)", db.path), err}
+	}
+	return err
+}
+
+// worded is an SQLite error said in tenet's words; the driver's error
+// stays underneath (errors.As).
+type worded struct {
+	msg string
+	err error
+}
+
+func (w worded) Error() string { return w.msg }
+func (w worded) Unwrap() error { return w.err }
+
+// tenetHeader reports whether the file's SQLite header carries tenet's
+// application id (big-endian at byte 68), read directly: a damaged
+// database may not answer PRAGMA application_id.
+func tenetHeader(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var h [72]byte
+	if _, err := io.ReadFull(f, h[:]); err != nil {
+		return false
+	}
+	return string(h[:16]) == "SQLite format 3\x00" && binary.BigEndian.Uint32(h[68:]) == applicationID
 }
 
 // SchemaVersion is the schema version this package writes: the number of

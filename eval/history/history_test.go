@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"os/exec"
@@ -327,7 +328,7 @@ func TestMigrateFromV1(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if v, _ := db.Version(); v != SchemaVersion() || v != 2 {
+	if v, _ := db.Version(); v != SchemaVersion() || v != 3 {
 		t.Fatalf("migrated to version %d, want %d", v, SchemaVersion())
 	}
 	e, err := db.Get(1)
@@ -373,6 +374,19 @@ func TestHashInputs(t *testing.T) {
 	if _, err := HashInputs([]string{filepath.Join(dir, "nope")}, nil); err == nil {
 		t.Fatal("HashInputs of a missing file: no error")
 	}
+	// Standard input: no file of that name, tenet's copy from open.
+	spooled := func(name string) (io.ReadCloser, error) {
+		if name != "<stdin>" {
+			t.Fatalf("open(%q): only standard input is no file", name)
+		}
+		return io.NopCloser(strings.NewReader("abc")), nil
+	}
+	got, err = HashInputs([]string{"<stdin>", p}, spooled)
+	want = []Input{{Path: "<stdin>", SHA256: want[0].SHA256, Size: 3}, want[0]}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("HashInputs(<stdin>) = %+v %v, want %+v", got, err, want)
+	}
+
 }
 
 func TestDefaultPath(t *testing.T) {
@@ -390,9 +404,10 @@ func TestDefaultPath(t *testing.T) {
 	if p, _ := DefaultPath(); p != "/home/u/.local/share/tenet/history.db" {
 		t.Fatalf("DefaultPath = %q", p)
 	}
+	// The XDG specification: a relative value is ignored.
 	t.Setenv("XDG_DATA_HOME", "rel")
-	if _, err := DefaultPath(); err == nil || !strings.Contains(err.Error(), "not an absolute path") {
-		t.Fatalf("relative XDG_DATA_HOME: %v", err)
+	if p, err := DefaultPath(); err != nil || p != "/home/u/.local/share/tenet/history.db" {
+		t.Fatalf("DefaultPath with a relative XDG_DATA_HOME = %q %v, want the fallback", p, err)
 	}
 }
 
@@ -449,8 +464,23 @@ func TestUnknownNotFolded(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := ms[0]
-	if m.Name != "benign_utility" || m.Known || !math.IsNaN(m.Value) || m.Successes != 0 || m.N != 0 || math.IsNaN(m.Low) || math.IsNaN(m.High) {
-		t.Fatalf("benign_utility with an unknown label = %+v, want no value and an interval", m)
+	// task_0000 unknown, task_0001 false: 0/2 to 1/2; the denominator
+	// is 2 whatever the unknown is.
+	if m.Name != "benign_utility" || m.Known || !math.IsNaN(m.Value) || !math.IsNaN(m.Num) || m.Successes != 0 || m.Den != 2 || m.N != 2 || m.Unknown != 1 ||
+		math.IsNaN(m.Low) || math.IsNaN(m.High) {
+		t.Fatalf("benign_utility with an unknown label = %+v, want no value, n 2, an interval", m)
+	}
+	if want := (Bounds{Low: 0, LowNum: 0, LowDen: 2, High: 0.5, HighNum: 1, HighDen: 2}); m.Bounds == nil || *m.Bounds != want {
+		t.Fatalf("bounds = %+v, want %+v", m.Bounds, want)
+	}
+	// A rate no unknown reads keeps its value and no bounds.
+	if u := ms[1]; u.Name != "utility_under_attack" || !u.Known || u.Value != 0.5 || u.Successes != 1 || u.N != 2 || u.Unknown != 0 || u.Bounds != nil {
+		t.Fatalf("utility_under_attack = %+v", u)
+	}
+	var num, den sql.NullFloat64
+	db.sql.QueryRow(`SELECT num, den FROM metrics WHERE evaluation_id = ? AND name = 'benign_utility'`, id).Scan(&num, &den)
+	if num.Valid || den.Valid {
+		t.Fatalf("metrics.num, den of a rate without a value = %v, %v: want NULL", num, den)
 	}
 	rs, _ := db.Runs(id)
 	if got := rs[0].Utility; got.Known || got.Reason != "no final message" {

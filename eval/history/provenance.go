@@ -5,34 +5,38 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"strings"
 	"time"
 )
 
-// HashInputs hashes each input file (sha256 of its bytes as stored,
-// compressed or not), in order. open reopens a file (an inputs.List's
-// Open, which gives standard input's copy for "-"); nil: os.Open. A file
-// that is not regular (a named pipe, already read) is listed without a
-// hash rather than read twice.
+// HashInputs hashes each input (sha256 of its bytes as stored,
+// compressed or not), in order. A regular file is read again. A name that
+// is no file is given to open, which returns the copy tenet kept of it
+// (an inputs.List's Open gives standard input's spooled copy for
+// "<stdin>"); nil open, or open failing, is an error naming the input. A
+// file that is not regular (a named pipe, /dev/stdin: its bytes were read
+// once and are gone) is listed unknown (SHA256 "", Size -1), never as the
+// hash of nothing.
 func HashInputs(names []string, open func(string) (io.ReadCloser, error)) ([]Input, error) {
-	if open == nil {
-		open = func(name string) (io.ReadCloser, error) { return os.Open(name) }
-	}
 	out := make([]Input, 0, len(names))
 	for _, name := range names {
-		if name != "-" {
-			if st, err := os.Stat(name); err != nil {
-				return nil, fmt.Errorf("hashing input %s: %w", name, err)
-			} else if !st.Mode().IsRegular() {
-				out = append(out, Input{Path: name})
-				continue
-			}
+		st, err := os.Stat(name)
+		var f io.ReadCloser
+		switch {
+		case err == nil && !st.Mode().IsRegular():
+			out = append(out, Input{Path: name, Size: -1})
+			continue
+		case err == nil:
+			f, err = os.Open(name)
+		case errors.Is(err, fs.ErrNotExist) && open != nil:
+			f, err = open(name)
 		}
-		f, err := open(name)
 		if err != nil {
 			return nil, fmt.Errorf("hashing input %s: %w", name, err)
 		}

@@ -45,25 +45,62 @@ type Contract struct {
 
 // Input is one input file of an evaluation.
 type Input struct {
-	Path   string
-	SHA256 string // hex; "" when the file could not be read again (a pipe)
+	Path string
+	// SHA256 (hex) and Size (bytes) are of the bytes tenet read; SHA256
+	// is "" and Size -1 when tenet did not have them to hash (a pipe,
+	// read once): unknown, never the hash or size of nothing.
+	SHA256 string
 	Size   int64
 }
+
+// Known reports whether the input was hashed.
+func (in Input) Known() bool { return in.SHA256 != "" }
 
 // Metric is one rate of one condition, as the JSON report names it
 // (benign_utility, utility_under_attack, targeted_asr, …,
 // goal_task_utility).
 type Metric struct {
 	Contract, Condition, Name string
-	// Known says the rate has one value: Value = Num/Den (Successes and
-	// N, rounded). It is false for a conditional rate with an empty
+	// Known says the rate has one value: Value = Num/Den, Successes =
+	// Num rounded. It is false for a conditional rate with an empty
 	// subset and for a rate the unknown labels change (--unknown bounds);
-	// then Value, Num and Den are NaN and Successes and N are 0.
-	Known        bool
-	Value        float64
-	Successes, N int
-	Num, Den     float64
-	Low, High    float64 // the 95% Wilson interval; NaN when there is none
+	// then Value and Num are NaN and Successes is 0 (meaningless: read
+	// Bounds).
+	Known     bool
+	Value     float64
+	Successes int
+	Num       float64
+	// Den and N are the rate's denominator (N rounded) whenever it is one
+	// number: when Known, and when the unknown labels change only the
+	// numerator (a rate over all tasks or cases: Bounds.LowDen ==
+	// Bounds.HighDen). Otherwise Den is NaN and N is 0 (a conditional
+	// rate whose subset the unknowns change, or an empty subset).
+	Den float64
+	N   int
+	// Low and High are the 95% Wilson interval (under --unknown bounds,
+	// the hull over the assignments of the unknowns); NaN when there is
+	// none.
+	Low, High float64
+	// Unknown counts the unknown labels the rate reads (0 unless the
+	// evaluation ran with --unknown bounds).
+	Unknown int
+	// Bounds are the least and greatest value of the rate over all
+	// assignments of the unknown labels, as the report prints them
+	// ("[0.0292, 0.8917] (7/240..214/240, 12 unknown)"); nil when Unknown
+	// is 0 or when no assignment gives the rate a value, and for
+	// evaluations recorded before schema version 3.
+	Bounds *Bounds
+}
+
+// Bounds are a rate's least and greatest value over the assignments of
+// its unknown labels (metrics.RateStats Low and High), each with its
+// fraction: a conditional rate's denominator may differ between the two.
+type Bounds struct {
+	Low, High                        float64 // LowNum/LowDen, HighNum/HighDen
+	LowNum, LowDen, HighNum, HighDen float64
+	// MaybeNull says some assignment empties a conditional rate's subset
+	// (the rate may have no value at all).
+	MaybeNull bool
 }
 
 // Gate is one gate requirement's result, as the report has it.
@@ -178,6 +215,9 @@ func (db *DB) notFound(id int64) error {
 }
 
 func (db *DB) readErr(err error) error {
+	if e := db.sqlErr(err); e != err {
+		return e
+	}
 	return fmt.Errorf("reading history database %s: %w", db.path, err)
 }
 
@@ -249,7 +289,13 @@ func get(ctx context.Context, tx *sql.Tx, id int64) (Evaluation, error) {
 	}
 	err = each(ctx, tx, `SELECT path, sha256, size FROM inputs WHERE evaluation_id = ? ORDER BY position`, id, func(r *sql.Rows) error {
 		var in Input
-		err := r.Scan(&in.Path, &in.SHA256, &in.Size)
+		var sum sql.NullString
+		var size sql.NullInt64
+		err := r.Scan(&in.Path, &sum, &size)
+		in.SHA256, in.Size = sum.String, -1
+		if sum.Valid && size.Valid {
+			in.Size = size.Int64
+		}
 		e.Inputs = append(e.Inputs, in)
 		return err
 	})
@@ -326,16 +372,22 @@ func (db *DB) Runs(id int64) ([]runs.Record, error) {
 func (db *DB) Metrics(id int64) ([]Metric, error) {
 	var out []Metric
 	err := db.read(id, func(ctx context.Context, tx *sql.Tx) error {
-		return each(ctx, tx, `SELECT contract, condition, name, known, value, num, den, low, high FROM metrics WHERE evaluation_id = ? ORDER BY contract, condition`, id, func(r *sql.Rows) error {
+		return each(ctx, tx, `SELECT contract, condition, name, known, value, num, den, low, high,
+			unknown, maybe_null, bound_low, bound_low_num, bound_low_den, bound_high, bound_high_num, bound_high_den FROM metrics WHERE evaluation_id = ? ORDER BY contract, condition`, id, func(r *sql.Rows) error {
 			var m Metric
 			var value, num, den, low, high sql.NullFloat64
-			if err := r.Scan(&m.Contract, &m.Condition, &m.Name, &m.Known, &value, &num, &den, &low, &high); err != nil {
+			var maybeNull bool
+			var b [6]sql.NullFloat64
+			if err := r.Scan(&m.Contract, &m.Condition, &m.Name, &m.Known, &value, &num, &den, &low, &high,
+				&m.Unknown, &maybeNull, &b[0], &b[1], &b[2], &b[3], &b[4], &b[5]); err != nil {
 				return err
 			}
 			m.Value, m.Num, m.Den, m.Low, m.High = orNaN(value), orNaN(num), orNaN(den), orNaN(low), orNaN(high)
-			if m.Known {
-				m.Successes, m.N = int(math.Round(m.Num)), int(math.Round(m.Den))
+			if b[0].Valid && b[3].Valid {
+				m.Bounds = &Bounds{Low: b[0].Float64, LowNum: b[1].Float64, LowDen: b[2].Float64,
+					High: b[3].Float64, HighNum: b[4].Float64, HighDen: b[5].Float64, MaybeNull: maybeNull}
 			}
+			m.fill()
 			out = append(out, m)
 			return nil
 		})
@@ -375,6 +427,20 @@ func (db *DB) Gates(id int64) ([]Gate, error) {
 		})
 	})
 	return out, err
+}
+
+// fill sets Successes, N and, for a rate the unknowns change only in its
+// numerator, Den (docs on Metric).
+func (m *Metric) fill() {
+	if !m.Known && m.Bounds != nil && !m.Bounds.MaybeNull && m.Bounds.LowDen == m.Bounds.HighDen {
+		m.Den = m.Bounds.LowDen
+	}
+	if m.Known {
+		m.Successes = int(math.Round(m.Num))
+	}
+	if !math.IsNaN(m.Den) {
+		m.N = int(math.Round(m.Den))
+	}
 }
 
 // rateRank is a rate's place in the JSON report: metrics.RateNames, then

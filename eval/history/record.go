@@ -83,7 +83,8 @@ func (db *DB) Record(e NewEvaluation) (int64, error) {
 		ins.exec(`INSERT INTO contracts (evaluation_id, name, version, bundle) VALUES (?, ?, ?, ?)`, c.Name, c.Version, c.BundleID)
 	}
 	for i, in := range e.Inputs {
-		ins.exec(`INSERT INTO inputs (evaluation_id, position, path, sha256, size) VALUES (?, ?, ?, ?, ?)`, i, in.Path, in.SHA256, in.Size)
+		sum, size := sql.NullString{String: in.SHA256, Valid: in.Known()}, sql.NullInt64{Int64: in.Size, Valid: in.Known()}
+		ins.exec(`INSERT INTO inputs (evaluation_id, position, path, sha256, size) VALUES (?, ?, ?, ?, ?)`, i, in.Path, sum, size)
 	}
 	for _, c := range d.Conditions {
 		var why []string
@@ -92,8 +93,20 @@ func (db *DB) Record(e NewEvaluation) (int64, error) {
 		}
 		ins.exec(`INSERT INTO conditions (evaluation_id, contract, condition, errors) VALUES (?, ?, ?, ?)`, c.Contract, c.Condition, strings.Join(why, "\n"))
 		for _, m := range metricsOf(c) {
-			ins.exec(`INSERT INTO metrics (evaluation_id, contract, condition, name, known, value, num, den, low, high) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-				m.Contract, m.Condition, m.Name, m.Known, nullReal(m.Value), nullReal(m.Num), nullReal(m.Den), nullReal(m.Low), nullReal(m.High))
+			b := Bounds{Low: math.NaN(), LowNum: math.NaN(), LowDen: math.NaN(), High: math.NaN(), HighNum: math.NaN(), HighDen: math.NaN()}
+			if m.Bounds != nil {
+				b = *m.Bounds
+			}
+			// num and den stay NULL unless known (their meaning since
+			// version 1); the bounds hold the rest.
+			num, den := m.Num, m.Den
+			if !m.Known {
+				num, den = math.NaN(), math.NaN()
+			}
+			ins.exec(`INSERT INTO metrics (evaluation_id, contract, condition, name, known, value, num, den, low, high,
+				unknown, maybe_null, bound_low, bound_low_num, bound_low_den, bound_high, bound_high_num, bound_high_den) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+				m.Contract, m.Condition, m.Name, m.Known, nullReal(m.Value), nullReal(num), nullReal(den), nullReal(m.Low), nullReal(m.High),
+				m.Unknown, b.MaybeNull, nullReal(b.Low), nullReal(b.LowNum), nullReal(b.LowDen), nullReal(b.High), nullReal(b.HighNum), nullReal(b.HighDen))
 		}
 	}
 	for i, g := range d.Gates {
@@ -124,6 +137,9 @@ func (db *DB) Record(e NewEvaluation) (int64, error) {
 }
 
 func (db *DB) writeErr(err error) error {
+	if e := db.sqlErr(err); e != err {
+		return e
+	}
 	return fmt.Errorf("recording in history database %s: %w", db.path, err)
 }
 
@@ -209,14 +225,24 @@ func metricsOf(c metrics.Condition) []Metric {
 	one := func(name string, point metrics.NullableRate, s metrics.RateStats, ok bool) {
 		m := Metric{Contract: c.Contract, Condition: c.Condition, Name: name, Value: math.NaN(), Num: math.NaN(), Den: math.NaN(), Low: math.NaN(), High: math.NaN()}
 		// As the JSON report: a rate the unknown labels change has no
-		// value, only its interval (the hull over the assignments).
+		// value, only its bounds and interval (the hull over the
+		// assignments).
 		if (!ok || s.Exact()) && point.Valid && point.Rate.Den > 0 {
 			m.Known, m.Value, m.Num, m.Den = true, point.Rate.Value(), point.Rate.Num, point.Rate.Den
-			m.Successes, m.N = int(math.Round(m.Num)), int(math.Round(m.Den))
 		}
 		if ok && s.Wilson.Valid {
 			m.Low, m.High = s.Wilson.Low, s.Wilson.High
 		}
+		if ok {
+			m.Unknown = s.Unknown
+		}
+		if ok && !s.Exact() {
+			if s.Low.Valid && s.High.Valid {
+				m.Bounds = &Bounds{Low: s.Low.Rate.Value(), LowNum: s.Low.Rate.Num, LowDen: s.Low.Rate.Den,
+					High: s.High.Rate.Value(), HighNum: s.High.Rate.Num, HighDen: s.High.Rate.Den, MaybeNull: s.MaybeNull}
+			}
+		}
+		m.fill()
 		out = append(out, m)
 	}
 	for _, name := range metrics.RateNames {

@@ -91,4 +91,34 @@ CREATE INDEX conditions_by_name ON conditions(condition, evaluation_id);
 ALTER TABLE evaluations ADD COLUMN note TEXT NOT NULL DEFAULT '';
 CREATE INDEX runs_by_case ON runs(contract, condition, attack, task, goal);
 `,
+	// 3: what --unknown bounds reports, kept: a rate the unknown labels
+	// change has no value, but its least and greatest values over the
+	// assignments of the unknowns (each with its fraction) and how many
+	// unknown labels it reads; and inputs whose bytes tenet could not read
+	// again (a pipe) have a NULL hash and size, not '' and 0. SQLite cannot
+	// drop NOT NULL from a column: inputs is rebuilt.
+	`
+ALTER TABLE metrics ADD COLUMN unknown INTEGER NOT NULL DEFAULT 0; -- unknown labels the rate reads
+ALTER TABLE metrics ADD COLUMN maybe_null INTEGER NOT NULL DEFAULT 0; -- some assignment empties a conditional rate's subset
+ALTER TABLE metrics ADD COLUMN bound_low REAL;      -- the least value over the assignments; NULL when none
+ALTER TABLE metrics ADD COLUMN bound_low_num REAL;
+ALTER TABLE metrics ADD COLUMN bound_low_den REAL;
+ALTER TABLE metrics ADD COLUMN bound_high REAL;     -- the greatest
+ALTER TABLE metrics ADD COLUMN bound_high_num REAL;
+ALTER TABLE metrics ADD COLUMN bound_high_den REAL;
+CREATE TABLE inputs_v3 (
+	evaluation_id INTEGER NOT NULL REFERENCES evaluations(id) ON DELETE CASCADE,
+	position INTEGER NOT NULL,
+	path     TEXT    NOT NULL,
+	sha256   TEXT,    -- hex; NULL when tenet did not have the bytes (a pipe)
+	size     INTEGER, -- bytes; NULL likewise
+	PRIMARY KEY (evaluation_id, position)
+);
+INSERT INTO inputs_v3 SELECT evaluation_id, position, path,
+	CASE WHEN sha256 = '' THEN NULL ELSE sha256 END,
+	CASE WHEN sha256 = '' THEN NULL ELSE size END
+	FROM inputs;
+DROP TABLE inputs;
+ALTER TABLE inputs_v3 RENAME TO inputs;
+`,
 }
