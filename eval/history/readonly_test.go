@@ -157,7 +157,7 @@ func TestOpenExistingOlderSchema(t *testing.T) {
 	db.Close()
 }
 
-// TestMigrateFromV2: a version 2 database (inputs with '' for a pipe's
+// TestMigrateFromV2: a version 2 database (inputs with ” for a pipe's
 // hash, metrics without bounds) reads back after the migration to 3: the
 // pipe's hash and size unknown, the bounds absent; new bounds round-trip.
 func TestMigrateFromV2(t *testing.T) {
