@@ -91,8 +91,8 @@ func TestRecordGetRunsMetricsGates(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := Evaluation{ID: 1, Recorded: t0, Command: "eval", Version: "0.test", Commit: e.Commit, Dirty: true,
-		Contracts: []Contract{{Name: "mail", Version: "1.0.0", BundleID: bundleA}}, Conditions: []string{"baseline", "guarded"},
-		Inputs: e.Inputs, ExitCode: 1, Runs: 16}
+		Contracts: []Contract{{Name: "mail", Version: "1.0.0", BundleID: bundleA, Conditions: []string{"baseline", "guarded"}}}, Conditions: []string{"baseline", "guarded"},
+		Pairs: 2, Inputs: e.Inputs, ExitCode: 1, Runs: 16}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("Get:\n got %+v\nwant %+v", got, want)
 	}
@@ -227,8 +227,30 @@ func TestReportContracts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []Contract{{Name: "mail", BundleID: bundleA}}; !reflect.DeepEqual(got.Contracts, want) || got.Command != "report" {
+	if want := []Contract{{Name: "mail", BundleID: bundleA, Conditions: []string{"baseline"}}}; !reflect.DeepEqual(got.Contracts, want) || got.Command != "report" {
 		t.Fatalf("contracts %+v command %q, want %+v report", got.Contracts, got.Command, want)
+	}
+}
+
+// TestConditionsPerContract: two contracts sharing a condition name keep
+// which condition is whose; Conditions merges the names, Pairs counts
+// (contract, condition).
+func TestConditionsPerContract(t *testing.T) {
+	db, _ := openTemp(t)
+	recs := append(fixtureRuns("bank", bundleB, []string{"baseline", "guarded", "strict"}, 1), fixtureRuns("mail", bundleA, []string{"baseline"}, 1)...)
+	runs.SortRecords(recs)
+	d := assemble.Build(assemble.Input{Command: report.CommandReport, Version: "0.test"}, recs)
+	id, err := db.Record(NewEvaluation{Document: d, Runs: recs, Recorded: t0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := db.Get(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Contract{{Name: "bank", BundleID: bundleB, Conditions: []string{"baseline", "guarded", "strict"}}, {Name: "mail", BundleID: bundleA, Conditions: []string{"baseline"}}}
+	if !reflect.DeepEqual(e.Contracts, want) || !reflect.DeepEqual(e.Conditions, []string{"baseline", "guarded", "strict"}) || e.Pairs != 4 {
+		t.Fatalf("contracts %+v, conditions %v, pairs %d", e.Contracts, e.Conditions, e.Pairs)
 	}
 }
 
@@ -336,7 +358,7 @@ func TestMigrateFromV1(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := Evaluation{ID: 1, Recorded: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), Command: "report", Version: "0.9", Commit: "abc",
-		Contracts: []Contract{{Name: "mail"}}, Conditions: []string{"baseline"}, Runs: 1}
+		Contracts: []Contract{{Name: "mail", Conditions: []string{"baseline"}}}, Conditions: []string{"baseline"}, Pairs: 1, Runs: 1}
 	if !reflect.DeepEqual(e, want) {
 		t.Fatalf("after migration Get = %+v, want %+v", e, want)
 	}

@@ -18,8 +18,10 @@ import (
 
 // Evaluation is one recorded evaluation, as List and Get give it.
 type Evaluation struct {
+	// ID is the evaluation's number: ids are given in the order
+	// evaluations were recorded (committed), never reused.
 	ID       int64
-	Recorded time.Time // UTC
+	Recorded time.Time // UTC; the wall clock when the command started
 	Command  string    // "eval" or "report"
 	Version  string    // the compiler version of its report
 	Commit   string    // git commit, "" when unknown
@@ -28,8 +30,11 @@ type Evaluation struct {
 	// then bundle id.
 	Contracts []Contract
 	// Conditions are its conditions' names as the report shows them
-	// ("condition" or "condition @ attack"), sorted, each once.
+	// ("condition" or "condition @ attack"), sorted, each once, merged
+	// across contracts: Contract.Conditions keeps which contract has
+	// which, and Pairs counts the (contract, condition) pairs.
 	Conditions []string
+	Pairs      int
 	Inputs     []Input // in the order given
 	ExitCode   int
 	Runs       int // the runs recorded (Runs gives them)
@@ -41,6 +46,9 @@ type Contract struct {
 	Name     string
 	Version  string
 	BundleID string // "sha256:<hex>", "" for runs labelled elsewhere
+	// Conditions are the conditions of the contract of this name in the
+	// evaluation, sorted (conditions are recorded per contract name).
+	Conditions []string
 }
 
 // Input is one input file of an evaluation.
@@ -145,7 +153,10 @@ func (f Filter) where() (string, []any) {
 	return " WHERE " + strings.Join(conds, " AND "), args
 }
 
-// List returns the evaluations f selects, newest first (id descending).
+// List returns the evaluations f selects, newest first: by id descending.
+// Ids are the order evaluations were recorded (committed), whereas
+// Recorded is the wall clock at the start of the command and may be out
+// of order between concurrent writers.
 func (db *DB) List(f Filter) ([]Evaluation, error) {
 	if f.Limit < 0 {
 		return nil, fmt.Errorf("history: limit %d: want 0 (all) or more", f.Limit)
@@ -278,14 +289,22 @@ func get(ctx context.Context, tx *sql.Tx, id int64) (Evaluation, error) {
 	if err != nil {
 		return e, err
 	}
-	err = each(ctx, tx, `SELECT DISTINCT condition FROM conditions WHERE evaluation_id = ? ORDER BY condition`, id, func(r *sql.Rows) error {
-		var c string
-		err := r.Scan(&c)
+	byContract := map[string][]string{}
+	err = each(ctx, tx, `SELECT contract, condition FROM conditions WHERE evaluation_id = ? ORDER BY contract, condition`, id, func(r *sql.Rows) error {
+		var contract, c string
+		err := r.Scan(&contract, &c)
+		byContract[contract] = append(byContract[contract], c)
 		e.Conditions = append(e.Conditions, c)
+		e.Pairs++
 		return err
 	})
 	if err != nil {
 		return e, err
+	}
+	slices.Sort(e.Conditions)
+	e.Conditions = slices.Compact(e.Conditions)
+	for i, c := range e.Contracts {
+		e.Contracts[i].Conditions = byContract[c.Name]
 	}
 	err = each(ctx, tx, `SELECT path, sha256, size FROM inputs WHERE evaluation_id = ? ORDER BY position`, id, func(r *sql.Rows) error {
 		var in Input

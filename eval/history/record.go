@@ -182,11 +182,11 @@ func labelText(l runs.Label) string {
 // (tenet report, whose Document lists none), each (name, bundle) once,
 // sorted.
 func contractsOf(d *report.Document, recs []runs.Record) []Contract {
-	seen := map[Contract]bool{}
+	seen := map[[3]string]bool{}
 	var out []Contract
 	add := func(c Contract) {
-		if !seen[c] {
-			seen[c] = true
+		if k := [3]string{c.Name, c.Version, c.BundleID}; !seen[k] {
+			seen[k] = true
 			out = append(out, c)
 		}
 	}

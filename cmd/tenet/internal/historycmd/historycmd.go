@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"strconv"
 
 	"github.com/spf13/cobra"
 
@@ -61,15 +60,6 @@ func (c *Context) Open() (*history.DB, error) {
 		return nil, fmt.Errorf("no history database at %s: nothing recorded there yet (tenet eval --record records an evaluation), or --db names the wrong file", path)
 	}
 	return db, err
-}
-
-// ParseID reads an evaluation id argument.
-func ParseID(arg string) (int64, error) {
-	id, err := strconv.ParseInt(arg, 10, 64)
-	if err != nil || id < 1 {
-		return 0, fmt.Errorf("%q is not an evaluation id: want a positive integer, as tenet history list shows", arg)
-	}
-	return id, nil
 }
 
 // Formats of the history commands.

@@ -19,7 +19,7 @@ func listCmd(c *Context) *cobra.Command {
 	format := FormatTable
 	cmd := &cobra.Command{
 		Use:   "list",
-		Short: "List the recorded evaluations, newest first",
+		Short: "List the recorded evaluations, newest (highest id) first",
 		Long:  c.Help("history-list"),
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -110,7 +110,7 @@ func writeList(w io.Writer, l []history.Evaluation) error {
 			names, ids = append(names, runs.Printable(c.Name)), append(ids, shortID(c.BundleID))
 		}
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%s\n", e.ID, e.Recorded.Format(time.RFC3339), e.Command,
-			orDash(strings.Join(names, ",")), orDash(strings.Join(ids, ",")), len(e.Conditions), e.Runs, e.ExitCode, shortCommit(e))
+			orDash(strings.Join(names, ",")), orDash(strings.Join(ids, ",")), e.Pairs, e.Runs, e.ExitCode, shortCommit(e))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -133,43 +133,48 @@ type listJSON struct {
 }
 
 type evaluationJSON struct {
-	ID         int64          `json:"id"`
-	Recorded   string         `json:"recorded"`
-	Command    string         `json:"command"`
-	Version    string         `json:"version"`
-	Commit     string         `json:"commit"`
-	Dirty      bool           `json:"dirty"`
-	Contracts  []contractJSON `json:"contracts"`
-	Conditions []string       `json:"conditions"`
-	Inputs     []inputJSON    `json:"inputs"`
-	ExitCode   int            `json:"exit_code"`
-	Runs       int            `json:"runs"`
-	Note       string         `json:"note"`
+	ID        int64          `json:"id"`
+	Recorded  string         `json:"recorded"`
+	Command   string         `json:"command"`
+	Version   string         `json:"version"`
+	Commit    string         `json:"commit"`
+	Dirty     bool           `json:"dirty"`
+	Contracts []contractJSON `json:"contracts"`
+	Inputs    []inputJSON    `json:"inputs"`
+	ExitCode  int            `json:"exit_code"`
+	Runs      int            `json:"runs"`
+	Note      string         `json:"note"`
 }
 
+// contractJSON holds its conditions: an evaluation of several contracts
+// keeps which condition is whose.
 type contractJSON struct {
-	Name    string `json:"name"`
-	Version string `json:"version"`
-	Bundle  string `json:"bundle"`
+	Name       string   `json:"name"`
+	Version    string   `json:"version"`
+	Bundle     string   `json:"bundle"`
+	Conditions []string `json:"conditions"`
 }
 
+// inputJSON: sha256 and size are null when tenet did not have the bytes
+// (a pipe).
 type inputJSON struct {
-	Path   string `json:"path"`
-	SHA256 string `json:"sha256"`
-	Size   int64  `json:"size"`
+	Path   string  `json:"path"`
+	SHA256 *string `json:"sha256"`
+	Size   *int64  `json:"size"`
 }
 
 func jsonEvaluation(e history.Evaluation) evaluationJSON {
 	out := evaluationJSON{ID: e.ID, Recorded: e.Recorded.Format(time.RFC3339Nano), Command: e.Command, Version: e.Version, Commit: e.Commit, Dirty: e.Dirty,
-		Contracts: []contractJSON{}, Conditions: e.Conditions, Inputs: []inputJSON{}, ExitCode: e.ExitCode, Runs: e.Runs, Note: e.Note}
-	if out.Conditions == nil {
-		out.Conditions = []string{}
-	}
+		Contracts: []contractJSON{}, Inputs: []inputJSON{}, ExitCode: e.ExitCode, Runs: e.Runs, Note: e.Note}
 	for _, c := range e.Contracts {
-		out.Contracts = append(out.Contracts, contractJSON{Name: c.Name, Version: c.Version, Bundle: c.BundleID})
+		out.Contracts = append(out.Contracts, contractJSON{Name: c.Name, Version: c.Version, Bundle: c.BundleID, Conditions: append([]string{}, c.Conditions...)})
 	}
 	for _, in := range e.Inputs {
-		out.Inputs = append(out.Inputs, inputJSON{Path: in.Path, SHA256: in.SHA256, Size: in.Size})
+		j := inputJSON{Path: in.Path}
+		if in.Known() {
+			j.SHA256, j.Size = &in.SHA256, &in.Size
+		}
+		out.Inputs = append(out.Inputs, j)
 	}
 	return out
 }

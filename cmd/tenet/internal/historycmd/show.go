@@ -9,6 +9,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -23,7 +24,7 @@ func showCmd(c *Context) *cobra.Command {
 	format := FormatTable
 	var withRuns bool
 	cmd := &cobra.Command{
-		Use:   "show ID",
+		Use:   "show (ID|last|last~N)",
 		Short: "Show one recorded evaluation: metadata, inputs, metrics, gates",
 		Long:  c.Help("history-show"),
 		Args:  cobra.ExactArgs(1),
@@ -31,16 +32,16 @@ func showCmd(c *Context) *cobra.Command {
 			if err := CheckFormat(format); err != nil {
 				return err
 			}
-			id, err := ParseID(args[0])
-			if err != nil {
-				return err
-			}
 			db, err := c.Open()
 			if err != nil {
 				return err
 			}
 			defer db.Close()
-			s, err := load(db, id, withRuns)
+			e, err := Resolve(db, args[0]) // diffcmd.go: an id, last or last~N
+			if err != nil {
+				return err
+			}
+			s, err := load(db, e.ID, withRuns)
 			if err != nil {
 				return err
 			}
@@ -119,7 +120,11 @@ func (s *shown) writeTable(w io.Writer) error {
 	fmt.Fprintf(&b, "\ninputs\n")
 	tw = tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	for _, in := range e.Inputs {
-		fmt.Fprintf(tw, "  %s\t%s\t%d bytes\n", runs.Printable(in.Path), orDash(in.SHA256), in.Size)
+		size := "— bytes" // a pipe: its bytes were read once, not kept
+		if in.Known() {
+			size = fmt.Sprintf("%d bytes", in.Size)
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\n", runs.Printable(in.Path), orDash(in.SHA256), size)
 	}
 	if len(e.Inputs) == 0 {
 		fmt.Fprintln(tw, "  —")
@@ -130,16 +135,16 @@ func (s *shown) writeTable(w io.Writer) error {
 	fmt.Fprintln(tw, "contract\tcondition\tmetric\tvalue\tfraction\t95% interval")
 	for _, m := range s.metrics {
 		frac, interval := "—", "—"
+		value := number(m.Value)
 		if m.Known {
-			frac = fmt.Sprintf("%d/%d", m.Successes, m.N)
-			if m.Num != float64(m.Successes) || m.Den != float64(m.N) {
-				frac = fmt.Sprintf("%.2f/%.2f", m.Num, m.Den)
-			}
+			frac = fraction(m.Num, m.Den)
+		} else if m.Unknown > 0 {
+			value, frac = boundsCells(m)
 		}
 		if !math.IsNaN(m.Low) {
 			interval = fmt.Sprintf("[%.4f, %.4f]", m.Low, m.High)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", runs.Printable(m.Contract), runs.Printable(m.Condition), m.Name, number(m.Value), frac, interval)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", runs.Printable(m.Contract), runs.Printable(m.Condition), m.Name, value, frac, interval)
 	}
 	tw.Flush()
 	for _, k := range sortedKeys(s.errs) {
@@ -170,6 +175,34 @@ func (s *shown) writeTable(w io.Writer) error {
 	}
 	_, err := w.Write(b.Bytes())
 	return err
+}
+
+// fraction renders num/den as reports do: whole counts as such, others
+// with two decimals (repetitions averaged).
+func fraction(num, den float64) string {
+	count := func(x float64) string {
+		if x == math.Trunc(x) {
+			return strconv.FormatFloat(x, 'f', 0, 64)
+		}
+		return strconv.FormatFloat(x, 'f', 2, 64)
+	}
+	return count(num) + "/" + count(den)
+}
+
+// boundsCells are the value and fraction cells of a rate the unknown
+// labels change, as the report words them: "[0.0292, 0.8917]" and
+// "7/240..214/240, 207 unknown" (", or null" when an assignment empties a
+// conditional rate's subset; "—" when none gives it a value).
+func boundsCells(m history.Metric) (string, string) {
+	b := m.Bounds
+	if b == nil {
+		return "—", fmt.Sprintf("(%d unknown)", m.Unknown)
+	}
+	frac := fmt.Sprintf("%s..%s, %d unknown", fraction(b.LowNum, b.LowDen), fraction(b.HighNum, b.HighDen), m.Unknown)
+	if b.MaybeNull {
+		frac += ", or null"
+	}
+	return fmt.Sprintf("[%.4f, %.4f]", b.Low, b.High), frac
 }
 
 // label is a run's label as show prints it: true, false, unknown, or —
@@ -211,6 +244,25 @@ type metricJSON struct {
 	Den       *float64 `json:"den"`
 	Low       *float64 `json:"wilson_low"`
 	High      *float64 `json:"wilson_high"`
+	// N is the denominator when it is one number, even without a value
+	// (history.Metric.N); null otherwise.
+	N       *int        `json:"n"`
+	Unknown int         `json:"unknown"`
+	Bounds  *boundsJSON `json:"bounds"`
+}
+
+// boundsJSON is a rate's range over the assignments of its unknown labels,
+// as the JSON report's "bounds" has it; null when no unknown changes it.
+type boundsJSON struct {
+	Low       fractionJSON `json:"low"`
+	High      fractionJSON `json:"high"`
+	MaybeNull bool         `json:"maybe_null"`
+}
+
+type fractionJSON struct {
+	Value float64 `json:"value"`
+	Num   float64 `json:"num"`
+	Den   float64 `json:"den"`
 }
 
 type conditionErrs struct {
@@ -239,8 +291,15 @@ func ptr(v float64) *float64 {
 func (s *shown) json() showJSON {
 	out := showJSON{Schema: "tenet-history-show/1", Evaluation: jsonEvaluation(s.e), Metrics: []metricJSON{}, Errors: []conditionErrs{}, Gates: []gateJSON{}}
 	for _, m := range s.metrics {
-		out.Metrics = append(out.Metrics, metricJSON{Contract: m.Contract, Condition: m.Condition, Name: m.Name, Known: m.Known,
-			Value: ptr(m.Value), Num: ptr(m.Num), Den: ptr(m.Den), Low: ptr(m.Low), High: ptr(m.High)})
+		mj := metricJSON{Contract: m.Contract, Condition: m.Condition, Name: m.Name, Known: m.Known,
+			Value: ptr(m.Value), Num: ptr(m.Num), Den: ptr(m.Den), Low: ptr(m.Low), High: ptr(m.High), Unknown: m.Unknown}
+		if !math.IsNaN(m.Den) {
+			mj.N = &m.N
+		}
+		if b := m.Bounds; b != nil {
+			mj.Bounds = &boundsJSON{Low: fractionJSON{b.Low, b.LowNum, b.LowDen}, High: fractionJSON{b.High, b.HighNum, b.HighDen}, MaybeNull: b.MaybeNull}
+		}
+		out.Metrics = append(out.Metrics, mj)
 	}
 	for _, k := range sortedKeys(s.errs) {
 		out.Errors = append(out.Errors, conditionErrs{Contract: k[0], Condition: k[1], Errors: s.errs[k]})
