@@ -310,6 +310,7 @@ func Compute(a, b Side, opt Options) (Diff, error) {
 			d.OnlyB = append(d.OnlyB, k.name())
 		}
 	}
+	var lines []string // metrics.Compare's refusals, one a line
 	recs := relabel(a.Runs, tagA, d.Contracts, nil)
 	recs = relabel(b.Runs, tagB, d.Contracts, recs)
 	for _, k := range ka {
@@ -344,7 +345,7 @@ func Compute(a, b Side, opt Options) (Diff, error) {
 		c, err := metrics.Compare(pair, ref, def, metrics.Options{})
 		if err != nil {
 			for _, e := range strings.Split(err.Error(), "\n") {
-				errs = append(errs, fmt.Errorf("%s: %s", k.name(), e))
+				lines = append(lines, k.name()+": "+e)
 			}
 			continue
 		}
@@ -354,10 +355,63 @@ func Compute(a, b Side, opt Options) (Diff, error) {
 		cond.Missing, cond.New = sortedSet(slices.Concat(missT, missC)), sortedSet(slices.Concat(newT, newC))
 		d.Conditions = append(d.Conditions, cond)
 	}
-	if len(errs) > 0 {
-		return Diff{}, errors.Join(append([]error{fmt.Errorf("cannot pair the runs of %s (%s) and %s (%s) as tenet compare would:", a.Name, tagA, b.Name, tagB)}, errs...)...)
+	if len(lines) > 0 {
+		head := fmt.Sprintf("cannot pair the runs of %s (%s) and %s (%s) as tenet compare would:", a.Name, tagA, b.Name, tagB)
+		return Diff{}, errors.New(strings.Join(append([]string{head}, boundUnknown(lines, a.Name, b.Name, maxUnknown)...), "\n"))
 	}
 	return d, nil
+}
+
+// maxUnknown is how many unknown-label lines a refusal shows per side: a
+// diff of evaluations with hundreds of unknown labels says which and how
+// many, not all of them (tenet history show lists them).
+const maxUnknown = 10
+
+// boundUnknown keeps the first n unknown-label lines of each side
+// (metrics.Compare names A's runs "reference", B's "defended"), then says
+// how many more runs of that side have unknown labels; other lines are
+// kept whole.
+func boundUnknown(lines []string, a, b string, n int) []string {
+	var out []string
+	var shown [2]int
+	runsOf := [2]map[string]bool{{}, {}}  // the runs with an unknown label
+	shownOf := [2]map[string]bool{{}, {}} // those with a line shown
+	for _, l := range lines {
+		run, side := unknownRun(l)
+		if side < 0 {
+			out = append(out, l)
+			continue
+		}
+		runsOf[side][run] = true
+		if shown[side] < n {
+			shown[side]++
+			shownOf[side][run] = true
+			out = append(out, l)
+		}
+	}
+	for i, name := range []string{a, b} {
+		if m := len(runsOf[i]) - len(shownOf[i]); m > 0 {
+			out = append(out, fmt.Sprintf("… and %d more runs with unknown labels in %s (tenet history show lists them)", m, name))
+		}
+	}
+	return out
+}
+
+// unknownRun parses a metrics.Compare line "…: reference|defended …: run
+// R: label L is unknown: …" into R and its side (0 A, 1 B; -1 when the
+// line is about something else).
+func unknownRun(l string) (string, int) {
+	i, j := strings.Index(l, ": run "), strings.Index(l, ": label ")
+	if i < 0 || j < i || !strings.Contains(l[j:], " is unknown") {
+		return "", -1
+	}
+	switch {
+	case strings.Contains(l[:i], ": reference "):
+		return l[i+6 : j], 0
+	case strings.Contains(l[:i], ": defended "):
+		return l[i+6 : j], 1
+	}
+	return "", -1
 }
 
 // relabel appends to out copies of recs whose conditions carry tag; a

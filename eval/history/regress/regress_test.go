@@ -3,6 +3,7 @@ package regress
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -291,5 +292,28 @@ func TestContractOptionAndNote(t *testing.T) {
 	}
 	if lines := strings.SplitN(buf.String(), "\n", 3); lines[1] != "note: A (evaluation 1) was recorded after B (evaluation 2): lost and gained read from A to B" {
 		t.Errorf("note line %q", lines[1])
+	}
+}
+
+// TestUnknownLabelsBounded: a refusal shows the first 10 unknown labels of
+// each side, then counts the other runs, instead of every label.
+func TestUnknownLabelsBounded(t *testing.T) {
+	var recs []runs.Record
+	for i := 1; i <= 12; i++ {
+		r := ben("m", fmt.Sprintf("T%02d", i), true)
+		r.Utility = runs.Unknown("no final message")
+		recs = append(recs, r)
+	}
+	_, err := Compute(Side{Name: "evaluation 1", ID: 1, Runs: recs}, Side{Name: "evaluation 2", ID: 2, Runs: recs}, Options{})
+	want := []string{"cannot pair the runs of evaluation 1 (#A) and evaluation 2 (#B) as tenet compare would:"}
+	for _, s := range []string{"reference c:m#A", "defended c:m#B"} {
+		for i := 1; i <= 10; i++ {
+			want = append(want, fmt.Sprintf("c:m: %s: run %s/T%02d: label utility is unknown: no final message", s, s[strings.IndexByte(s, ' ')+1:], i))
+		}
+	}
+	want = append(want, "… and 2 more runs with unknown labels in evaluation 1 (tenet history show lists them)",
+		"… and 2 more runs with unknown labels in evaluation 2 (tenet history show lists them)")
+	if err == nil || err.Error() != strings.Join(want, "\n") {
+		t.Errorf("got\n%v\nwant\n%s", err, strings.Join(want, "\n"))
 	}
 }
