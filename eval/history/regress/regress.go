@@ -16,6 +16,7 @@ import (
 
 	"github.com/tenetlang/tenet/eval/metrics"
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/lang/diag"
 )
 
 // Side is one of the two evaluations a diff compares.
@@ -294,7 +295,12 @@ func Compute(a, b Side, opt Options) (Diff, error) {
 			for _, k := range conditionsOf(append(slices.Clip(a.Runs), b.Runs...)) {
 				all = append(all, k.name())
 			}
-			return Diff{}, fmt.Errorf("--condition %s names no condition of %s or %s (conditions: %s)", runs.Safe(opt.Condition), a.Name, b.Name, strings.Join(slices.Compact(all), ", "))
+			all = slices.Compact(all)
+			hint := ""
+			if m := SuggestCondition(opt.Condition, all); m != "" {
+				hint = " (did you mean " + m + "?)"
+			}
+			return Diff{}, fmt.Errorf("--condition %s names no condition of %s or %s%s (conditions: %s)", runs.Safe(opt.Condition), a.Name, b.Name, hint, strings.Join(all, ", "))
 		}
 	}
 	for _, k := range ka {
@@ -532,4 +538,30 @@ func names(ns []string) string {
 		}
 	}
 	return strings.Join(out, ", ")
+}
+
+// SuggestCondition is the condition of conditions that name most likely
+// meant, "" when none is close: summaries shorten a shared attack (" @
+// important_instructions"), so a name typed from one is first matched to
+// the conditions whose part before " @ " it is, then to the only one it
+// is a prefix of, then by edit distance (diag.Suggest). A "contract:"
+// prefix of a condition is matched as its absence.
+func SuggestCondition(name string, conditions []string) string {
+	var exact, prefix []string
+	for _, c := range conditions {
+		short := c[strings.IndexByte(c, ':')+1:]
+		pipeline, _, _ := strings.Cut(short, " @ ")
+		if name == pipeline || name == strings.SplitN(c, " @ ", 2)[0] {
+			exact = append(exact, c)
+		} else if strings.HasPrefix(c, name) || strings.HasPrefix(short, name) {
+			prefix = append(prefix, c)
+		}
+	}
+	switch {
+	case len(exact) > 0:
+		return strings.Join(exact, " or ")
+	case len(prefix) == 1:
+		return prefix[0]
+	}
+	return diag.Suggest(name, conditions)
 }
