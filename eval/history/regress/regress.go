@@ -547,6 +547,11 @@ func names(ns []string) string {
 // is a prefix of, then by edit distance (diag.Suggest). A "contract:"
 // prefix of a condition is matched as its absence.
 func SuggestCondition(name string, conditions []string) string {
+	if i := strings.IndexByte(name, ':'); i >= 0 && !slices.Contains(conditions, name) {
+		if m := SuggestCondition(name[i+1:], conditions); m != "" {
+			return m
+		}
+	}
 	var exact, prefix []string
 	for _, c := range conditions {
 		short := c[strings.IndexByte(c, ':')+1:]

@@ -317,3 +317,23 @@ func TestUnknownLabelsBounded(t *testing.T) {
 		t.Errorf("got\n%v\nwant\n%s", err, strings.Join(want, "\n"))
 	}
 }
+
+// TestSuggestCondition: a name typed from a summary (the shared attack
+// left out), a prefix, a contract-qualified name or a typo finds the
+// recorded condition; a name close to nothing finds none.
+func TestSuggestCondition(t *testing.T) {
+	conds := []string{"claude-3-haiku-20240307 @ important_instructions", "gpt-4o-2024-05-13 @ important_instructions", "gpt-4o-2024-05-13 @ tool_knowledge"}
+	for _, tc := range [][2]string{
+		{"claude-3-haiku-20240307", "claude-3-haiku-20240307 @ important_instructions"},
+		{"gpt-4o-2024-05-13", "gpt-4o-2024-05-13 @ important_instructions or gpt-4o-2024-05-13 @ tool_knowledge"},
+		{"claude-3-haiku", "claude-3-haiku-20240307 @ important_instructions"},
+		{"agentdojo-banking:claude-3-haiku-20240307", "claude-3-haiku-20240307 @ important_instructions"},
+		{"claude-3-haiku-20240307 @ important_instruction", "claude-3-haiku-20240307 @ important_instructions"},
+		{"gpt", ""},
+		{"zzz", ""},
+	} {
+		if got := SuggestCondition(tc[0], conds); got != tc[1] {
+			t.Errorf("SuggestCondition(%q) = %q, want %q", tc[0], got, tc[1])
+		}
+	}
+}
