@@ -81,6 +81,7 @@ func SVG(s Series) (out string, err error) {
 	leg := plot.NewLegend()
 	leg.TextStyle.Font = font.From(plotFont, 9)
 	leg.Top, leg.Left = true, true
+	leg.Padding = vg.Points(2) // long names at 9pt: keep the rows apart
 	p.X.Tick.Marker = plot.ConstantTicks(ticks)
 	p.X.Min, p.X.Max = -0.5, float64(len(evals))-0.5
 	p.Y.Min, p.Y.Max = 0, 1
