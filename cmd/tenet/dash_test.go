@@ -19,7 +19,7 @@ import (
 // the commands that take "-" as standard output and run, any that pass
 // argument checks for the others, which refuse "-" before they run. In
 // the test's directory, q is the quickstart contract, t.jsonl its
-// transcripts and runs.jsonl their runs.
+// transcripts, runs.jsonl their runs and h.db a history recording them.
 var dashArgs = map[string][]string{
 	"authorize":      {"q"},
 	"build":          {"q"},
@@ -29,7 +29,7 @@ var dashArgs = map[string][]string{
 	"export":         {"runs.jsonl"},
 	"gateway":        {"q", "--", "true"},
 	"history diff":   {"1", "2"},
-	"history export": {"1"},
+	"history export": {"1", "--db", "h.db", "--format", "jsonl"}, // - for JSONL only (testdata/history.txtar: Parquet refused)
 	"history trend":  {"--contract", "c", "--metric", "targeted_asr"},
 	"import":         {"openai", "tools.json"},
 	"keygen":         nil,
@@ -49,7 +49,7 @@ func TestNoFileNamedDash(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Chdir(t.TempDir())
-	setup := [][]string{{"eval", "q", "t.jsonl", "--out", "runs.jsonl"}, {"build", "q", "-o", "q.tnb"}}
+	setup := [][]string{{"eval", "q", "t.jsonl", "--out", "runs.jsonl", "--record", "--db", "h.db"}, {"build", "q", "-o", "q.tnb"}}
 	copyFile(t, filepath.Join(repo, "examples/quickstart/contract.tenet.hcl"), "q/contract.tenet.hcl")
 	copyFile(t, filepath.Join(repo, "examples/quickstart/transcripts.jsonl"), "t.jsonl")
 	if err := os.WriteFile("tools.json", []byte(`[{"type":"function","function":{"name":"f","parameters":{"type":"object","properties":{}}}}]`), 0o644); err != nil {

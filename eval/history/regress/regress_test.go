@@ -3,6 +3,7 @@ package regress
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -84,7 +85,11 @@ func TestCompute(t *testing.T) {
 	if !reflect.DeepEqual(d.OnlyA, []string{"c:m3"}) || !reflect.DeepEqual(d.OnlyB, []string{"c:m4"}) {
 		t.Errorf("only A %q, only B %q", d.OnlyA, d.OnlyB)
 	}
-	if lt, lc := d.Regressions(); lt != 1 || lc != 3 || !d.Regressed() {
+	// m3, not evaluated in B, lost its 2 tasks and 2 cases (Classify).
+	if !reflect.DeepEqual(d.Vanished, []Vanished{{Contract: "c", Name: "c:m3", Tasks: []string{"T1", "T2"}, Cases: []string{"T1/G1", "T2/G1"}}}) {
+		t.Errorf("vanished %+v", d.Vanished)
+	}
+	if lt, lc := d.Regressions(); lt != 1+2 || lc != 3+2 || !d.Regressed() {
 		t.Errorf("regressions %d tasks %d cases", lt, lc)
 	}
 	if gt, gc := d.Improvements(); gt != 1 || gc != 1 {
@@ -140,7 +145,7 @@ func TestBundleChangedIsAllowedAndSaid(t *testing.T) {
 	if !strings.Contains(buf.String(), "contract c: bundle changed, A "+bundleA+", B "+bundleB+" (the labels may differ because the contract changed)") {
 		t.Errorf("no bundle line:\n%s", buf.String())
 	}
-	if lt, lc := d.Regressions(); lt != 1 || lc != 3 {
+	if lt, lc := d.Regressions(); lt != 3 || lc != 5 {
 		t.Errorf("regressions %d %d", lt, lc)
 	}
 }
@@ -241,5 +246,94 @@ func TestParseFormat(t *testing.T) {
 	}
 	if _, err := ParseFormat("html"); err == nil || err.Error() != "--format html: want table, json or markdown" {
 		t.Errorf("%v", err)
+	}
+}
+
+// TestMissingIDsAreLost: a task or case of A that B lacks is lost, one
+// only in B is new; the ids both have are paired as before.
+func TestMissingIDsAreLost(t *testing.T) {
+	a := Side{Name: "evaluation 1", ID: 1, Runs: same("m")}
+	b := Side{Name: "evaluation 2", ID: 2, Runs: []runs.Record{ben("m", "T1", true), ben("m", "T9", true), att("m", "T1", "G1", true, false, false)}}
+	d, err := Compute(a, b, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := d.Conditions[0]
+	if !reflect.DeepEqual(c.LostTasks, []string{"T2"}) || !reflect.DeepEqual(c.LostCases, []string{"T2/G1"}) ||
+		!reflect.DeepEqual(c.Missing, []string{"T2", "T2/G1"}) || !reflect.DeepEqual(c.New, []string{"T9"}) || c.GainedTasks != nil {
+		t.Errorf("%+v", c)
+	}
+	if d.Headline() != "regressions: 1 task lost, 1 case lost; improvements: 0 tasks gained, 0 cases gained" {
+		t.Errorf("%s", d.Headline())
+	}
+}
+
+// TestContractOptionAndNote: --contract narrows both sides; the refusal
+// of different contract sets suggests it; a reversed diff says so.
+func TestContractOptionAndNote(t *testing.T) {
+	a, b := sides()
+	other := ben("x", "T1", true)
+	other.Key.Contract = "d"
+	b.Runs = append(b.Runs, other)
+	if _, err := Compute(a, b, Options{}); err == nil || err.Error() != "evaluation 1 judged the contracts c and evaluation 2 the contracts c, d: a diff pairs the runs of the same contracts (diff one contract both judged with --contract C)" {
+		t.Errorf("different contracts: %v", err)
+	}
+	d, err := Compute(a, b, Options{Contract: "c"})
+	if err != nil || len(d.Contracts) != 1 || len(d.Conditions) != 2 {
+		t.Fatalf("--contract c: %v %+v", err, d)
+	}
+	if _, err := Compute(a, b, Options{Contract: "d"}); err == nil || err.Error() != "--contract d: evaluation 1 judged no such contract (its contracts: c)" {
+		t.Errorf("--contract d: %v", err)
+	}
+	d.Reversed = true
+	var buf bytes.Buffer
+	if err := Write(&buf, d, Table); err != nil {
+		t.Fatal(err)
+	}
+	if lines := strings.SplitN(buf.String(), "\n", 3); lines[1] != "note: A (evaluation 1) was recorded after B (evaluation 2): lost and gained read from A to B" {
+		t.Errorf("note line %q", lines[1])
+	}
+}
+
+// TestUnknownLabelsBounded: a refusal shows the first 10 unknown labels of
+// each side, then counts the other runs, instead of every label.
+func TestUnknownLabelsBounded(t *testing.T) {
+	var recs []runs.Record
+	for i := 1; i <= 12; i++ {
+		r := ben("m", fmt.Sprintf("T%02d", i), true)
+		r.Utility = runs.Unknown("no final message")
+		recs = append(recs, r)
+	}
+	_, err := Compute(Side{Name: "evaluation 1", ID: 1, Runs: recs}, Side{Name: "evaluation 2", ID: 2, Runs: recs}, Options{})
+	want := []string{"cannot pair the runs of evaluation 1 (#A) and evaluation 2 (#B) as tenet compare would:"}
+	for _, s := range []string{"reference c:m#A", "defended c:m#B"} {
+		for i := 1; i <= 10; i++ {
+			want = append(want, fmt.Sprintf("c:m: %s: run %s/T%02d: label utility is unknown: no final message", s, s[strings.IndexByte(s, ' ')+1:], i))
+		}
+	}
+	want = append(want, "… and 2 more runs with unknown labels in evaluation 1 (tenet history show lists them)",
+		"… and 2 more runs with unknown labels in evaluation 2 (tenet history show lists them)")
+	if err == nil || err.Error() != strings.Join(want, "\n") {
+		t.Errorf("got\n%v\nwant\n%s", err, strings.Join(want, "\n"))
+	}
+}
+
+// TestSuggestCondition: a name typed from a summary (the shared attack
+// left out), a prefix, a contract-qualified name or a typo finds the
+// recorded condition; a name close to nothing finds none.
+func TestSuggestCondition(t *testing.T) {
+	conds := []string{"claude-3-haiku-20240307 @ important_instructions", "gpt-4o-2024-05-13 @ important_instructions", "gpt-4o-2024-05-13 @ tool_knowledge"}
+	for _, tc := range [][2]string{
+		{"claude-3-haiku-20240307", "claude-3-haiku-20240307 @ important_instructions"},
+		{"gpt-4o-2024-05-13", "gpt-4o-2024-05-13 @ important_instructions or gpt-4o-2024-05-13 @ tool_knowledge"},
+		{"claude-3-haiku", "claude-3-haiku-20240307 @ important_instructions"},
+		{"agentdojo-banking:claude-3-haiku-20240307", "claude-3-haiku-20240307 @ important_instructions"},
+		{"claude-3-haiku-20240307 @ important_instruction", "claude-3-haiku-20240307 @ important_instructions"},
+		{"gpt", ""},
+		{"zzz", ""},
+	} {
+		if got := SuggestCondition(tc[0], conds); got != tc[1] {
+			t.Errorf("SuggestCondition(%q) = %q, want %q", tc[0], got, tc[1])
+		}
 	}
 }

@@ -125,8 +125,32 @@ func transitionRow(t metrics.Transition) []string {
 
 // idLines are a condition's lost and gained ids, regressions first.
 func idLines(c Condition) [][2]string {
-	return [][2]string{{"lost tasks", idList(c.LostTasks)}, {"lost cases", idList(c.LostCases)},
+	out := [][2]string{{"lost tasks", idList(c.LostTasks)}, {"lost cases", idList(c.LostCases)},
 		{"gained tasks", idList(c.GainedTasks)}, {"gained cases", idList(c.GainedCases)}}
+	if len(c.Missing) > 0 {
+		out = append(out, [2]string{"not in B (counted lost)", idList(c.Missing)})
+	}
+	if len(c.New) > 0 {
+		out = append(out, [2]string{"new in B (not paired)", idList(c.New)})
+	}
+	return out
+}
+
+// onlyLines name the conditions in one side only: A's lost all their
+// tasks and cases (Classify), B's are new.
+func onlyLines(d Diff) [][2]string {
+	var out [][2]string
+	if len(d.Vanished) > 0 {
+		var vs []string
+		for _, v := range d.Vanished {
+			vs = append(vs, fmt.Sprintf("%s (%s, %s)", v.Name, count(len(v.Tasks), "task"), count(len(v.Cases), "case")))
+		}
+		out = append(out, [2]string{"only in A (not evaluated in B: its tasks and cases count as lost)", strings.Join(vs, ", ")})
+	}
+	if len(d.OnlyB) > 0 {
+		out = append(out, [2]string{"only in B (new, not paired)", strings.Join(d.OnlyB, ", ")})
+	}
+	return out
 }
 
 const transitionNote = "lost/gained per property are the raw transitions A → B as tenet compare counts them: for targeted_asr and side_effect_rate a gain is the attack's."
@@ -134,6 +158,9 @@ const transitionNote = "lost/gained per property are the raw transitions A → B
 func writeTable(w io.Writer, d Diff) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintln(bw, d.title())
+	if n := d.Note(); n != "" {
+		fmt.Fprintln(bw, n)
+	}
 	for _, c := range d.Contracts {
 		fmt.Fprintln(bw, bundleLine(c))
 	}
@@ -155,13 +182,8 @@ func writeTable(w io.Writer, d Diff) error {
 	if len(d.Conditions) == 0 {
 		fmt.Fprintln(bw, "\nno condition is in both evaluations: nothing is paired")
 	}
-	for _, o := range []struct {
-		side  string
-		names []string
-	}{{"A", d.OnlyA}, {"B", d.OnlyB}} {
-		if len(o.names) > 0 {
-			fmt.Fprintf(bw, "\nonly in %s (not paired): %s\n", o.side, strings.Join(o.names, ", "))
-		}
+	for _, o := range onlyLines(d) {
+		fmt.Fprintf(bw, "\n%s: %s\n", o[0], o[1])
 	}
 	fmt.Fprintln(bw)
 	fmt.Fprintln(bw, Definition)
@@ -179,6 +201,9 @@ func mdCell(s string) string {
 func writeMarkdown(w io.Writer, d Diff) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "# %s\n\n", mdCell(d.title()))
+	if n := d.Note(); n != "" {
+		fmt.Fprintf(bw, "%s\n\n", mdCell(n))
+	}
 	for _, c := range d.Contracts {
 		fmt.Fprintf(bw, "- %s\n", mdCell(bundleLine(c)))
 	}
@@ -201,13 +226,8 @@ func writeMarkdown(w io.Writer, d Diff) error {
 	if len(d.Conditions) == 0 {
 		fmt.Fprintln(bw, "\nNo condition is in both evaluations: nothing is paired.")
 	}
-	for _, o := range []struct {
-		side  string
-		names []string
-	}{{"A", d.OnlyA}, {"B", d.OnlyB}} {
-		if len(o.names) > 0 {
-			fmt.Fprintf(bw, "\nOnly in %s (not paired): %s\n", o.side, mdCell(strings.Join(o.names, ", ")))
-		}
+	for _, o := range onlyLines(d) {
+		fmt.Fprintf(bw, "\n%s: %s\n", mdCell(strings.ToUpper(o[0][:1])+o[0][1:]), mdCell(o[1]))
 	}
 	fmt.Fprintf(bw, "\n%s %s\n", mdCell(Definition), mdCell(transitionNote))
 	return bw.Flush()
@@ -217,15 +237,25 @@ func writeMarkdown(w io.Writer, d Diff) error {
 const SchemaID = "tenet-history-diff/1"
 
 type wireDiff struct {
-	Schema       string          `json:"schema"`
-	A            wireSide        `json:"a"`
-	B            wireSide        `json:"b"`
+	Schema string   `json:"schema"`
+	A      wireSide `json:"a"`
+	B      wireSide `json:"b"`
+	// Note is Diff.Note (null when A was recorded before B).
+	Note         *string         `json:"note"`
 	Contracts    []wireContract  `json:"contracts"`
 	Regressions  wireCounts      `json:"regressions"`
 	Improvements wireCounts      `json:"improvements"`
 	Conditions   []wireCondition `json:"conditions"`
 	OnlyA        []string        `json:"only_a"`
 	OnlyB        []string        `json:"only_b"`
+	Vanished     []wireVanished  `json:"vanished"`
+}
+
+type wireVanished struct {
+	Contract  string   `json:"contract"`
+	Condition string   `json:"condition"`
+	Tasks     []string `json:"tasks"`
+	Cases     []string `json:"cases"`
 }
 
 type wireSide struct {
@@ -252,6 +282,8 @@ type wireCondition struct {
 	LostCases   []string         `json:"lost_cases"`
 	GainedTasks []string         `json:"gained_tasks"`
 	GainedCases []string         `json:"gained_cases"`
+	Missing     []string         `json:"missing"`
+	New         []string         `json:"new"`
 	Transitions []wireTransition `json:"transitions"`
 }
 
@@ -294,7 +326,13 @@ func list(s []string) []string {
 
 func writeJSON(w io.Writer, d Diff) error {
 	out := wireDiff{Schema: SchemaID, A: side(d.A), B: side(d.B), Contracts: []wireContract{}, Conditions: []wireCondition{},
-		OnlyA: list(d.OnlyA), OnlyB: list(d.OnlyB)}
+		OnlyA: list(d.OnlyA), OnlyB: list(d.OnlyB), Vanished: []wireVanished{}}
+	if n := d.Note(); n != "" {
+		out.Note = &n
+	}
+	for _, v := range d.Vanished {
+		out.Vanished = append(out.Vanished, wireVanished{v.Contract, v.Name, list(v.Tasks), list(v.Cases)})
+	}
 	out.Regressions.Tasks, out.Regressions.Cases = d.Regressions()
 	out.Improvements.Tasks, out.Improvements.Cases = d.Improvements()
 	for _, c := range d.Contracts {
@@ -302,7 +340,7 @@ func writeJSON(w io.Writer, d Diff) error {
 	}
 	for _, c := range d.Conditions {
 		wc := wireCondition{Contract: c.Contract, Condition: c.Condition, LostTasks: list(c.LostTasks), LostCases: list(c.LostCases),
-			GainedTasks: list(c.GainedTasks), GainedCases: list(c.GainedCases), Transitions: []wireTransition{}}
+			GainedTasks: list(c.GainedTasks), GainedCases: list(c.GainedCases), Missing: list(c.Missing), New: list(c.New), Transitions: []wireTransition{}}
 		for _, t := range c.Transitions {
 			wc.Transitions = append(wc.Transitions, wireTransition{Name: t.Name, Over: t.Over, N: t.N, KeptSuccess: t.KeptSuccess,
 				Lost: t.Lost, Gained: t.Gained, KeptFailure: t.KeptFailure, RateA: fraction(t.ReferenceRate), RateB: fraction(t.DefendedRate),

@@ -20,9 +20,11 @@ import (
 // The HTML page is one self-contained file: a title, the plot as inline
 // SVG (gonum/plot's SVG canvas writes no date, id or random number, and
 // embeds no font, so the same series gives the same bytes), and the table
-// of points. x is the evaluation in time order (ticks "#id"), y the
+// of points. x is the evaluation in recording order (ticks "#id"), y the
 // metric from 0 to 1; one line per condition, each point with its 95%
-// interval as an error bar. A point without a value breaks its line.
+// interval as an error bar, the legend to the right of the plotting
+// area. An evaluation without a value for a condition breaks its line;
+// a condition with no value at all is named in a caption under the plot.
 
 // palette styles conditions in sorted order: eight hues apart in colour
 // and lightness, with a dash pattern per group of eight so that a ninth
@@ -69,13 +71,17 @@ func SVG(s Series) (out string, err error) {
 	p := plot.New()
 	p.Title.Text = fmt.Sprintf("%s, contract %s", s.Metric, s.Contract)
 	p.Title.TextStyle.Font = font.From(plotFont, 12)
-	p.X.Label.Text, p.Y.Label.Text = "evaluation (time order)", s.Metric
+	p.X.Label.Text, p.Y.Label.Text = "evaluation (recording order)", s.Metric
 	for _, a := range []*plot.Axis{&p.X, &p.Y} {
 		a.Label.TextStyle.Font = font.From(plotFont, 11)
 		a.Tick.Label.Font = font.From(plotFont, 10)
 	}
-	p.Legend.TextStyle.Font = font.From(plotFont, 9)
-	p.Legend.Top = true
+	// The legend is drawn beside the plotting area, never over its
+	// points.
+	leg := plot.NewLegend()
+	leg.TextStyle.Font = font.From(plotFont, 9)
+	leg.Top, leg.Left = true, true
+	leg.Padding = vg.Points(2) // long names at 9pt: keep the rows apart
 	p.X.Tick.Marker = plot.ConstantTicks(ticks)
 	p.X.Min, p.X.Max = -0.5, float64(len(evals))-0.5
 	p.Y.Min, p.Y.Max = 0, 1
@@ -87,29 +93,7 @@ func SVG(s Series) (out string, err error) {
 		// Conditions side by side within an evaluation, so that their
 		// error bars do not overlap.
 		shift := (float64(ci) - float64(len(conds)-1)/2) * 0.3 / float64(max(len(conds), 1))
-		var segs []*xy
-		cur := &xy{}
-		for _, pt := range s.Points {
-			if pt.Condition != c {
-				continue
-			}
-			if !pt.Known {
-				if cur.Len() > 0 {
-					segs, cur = append(segs, cur), &xy{}
-				}
-				continue
-			}
-			cur.x = append(cur.x, float64(index[pt.Evaluation])+shift)
-			lo, hi := pt.Value, pt.Value // no interval: a bar of no height
-			if pt.hasInterval() {
-				lo, hi = pt.Low, pt.High
-			}
-			cur.y, cur.lo, cur.hi = append(cur.y, pt.Value), append(cur.lo, lo), append(cur.hi, hi)
-		}
-		if cur.Len() > 0 {
-			segs = append(segs, cur)
-		}
-		for si, seg := range segs {
+		for si, seg := range segments(s, c, index, shift) {
 			line, points, err := plotter.NewLinePoints(seg)
 			if err != nil {
 				return "", err
@@ -123,13 +107,20 @@ func SVG(s Series) (out string, err error) {
 			bars.Color, bars.Width, bars.CapWidth = col, vg.Points(0.8), vg.Points(4)
 			p.Add(line, points, bars)
 			if si == 0 {
-				p.Legend.Add(c, line, points)
+				leg.Add(c, line, points)
 			}
 		}
 	}
-	w, h := vg.Points(640), vg.Points(360)
+	pw, h := vg.Points(640), vg.Points(360)
+	lr := leg.Rectangle(draw.Canvas{})
+	lw := lr.Size().X + vg.Points(16)
+	h = max(h, lr.Size().Y+vg.Points(40))
+	w := pw + lw
 	cv := vgsvg.New(w, h)
-	p.Draw(draw.New(cv))
+	dc := draw.New(cv)
+	p.Draw(draw.Crop(dc, 0, -lw, 0, 0))
+	// Top-aligned with the plot's title.
+	leg.Draw(draw.Crop(dc, pw+vg.Points(8), 0, 0, -vg.Points(24)))
 	var buf bytes.Buffer
 	if _, err := cv.WriteTo(&buf); err != nil {
 		return "", err
@@ -148,6 +139,49 @@ func SVG(s Series) (out string, err error) {
 		w.Points(), h.Points(), w.Points(), h.Points(), t, t) + body, nil
 }
 
+// segments are condition c's points with a value, split wherever an
+// evaluation of the series has no value for c (none recorded, or one
+// without a value): a line never joins two evaluations across one
+// where the condition was not measured.
+func segments(s Series, c string, index map[int64]int, shift float64) []*xy {
+	byEval := map[int64]Point{}
+	for _, pt := range s.Points {
+		if pt.Condition == c {
+			byEval[pt.Evaluation] = pt
+		}
+	}
+	var segs []*xy
+	cur := &xy{}
+	for _, e := range s.Evaluations() {
+		pt, ok := byEval[e]
+		if !ok || !pt.Known {
+			if cur.Len() > 0 {
+				segs, cur = append(segs, cur), &xy{}
+			}
+			continue
+		}
+		cur.x = append(cur.x, float64(index[e])+shift)
+		lo, hi := pt.Value, pt.Value // no interval: a bar of no height
+		if pt.hasInterval() {
+			lo, hi = pt.Low, pt.High
+		}
+		cur.y, cur.lo, cur.hi = append(cur.y, pt.Value), append(cur.lo, lo), append(cur.hi, hi)
+	}
+	if cur.Len() > 0 {
+		segs = append(segs, cur)
+	}
+	return segs
+}
+
+// caption names the conditions the plot cannot draw.
+func caption(s Series) string {
+	v := s.Valueless()
+	if len(v) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("<figcaption>no value: %s (unknown labels or no runs to count: see tenet history show)</figcaption>", html.EscapeString(strings.Join(v, ", ")))
+}
+
 const page = `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -162,7 +196,7 @@ td.n{text-align:right}
 </head>
 <body>
 <h1>%s</h1>
-<figure>%s</figure>
+<figure>%s%s</figure>
 <table>
 <thead><tr>%s</tr></thead>
 <tbody>
@@ -194,6 +228,6 @@ func writeHTML(w io.Writer, s Series) error {
 	}
 	t := html.EscapeString(s.title())
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, page, t, t, svg, th.String(), rows.String())
+	fmt.Fprintf(bw, page, t, t, svg, caption(s), th.String(), rows.String())
 	return bw.Flush()
 }

@@ -33,10 +33,15 @@ var head = []string{"evaluation", "recorded", "commit", "condition", "value", "i
 // "—" for each when the metric had no value.
 func (p Point) cells() []string {
 	value, interval := "—", "—"
-	if p.Known {
+	switch {
+	case p.Known:
 		value = fmt.Sprintf("%.4f (%d/%d)", p.Value, p.Successes, p.N)
+	case p.Unknown && p.HasBounds:
+		value = fmt.Sprintf("— (unknown labels; bounds [%.4f, %.4f])", p.LowBound, p.HighBound)
+	case p.Unknown:
+		value = "— (unknown labels)"
 	}
-	if p.hasInterval() {
+	if p.Known && p.hasInterval() {
 		interval = fmt.Sprintf("[%.4f, %.4f]", p.Low, p.High)
 	}
 	return []string{strconv.FormatInt(p.Evaluation, 10), p.Recorded.UTC().Format(time.RFC3339), commitText(p.Commit, p.Dirty),
@@ -113,24 +118,32 @@ type wirePoint struct {
 	Value      *float64 `json:"value"`
 	Low        *float64 `json:"low"`
 	High       *float64 `json:"high"`
-	Successes  int      `json:"successes"`
-	N          int      `json:"n"`
+	Successes  *int     `json:"successes"` // null with value
+	N          int      `json:"n"`         // the denominator, value or not
+	// Unknown: unknown labels change the rate (value null); Bounds the
+	// range they leave, [low, high], when computed.
+	Unknown bool       `json:"unknown"`
+	Bounds  *[]float64 `json:"bounds"`
 }
 
 func writeJSON(w io.Writer, s Series) error {
 	out := wireSeries{Schema: SchemaID, Contract: s.Contract, Metric: s.Metric, Points: []wirePoint{}}
 	for _, p := range s.Points {
 		wp := wirePoint{Evaluation: p.Evaluation, Recorded: p.Recorded.UTC().Format(time.RFC3339Nano), Dirty: p.Dirty,
-			Condition: p.Condition, Successes: p.Successes, N: p.N}
+			Condition: p.Condition, N: p.N, Unknown: p.Unknown}
+		if p.Unknown && p.HasBounds {
+			b := []float64{p.LowBound, p.HighBound}
+			wp.Bounds = &b
+		}
 		if p.Commit != "" {
 			c := p.Commit
 			wp.Commit = &c
 		}
 		if p.Known {
-			v := p.Value
-			wp.Value = &v
+			v, k := p.Value, p.Successes
+			wp.Value, wp.Successes = &v, &k
 		}
-		if p.hasInterval() {
+		if p.Known && p.hasInterval() {
 			lo, hi := p.Low, p.High
 			wp.Low, wp.High = &lo, &hi
 		}

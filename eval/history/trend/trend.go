@@ -33,11 +33,23 @@ type Point struct {
 	Value float64
 	// Low and High are the 95% interval; NaN when there is none (its
 	// renderings say "—", the plot draws no error bar).
-	Low, High    float64
+	Low, High float64
+	// Successes/N is the value; when Known is false Successes means
+	// nothing and N is still the denominator the rate is over (0 when it
+	// has none).
 	Successes, N int
+	// Unknown says the metric has no value because unknown labels change
+	// it (not because its denominator is empty); HasBounds that the
+	// evaluation computed the range they leave, [LowBound, HighBound]
+	// (--unknown=bounds).
+	Unknown             bool
+	HasBounds           bool
+	LowBound, HighBound float64
 }
 
-// Series is a metric's points for one contract, in time order.
+// Series is a metric's points for one contract, in recording order
+// (evaluation id: tenet history list's order; recorded times can
+// disagree with it when several writers record at once).
 type Series struct {
 	Contract string
 	Metric   string
@@ -62,8 +74,8 @@ func CheckMetric(name string) error {
 	return fmt.Errorf("--metric %s: no such metric%s; the metrics are %s", runs.Safe(name), hint, strings.Join(all, ", "))
 }
 
-// New builds the series of metric over pts, sorted by recording time,
-// then evaluation id, then condition. It refuses an unknown metric and a
+// New builds the series of metric over pts, sorted by evaluation id (the
+// recording order), then condition. It refuses an unknown metric and a
 // series without points (nothing recorded names it, say so rather than
 // draw an empty plot).
 func New(contract, metric string, pts []Point) (Series, error) {
@@ -82,17 +94,30 @@ func New(contract, metric string, pts []Point) (Series, error) {
 		}
 	}
 	slices.SortStableFunc(s.Points, func(a, b Point) int {
-		return cmp.Or(a.Recorded.Compare(b.Recorded), cmp.Compare(a.Evaluation, b.Evaluation), cmp.Compare(a.Condition, b.Condition))
+		return cmp.Or(cmp.Compare(a.Evaluation, b.Evaluation), cmp.Compare(a.Condition, b.Condition))
 	})
 	return s, nil
 }
 
-// Evaluations are the series' evaluation ids in time order, each once.
+// Evaluations are the series' evaluation ids in recording order, each
+// once.
 func (s Series) Evaluations() []int64 {
 	var out []int64
 	for _, p := range s.Points {
 		if len(out) == 0 || out[len(out)-1] != p.Evaluation {
 			out = append(out, p.Evaluation)
+		}
+	}
+	return out
+}
+
+// Valueless are the conditions without a value in any evaluation,
+// sorted: the plot draws nothing for them and names them under it.
+func (s Series) Valueless() []string {
+	var out []string
+	for _, c := range s.Conditions() {
+		if !slices.ContainsFunc(s.Points, func(p Point) bool { return p.Condition == c && p.Known }) {
+			out = append(out, c)
 		}
 	}
 	return out

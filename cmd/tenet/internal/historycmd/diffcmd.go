@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -18,7 +20,7 @@ import (
 
 // diffCmd is tenet history diff A B.
 func diffCmd(c *Context) *cobra.Command {
-	var condition, format, out string
+	var condition, contract, format, out string
 	cmd := &cobra.Command{
 		Use:   "diff A B",
 		Short: "The tasks and cases lost and gained from evaluation A to B (paired transitions, McNemar p)",
@@ -46,10 +48,13 @@ func diffCmd(c *Context) *cobra.Command {
 				}
 				sides[i] = regress.Side{Name: fmt.Sprintf("evaluation %d", e.ID), ID: e.ID, Runs: recs}
 			}
-			d, err := regress.Compute(sides[0], sides[1], regress.Options{Condition: condition})
+			d, err := regress.Compute(sides[0], sides[1], regress.Options{Condition: condition, Contract: contract})
 			if err != nil {
 				return err
 			}
+			// Ids are the recording order (tenet history list); A after B
+			// is allowed, and said.
+			d.Reversed = sides[0].ID > sides[1].ID
 			var buf bytes.Buffer
 			if err := regress.Write(&buf, d, f); err != nil {
 				return err
@@ -58,6 +63,7 @@ func diffCmd(c *Context) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&condition, "condition", "", "diff only this condition (condition, or contract:condition)")
+	cmd.Flags().StringVar(&contract, "contract", "", "diff only this contract's runs (it must be in both; the gate compares per contract)")
 	cmd.Flags().StringVar(&format, "format", "table", "output format: table, json or markdown")
 	cmd.Flags().StringVarP(&out, "out", "o", "", "write the diff to this file, atomically (default: standard output)")
 	return cmd
@@ -106,7 +112,7 @@ func trendCmd(c *Context) *cobra.Command {
 	cmd.Flags().StringVar(&contract, "contract", "", "the contract (its name, as tenet history lists it)")
 	cmd.Flags().StringVar(&metric, "metric", "", "the metric: "+strings.Join(trend.Metrics(), ", "))
 	cmd.Flags().StringVar(&condition, "condition", "", "only this condition")
-	cmd.Flags().IntVar(&limit, "limit", 0, "only the newest N evaluations (0: all)")
+	cmd.Flags().IntVar(&limit, "limit", 0, "only the last N evaluations recorded (0: all)")
 	cmd.Flags().StringVar(&format, "format", "table", "output format: table, json, markdown or html")
 	cmd.Flags().StringVarP(&out, "out", "o", "", "write the trend to this file, atomically (default: standard output)")
 	cmd.MarkFlagRequired("contract")
@@ -123,10 +129,23 @@ func Points(db *history.DB, f history.Filter, metric string) ([]trend.Point, err
 	}
 	if len(evs) == 0 {
 		what := "contract " + runs.Safe(f.Contract)
+		hint := ""
 		if f.Condition != "" {
 			what += " with condition " + runs.Safe(f.Condition)
+			all, err := db.List(history.Filter{Contract: f.Contract})
+			if err != nil {
+				return nil, err
+			}
+			var conds []string
+			for _, e := range all {
+				conds = append(conds, e.Conditions...)
+			}
+			slices.Sort(conds)
+			if m := regress.SuggestCondition(f.Condition, slices.Compact(conds)); m != "" {
+				hint = " (did you mean " + runs.Safe(m) + "?)"
+			}
 		}
-		return nil, fmt.Errorf("no recorded evaluation of %s in %s: record one with tenet eval --record (tenet history list shows what is recorded)", what, db.Path())
+		return nil, fmt.Errorf("no recorded evaluation of %s in %s%s: record one with tenet eval --record (tenet history list shows what is recorded)", what, db.Path(), hint)
 	}
 	var pts []trend.Point
 	for _, e := range evs {
@@ -138,11 +157,33 @@ func Points(db *history.DB, f history.Filter, metric string) ([]trend.Point, err
 			if m.Contract != f.Contract || m.Name != metric || f.Condition != "" && m.Condition != f.Condition {
 				continue
 			}
-			pts = append(pts, trend.Point{Evaluation: e.ID, Recorded: e.Recorded, Commit: e.Commit, Dirty: e.Dirty, Condition: m.Condition,
-				Known: m.Known, Value: m.Value, Low: m.Low, High: m.High, Successes: m.Successes, N: m.N})
+			pts = append(pts, point(e, m))
 		}
 	}
 	return pts, nil
+}
+
+// point is the one mapping from what the history recorded to a trend
+// point. A rate the unknown labels change is recorded without a value
+// (Known false); its point still carries the true denominator (Den: the
+// runs or cases it is over, unknown ones included, N being 0 then) and
+// the bounds when the evaluation computed them (--unknown=bounds), so
+// that trend shows "—" beside the real n rather than 0. It expects the
+// history to record, for such a rate, Known false and N or Den the
+// denominator (an empty subset: both 0, no value and n 0).
+func point(e history.Evaluation, m history.Metric) trend.Point {
+	p := trend.Point{Evaluation: e.ID, Recorded: e.Recorded, Commit: e.Commit, Dirty: e.Dirty, Condition: m.Condition,
+		Known: m.Known, Value: m.Value, Low: m.Low, High: m.High, Successes: m.Successes, N: m.N}
+	if !m.Known {
+		if p.N == 0 && m.Den > 0 {
+			p.N = int(math.Round(m.Den))
+		}
+		// Without a value but over runs: unknown labels. The bounds,
+		// once the history records them, are mapped here too
+		// (HasBounds, LowBound, HighBound).
+		p.Unknown = p.N > 0
+	}
+	return p
 }
 
 // Resolve finds the evaluation an argument names: its id, "last" (the

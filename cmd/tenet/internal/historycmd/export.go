@@ -8,6 +8,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tenetlang/tenet/cmd/tenet/internal/exportcmd"
+	"github.com/tenetlang/tenet/cmd/tenet/internal/flagcheck"
+	"github.com/tenetlang/tenet/eval/runs"
 )
 
 // exportCmd is `tenet history export ID -o OUT`: the runs one evaluation
@@ -29,6 +31,12 @@ func exportCmd(c *Context) *cobra.Command {
 			if out == "" {
 				return fmt.Errorf("no output: name the file to write with --out (-o)")
 			}
+			// "-" is standard output for the text format only (flagcheck
+			// declares "-" per flag, not per format, so the command
+			// refuses it for Parquet itself, in flagcheck's words).
+			if out == "-" && f != exportcmd.JSONL {
+				return fmt.Errorf("--out -: tenet history export cannot write this to standard output; name a file (Parquet is binary, and its readers seek to its footer; --format jsonl writes to standard output)")
+			}
 			db, err := c.Open()
 			if err != nil {
 				return err
@@ -49,10 +57,14 @@ func exportCmd(c *Context) *cobra.Command {
 			if e.Commit != "" {
 				meta["history.commit"] = e.Commit
 			}
+			if out == "-" {
+				return runs.Write(cmd.OutOrStdout(), recs) // the bytes exportcmd.Write gives a file
+			}
 			return exportcmd.Write(out, f, recs, c.Version, meta)
 		},
 	}
-	cmd.Flags().StringVarP(&out, "out", "o", "", "file to write, atomically (required; not -: Parquet is binary, and its readers seek to its footer)")
+	cmd.Flags().StringVarP(&out, "out", "o", "", "file to write, atomically (required; - is standard output with --format jsonl only: Parquet is binary, and its readers seek to its footer)")
+	flagcheck.AcceptDash(cmd, "out")
 	cmd.Flags().StringVar(&format, "format", string(exportcmd.Parquet), "parquet (docs/export.md) or jsonl (the recorded runs as one runs file, in key order)")
 	return cmd
 }

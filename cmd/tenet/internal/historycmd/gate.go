@@ -43,19 +43,18 @@ const GateName = "no_case_lost"
 
 // NoCaseLost is the --no-case-lost gate of tenet eval and tenet report:
 // for each contract of recs (this evaluation's judged runs), the runs of
-// the last evaluation of that contract recorded in db are diffed with
-// them (regress.Compute, A the recorded one, B this one), and d gets one
-// gate result per condition in both: passed when the condition lost no
-// task and no case (regress.Classify), failed naming the lost ones. It
-// must run before this evaluation is recorded (--record), which would
-// otherwise be the last one.
+// its baseline in db (Baseline) are diffed with them (regress.Compute, A
+// the recorded one, B this one), and d gets one gate result per condition
+// of the baseline: passed when the condition lost no task and no case,
+// failed naming the lost ones (regress.Classify: a task or case this
+// evaluation lacks is lost, and a condition it lacks fails with "not
+// evaluated"). It must run before this evaluation is recorded (--record).
 //
 // A contract with no recorded evaluation has nothing to lose: a warning
 // says so and the gate passes (the first recorded evaluation is the
 // baseline). A diff that cannot be made (regress.Compute refuses: unknown
-// labels, task or case ids that differ, …) fails the gate with the
-// reason, since no case lost cannot be shown. Conditions in only one of
-// the two evaluations are named in a warning.
+// labels, …) fails the gate with the reason, since no case lost cannot be
+// shown. Conditions new in this evaluation are named in a warning.
 func NoCaseLost(db *history.DB, d *report.Document, recs []runs.Record) error {
 	var contracts []string
 	for _, r := range recs {
@@ -63,22 +62,29 @@ func NoCaseLost(db *history.DB, d *report.Document, recs []runs.Record) error {
 	}
 	slices.Sort(contracts)
 	for _, c := range slices.Compact(contracts) {
-		last, ok, err := db.Last(history.Filter{Contract: c})
+		base, why, ok, err := Baseline(db, c)
 		if err != nil {
 			return err
 		}
-		if !ok {
+		if !ok && why == "" {
 			d.Warnings = append(d.Warnings, fmt.Sprintf("%s: no evaluation of contract %s recorded in %s: nothing to compare with, the gate passes",
 				GateName, runs.Safe(c), db.Path()))
 			continue
 		}
-		before, err := db.Runs(last.ID)
+		if !ok {
+			addGate(d, report.GateResult{Contract: c, Gate: GateName, Condition: runs.Safe(c), Requirement: "no task or case lost against the baseline", Reason: why})
+			continue
+		}
+		before, err := db.Runs(base.ID)
 		if err != nil {
 			return err
 		}
-		a := regress.Side{Name: fmt.Sprintf("evaluation %d", last.ID), ID: last.ID, Runs: ofContract(before, c)}
+		a := regress.Side{Name: fmt.Sprintf("evaluation %d", base.ID), ID: base.ID, Runs: ofContract(before, c)}
 		b := regress.Side{Name: "this evaluation", Runs: ofContract(recs, c)}
-		requirement := fmt.Sprintf("no task or case lost against evaluation %d", last.ID)
+		requirement := fmt.Sprintf("no task or case lost against evaluation %d", base.ID)
+		if why != "" {
+			requirement += " (" + why + ")"
+		}
 		diff, err := regress.Compute(a, b, regress.Options{})
 		if err != nil {
 			addGate(d, report.GateResult{Contract: c, Gate: GateName, Condition: runs.Safe(c), Requirement: requirement,
@@ -96,20 +102,79 @@ func NoCaseLost(db *history.DB, d *report.Document, recs []runs.Record) error {
 				if len(cond.LostCases) > 0 {
 					parts = append(parts, "lost cases: "+ids(cond.LostCases))
 				}
+				if len(cond.Missing) > 0 {
+					parts = append(parts, "not evaluated: "+ids(cond.Missing))
+				}
 				g.Reason = strings.Join(parts, "; ")
 			}
 			addGate(d, g)
 		}
-		for _, o := range []struct {
-			where string
-			names []string
-		}{{"only in evaluation " + fmt.Sprint(last.ID), diff.OnlyA}, {"only in this evaluation", diff.OnlyB}} {
-			if len(o.names) > 0 {
-				d.Warnings = append(d.Warnings, fmt.Sprintf("%s: not compared, %s: %s", GateName, o.where, strings.Join(o.names, ", ")))
+		for _, v := range diff.Vanished {
+			addGate(d, report.GateResult{Contract: c, Gate: GateName, Condition: v.Name, Requirement: requirement, Reason: v.Reason(a.Name)})
+		}
+		if len(diff.OnlyB) > 0 {
+			d.Warnings = append(d.Warnings, fmt.Sprintf("%s: not compared, new in this evaluation: %s", GateName, strings.Join(diff.OnlyB, ", ")))
+		}
+		var added []string
+		for _, cond := range diff.Conditions {
+			for _, id := range cond.New {
+				added = append(added, cond.Name+"/"+runs.Printable(id))
 			}
+		}
+		if len(added) > 0 {
+			d.Warnings = append(d.Warnings, fmt.Sprintf("%s: not compared, %d tasks and cases new in this evaluation: %s", GateName, len(added), firstOf(added, 10)))
 		}
 	}
 	return nil
+}
+
+// Baseline is the evaluation of contract c that --no-case-lost compares
+// with: the last recorded one whose no_case_lost gate did not fail for c
+// (one recorded without the gate counts), so that a regressed evaluation,
+// recorded all the same, does not become the reference that hides its
+// losses. why says which newer evaluations were skipped ("" when none);
+// ok is false when none is recorded (why "") or every one failed the gate
+// (why says so).
+func Baseline(db *history.DB, c string) (base history.Evaluation, why string, ok bool, err error) {
+	evs, err := db.List(history.Filter{Contract: c})
+	if err != nil {
+		return history.Evaluation{}, "", false, err
+	}
+	var skipped []string
+	for _, e := range evs {
+		gs, err := db.Gates(e.ID)
+		if err != nil {
+			return history.Evaluation{}, "", false, err
+		}
+		failed := slices.ContainsFunc(gs, func(g history.Gate) bool { return g.Gate == GateName && g.Contract == c && !g.Passed })
+		if !failed {
+			if len(skipped) > 0 {
+				why = fmt.Sprintf("%s failed %s, so the baseline is evaluation %d", joinEvaluations(skipped), GateName, e.ID)
+			}
+			return e, why, true, nil
+		}
+		skipped = append(skipped, fmt.Sprint(e.ID))
+	}
+	if len(skipped) > 0 {
+		return history.Evaluation{}, fmt.Sprintf("no baseline: every recorded evaluation of contract %s (%s) failed %s", runs.Safe(c), strings.Join(skipped, ", "), GateName), false, nil
+	}
+	return history.Evaluation{}, "", false, nil
+}
+
+// joinEvaluations is "evaluation 3" or "evaluations 3, 2".
+func joinEvaluations(ids []string) string {
+	if len(ids) == 1 {
+		return "evaluation " + ids[0]
+	}
+	return "evaluations " + strings.Join(ids, ", ")
+}
+
+// firstOf joins the first n of s, then says how many more.
+func firstOf(s []string, n int) string {
+	if len(s) <= n {
+		return strings.Join(s, ", ")
+	}
+	return fmt.Sprintf("%s, … and %d more", strings.Join(s[:n], ", "), len(s)-n)
 }
 
 // addGate adds g to d as report.Build would have: a failed requirement is

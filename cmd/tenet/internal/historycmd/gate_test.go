@@ -80,3 +80,81 @@ func TestNoCaseLost(t *testing.T) {
 		t.Errorf("unknown label: exit %d, failures %q", d.ExitCode, d.Failures)
 	}
 }
+
+func record(t *testing.T, db *history.DB, d *report.Document, recs []runs.Record) {
+	t.Helper()
+	if _, err := db.Record(history.NewEvaluation{Document: d, Runs: recs, Recorded: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestFailedRunIsNoBaseline: an evaluation whose no_case_lost failed is
+// recorded but never the baseline, so repeating a regressed run fails
+// again until the regression is fixed.
+func TestFailedRunIsNoBaseline(t *testing.T) {
+	db, err := history.Open(filepath.Join(t.TempDir(), "h.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	before := sorted(ben("t1", true), ben("t2", true), att("t1", "g", true, false, false))
+	after := sorted(ben("t1", true), ben("t2", false), att("t1", "g", true, false, false))
+	var got []int
+	var reqs []string
+	for _, recs := range [][]runs.Record{before, after, after, before} {
+		d := &report.Document{Command: report.CommandEval}
+		if err := NoCaseLost(db, d, recs); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, d.ExitCode)
+		if len(d.Gates) > 0 {
+			reqs = append(reqs, d.Gates[0].Requirement)
+		}
+		record(t, db, d, recs)
+	}
+	if !slices.Equal(got, []int{0, 1, 1, 0}) {
+		t.Errorf("exit codes %v, want [0 1 1 0]", got)
+	}
+	want := []string{"no task or case lost against evaluation 1",
+		"no task or case lost against evaluation 1 (evaluation 2 failed no_case_lost, so the baseline is evaluation 1)",
+		"no task or case lost against evaluation 1 (evaluations 3, 2 failed no_case_lost, so the baseline is evaluation 1)"}
+	if !slices.Equal(reqs, want) {
+		t.Errorf("requirements\n%q\nwant\n%q", reqs, want)
+	}
+}
+
+// TestMissingConditionFails: a condition of the baseline this evaluation
+// lacks fails the gate (it lost all its tasks and cases), as do tasks and
+// cases it lacks; a condition new in this evaluation is a warning.
+func TestMissingConditionFails(t *testing.T) {
+	db, err := history.Open(filepath.Join(t.TempDir(), "h.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	other := func(rs ...runs.Record) []runs.Record {
+		for i := range rs {
+			rs[i].Key.Condition = "n"
+		}
+		return rs
+	}
+	base := sorted(append(other(ben("t1", true), att("t1", "g", true, false, false)), ben("t1", true), ben("t2", true))...)
+	record(t, db, &report.Document{Command: report.CommandEval}, base)
+	now := sorted(ben("t1", true), ben("t3", true))
+	now = append(now, runs.Record{Bundle: bundleID, Key: runs.Key{Contract: "k", Condition: "z", Task: "t1", Attempt: 1, Repetition: 1}, Utility: runs.Bool(true)})
+	d := &report.Document{Command: report.CommandEval}
+	if err := NoCaseLost(db, d, now); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"gate no_case_lost failed for k:m: no task or case lost against evaluation 1: lost tasks: t2; not evaluated: t2",
+		"gate no_case_lost failed for k:n: no task or case lost against evaluation 1: not evaluated: condition k:n was in evaluation 1 (its 1 task and 1 case)",
+	}
+	if d.ExitCode != 1 || !slices.Equal(d.Failures, want) {
+		t.Errorf("exit %d, failures\n%q\nwant\n%q", d.ExitCode, d.Failures, want)
+	}
+	wantW := []string{"no_case_lost: not compared, new in this evaluation: k:z", "no_case_lost: not compared, 1 tasks and cases new in this evaluation: k:m/t3"}
+	if !slices.Equal(d.Warnings, wantW) {
+		t.Errorf("warnings %q", d.Warnings)
+	}
+}
