@@ -132,3 +132,28 @@ func TestSpread(t *testing.T) {
 		}
 	}
 }
+
+// TestBase: a profile's run is decided on its base condition, exactly the
+// suffix the profile added taken off; without a profile, or with a
+// condition the profile did not suffix, the key is unchanged.
+func TestBase(t *testing.T) {
+	k := runs.Key{Contract: "c", Condition: "a+p", Task: "t"}
+	for _, c := range []struct {
+		key     runs.Key
+		profile string
+		want    string
+	}{
+		{k, "p", "a"},
+		{k, "", "a+p"},
+		{k, "q", "a+p"},
+		{runs.Key{Condition: "+p"}, "p", ""},
+		{runs.Key{Condition: "a+p+p"}, "p", "a+p"},
+	} {
+		if got := Base(c.key, c.profile).Condition; got != c.want {
+			t.Errorf("Base(%q, %q): condition %q, want %q", c.key.Condition, c.profile, got, c.want)
+		}
+	}
+	if Of(Base(k, "p"), 7) != Of(runs.Key{Contract: "c", Condition: "a", Task: "t"}, 7) {
+		t.Error("a profile's run and its base run hash apart")
+	}
+}
