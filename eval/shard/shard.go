@@ -68,6 +68,13 @@ func Parse(text string) (Shard, error) {
 	}
 	index, err1 := number(i)
 	count, err2 := number(n)
+	// A negative number is one out of range, said so.
+	if v, err := strconv.Atoi(i); err1 != nil && err == nil && v < 1 {
+		return bad(fmt.Sprintf("shard %d does not exist (shards count from 1)", v))
+	}
+	if v, err := strconv.Atoi(n); err2 != nil && err == nil && v < 1 {
+		return bad("the count must be at least 1")
+	}
 	switch {
 	case err1 != nil:
 		return bad("shard index " + strconv.Quote(i) + " is not a number")
