@@ -85,17 +85,21 @@ type junitSuites struct {
 }
 
 type junitSuite struct {
-	Name       string          `xml:"name,attr"`
-	Tests      int             `xml:"tests,attr"`
-	Failures   int             `xml:"failures,attr"`
-	Errors     int             `xml:"errors,attr"`
-	Properties []junitProperty `xml:"properties>property,omitempty"`
-	Cases      []junitCase     `xml:"testcase"`
-	SystemOut  *junitText      `xml:"system-out,omitempty"`
+	Name       string           `xml:"name,attr"`
+	Tests      int              `xml:"tests,attr"`
+	Failures   int              `xml:"failures,attr"`
+	Errors     int              `xml:"errors,attr"`
+	Properties *junitProperties `xml:"properties,omitempty"` // nil: no element (an empty slice would write one)
+	Cases      []junitCase      `xml:"testcase"`
+	SystemOut  *junitText       `xml:"system-out,omitempty"`
 }
 
-// junitProperty is a suite's <property>: on a shard's report (tenet eval
-// --shard i/n), tenet.shard = "i/n".
+// junitProperties is a suite's <properties>: on a shard's report (tenet
+// eval --shard i/n), tenet.shard = "i/n".
+type junitProperties struct {
+	Property []junitProperty `xml:"property"`
+}
+
 type junitProperty struct {
 	Name  string `xml:"name,attr"`
 	Value string `xml:"value,attr"`
@@ -159,7 +163,7 @@ func junitDocument(d *report.Document) junitSuites {
 			}
 		}
 		if d.Shard != nil { // each suite says it covers one shard: CI lists suites apart
-			s.Properties = []junitProperty{{Name: "tenet.shard", Value: fmt.Sprintf("%d/%d", d.Shard.Index, d.Shard.Count)}}
+			s.Properties = &junitProperties{[]junitProperty{{Name: "tenet.shard", Value: fmt.Sprintf("%d/%d", d.Shard.Index, d.Shard.Count)}}}
 			s.SystemOut = textOf(report.ShardLine(d))
 		}
 		root.Tests += s.Tests
