@@ -43,6 +43,13 @@ func evalCmd() *cobra.Command {
 			if err := mf.Check(); err != nil {
 				return err
 			}
+			if !opt.Shard.Whole() && (hf.Record || hf.NoCaseLost) { // the history holds whole evaluations
+				f, verb := "--no-case-lost", "gate"
+				if hf.Record {
+					f, verb = "--record", "record"
+				}
+				return fmt.Errorf("%s %ss a whole evaluation, not shard %s: %s the merged shards with tenet report --contract %s %s shard-*.jsonl", f, verb, opt.Shard, verb, args[0], f)
+			}
 			// Each worker holds up to a few records in flight: a bound keeps
 			// a typo (--workers 99999999) from exhausting memory.
 			if opt.Workers < 0 || opt.Workers > assemble.MaxWorkers {

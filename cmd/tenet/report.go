@@ -73,6 +73,7 @@ func reportCmd() *cobra.Command {
 			if err != nil {
 				return readRunsFailed(cmd, err)
 			}
+			ro.Note(stderr, cmd.CommandPath(), contract, recs)
 			var progs []*eval.Program
 			if contract != "" {
 				if progs, err = loadPrograms(contract, stderr, pol, cf.Cache(), true); err != nil {

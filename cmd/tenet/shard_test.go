@@ -13,6 +13,7 @@ import (
 	"github.com/tenetlang/tenet/eval/runs"
 	"github.com/tenetlang/tenet/eval/shard"
 	"github.com/tenetlang/tenet/internal/shared"
+	"github.com/tenetlang/tenet/internal/testtier"
 )
 
 // TestShardMergeAgentDojo is the acceptance of tenet eval --shard
@@ -33,18 +34,27 @@ func TestShardMergeAgentDojo(t *testing.T) {
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no transcripts in %s: %v", traces, err)
 	}
+	runDir := filepath.Join(shared.Dir(t), "agentdojo", "runs")
 	for _, c := range []struct {
 		name, contract string
 		flags          []string
-		counts         []int // the shard counts tried
+		counts         []int    // the shard counts tried
+		inputs         []string // the traces when nil
+		profile        string   // tenet eval --profile's ("": none)
 	}{
-		{"banking", filepath.Join("..", "..", "contracts", "agentdojo", "banking"), []string{"--cases", "observed"}, []int{1, 3, 7}},
+		{"banking", filepath.Join("..", "..", "contracts", "agentdojo", "banking"), []string{"--cases", "observed"}, []int{1, 3, 7}, nil, ""},
+		// AgentDojo's run files judged also under the corrected profile: a
+		// profile's run is in its base run's shard (eval/shard.Base).
+		{"runs-profile", filepath.Join("..", "..", "contracts", "agentdojo", "banking"), nil, []int{3}, []string{runDir}, "corrected"},
 		// The collection's workspace contract has a rate over an unknown
 		// label: bounded, so that its metrics are computed too. Its
 		// evaluation takes six times banking's: one count.
-		{"collection", filepath.Join("..", "..", "contracts", "agentdojo"), []string{"--cases", "observed", "--unknown", "bounds"}, []int{3}},
+		{"collection", filepath.Join("..", "..", "contracts", "agentdojo"), []string{"--cases", "observed", "--unknown", "bounds"}, []int{3}, nil, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			if c.profile != "" {
+				testtier.Heavy(t, "judges AgentDojo's run files twice (a profile) for the unsharded runs and three shards")
+			}
 			contract, err := filepath.Abs(c.contract)
 			if err != nil {
 				t.Fatal(err)
@@ -57,9 +67,16 @@ func TestShardMergeAgentDojo(t *testing.T) {
 					t.Fatalf("tenet %v: exit %d, want %d; stderr:\n%s", args, code, want, stderr.String())
 				}
 			}
+			inputs := files
+			if c.inputs != nil {
+				inputs = c.inputs
+			}
 			eval := func(out string, extra ...string) {
 				t.Helper()
-				args := append(append([]string{"eval", contract}, files...), c.flags...)
+				args := append(append([]string{"eval", contract}, inputs...), c.flags...)
+				if c.profile != "" {
+					args = append(args, "--profile", c.profile)
+				}
 				run(exitFailure, append(append(args, "-q", "-o", out), extra...)...) // agents violate invariants: exit 1
 			}
 			all := filepath.Join(dir, "all.jsonl")
@@ -88,7 +105,7 @@ func TestShardMergeAgentDojo(t *testing.T) {
 							t.Fatalf("run %s in shards %d and %d of %d", r.Key, prev, k, n)
 						}
 						owner[r.Key] = k
-						if got := shard.Of(r.Key, n); got != k {
+						if got := shard.Of(shard.Base(r.Key, c.profile), n); got != k {
 							t.Fatalf("run %s in shard %d of %d, its hash gives %d", r.Key, k, n, got)
 						}
 					}

@@ -460,7 +460,7 @@ func (ps *pass) judged(i int, v verdict, seq runs.Seq) {
 		res.addError(v.err, seq)
 		return
 	}
-	if v.other || ps.ownedElsewhere(j) {
+	if v.other || ps.ownedElsewhere(i, j) {
 		res.OtherShards++
 		return
 	}

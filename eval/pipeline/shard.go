@@ -13,12 +13,15 @@ import (
 	"github.com/tenetlang/tenet/eval/celread"
 	"github.com/tenetlang/tenet/eval/run"
 	"github.com/tenetlang/tenet/eval/runs"
+	"github.com/tenetlang/tenet/eval/shard"
 	srcexpr "github.com/tenetlang/tenet/eval/source"
 )
 
 // Sharding (docs/scale-out.md, "Sharding"). With Options.Shard a pass
 // judges only the runs whose key (eval/shard: contract, condition, task)
-// falls in its shard. The shard is decided as early as the key is
+// falls in its shard; a profile's run (condition "C+NAME") falls in the
+// shard of its base run (condition C: shard.Base), so that each shard
+// pairs its own tasks' runs for the profile's flip counts. The shard is decided as early as the key is
 // known: on a record's peek when the format has one and the source's key
 // expressions read nothing the peek leaves out (the record is then not
 // decoded when no target owns it), else on the decoded record before it
@@ -46,7 +49,6 @@ type keyer struct {
 	x        srcexpr.Exprs // index-aligned with the bundle's Exprs: the source's select and key parts only
 	reads    []celread.Use
 	contract string
-	profile  string
 }
 
 // newKeyer compiles t's source expressions for sharding; nil when one of
@@ -58,7 +60,7 @@ func newKeyer(t judgeTarget) *keyer {
 	if err != nil {
 		return nil
 	}
-	k := &keyer{src: src, x: make(srcexpr.Exprs, len(b.Exprs)), contract: b.Manifest.Contract, profile: t.p.Profile()}
+	k := &keyer{src: src, x: make(srcexpr.Exprs, len(b.Exprs)), contract: b.Manifest.Contract}
 	idx := []int{src.Select, src.Task, src.Goal, src.Condition, src.Attempt, src.Repetition}
 	if src.Attack != nil {
 		idx = append(idx, *src.Attack)
@@ -87,8 +89,10 @@ func newKeyer(t judgeTarget) *keyer {
 	return k
 }
 
-// key is the run key of a record as Judge maps it (its contract, the
-// condition with the profile's suffix); false when it cannot be computed.
+// key is the run key of a record as Judge maps it, its contract set, but
+// its condition without the suffix a profile's Program adds (the base
+// condition the shard is decided on: shard.Base); false when it cannot be
+// computed.
 func (k *keyer) key(meta, record map[string]any) (runs.Key, bool) {
 	act := srcexpr.Activation{Meta: meta, Record: record}
 	if act.Meta == nil {
@@ -99,9 +103,6 @@ func (k *keyer) key(meta, record map[string]any) (runs.Key, bool) {
 		return runs.Key{}, false
 	}
 	key.Contract = k.contract
-	if k.profile != "" {
-		key.Condition += "+" + k.profile
-	}
 	return key, true
 }
 
@@ -163,9 +164,10 @@ func (ps *pass) runShard(i int, s selection, rn *run.Run) selection {
 // shard's: not judged here, counted in Result.OtherShards.
 func otherShardVerdict() verdict { return verdict{other: true} }
 
-// ownedElsewhere reports whether a judgement's key (set for a judged run
-// and for the skips that have one) is another shard's: the collector's
-// check, whatever the keyer found.
-func (ps *pass) ownedElsewhere(j eval.Judgement) bool {
-	return ps.sharded() && j.Skip != eval.NotSelected && !ps.shard.Owns(j.Record.Key)
+// ownedElsewhere reports whether target i's judgement's key (set for a
+// judged run and for the skips that have one) is another shard's: the
+// collector's check, whatever the keyer found. The shard is its base
+// key's (without target i's profile suffix), as the keyer's.
+func (ps *pass) ownedElsewhere(i int, j eval.Judgement) bool {
+	return ps.sharded() && j.Skip != eval.NotSelected && !ps.shard.Owns(shard.Base(j.Record.Key, ps.targets[i].p.Profile()))
 }

@@ -159,3 +159,54 @@ func TestShardInvalid(t *testing.T) {
 		}
 	}
 }
+
+// TestShardProfile: a profile's runs (condition "a+p") fall in the shard
+// of their base runs (condition "a"), so that each shard holds both runs
+// of each of its tasks, for the profile's flip counts to pair: over 3
+// shards the pairs are those of the whole, none split.
+func TestShardProfile(t *testing.T) {
+	src := strings.Replace(mathContract, `task "add" {`, "params {\n  strict = true\n}\n\nprofile \"p\" {\n  params = { strict = false }\n}\n\ntask \"add\" {", 1)
+	base := compileSource(t, src)
+	prof, err := base.WithProfile("p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	targets := []Target{{Program: base}, {Program: prof}}
+	files := synthCorpus(t, 4, 60, 7)
+	whole, err := EvalTargets(targets, files, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(whole[0].Records) < 20 || len(whole[0].Records) != len(whole[1].Records) {
+		t.Fatalf("the whole: %d base runs, %d profile runs", len(whole[0].Records), len(whole[1].Records))
+	}
+	const n = 3
+	total := 0
+	for k := 1; k <= n; k++ {
+		res, err := EvalTargets(targets, files, Options{Shard: shard.Shard{Index: k, Count: n}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		baseKeys := map[runs.Key]bool{}
+		for _, r := range res[0].Records {
+			baseKeys[r.Key] = true
+		}
+		for _, r := range res[1].Records {
+			b := r.Key
+			b.Condition = strings.TrimSuffix(b.Condition, "+p")
+			if b == r.Key || !baseKeys[b] {
+				t.Fatalf("shard %d/%d: profile run %s without its base run %s in the shard", k, n, r.Key, b)
+			}
+			if s := shard.Of(shard.Base(r.Key, "p"), n); s != k {
+				t.Fatalf("shard %d/%d: run %s belongs to shard %d", k, n, r.Key, s)
+			}
+		}
+		if len(res[0].Records) != len(res[1].Records) {
+			t.Fatalf("shard %d/%d: %d base runs, %d profile runs", k, n, len(res[0].Records), len(res[1].Records))
+		}
+		total += len(res[1].Records)
+	}
+	if total != len(whole[1].Records) {
+		t.Fatalf("the shards hold %d profile runs, the whole %d", total, len(whole[1].Records))
+	}
+}

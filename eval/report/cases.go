@@ -20,8 +20,35 @@ func CasesLine(c metrics.Condition) string {
 	if c.Cases != metrics.CasesObserved {
 		return ""
 	}
-	return fmt.Sprintf("cases: %s — %s: %d of %d declared security cases ran, %d of %d declared tasks ran; its metrics and gates are over those",
-		metrics.CasesObserved, ShownName(c.Name()), c.DeclaredCases-c.LeftOutCases, c.DeclaredCases, c.DeclaredTasks-c.LeftOutTasks, c.DeclaredTasks)
+	return fmt.Sprintf("cases: %s — %s: %d of %d declared security cases ran, %d of %d declared tasks ran",
+		metrics.CasesObserved, ShownName(c.Name()), c.DeclaredCases-c.LeftOutCases, c.DeclaredCases, c.DeclaredTasks-c.LeftOutTasks, c.DeclaredTasks) + CasesTail
+}
+
+// CasesTail ends CasesLine: what the counts are the denominators of. A
+// shard's report says ShardCasesTail instead (Document.ConditionLines):
+// a shard evaluates no gate.
+const (
+	CasesTail      = "; its metrics and gates are over those"
+	ShardCasesTail = "; its metrics are over those (no gates are evaluated on a shard)"
+)
+
+// ConditionLines is ConditionLines(c) as d's report gives it: on a shard
+// (d.Shard), the cases line says that no gate is evaluated.
+func (d *Document) ConditionLines(c metrics.Condition) []string {
+	return shardLines(ConditionLines(c), d.Shard != nil)
+}
+
+// shardLines turns the cases lines among lines into a shard's when
+// sharded (in place).
+func shardLines(lines []string, sharded bool) []string {
+	if sharded {
+		for i, l := range lines {
+			if rest, ok := strings.CutSuffix(l, CasesTail); ok && strings.HasPrefix(l, "cases: ") {
+				lines[i] = rest + ShardCasesTail
+			}
+		}
+	}
+	return lines
 }
 
 // ConditionLines are the lines every format gives a condition beside its
@@ -72,11 +99,11 @@ func plural(n int, one, many string) string {
 }
 
 // casesLines is ConditionLines of every condition, in order
-// (Document.Cases).
-func casesLines(conds []metrics.Condition) []string {
+// (Document.Cases), a shard's when sharded.
+func casesLines(conds []metrics.Condition, sharded bool) []string {
 	var out []string
 	for _, c := range conds {
 		out = append(out, ConditionLines(c)...)
 	}
-	return out
+	return shardLines(out, sharded)
 }

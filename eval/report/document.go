@@ -297,7 +297,7 @@ func Build(in Input) *Document {
 		names = append(names, lookAlikeSource{c.Contract, c.Condition})
 	}
 	d.Warnings = lookAlikeWarnings(names)
-	d.Cases = casesLines(d.Conditions)
+	d.Cases = casesLines(d.Conditions, d.Shard != nil)
 	d.Errors = append(d.Errors, in.GateErrors...)
 	d.SetPolicy(in.Policy)
 	return d

@@ -12,6 +12,10 @@
 // (docs/metrics.md). The goal is left out for that last reason: with it,
 // a case and its task's benign run could be in two shards, and neither
 // shard could compute the case's metrics.
+// The condition is the base one: a run judged under a profile (tenet eval
+// --profile NAME, condition "C+NAME") falls in the shard of the same run
+// without it (condition C), so that the runs a profile's flip counts pair
+// (docs/language.md, "profile") are in one shard too (Base).
 // The hash is SHA-256 (fixed by its specification, not by Go's version)
 // over the parts as each one's length (uvarint) then its bytes; its first 8 bytes,
 // big-endian, modulo n, plus 1, are the shard. Nothing else enters it — not
@@ -64,6 +68,13 @@ func Parse(text string) (Shard, error) {
 	}
 	index, err1 := number(i)
 	count, err2 := number(n)
+	// A negative number is one out of range, said so.
+	if v, err := strconv.Atoi(i); err1 != nil && err == nil && v < 1 {
+		return bad(fmt.Sprintf("shard %d does not exist (shards count from 1)", v))
+	}
+	if v, err := strconv.Atoi(n); err2 != nil && err == nil && v < 1 {
+		return bad("the count must be at least 1")
+	}
 	switch {
 	case err1 != nil:
 		return bad("shard index " + strconv.Quote(i) + " is not a number")
@@ -125,7 +136,22 @@ func Of(k runs.Key, count int) int {
 	return int(Hash(k)%uint64(count)) + 1
 }
 
-// Owns reports whether the run with key k is s's to judge.
+// Base is the key a run's shard is decided on: k, judged under the
+// profile named profile ("" for none), with the "+"+profile its
+// condition was given (eval.Program.WithProfile) taken off again. The
+// caller knows the profile (it judged the run under it), so nothing is
+// guessed from the condition's text.
+func Base(k runs.Key, profile string) runs.Key {
+	if profile != "" {
+		if c, ok := strings.CutSuffix(k.Condition, "+"+profile); ok {
+			k.Condition = c
+		}
+	}
+	return k
+}
+
+// Owns reports whether the run with key k is s's to judge (k's condition
+// the base one: Base).
 func (s Shard) Owns(k runs.Key) bool {
 	return s.Whole() || Of(k, s.Count) == s.Index
 }

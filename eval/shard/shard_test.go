@@ -25,7 +25,8 @@ func TestParse(t *testing.T) {
 		{"1/2/3", `shard count "2/3" is not a number`},
 		{"2", "no /"},
 		{"", "no /"},
-		{"-1/3", `shard index "-1" is not a number`},
+		{"-1/3", `shard -1 does not exist (shards count from 1); want i/n with 1 ≤ i ≤ n`},
+		{"1/-3", `the count must be at least 1; want i/n`},
 		{"+1/3", `shard index "+1" is not a number`},
 		{" 1/3", `shard index " 1" is not a number`},
 		{"1/100001", "too many shards"},
@@ -130,5 +131,30 @@ func TestSpread(t *testing.T) {
 		if per[s] < count/n*8/10 || per[s] > count/n*12/10 {
 			t.Errorf("shard %d has %d of %d keys", s, per[s], count)
 		}
+	}
+}
+
+// TestBase: a profile's run is decided on its base condition, exactly the
+// suffix the profile added taken off; without a profile, or with a
+// condition the profile did not suffix, the key is unchanged.
+func TestBase(t *testing.T) {
+	k := runs.Key{Contract: "c", Condition: "a+p", Task: "t"}
+	for _, c := range []struct {
+		key     runs.Key
+		profile string
+		want    string
+	}{
+		{k, "p", "a"},
+		{k, "", "a+p"},
+		{k, "q", "a+p"},
+		{runs.Key{Condition: "+p"}, "p", ""},
+		{runs.Key{Condition: "a+p+p"}, "p", "a+p"},
+	} {
+		if got := Base(c.key, c.profile).Condition; got != c.want {
+			t.Errorf("Base(%q, %q): condition %q, want %q", c.key.Condition, c.profile, got, c.want)
+		}
+	}
+	if Of(Base(k, "p"), 7) != Of(runs.Key{Contract: "c", Condition: "a", Task: "t"}, 7) {
+		t.Error("a profile's run and its base run hash apart")
 	}
 }

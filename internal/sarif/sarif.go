@@ -47,9 +47,22 @@ func NewLog(runs ...Run) *Log { return &Log{Schema: Schema, Version: Version, Ru
 
 // Run is one invocation of a tool and what it found.
 type Run struct {
-	Tool        Tool         `json:"tool"`
-	Invocations []Invocation `json:"invocations,omitempty"`
-	Results     []Result     `json:"results"`
+	Tool        Tool           `json:"tool"`
+	Invocations []Invocation   `json:"invocations,omitempty"`
+	Results     []Result       `json:"results"`
+	Properties  *RunProperties `json:"properties,omitempty"`
+}
+
+// RunProperties is the run's property bag: tenet.shard on a shard's log
+// (tenet eval --shard i/n), so that its results read as that shard's.
+type RunProperties struct {
+	Shard *Shard `json:"tenet.shard,omitempty"`
+}
+
+// Shard is shard Index of Count.
+type Shard struct {
+	Index int `json:"index"`
+	Count int `json:"count"`
 }
 
 // Tool names the tool; Driver.Rules describe the results' rules.

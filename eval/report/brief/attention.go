@@ -49,7 +49,21 @@ func writeAttention(w io.Writer, d *report.Document, st termstyle.Style) {
 		}
 		fmt.Fprintln(w, line)
 	}
-	fmt.Fprintln(w, clipEnd("details: --detail (every table); "+d.RunsFiles.Explain(), Width))
+	detailsLine(w, d.RunsFiles.Explain())
+}
+
+// detailsLine ends the summary: --detail, then where the runs are and the
+// tenet explain command that reads them. The command is one to copy, so
+// it is never clipped: when both do not fit in Width, it takes a line of
+// its own (as long as the runs files' names make it).
+func detailsLine(w io.Writer, explain string) {
+	const details = "details: --detail (every table)"
+	if line := details + "; " + explain; DisplayWidth(line) <= Width {
+		fmt.Fprintln(w, line)
+		return
+	}
+	fmt.Fprintln(w, details)
+	fmt.Fprintln(w, explain)
 }
 
 // attentionItems returns the list's lines in order.

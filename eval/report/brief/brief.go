@@ -96,7 +96,7 @@ func writeHeader(w io.Writer, d *report.Document) {
 	if line := report.UnselectedLine(d); line != "" {
 		// The full line's tail says what the header already implies;
 		// without it a line fits for names of usual length.
-		fmt.Fprintln(w, clipEnd(strings.TrimSuffix(line, "; its metrics and gates are over those"), Width))
+		fmt.Fprintln(w, clipEnd(trimCasesTail(line), Width))
 	}
 	if d.Shard != nil {
 		fmt.Fprintln(w, clipEnd(fmt.Sprintf("shard %d of %d: metrics over its runs only, gates not evaluated; tenet report merges the shards", d.Shard.Index, d.Shard.Count), Width))
@@ -237,7 +237,7 @@ func writeConditions(w io.Writer, d *report.Document, st termstyle.Style) {
 		}
 		// The full line's tail says what the header already implies;
 		// without it a line fits for names of usual length.
-		fmt.Fprintln(w, clipEnd(strings.TrimSuffix(line, "; its metrics and gates are over those"), Width))
+		fmt.Fprintln(w, clipEnd(trimCasesTail(line), Width))
 	}
 }
 
@@ -398,3 +398,9 @@ func thousands(n int) string {
 }
 
 func itoa(n int) string { return fmt.Sprint(n) }
+
+// trimCasesTail is a cases line without its tail (report.CasesTail, or a
+// shard's), which the summary's header already implies.
+func trimCasesTail(line string) string {
+	return strings.TrimSuffix(strings.TrimSuffix(line, report.CasesTail), report.ShardCasesTail)
+}

@@ -52,6 +52,9 @@ import (
 // error an <error>; a failure the Document's Policy does not count
 // (NotFailing: --fail-on, --fail-on-severity) is a passing case with the
 // failure, and why it does not fail the run, in <system-out>. The <testsuites> element is always written, if empty.
+// A shard's report (tenet eval --shard i/n) says so: the <testsuites>
+// name ends "(shard i of n)", and every suite has the property
+// tenet.shard = "i/n" and report.ShardLine in its <system-out>.
 // Characters XML 1.0 cannot hold (control characters other than tab, line
 // feed and carriage return, invalid UTF-8, U+FFFE, U+FFFF) become U+FFFD,
 // so the output always parses. The output is deterministic.
@@ -82,11 +85,24 @@ type junitSuites struct {
 }
 
 type junitSuite struct {
-	Name     string      `xml:"name,attr"`
-	Tests    int         `xml:"tests,attr"`
-	Failures int         `xml:"failures,attr"`
-	Errors   int         `xml:"errors,attr"`
-	Cases    []junitCase `xml:"testcase"`
+	Name       string           `xml:"name,attr"`
+	Tests      int              `xml:"tests,attr"`
+	Failures   int              `xml:"failures,attr"`
+	Errors     int              `xml:"errors,attr"`
+	Properties *junitProperties `xml:"properties,omitempty"` // nil: no element (an empty slice would write one)
+	Cases      []junitCase      `xml:"testcase"`
+	SystemOut  *junitText       `xml:"system-out,omitempty"`
+}
+
+// junitProperties is a suite's <properties>: on a shard's report (tenet
+// eval --shard i/n), tenet.shard = "i/n".
+type junitProperties struct {
+	Property []junitProperty `xml:"property"`
+}
+
+type junitProperty struct {
+	Name  string `xml:"name,attr"`
+	Value string `xml:"value,attr"`
 }
 
 type junitCase struct {
@@ -123,6 +139,9 @@ func textOf(s string) *junitText {
 // junitDocument builds the suites and counts them.
 func junitDocument(d *report.Document) junitSuites {
 	root := junitSuites{Name: "tenet " + d.Command}
+	if d.Shard != nil {
+		root.Name += fmt.Sprintf(" (shard %d of %d)", d.Shard.Index, d.Shard.Count)
+	}
 	for _, s := range []junitSuite{
 		{Name: "metrics", Cases: junitMetrics(d)},
 		{Name: "invariants", Cases: junitInvariants(d)},
@@ -142,6 +161,10 @@ func junitDocument(d *report.Document) junitSuites {
 			if c.Error != nil {
 				s.Errors++
 			}
+		}
+		if d.Shard != nil { // each suite says it covers one shard: CI lists suites apart
+			s.Properties = &junitProperties{[]junitProperty{{Name: "tenet.shard", Value: fmt.Sprintf("%d/%d", d.Shard.Index, d.Shard.Count)}}}
+			s.SystemOut = textOf(report.ShardLine(d))
 		}
 		root.Tests += s.Tests
 		root.Failures += s.Failures
@@ -166,7 +189,7 @@ func junitMetrics(d *report.Document) []junitCase {
 				Message: fmt.Sprintf("metrics of %s could not be computed: %s", c.Name(), firstOf(lines))}
 		} else {
 			summary := conditionSummary(c)
-			if lines := report.ConditionLines(c); len(lines) > 0 {
+			if lines := d.ConditionLines(c); len(lines) > 0 {
 				summary = strings.Join(lines, "\n") + "\n" + summary // denominators and goal tasks: said before the rates
 			}
 			tc.SystemOut = textOf(summary)
@@ -386,6 +409,9 @@ func (s *junitSuites) prepare() {
 	for i := range s.Suites {
 		su := &s.Suites[i]
 		su.Name = xmlSafe(su.Name)
+		if su.SystemOut != nil {
+			su.SystemOut.Text = xmlEscape(xmlSafe(su.SystemOut.Text))
+		}
 		for j := range su.Cases {
 			c := &su.Cases[j]
 			c.Name, c.Classname = xmlSafe(c.Name), xmlSafe(c.Classname)

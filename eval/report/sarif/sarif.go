@@ -11,7 +11,9 @@
 // at no contract file (github.Place). Each result has a partial
 // fingerprint of its rule, contract and condition, so that GitHub keeps
 // one alert per invariant and condition; a failure the fail policy leaves
-// out is a note.
+// out is a note. A shard's log (tenet eval --shard i/n) has the run
+// property tenet.shard {"index": i, "count": n} and report.ShardLine as a
+// note among the invocation's notifications.
 package sarif
 
 import (
@@ -40,10 +42,16 @@ func Run(d *report.Document) sarif.Run {
 	for _, e := range d.Errors {
 		inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications, sarif.Notification{Level: sarif.Error, Message: sarif.Message{Text: e}})
 	}
+	if d.Shard != nil { // the run's results are one shard's: said in its properties and to a reader
+		inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications, sarif.Notification{Level: sarif.Note, Message: sarif.Message{Text: report.ShardLine(d)}})
+	}
 	run := sarif.Run{
 		Tool:        sarif.Tool{Driver: sarif.Driver{Name: "tenet", Version: d.Version, InformationURI: "https://github.com/tenetlang/tenet"}},
 		Invocations: []sarif.Invocation{inv},
 		Results:     []sarif.Result{},
+	}
+	if d.Shard != nil {
+		run.Properties = &sarif.RunProperties{Shard: &sarif.Shard{Index: d.Shard.Index, Count: d.Shard.Count}}
 	}
 	rules := map[string]bool{}
 	addRule := func(r sarif.Rule) {

@@ -165,3 +165,22 @@ func TestExecutionSuccessful(t *testing.T) {
 		t.Errorf("exit 2: %s, want %s", got, want)
 	}
 }
+
+// TestShard: a shard's log says so, valid SARIF: the run property
+// tenet.shard and the shard line as a note; a whole evaluation's has
+// neither.
+func TestShard(t *testing.T) {
+	d := &report.Document{Command: report.CommandEval, Shard: &report.Shard{Index: 2, Count: 3}}
+	run := written(t, d).Runs[0]
+	if got := jsonOf(t, run.Properties); got != `{"tenet.shard":{"index":2,"count":3}}` {
+		t.Errorf("properties: %s", got)
+	}
+	want := `[{"executionSuccessful":true,"toolExecutionNotifications":[{"level":"note","message":{"text":"shard 2 of 3: the runs whose task falls in it; metrics over those (the declared tasks and cases that ran), gates not evaluated: tenet report over every shard's runs file gives the whole"}}]}]`
+	if got := jsonOf(t, run.Invocations); got != want {
+		t.Errorf("invocations: %s", got)
+	}
+	whole := written(t, &report.Document{Command: report.CommandEval}).Runs[0]
+	if whole.Properties != nil || len(whole.Invocations[0].ToolExecutionNotifications) != 0 {
+		t.Errorf("a whole evaluation's run: %s", jsonOf(t, whole))
+	}
+}

@@ -10,6 +10,7 @@ package runsout
 import (
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -67,4 +68,16 @@ func (f *Flag) Write(stdout io.Writer, recs []runs.Record) (*atomicfile.Set, err
 		return set, set.Cancel(err)
 	}
 	return set, nil
+}
+
+// Note tells, on w, a merge without --contract of runs a bundle judged
+// that it evaluated no gate: the merged runs of a failing evaluation
+// would otherwise exit 0 with no word of it. Nothing without --out (a
+// report of runs files alone is a use of its own), with a contract, or
+// when no run names a bundle (labels from elsewhere have no gates).
+func (f *Flag) Note(w io.Writer, command, contract string, recs []runs.Record) {
+	if f.Out == "" || contract != "" || !slices.ContainsFunc(recs, func(r runs.Record) bool { return r.Bundle != "" }) {
+		return
+	}
+	fmt.Fprintf(w, "%s: no --contract: gates are not evaluated; add --contract X (the contract that judged the runs) to get the evaluation's verdict\n", command)
 }
