@@ -176,6 +176,13 @@ func options(ctx context.Context) (beampipe.Options, error) {
 			return beampipe.Options{}, fmt.Errorf("unknown runner %s: want %s (docs/scale-out.md)", r, strings.Join(runners, ", "))
 		}
 	}
+	for _, name := range []string{"async", "execute_async"} {
+		if f := flag.Lookup(name); f != nil && f.Value.String() == "true" {
+			// The run is published after the pipeline ends: a job left
+			// running would write temporaries no one publishes.
+			return beampipe.Options{}, fmt.Errorf("--%s: tenet-beam publishes the run when the pipeline has ended; run without it", name)
+		}
+	}
 	o := beampipe.Options{Input: *input, Source: *source, Format: *format, Grant: *grant,
 		Out: *out, Report: *reportOut, Cases: *cases, Unknown: *unknown, MaxListed: *maxItems, MaxBadRecords: *maxBad,
 		RunID: beampipe.NewRunID()}

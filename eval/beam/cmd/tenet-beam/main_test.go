@@ -213,6 +213,7 @@ func TestRefusedBeforeRunning(t *testing.T) {
 		want  string
 	}{
 		{map[string]string{"runner": "nope", "input": "x"}, "tenet-beam: unknown runner nope: want prism, direct, dataflow, flink, spark, universal, portable (docs/scale-out.md)\n"},
+		{map[string]string{"async": "true", "input": "x"}, "tenet-beam: --async: tenet-beam publishes the run when the pipeline has ended; run without it\n"},
 		{map[string]string{"input": filepath.Join(dir, "*.jsonl")}, "tenet-beam: no files match " + filepath.Join(dir, "*.jsonl") + " (--input)\n"},
 	} {
 		setFlags(t, base)
@@ -223,6 +224,7 @@ func TestRefusedBeforeRunning(t *testing.T) {
 		}
 		bundles = nil
 		flag.Set("runner", "")
+		flag.Set("async", "false")
 	}
 	// A directory of contracts is each of its contracts, as tenet eval
 	// takes it.
