@@ -49,29 +49,41 @@ func sharedDir(t testing.TB) string {
 	return shared.Dir(t)
 }
 
-// bundleBytes compiles a contract directory as tenet build does.
-func bundleBytes(t testing.TB, dir string) []byte {
+// contractOf is the contract compiled from dir, with its id.
+func contractOf(t testing.TB, dir string) Contract {
 	t.Helper()
 	b, err := tenet.Build(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return b.Bytes()
+	return Contract{Bundle: b.Bytes(), ID: b.ID()}
 }
 
 // banking is the AgentDojo banking contract, compiled.
 func banking(t testing.TB) []Contract {
-	return []Contract{{Bundle: bundleBytes(t, "../../contracts/agentdojo/banking")}}
+	return []Contract{contractOf(t, "../../contracts/agentdojo/banking")}
 }
 
-// runBeam runs the pipeline on Prism, in this process.
+// runBeam runs the pipeline on Prism, in this process, as tenet-beam
+// does: under a new run id (unless o has one), then Commit, or Abort
+// after a failure.
 func runBeam(t testing.TB, o Options) error {
 	t.Helper()
+	if o.RunID == "" {
+		o.RunID = NewRunID()
+	}
 	p, s := beam.NewPipelineWithRoot()
 	if err := Build(s, o); err != nil {
 		t.Fatal(err)
 	}
-	_, err := prism.Execute(context.Background(), p)
+	ctx := context.Background()
+	if _, err := prism.Execute(ctx, p); err != nil {
+		if aerr := Abort(ctx, o); aerr != nil {
+			t.Errorf("Abort: %v", aerr)
+		}
+		return err
+	}
+	_, err := Commit(ctx, o)
 	return err
 }
 
@@ -352,7 +364,7 @@ func identityCollection(t *testing.T, glob string, files []string, nshards int) 
 	t.Helper()
 	var cs []Contract
 	for _, name := range []string{"banking", "slack", "travel", "workspace"} {
-		cs = append(cs, Contract{Bundle: bundleBytes(t, "../../contracts/agentdojo/"+name)})
+		cs = append(cs, contractOf(t, "../../contracts/agentdojo/"+name))
 	}
 	dir := t.TempDir()
 	o := Options{Contracts: cs, Input: glob, Out: filepath.Join(dir, "runs"), Report: filepath.Join(dir, "report.json"),

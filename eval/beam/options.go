@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/tenetlang/tenet"
 	"github.com/tenetlang/tenet/compiler/bundle"
@@ -27,6 +28,11 @@ import (
 // Contract is one contract the pipeline judges with.
 type Contract struct {
 	Bundle []byte // the bundle file's bytes (tenet.Bundle.Bytes)
+	// ID is the bundle id the driver accepted it under (tenet.Bundle.ID,
+	// after its trust policy: tenet.OpenBundle with tenet.WithPolicy).
+	// Every worker that loads Bundle checks that its id is this one, so
+	// the bytes judged are the bytes the policy accepted.
+	ID string
 	// Dir is the contract directory the bundle was compiled from, or ""
 	// for a bundle file: the report's sources name it, as tenet eval's do.
 	Dir string
@@ -53,6 +59,11 @@ type Options struct {
 	// Report is the file the report document is written to, as JSON
 	// (the json format of tenet eval --format json).
 	Report string
+	// RunID names this run's temporary files (NewRunID): the pipeline
+	// writes the shards and the report under temporary names
+	// (TempPath), and Commit gives them their names only when the
+	// pipeline succeeded; Abort removes them.
+	RunID string
 	// Unknown and Cases are tenet eval's --unknown and --cases
 	// (metrics.Options; "" is refuse and declared).
 	Unknown string
@@ -83,6 +94,12 @@ func (o Options) check() (string, error) {
 		return "", errors.New("no runs output: Options.Out (the prefix of the runs shards) is empty")
 	case o.Report == "":
 		return "", errors.New("no report output: Options.Report is empty")
+	case !runIDRE.MatchString(o.RunID):
+		return "", fmt.Errorf("Options.RunID %q: want 16 lowercase hex digits (NewRunID)", o.RunID)
+	case strings.ContainsAny(o.Out, globChars), strings.ContainsAny(o.Report, globChars):
+		return "", fmt.Errorf("the runs prefix %q or the report %q holds one of %s: the run's files are found by glob, so a name may not hold glob characters", o.Out, o.Report, globChars)
+	case o.Report == ManifestPath(o.Out) || shardName(o.Out).MatchString(o.Report):
+		return "", fmt.Errorf("the report %s is one of the runs' files at prefix %s: name it otherwise", o.Report, o.Out)
 	case o.MaxListed < 0, o.MaxPatternThreads < 0, o.MaxBadRecords < 0:
 		return "", errors.New("Options.MaxListed, MaxPatternThreads and MaxBadRecords must be 0 or more")
 	}
@@ -149,6 +166,10 @@ func (o Options) target(c Contract) (target, error) {
 	b, err := tenet.LoadBundle(c.Bundle)
 	if err != nil {
 		return target{}, fmt.Errorf("bundle: %w", err)
+	}
+	if b.ID() != c.ID {
+		// The bytes are not those the driver held to the trust policy.
+		return target{}, fmt.Errorf("bundle %s is not the bundle the trust policy accepted (%q): refusing to judge with it", b.ID(), c.ID)
 	}
 	p, err := b.Program()
 	if err != nil {

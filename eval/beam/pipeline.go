@@ -50,7 +50,7 @@ func Build(s beam.Scope, o Options) error {
 	recs = beam.Reshuffle(s.Scope("spread"), recs)
 	judgedRuns, judgeFacts := beam.ParDo2(s.Scope("judge"), &judgeFn{Opt: o}, recs)
 	groups := beam.GroupByKey(s.Scope("group"), judgedRuns)
-	shards := beam.ParDo(s.Scope("shards"), &shardFn{Out: o.Out}, groups)
+	shards := beam.ParDo(s.Scope("shards"), &shardFn{Out: o.Out, RunID: o.RunID}, groups)
 	facts := beam.Flatten(s.Scope("facts"), frameFacts, judgeFacts)
 	beam.ParDo0(s.Scope("report"), &reportFn{Opt: o}, beam.Impulse(s),
 		beam.SideInput{Input: shards}, beam.SideInput{Input: facts})

@@ -21,7 +21,8 @@ import (
 
 // BadRecordsError is the pipeline's error when records could not be read
 // or mapped to a run, or are duplicates: no report is written (the shards
-// of the conditions without duplicates may be).
+// of the conditions without duplicates are, under temporary names that
+// Abort removes).
 type BadRecordsError struct {
 	N     int      // bad records in all
 	Lines []string // the first Options.MaxBadRecords by file then line, then "... N more bad records not shown"
@@ -61,7 +62,7 @@ func (f *reportFn) ProcessElement(ctx context.Context, _ []byte, shardIt func(*S
 	if err := formats.Write(&b, doc, "json"); err != nil {
 		return err
 	}
-	return writeFile(ctx, f.Opt.Report, b.Bytes())
+	return writeFile(ctx, TempPath(f.Opt.Report, f.Opt.RunID), b.Bytes()) // Commit names it, last
 }
 
 // document is the report of the shards and facts, or the bad records'
@@ -168,7 +169,7 @@ func (f *reportFn) document(ctx context.Context, shards []Shard, factIt func(*Fa
 		Metrics: f.Opt.metrics(), MaxListed: f.Opt.MaxListed, RunsFiles: files}
 	a := assemble.New(in)
 	for _, s := range shards {
-		recs, err := readShard(ctx, s.Path)
+		recs, err := readShard(ctx, TempPath(s.Path, f.Opt.RunID))
 		if err != nil {
 			return nil, err
 		}

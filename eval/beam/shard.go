@@ -41,7 +41,8 @@ func ShardPath(prefix, contract, condition string) string {
 // two runs with one key the later in input order (file, then line) is the
 // duplicate, as in tenet eval.
 type shardFn struct {
-	Out string
+	Out   string
+	RunID string // the shard is written to TempPath(its path, RunID): Commit names it
 }
 
 type judged struct {
@@ -80,7 +81,7 @@ func (f *shardFn) ProcessElement(ctx context.Context, key string, lines func(*[]
 		emit(sh) // the evaluation fails: no shard is written
 		return nil
 	}
-	if err := writeShard(ctx, sh.Path, kept); err != nil {
+	if err := writeShard(ctx, TempPath(sh.Path, f.RunID), kept); err != nil {
 		return err
 	}
 	emit(sh)
