@@ -178,10 +178,12 @@ func point(e history.Evaluation, m history.Metric) trend.Point {
 		if p.N == 0 && m.Den > 0 {
 			p.N = int(math.Round(m.Den))
 		}
-		// Without a value but over runs: unknown labels. The bounds,
-		// once the history records them, are mapped here too
-		// (HasBounds, LowBound, HighBound).
-		p.Unknown = p.N > 0
+		// Without a value: unknown labels (the store counts them), or an
+		// empty subset; the bounds when the evaluation computed them.
+		p.Unknown = m.Unknown > 0 || (m.Bounds == nil && p.N > 0)
+		if m.Bounds != nil {
+			p.HasBounds, p.LowBound, p.HighBound = true, m.Bounds.Low, m.Bounds.High
+		}
 	}
 	return p
 }
