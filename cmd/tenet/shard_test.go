@@ -52,8 +52,11 @@ func TestShardMergeAgentDojo(t *testing.T) {
 		{"collection", filepath.Join("..", "..", "contracts", "agentdojo"), []string{"--cases", "observed", "--unknown", "bounds"}, []int{3}, nil, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if c.profile != "" {
+			switch c.name {
+			case "runs-profile":
 				testtier.Heavy(t, "judges AgentDojo's run files twice (a profile) for the unsharded runs and three shards")
+			case "collection":
+				testtier.Heavy(t, "judges the traces with four contracts for the unsharded runs and three shards (banking covers the default tier)")
 			}
 			contract, err := filepath.Abs(c.contract)
 			if err != nil {
