@@ -161,7 +161,7 @@ func open(path string, write bool, steps []string) (*DB, error) {
 // directory, and checks it is a tenet history database at version
 // len(steps).
 func openRead(path string, steps []string) (*DB, error) {
-	var firstErr error
+	var lastErr error
 	for _, mode := range []string{"mode=ro", "immutable=1"} {
 		// A file: URI, so that SQLite applies mode and immutable; '%'
 		// would start an escape in it.
@@ -176,14 +176,14 @@ func openRead(path string, steps []string) (*DB, error) {
 			return db, nil
 		}
 		sdb.Close()
-		if firstErr == nil {
-			firstErr = err
-		}
+		// The immutable attempt's error, when there is one, says more:
+		// it read the file (an older schema, say).
+		lastErr = err
 		if !cannotOpenReadOnly(err) {
 			break
 		}
 	}
-	return nil, firstErr
+	return nil, lastErr
 }
 
 // cannotOpenReadOnly reports SQLite's refusals of a read-only connection
@@ -356,6 +356,14 @@ func (db *DB) sqlErr(err error) error {
 		}
 	case sqlite3.SQLITE_READONLY:
 		return worded{fmt.Sprintf("cannot write %s: read-only (file or directory)", db.path), err}
+	case sqlite3.SQLITE_CANTOPEN:
+		// The file exists (Open and OpenExisting see to that), so SQLite
+		// could not open it or its -wal/-shm beside it: a read-only
+		// directory or mount, not another program's file. openRead
+		// retries such a refusal immutable.
+		if tenetHeader(db.path) {
+			return worded{fmt.Sprintf("cannot open %s: a read-only directory or file system, or no access to it (SQLite: %s)", db.path, se.Error()), err}
+		}
 	}
 	return err
 }

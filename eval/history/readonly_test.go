@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -246,5 +247,51 @@ func TestBoundsRoundTrip(t *testing.T) {
 				t.Errorf("conditional_asr_exposed = %+v (bounds %+v)", m, m.Bounds)
 			}
 		}
+	}
+}
+
+// TestReadOnlyMount: a database on a read-only file system (a read-only
+// bind mount, which only root can make: skipped otherwise) is read, and
+// recording into it is refused saying why. SQLite refuses it mode=ro (no
+// -shm file can be made), so it is read immutable; the refusal once said
+// the file was not a tenet history database.
+func TestReadOnlyMount(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("a bind mount needs root")
+	}
+	src, mnt := filepath.Join(t.TempDir(), "src"), filepath.Join(t.TempDir(), "mnt")
+	for _, d := range []string{src, mnt} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db, err := Open(filepath.Join(src, "h.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Record(fixture("mail", bundleA, []string{"baseline"}, 2)); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if out, err := exec.Command("mount", "--bind", src, mnt).CombinedOutput(); err != nil {
+		t.Skipf("mount --bind: %v: %s", err, out)
+	}
+	t.Cleanup(func() { exec.Command("umount", mnt).Run() })
+	if out, err := exec.Command("mount", "-o", "remount,ro,bind", mnt).CombinedOutput(); err != nil {
+		t.Skipf("remount read-only: %v: %s", err, out)
+	}
+	path := filepath.Join(mnt, "h.db")
+	r, err := OpenExisting(path)
+	if err != nil {
+		t.Fatalf("OpenExisting on a read-only mount: %v", err)
+	}
+	l, err := r.List(Filter{})
+	if err != nil || len(l) != 1 || l[0].ID != 1 {
+		t.Fatalf("List = %+v, %v", l, err)
+	}
+	r.Close()
+	_, err = Open(path)
+	if want := "cannot open " + path + ": a read-only directory or file system, or no access to it (SQLite: unable to open database file (14))"; err == nil || err.Error() != want {
+		t.Fatalf("Open(read-only mount) = %v, want %q", err, want)
 	}
 }
