@@ -63,6 +63,13 @@ func detailsLine(w io.Writer, explain string) {
 		return
 	}
 	fmt.Fprintln(w, details)
+	// "FILES names every run; tenet explain FILES KEY explains one": the
+	// two halves on lines of their own when the whole does not fit.
+	if before, after, ok := strings.Cut(explain, "; "); ok && DisplayWidth(explain) > Width {
+		fmt.Fprintln(w, before)
+		fmt.Fprintln(w, after)
+		return
+	}
 	fmt.Fprintln(w, explain)
 }
 
