@@ -48,7 +48,7 @@ func evalCmd() *cobra.Command {
 				if hf.Record {
 					f, verb = "--record", "record"
 				}
-				return fmt.Errorf("%s %ss a whole evaluation, not shard %s: %s the merged shards with tenet report --contract %s %s shard-*.jsonl", f, verb, opt.Shard, verb, args[0], f)
+				return fmt.Errorf("%s %ss a whole evaluation, not shard %s: %s the merged shards with tenet report --contract %s %s shard-*.jsonl (with this command's metric flags, e.g. --cases)", f, verb, opt.Shard, verb, args[0], f)
 			}
 			// Each worker holds up to a few records in flight: a bound keeps
 			// a typo (--workers 99999999) from exhausting memory.

@@ -29,7 +29,14 @@ func Gate(f *cliflags.History, d *report.Document, recs []runs.Record) error {
 	}
 	db, err := history.OpenExisting(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		d.Warnings = append(d.Warnings, fmt.Sprintf("%s: no history database at %s: nothing to compare with, the gate passes", GateName, path))
+		// With --record this evaluation starts the history: nothing to
+		// lose yet. Without it, a missing database is most likely a
+		// mistyped --db, and a gate that passes on it would always pass
+		// (even under -q, where warnings are not printed).
+		if !f.Record {
+			return fmt.Errorf("--no-case-lost: no history database at %s, so nothing to compare with (a mistyped --db?); add --record to start the history with this evaluation", path)
+		}
+		d.Warnings = append(d.Warnings, fmt.Sprintf("%s: no history database at %s: nothing to compare with, the gate passes (this evaluation starts the history)", GateName, path))
 		return nil
 	} else if err != nil {
 		return err
