@@ -95,7 +95,7 @@ func NoCaseLost(db *history.DB, d *report.Document, recs []runs.Record) error {
 		diff, err := regress.Compute(a, b, regress.Options{})
 		if err != nil {
 			addGate(d, report.GateResult{Contract: c, Gate: GateName, Condition: runs.Safe(c), Requirement: requirement,
-				Reason: "cannot compare: " + strings.ReplaceAll(err.Error(), "\n", "; ")})
+				Reason: "cannot compare: " + oneLine(err.Error())})
 			continue
 		}
 		for _, cond := range diff.Conditions {
@@ -219,4 +219,10 @@ func ids(s []string) string {
 		out[i] = runs.Printable(id)
 	}
 	return strings.Join(out, ", ")
+}
+
+// oneLine joins an error's lines for a gate's reason: a line ending in a
+// colon introduces the next ("would: a; b"), the others are separated.
+func oneLine(msg string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(msg, ":\n", ": "), "\n", "; ")
 }

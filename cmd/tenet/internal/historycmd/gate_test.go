@@ -79,6 +79,9 @@ func TestNoCaseLost(t *testing.T) {
 	if d.ExitCode != 1 || len(d.Failures) != 1 || !strings.HasPrefix(d.Failures[0], "gate no_case_lost failed for k: no task or case lost against evaluation 1: cannot compare: ") {
 		t.Errorf("unknown label: exit %d, failures %q", d.ExitCode, d.Failures)
 	}
+	if len(d.Failures) == 1 && (strings.Contains(d.Failures[0], ":;") || !strings.Contains(d.Failures[0], "as tenet compare would: ")) {
+		t.Errorf("the reason's lines are not joined as a sentence: %q", d.Failures[0])
+	}
 }
 
 func record(t *testing.T, db *history.DB, d *report.Document, recs []runs.Record) {
