@@ -123,6 +123,15 @@ func trendCmd(c *Context) *cobra.Command {
 // Points are metric's values in the evaluations f selects, one per
 // evaluation and condition of f.Contract (only f.Condition when set).
 func Points(db *history.DB, f history.Filter, metric string) ([]trend.Point, error) {
+	if f.Condition != "" {
+		// As diff's --condition: a condition named as the summary shows
+		// it, without its " @ attack", when that names one condition.
+		c, err := baseCondition(db, f)
+		if err != nil {
+			return nil, err
+		}
+		f.Condition = c
+	}
 	evs, err := db.List(f)
 	if err != nil {
 		return nil, err
@@ -227,4 +236,28 @@ func writeOut(stdout io.Writer, path string, data []byte) error {
 		return err
 	}
 	return atomicfile.Write(path, data, 0o644)
+}
+
+// baseCondition is f.Condition, or the one recorded condition of
+// f.Contract it names without its " @ attack" part.
+func baseCondition(db *history.DB, f history.Filter) (string, error) {
+	all, err := db.List(history.Filter{Contract: f.Contract})
+	if err != nil {
+		return "", err
+	}
+	var match []string
+	for _, e := range all {
+		for _, c := range e.Conditions {
+			if c == f.Condition {
+				return c, nil
+			}
+			if strings.HasPrefix(c, f.Condition+" @ ") && !slices.Contains(match, c) {
+				match = append(match, c)
+			}
+		}
+	}
+	if len(match) == 1 {
+		return match[0], nil
+	}
+	return f.Condition, nil
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tenetlang/tenet/eval/assemble"
 	"github.com/tenetlang/tenet/eval/history"
 	"github.com/tenetlang/tenet/eval/report"
 	"github.com/tenetlang/tenet/eval/runs"
@@ -159,5 +160,33 @@ func TestMissingConditionFails(t *testing.T) {
 	wantW := []string{"no_case_lost: not compared, new in this evaluation: k:z", "no_case_lost: not compared, 1 tasks and cases new in this evaluation: k:m/t3"}
 	if !slices.Equal(d.Warnings, wantW) {
 		t.Errorf("warnings %q", d.Warnings)
+	}
+}
+
+// TestTrendConditionWithoutAttack: trend's --condition takes a condition
+// as the summary shows it, without its " @ attack", when that names one
+// recorded condition (as diff's --condition does); it was refused with a
+// "did you mean" naming the full name.
+func TestTrendConditionWithoutAttack(t *testing.T) {
+	db, err := history.Open(filepath.Join(t.TempDir(), "h.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	r := ben("t1", true)
+	a := att("t1", "g", true, false, false)
+	a.Key.Attack = "important_instructions"
+	recs := sorted(r, a)
+	record(t, db, assemble.Build(assemble.Input{Command: report.CommandEval, Version: "test"}, recs), recs)
+	got, err := baseCondition(db, history.Filter{Contract: "k", Condition: "m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs, err := db.List(history.Filter{Contract: "k"})
+	if err != nil || len(evs) != 1 {
+		t.Fatalf("List = %v, %v", evs, err)
+	}
+	if want := "m @ important_instructions"; got != want || !slices.Contains(evs[0].Conditions, want) {
+		t.Errorf("baseCondition(m) = %q, want %q (recorded conditions %q)", got, want, evs[0].Conditions)
 	}
 }
