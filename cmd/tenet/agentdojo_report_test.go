@@ -9,8 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
 	"github.com/tenetlang/tenet/eval/report/brief"
 	"github.com/tenetlang/tenet/internal/shared"
 	"github.com/tenetlang/tenet/internal/testtier"
@@ -31,10 +29,6 @@ func TestAgentDojoBankingReports(t *testing.T) {
 		t.Fatal(err)
 	}
 	goldens, err := filepath.Abs("testdata")
-	if err != nil {
-		t.Fatal(err)
-	}
-	schema, err := jsonschema.NewCompiler().Compile(filepath.Join("..", "..", "docs", "report-schema.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,15 +72,6 @@ func TestAgentDojoBankingReports(t *testing.T) {
 			}
 			if outs[0] != outs[1] {
 				t.Errorf("the %s report depends on the order of the files", f.format)
-			}
-			if f.format == "json" {
-				v, err := jsonschema.UnmarshalJSON(strings.NewReader(outs[0]))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := schema.Validate(v); err != nil {
-					t.Errorf("the JSON report does not follow docs/report-schema.json: %v", err)
-				}
 			}
 			path := filepath.Join(goldens, f.golden)
 			if *updateScripts {

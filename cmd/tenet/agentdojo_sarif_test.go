@@ -5,10 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/tenetlang/tenet/internal/shared"
 )
@@ -16,7 +13,9 @@ import (
 // TestAgentDojoBankingSARIF pins the SARIF log of the AgentDojo banking
 // evaluation (every agent's real transcripts, --cases observed, as
 // TestAgentDojoBankingReports) to testdata/agentdojo-banking.sarif (-update
-// rewrites it) and validates it against the SARIF 2.1.0 schema. It runs
+// rewrites it), which internal/sarif's TestGoldenSARIFValid validates
+// against the SARIF 2.1.0 schema (not here: the validator's start-up work
+// would be paid by every tenet process this package's tests start). It runs
 // from the module root with the contract and the traces named relative to
 // it, as a CI job would, so that the log's paths are those a code
 // scanning upload resolves against the repository.
@@ -27,12 +26,6 @@ func TestAgentDojoBankingSARIF(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden, err := filepath.Abs(filepath.Join("testdata", "agentdojo-banking.sarif"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	c.AssertFormat()
-	schema, err := c.Compile(filepath.Join(root, "internal", "sarif", "testdata", "sarif-schema-2.1.0.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,13 +51,6 @@ func TestAgentDojoBankingSARIF(t *testing.T) {
 	}
 	if outs[0] != outs[1] {
 		t.Error("the SARIF log depends on the order of the files")
-	}
-	v, err := jsonschema.UnmarshalJSON(strings.NewReader(outs[0]))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := schema.Validate(v); err != nil {
-		t.Errorf("not valid SARIF 2.1.0: %v", err)
 	}
 	if *updateScripts {
 		if err := os.WriteFile(golden, []byte(outs[0]), 0o644); err != nil {

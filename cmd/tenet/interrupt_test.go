@@ -51,6 +51,8 @@ func TestInterrupt(t *testing.T) {
 		{"report --report-out", []string{"report", "slow.runs", "--report-out", "runs.jsonl"}, "slow.runs", syscall.SIGINT},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			// Each case waits out tenet's second of grace: in parallel.
+			t.Parallel()
 			dir := t.TempDir()
 			for name, data := range map[string][]byte{
 				"tiny/main.tenet.hcl": contract,

@@ -8,8 +8,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
 	"github.com/tenetlang/tenet/eval/runs"
 	"github.com/tenetlang/tenet/eval/shard"
 	"github.com/tenetlang/tenet/internal/shared"
@@ -26,10 +24,6 @@ import (
 // the unsharded runs' own; and a shard's bytes do not depend on --workers.
 func TestShardMergeAgentDojo(t *testing.T) {
 	traces := filepath.Join(shared.Dir(t), "agentdojo", "traces")
-	repoRoot, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
 	files, err := filepath.Glob(filepath.Join(traces, "*.jsonl"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no transcripts in %s: %v", traces, err)
@@ -164,17 +158,6 @@ func TestShardMergeAgentDojo(t *testing.T) {
 			}
 			if !bytes.Contains(outs[0][1], []byte(`"shard": {`)) {
 				t.Error(`the shard's JSON report has no "shard" member`)
-			}
-			schema, err := jsonschema.NewCompiler().Compile(filepath.Join(repoRoot, "docs", "report-schema.json"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			v, err := jsonschema.UnmarshalJSON(bytes.NewReader(outs[0][1]))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := schema.Validate(v); err != nil {
-				t.Errorf("the shard's JSON report does not fit docs/report-schema.json: %v", err)
 			}
 		})
 	}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -62,6 +64,36 @@ func TestJSONMatchesSchema(t *testing.T) {
 				t.Errorf("unexpected framing:\n%s", out)
 			}
 		})
+	}
+}
+
+// TestJSONShardMatchesSchema validates a shard's report (tenet eval --shard
+// 2/3): the "shard" member and a shard's observed cases.
+func TestJSONShardMatchesSchema(t *testing.T) {
+	d := evalDocument(t)
+	d.Shard = &Shard{Index: 2, Count: 3}
+	out := writeJSON(t, d)
+	if !bytes.Contains(out, []byte("\"shard\": {")) {
+		t.Fatalf("no shard member:\n%s", out)
+	}
+	if err := reportSchema(t).Validate(decodeJSON(t, out)); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+}
+
+// TestJSONAgentDojoGoldenMatchesSchema validates the JSON report of the
+// AgentDojo banking evaluation that cmd/tenet's TestAgentDojoBankingReports
+// proves is tenet eval's output. The check lives here, not there, so that
+// the validator's start-up work is not paid by every tenet process
+// cmd/tenet's script tests start.
+func TestJSONAgentDojoGoldenMatchesSchema(t *testing.T) {
+	golden := filepath.Join("..", "..", "cmd", "tenet", "testdata", "agentdojo-banking.json")
+	data, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := reportSchema(t).Validate(decodeJSON(t, data)); err != nil {
+		t.Errorf("%s does not follow docs/report-schema.json: %v", golden, err)
 	}
 }
 
