@@ -129,7 +129,7 @@ func evalCmd() *cobra.Command {
 			if err := historycmd.Gate(&hf, ev.Document, ev.Runs); err != nil {
 				return err
 			}
-			rf.Record = historycmd.Recorder(cmd, &hf, ev.Runs, files, list.Open)
+			rf.Record = historycmd.Recorder(cmd, &hf, ev.Runs, nil, files, list.Open)
 			return rf.write(cmd, ev.Document, &outputs)
 		},
 	}

@@ -113,7 +113,7 @@ func reportCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			rf.Record = historycmd.Recorder(cmd, &hf, recs, args, nil)
+			rf.Record = historycmd.Recorder(cmd, &hf, recs, assemble.Given(progs), args, nil)
 			return rf.write(cmd, d, outputs)
 		},
 	}

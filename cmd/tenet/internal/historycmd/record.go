@@ -20,10 +20,11 @@ const EnvTime = "TENET_HISTORY_TIME"
 
 // Recorder is what eval and report call after their report is written
 // (reportout.Flags.Record): it records the Document with recs (in key
-// order) and the hashes of inputs (open reopens one; nil: os.Open) in the
-// database of f, then prints "recorded evaluation N in PATH" on cmd's
-// stderr. nil without --record.
-func Recorder(cmd *cobra.Command, f *cliflags.History, recs []runs.Record, inputs []string, open func(string) (io.ReadCloser, error)) func(*report.Document) error {
+// order), the contracts given that the Document does not list (tenet
+// report --contract: assemble.Given) and the hashes of inputs (open
+// reopens one; nil: os.Open) in the database of f, then prints "recorded
+// evaluation N in PATH" on cmd's stderr. nil without --record.
+func Recorder(cmd *cobra.Command, f *cliflags.History, recs []runs.Record, given []report.Contract, inputs []string, open func(string) (io.ReadCloser, error)) func(*report.Document) error {
 	if !f.Record {
 		return nil
 	}
@@ -49,7 +50,7 @@ func Recorder(cmd *cobra.Command, f *cliflags.History, recs []runs.Record, input
 			return err
 		}
 		defer db.Close()
-		id, err := db.Record(history.NewEvaluation{Document: d, Runs: recs, Inputs: hashed, Commit: commit, Dirty: dirty, Recorded: when})
+		id, err := db.Record(history.NewEvaluation{Document: d, Runs: recs, Inputs: hashed, Commit: commit, Dirty: dirty, Recorded: when, Given: given})
 		if err != nil {
 			return err
 		}

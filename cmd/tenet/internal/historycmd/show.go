@@ -90,6 +90,19 @@ func load(db *history.DB, id int64, withRuns bool) (*shown, error) {
 }
 
 // number renders a rate's value with four decimals, "—" for none.
+// versionText is a contract's version as show prints it: a contract
+// without one, and one whose version the recording command did not know
+// (tenet report without --contract), each say so.
+func versionText(c history.Contract) string {
+	switch {
+	case c.VersionUnknown:
+		return "(version unknown)"
+	case c.Version == "":
+		return "(no version)"
+	}
+	return runs.Printable(c.Version)
+}
+
 func number(v float64) string {
 	if math.IsNaN(v) {
 		return "—"
@@ -110,7 +123,7 @@ func (s *shown) writeTable(w io.Writer) error {
 	}
 	fmt.Fprintf(tw, "commit\t%s\n", commit)
 	for _, c := range e.Contracts {
-		fmt.Fprintf(tw, "contract\t%s\n", strings.TrimSpace(fmt.Sprintf("%s %s %s", orDash(runs.Printable(c.Name)), c.Version, orDash(c.BundleID))))
+		fmt.Fprintf(tw, "contract\t%s %s %s\n", orDash(runs.Printable(c.Name)), versionText(c), orDash(c.BundleID))
 	}
 	fmt.Fprintf(tw, "runs\t%d\n", e.Runs)
 	if e.Note != "" {
