@@ -1,9 +1,7 @@
 package historycmd
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"slices"
 	"strings"
 
@@ -12,37 +10,21 @@ import (
 	"github.com/tenetlang/tenet/eval/history/regress"
 	"github.com/tenetlang/tenet/eval/report"
 	"github.com/tenetlang/tenet/eval/runs"
-	"github.com/tenetlang/tenet/internal/cliflags"
 )
 
-// Gate applies --no-case-lost (f.NoCaseLost) to d, the report of recs,
-// against the database f names (NoCaseLost); a database that does not
-// exist yet holds nothing to compare with: a warning, and the gate passes.
-// Without the flag it does nothing.
-func Gate(f *cliflags.History, d *report.Document, recs []runs.Record) error {
-	if !f.NoCaseLost {
+// Gate applies --no-case-lost to d, the report of recs, against the
+// database of s (NoCaseLost); a database --record has just created holds
+// nothing to compare with: a warning, and the gate passes. Without the
+// flag it does nothing.
+func (s *Session) Gate(d *report.Document, recs []runs.Record) error {
+	if !s.f.NoCaseLost {
 		return nil
 	}
-	path, err := f.Path()
-	if err != nil {
-		return err
-	}
-	db, err := history.OpenExisting(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		// With --record this evaluation starts the history: nothing to
-		// lose yet. Without it, a missing database is most likely a
-		// mistyped --db, and a gate that passes on it would always pass
-		// (even under -q, where warnings are not printed).
-		if !f.Record {
-			return fmt.Errorf("--no-case-lost: no history database at %s, so nothing to compare with (a mistyped --db?); add --record to start the history with this evaluation", path)
-		}
-		d.Warnings = append(d.Warnings, fmt.Sprintf("%s: no history database at %s: nothing to compare with, the gate passes (this evaluation starts the history)", GateName, path))
+	if s.fresh {
+		d.Warnings = append(d.Warnings, fmt.Sprintf("%s: no history database at %s: nothing to compare with, the gate passes (this evaluation starts the history)", GateName, s.path))
 		return nil
-	} else if err != nil {
-		return err
 	}
-	defer db.Close()
-	return NoCaseLost(db, d, recs)
+	return NoCaseLost(s.db, d, recs)
 }
 
 // GateName is the gate --no-case-lost adds to a report.
