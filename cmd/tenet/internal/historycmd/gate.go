@@ -60,8 +60,16 @@ func NoCaseLost(db *history.DB, d *report.Document, recs []runs.Record) error {
 				GateName, runs.Safe(c), db.Path()))
 			continue
 		}
+		mine := ofContract(recs, c)
+		// A failure that concerns every condition of c is one row per
+		// condition, each in the condition column, as other gates' are.
+		failEach := func(requirement, reason string) {
+			for _, name := range regress.ConditionNames(mine) {
+				addGate(d, report.GateResult{Contract: c, Gate: GateName, Condition: name, Requirement: requirement, Reason: reason})
+			}
+		}
 		if !ok {
-			addGate(d, report.GateResult{Contract: c, Gate: GateName, Condition: runs.Safe(c), Requirement: "no task or case lost against the baseline", Reason: why})
+			failEach("no task or case lost against the baseline", why)
 			continue
 		}
 		before, err := db.Runs(base.ID)
@@ -69,15 +77,14 @@ func NoCaseLost(db *history.DB, d *report.Document, recs []runs.Record) error {
 			return err
 		}
 		a := regress.Side{Name: fmt.Sprintf("evaluation %d", base.ID), ID: base.ID, Runs: ofContract(before, c)}
-		b := regress.Side{Name: "this evaluation", Runs: ofContract(recs, c)}
+		b := regress.Side{Name: "this evaluation", Runs: mine}
 		requirement := fmt.Sprintf("no task or case lost against evaluation %d", base.ID)
 		if why != "" {
 			requirement += " (" + why + ")"
 		}
-		diff, err := regress.Compute(a, b, regress.Options{})
+		diff, err := regress.Compute(a, b, regress.Options{KeepUnpaired: true})
 		if err != nil {
-			addGate(d, report.GateResult{Contract: c, Gate: GateName, Condition: runs.Safe(c), Requirement: requirement,
-				Reason: "cannot compare: " + oneLine(err.Error())})
+			failEach(requirement, "cannot compare: "+oneLine(err.Error()))
 			continue
 		}
 		for _, cond := range diff.Conditions {
@@ -97,6 +104,9 @@ func NoCaseLost(db *history.DB, d *report.Document, recs []runs.Record) error {
 				g.Reason = strings.Join(parts, "; ")
 			}
 			addGate(d, g)
+		}
+		for _, u := range diff.Unpaired { // no case lost cannot be shown
+			addGate(d, report.GateResult{Contract: c, Gate: GateName, Condition: u.Name, Requirement: requirement, Reason: "cannot compare: " + oneLine(u.Reason)})
 		}
 		for _, v := range diff.Vanished {
 			addGate(d, report.GateResult{Contract: c, Gate: GateName, Condition: v.Name, Requirement: requirement, Reason: v.Reason(a.Name)})
