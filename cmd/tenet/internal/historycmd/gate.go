@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/tenetlang/tenet/eval/failpolicy"
 	"github.com/tenetlang/tenet/eval/history"
@@ -87,6 +88,7 @@ func NoCaseLost(db *history.DB, d *report.Document, recs []runs.Record) error {
 			failEach(requirement, "cannot compare: "+oneLine(err.Error()))
 			continue
 		}
+		first := len(d.Gates)
 		for _, cond := range diff.Conditions {
 			g := report.GateResult{Contract: c, Gate: GateName, Condition: cond.Name, Requirement: requirement,
 				Passed: len(cond.LostTasks)+len(cond.LostCases) == 0}
@@ -122,6 +124,14 @@ func NoCaseLost(db *history.DB, d *report.Document, recs []runs.Record) error {
 		}
 		if len(added) > 0 {
 			d.Warnings = append(d.Warnings, fmt.Sprintf("%s: not compared, %d tasks and cases new in this evaluation: %s", GateName, len(added), firstOf(added, 10)))
+		}
+		// A passing gate names its baseline in the summary too, so that a
+		// CI log shows what it was compared with (a failing one's lines
+		// name it already).
+		if !slices.ContainsFunc(d.Gates[first:], func(g report.GateResult) bool { return !g.Passed }) {
+			// The baseline first: a summary cuts a long line at its end.
+			d.Notes = append(d.Notes, fmt.Sprintf("%s passed: no task or case lost against evaluation %d (recorded %s), contract %s",
+				GateName, base.ID, base.Recorded.Format(time.RFC3339), runs.Safe(c)))
 		}
 	}
 	return nil
