@@ -87,6 +87,11 @@ func evalCmd() *cobra.Command {
 					return fmt.Errorf("--out and --report-out name the same file %s", out)
 				}
 			}
+			hist, err := historycmd.Prepare(&hf) // a database that cannot be used is refused before judging
+			if err != nil {
+				return err
+			}
+			defer hist.Close()
 			pol, err := trust.Policy()
 			if err != nil {
 				return err
@@ -126,10 +131,10 @@ func evalCmd() *cobra.Command {
 			} else if err != nil {
 				return err
 			}
-			if err := historycmd.Gate(&hf, ev.Document, ev.Runs); err != nil {
+			if err := hist.Gate(ev.Document, ev.Runs); err != nil {
 				return err
 			}
-			rf.Record = historycmd.Recorder(cmd, &hf, ev.Runs, files, list.Open)
+			rf.Record = hist.Recorder(cmd, ev.Runs, nil, files, list.Open)
 			return rf.write(cmd, ev.Document, &outputs)
 		},
 	}

@@ -45,6 +45,27 @@ func TestHistoryNewerSchema(t *testing.T) {
 	if after, _ := os.ReadFile(path); !bytes.Equal(before, after) {
 		t.Error("a newer database was changed")
 	}
+	// --record and --no-case-lost find it out before judging: the exact
+	// message, exit 2, nothing on stdout, no --out or --report-out file.
+	dir := t.TempDir()
+	out, rep := filepath.Join(dir, "runs.jsonl"), filepath.Join(dir, "r.json")
+	for _, args := range [][]string{
+		{"eval", "../../examples/quickstart", "../../examples/quickstart/transcripts.jsonl", "--record", "--db", path, "-o", out, "--report-out", rep},
+		{"eval", "../../examples/quickstart", "../../examples/quickstart/transcripts.jsonl", "--no-case-lost", "--db", path, "-o", out, "--report-out", rep},
+		{"report", "../../eval/runs/testdata/worked.jsonl", "--record", "--db", path, "--report-out", rep},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := Main(args, &stdout, &stderr)
+		msg := fmt.Sprintf("tenet %s: history database %s has schema version %d, newer than this tenet's (%d): use a newer tenet, or another --db\n", args[0], path, future, history.SchemaVersion())
+		if code != 2 || stdout.Len() != 0 || stderr.String() != msg {
+			t.Errorf("tenet %s: exit %d, stdout %q, stderr %q; want 2, nothing, %q", strings.Join(args, " "), code, stdout.String(), stderr.String(), msg)
+		}
+		for _, f := range []string{out, rep} {
+			if _, err := os.Stat(f); err == nil {
+				t.Errorf("tenet %s wrote %s", strings.Join(args, " "), f)
+			}
+		}
+	}
 }
 
 // TestHistoryEnvDB: without --db, TENET_HISTORY_DB names the database.

@@ -57,10 +57,14 @@ func reportCmd() *cobra.Command {
 			if maxRecord < 1 {
 				return fmt.Errorf("--max-record-bytes %d: want at least 1", maxRecord)
 			}
+			hist, err := historycmd.Prepare(&hf) // a database that cannot be used is refused before reading
+			if err != nil {
+				return err
+			}
+			defer hist.Close()
 			// The trust flags are checked before any runs file is read: a
 			// key that cannot apply is a usage error, whatever the runs.
 			var pol bundle.Policy
-			var err error
 			if contract == "" {
 				pol, err = trust.RunsPolicy("To verify them, report with --contract X.tnb, the signed bundle that judged them: the bundle is checked against the key and every run must name its id.")
 			} else {
@@ -105,7 +109,7 @@ func reportCmd() *cobra.Command {
 				d.Warnings = append(d.Warnings, fmt.Sprintf("%d decision-log %s decided no call (an entry with an error, no decision) in %d %s: the authorization audit does not count them; each run's utility reason names its first such line",
 					n, runs.Plural(n, "line", "lines"), in, runs.Plural(in, "run", "runs")))
 			}
-			if err := historycmd.Gate(&hf, d, recs); err != nil {
+			if err := hist.Gate(d, recs); err != nil {
 				return err
 			}
 			outputs, err := ro.Write(cmd.OutOrStdout(), recs) // --out: the runs merged
@@ -113,7 +117,7 @@ func reportCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			rf.Record = historycmd.Recorder(cmd, &hf, recs, args, nil)
+			rf.Record = hist.Recorder(cmd, recs, assemble.Given(progs), args, nil)
 			return rf.write(cmd, d, outputs)
 		},
 	}

@@ -8,6 +8,17 @@ import (
 	"github.com/tenetlang/tenet/eval/runs"
 )
 
+// Given are the contracts of progs by name, version and bundle id, with
+// nothing judged: what tenet report --contract knows of the contracts it
+// was given (its Document lists none), for the history to record.
+func Given(progs []*eval.Program) []report.Contract {
+	var out []report.Contract
+	for _, p := range progs {
+		out = append(out, report.Contract{Name: p.Bundle.Manifest.Contract, Version: p.Bundle.Manifest.Version, Bundle: p.ID})
+	}
+	return out
+}
+
 // ContractOf describes the contract of p and what happened to the records
 // it read (res, from pipeline.EvalFiles).
 func ContractOf(p *eval.Program, res *pipeline.Result) report.Contract {

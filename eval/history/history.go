@@ -251,8 +251,7 @@ func (db *DB) migrate(ctx context.Context, steps []string) error {
 	// WAL lets readers read while one writer writes, and makes a commit
 	// one append to the log: a writer killed mid-write leaves the log's
 	// torn tail, which SQLite ignores.
-	var mode string
-	if err := db.sql.QueryRowContext(ctx, "PRAGMA journal_mode=WAL").Scan(&mode); err != nil {
+	if err := db.setWAL(ctx); err != nil {
 		return fmt.Errorf("history database %s: setting WAL mode: %w", db.path, err)
 	}
 	if current == len(steps) {
@@ -288,6 +287,23 @@ func (db *DB) migrate(ctx context.Context, steps []string) error {
 		return fmt.Errorf("history database %s: %w", db.path, err)
 	}
 	return nil
+}
+
+// setWAL sets WAL mode. On a new file another process may be migrating
+// at the same moment: the change of journal mode then meets its write
+// lock, and SQLite reports busy at once, without waiting (waiting could
+// deadlock), so it is tried again until BusyTimeout.
+func (db *DB) setWAL(ctx context.Context) error {
+	deadline := time.Now().Add(BusyTimeout)
+	for {
+		var mode string
+		err := db.sql.QueryRowContext(ctx, "PRAGMA journal_mode=WAL").Scan(&mode)
+		var se *sqlite.Error
+		if err == nil || !errors.As(err, &se) || se.Code()&0xff != sqlite3.SQLITE_BUSY || time.Now().After(deadline) {
+			return err
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 // querier is what checkOwner reads through: the database or a transaction.

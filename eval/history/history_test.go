@@ -214,7 +214,7 @@ func TestListFilters(t *testing.T) {
 }
 
 // TestReportContracts: a tenet report Document lists no contracts; the
-// runs name them.
+// runs name them, but not their version, which is unknown (not "").
 func TestReportContracts(t *testing.T) {
 	db, _ := openTemp(t)
 	e := fixture("mail", bundleA, []string{"baseline"}, 2)
@@ -227,7 +227,7 @@ func TestReportContracts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []Contract{{Name: "mail", BundleID: bundleA, Conditions: []string{"baseline"}}}; !reflect.DeepEqual(got.Contracts, want) || got.Command != "report" {
+	if want := []Contract{{Name: "mail", VersionUnknown: true, BundleID: bundleA, Conditions: []string{"baseline"}}}; !reflect.DeepEqual(got.Contracts, want) || got.Command != "report" {
 		t.Fatalf("contracts %+v command %q, want %+v report", got.Contracts, got.Command, want)
 	}
 }
@@ -248,7 +248,8 @@ func TestConditionsPerContract(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Contract{{Name: "bank", BundleID: bundleB, Conditions: []string{"baseline", "guarded", "strict"}}, {Name: "mail", BundleID: bundleA, Conditions: []string{"baseline"}}}
+	want := []Contract{{Name: "bank", VersionUnknown: true, BundleID: bundleB, Conditions: []string{"baseline", "guarded", "strict"}},
+		{Name: "mail", VersionUnknown: true, BundleID: bundleA, Conditions: []string{"baseline"}}}
 	if !reflect.DeepEqual(e.Contracts, want) || !reflect.DeepEqual(e.Conditions, []string{"baseline", "guarded", "strict"}) || e.Pairs != 4 {
 		t.Fatalf("contracts %+v, conditions %v, pairs %d", e.Contracts, e.Conditions, e.Pairs)
 	}
@@ -350,7 +351,7 @@ func TestMigrateFromV1(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if v, _ := db.Version(); v != SchemaVersion() || v != 3 {
+	if v, _ := db.Version(); v != SchemaVersion() || v != 4 {
 		t.Fatalf("migrated to version %d, want %d", v, SchemaVersion())
 	}
 	e, err := db.Get(1)
@@ -358,7 +359,7 @@ func TestMigrateFromV1(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := Evaluation{ID: 1, Recorded: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), Command: "report", Version: "0.9", Commit: "abc",
-		Contracts: []Contract{{Name: "mail", Conditions: []string{"baseline"}}}, Conditions: []string{"baseline"}, Pairs: 1, Runs: 1}
+		Contracts: []Contract{{Name: "mail", VersionUnknown: true, Conditions: []string{"baseline"}}}, Conditions: []string{"baseline"}, Pairs: 1, Runs: 1}
 	if !reflect.DeepEqual(e, want) {
 		t.Fatalf("after migration Get = %+v, want %+v", e, want)
 	}
@@ -531,5 +532,29 @@ func TestRecordAllOrNothing(t *testing.T) {
 		if n != 0 {
 			t.Errorf("%s holds %d rows of a failed Record", table, n)
 		}
+	}
+}
+
+// TestRecordContractVersions: a report Document lists no contracts; the
+// contract given (tenet report --contract) gives its runs their version,
+// and runs of a bundle no contract given names have an unknown version.
+func TestRecordContractVersions(t *testing.T) {
+	db, _ := openTemp(t)
+	recs := append(fixtureRuns("mail", bundleA, []string{"baseline"}, 1), fixtureRuns("web", bundleB, []string{"baseline"}, 1)...)
+	runs.SortRecords(recs)
+	d := assemble.Build(assemble.Input{Command: report.CommandReport, Version: "0.test"}, recs)
+	id, err := db.Record(NewEvaluation{Document: d, Runs: recs, Recorded: t0,
+		Given: []report.Contract{{Name: "mail", Version: "1.2.0", Bundle: bundleA}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := db.Get(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Contract{{Name: "mail", Version: "1.2.0", BundleID: bundleA, Conditions: []string{"baseline"}},
+		{Name: "web", VersionUnknown: true, BundleID: bundleB, Conditions: []string{"baseline"}}}
+	if !reflect.DeepEqual(e.Contracts, want) {
+		t.Fatalf("contracts = %+v, want %+v", e.Contracts, want)
 	}
 }

@@ -43,9 +43,13 @@ type Evaluation struct {
 
 // Contract is a contract of an evaluation.
 type Contract struct {
-	Name     string
-	Version  string
-	BundleID string // "sha256:<hex>", "" for runs labelled elsewhere
+	Name string
+	// Version is the contract's version, "" when it has none; when the
+	// recording command did not know it (tenet report without
+	// --contract), VersionUnknown is true and Version "".
+	Version        string
+	VersionUnknown bool
+	BundleID       string // "sha256:<hex>", "" for runs labelled elsewhere
 	// Conditions are the conditions of the contract of this name in the
 	// evaluation, sorted (conditions are recorded per contract name).
 	Conditions []string
@@ -282,7 +286,9 @@ func get(ctx context.Context, tx *sql.Tx, id int64) (Evaluation, error) {
 	e.Recorded = e.Recorded.UTC()
 	err = each(ctx, tx, `SELECT name, version, bundle FROM contracts WHERE evaluation_id = ? ORDER BY name, bundle, version`, id, func(r *sql.Rows) error {
 		var c Contract
-		err := r.Scan(&c.Name, &c.Version, &c.BundleID)
+		var version sql.NullString
+		err := r.Scan(&c.Name, &version, &c.BundleID)
+		c.Version, c.VersionUnknown = version.String, !version.Valid
 		e.Contracts = append(e.Contracts, c)
 		return err
 	})

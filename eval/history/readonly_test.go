@@ -185,8 +185,8 @@ func TestMigrateFromV2(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if v, _ := db.Version(); v != 3 {
-		t.Fatalf("migrated to %d, want 3", v)
+	if v, _ := db.Version(); v != 4 {
+		t.Fatalf("migrated to %d, want 4", v)
 	}
 	e, err := db.Get(1)
 	if err != nil {
@@ -293,5 +293,55 @@ func TestReadOnlyMount(t *testing.T) {
 	_, err = Open(path)
 	if want := "cannot open " + path + ": a read-only directory or file system, or no access to it (SQLite: unable to open database file (14))"; err == nil || err.Error() != want {
 		t.Fatalf("Open(read-only mount) = %v, want %q", err, want)
+	}
+}
+
+// TestMigrateFromV3: version 4 makes a contract's unknown version NULL:
+// tenet report's ” (it never knew one) become unknown, tenet eval's ”
+// (a contract without a version) stay ”.
+func TestMigrateFromV3(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "v3.db")
+	db, err := open(path, true, migrations[:3])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		`INSERT INTO evaluations (recorded, command, version, git_commit, dirty, exit_code, runs, note) VALUES ('2026-01-02T03:04:05Z', 'eval', '0.9', '', 0, 0, 0, '')`,
+		`INSERT INTO evaluations (recorded, command, version, git_commit, dirty, exit_code, runs, note) VALUES ('2026-01-02T03:04:06Z', 'report', '0.9', '', 0, 0, 0, '')`,
+		`INSERT INTO contracts VALUES (1, 'mail', '', '` + bundleA + `')`,
+		`INSERT INTO contracts VALUES (1, 'web', '2.0', '` + bundleB + `')`,
+		`INSERT INTO contracts VALUES (2, 'mail', '', '` + bundleA + `')`,
+	} {
+		if _, err := db.sql.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	db.Close()
+	if db, err = Open(path); err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if v, _ := db.Version(); v != 4 {
+		t.Fatalf("migrated to %d, want 4", v)
+	}
+	for id, want := range map[int64][]Contract{
+		1: {{Name: "mail", BundleID: bundleA}, {Name: "web", Version: "2.0", BundleID: bundleB}},
+		2: {{Name: "mail", VersionUnknown: true, BundleID: bundleA}},
+	} {
+		e, err := db.Get(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(e.Contracts, want) {
+			t.Errorf("evaluation %d contracts after migration = %+v, want %+v", id, e.Contracts, want)
+		}
+	}
+	var idx int
+	db.sql.QueryRow(`SELECT count(*) FROM sqlite_schema WHERE name IN ('contracts_by_name', 'contracts_by_bundle')`).Scan(&idx)
+	if idx != 2 {
+		t.Fatalf("%d of the contracts indexes after migration, want 2", idx)
+	}
+	if err := db.Check(); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -35,6 +35,10 @@ type NewEvaluation struct {
 	// in UTC. The zero time is refused.
 	Recorded time.Time
 	Note     string
+	// Given are the contracts the command was given whose runs the
+	// Document does not list (tenet report --contract): their names and
+	// versions are recorded, and runs of their bundles get their version.
+	Given []report.Contract
 }
 
 // Record stores e as a new evaluation, in one transaction: it is recorded
@@ -79,8 +83,9 @@ func (db *DB) Record(e NewEvaluation) (int64, error) {
 		return 0, db.writeErr(err)
 	}
 	ins := inserter{tx: tx, ctx: ctx, id: id}
-	for _, c := range contractsOf(d, e.Runs) {
-		ins.exec(`INSERT INTO contracts (evaluation_id, name, version, bundle) VALUES (?, ?, ?, ?)`, c.Name, c.Version, c.BundleID)
+	for _, c := range contractsOf(d, e.Given, e.Runs) {
+		version := sql.NullString{String: c.Version, Valid: !c.VersionUnknown}
+		ins.exec(`INSERT INTO contracts (evaluation_id, name, version, bundle) VALUES (?, ?, ?, ?)`, c.Name, version, c.BundleID)
 	}
 	for i, in := range e.Inputs {
 		sum, size := sql.NullString{String: in.SHA256, Valid: in.Known()}, sql.NullInt64{Int64: in.Size, Valid: in.Known()}
@@ -178,25 +183,28 @@ func labelText(l runs.Label) string {
 	}
 }
 
-// contractsOf are the contracts of d (tenet eval) and those the runs name
-// (tenet report, whose Document lists none), each (name, bundle) once,
-// sorted.
-func contractsOf(d *report.Document, recs []runs.Record) []Contract {
-	seen := map[[3]string]bool{}
+// contractsOf are the contracts of d (tenet eval), those given (tenet
+// report --contract) and those the runs name, each (name, bundle) once,
+// sorted. A run's contract has the version of its bundle's contract in d
+// or given; a bundle in neither (tenet report of runs without the
+// contract that judged them) has an unknown version, not "".
+func contractsOf(d *report.Document, given []report.Contract, recs []runs.Record) []Contract {
+	seen := map[[2]string]bool{}
 	var out []Contract
 	add := func(c Contract) {
-		if k := [3]string{c.Name, c.Version, c.BundleID}; !seen[k] {
+		if k := [2]string{c.Name, c.BundleID}; !seen[k] {
 			seen[k] = true
 			out = append(out, c)
 		}
 	}
 	versions := map[string]string{}
-	for _, c := range d.Contracts {
+	for _, c := range slices.Concat(d.Contracts, given) {
 		add(Contract{Name: c.Name, Version: c.Version, BundleID: c.Bundle})
 		versions[c.Bundle] = c.Version
 	}
 	for _, r := range recs {
-		add(Contract{Name: r.Key.Contract, Version: versions[r.Bundle], BundleID: r.Bundle})
+		v, known := versions[r.Bundle]
+		add(Contract{Name: r.Key.Contract, Version: v, VersionUnknown: !known, BundleID: r.Bundle})
 	}
 	slices.SortFunc(out, func(a, b Contract) int {
 		return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.BundleID, b.BundleID), cmp.Compare(a.Version, b.Version))

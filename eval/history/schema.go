@@ -121,4 +121,27 @@ INSERT INTO inputs_v3 SELECT evaluation_id, position, path,
 DROP TABLE inputs;
 ALTER TABLE inputs_v3 RENAME TO inputs;
 `,
+	// 4: a contract's version is NULL when the recording command did not
+	// know it (tenet report without --contract: runs files name the
+	// contract and bundle, not the version), '' only when the contract has
+	// none. Before, both were ''; tenet report never knew a version, so
+	// its '' become NULL. contracts is rebuilt (SQLite cannot drop NOT
+	// NULL), with its indexes.
+	`
+CREATE TABLE contracts_v4 (
+	evaluation_id INTEGER NOT NULL REFERENCES evaluations(id) ON DELETE CASCADE,
+	name    TEXT NOT NULL,
+	version TEXT, -- NULL when unknown, '' when the contract has none
+	bundle  TEXT NOT NULL, -- sha256:<hex>, '' for labels from elsewhere
+	PRIMARY KEY (evaluation_id, name, bundle)
+);
+INSERT INTO contracts_v4 SELECT c.evaluation_id, c.name,
+	CASE WHEN c.version = '' AND e.command = 'report' THEN NULL ELSE c.version END,
+	c.bundle
+	FROM contracts c JOIN evaluations e ON e.id = c.evaluation_id;
+DROP TABLE contracts;
+ALTER TABLE contracts_v4 RENAME TO contracts;
+CREATE INDEX contracts_by_name ON contracts(name, evaluation_id);
+CREATE INDEX contracts_by_bundle ON contracts(bundle, evaluation_id);
+`,
 }

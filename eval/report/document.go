@@ -99,6 +99,11 @@ type Document struct {
 	// that decided no call (tenet report), one line each, as printed on
 	// stderr.
 	Warnings []string
+	// Notes are facts the summary states that need no attention, one line
+	// each: the recorded evaluation a passing no_case_lost gate compared
+	// with (tenet --no-case-lost), so that a CI log shows its baseline.
+	// They do not change the exit code; the other formats have the gate.
+	Notes []string
 	// Cases says, one line per condition whose denominators are the
 	// declared tasks and cases that ran (metrics.CasesObserved, tenet
 	// --cases observed), how many of the declared ones ran (CasesLine);

@@ -17,7 +17,7 @@ type History struct {
 	DB     string
 	flags  *pflag.FlagSet // where --db is declared: Path tells --db "" from none
 	// NoCaseLost is --no-case-lost (eval and report): the gate against the
-	// last recorded evaluation (historycmd.Gate); it reads --db too.
+	// last recorded evaluation (historycmd.Session.Gate); it reads --db too.
 	NoCaseLost bool
 }
 

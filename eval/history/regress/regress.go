@@ -38,6 +38,11 @@ type Options struct {
 	// Contract, when set, keeps the runs of that contract on both sides;
 	// it must be judged by both.
 	Contract string
+	// KeepUnpaired lists a condition whose runs metrics.Compare cannot
+	// pair (an unknown label, …) in Diff.Unpaired, with its reason, and
+	// diffs the others, instead of refusing the whole diff: the
+	// --no-case-lost gate fails that condition alone.
+	KeepUnpaired bool
 }
 
 // Diff is the diff of evaluation A (the earlier) and B (the later).
@@ -56,6 +61,10 @@ type Diff struct {
 	// Vanished are the conditions of OnlyA with their tasks and cases: B
 	// lost them all (Classify), and Regressions counts them.
 	Vanished []Vanished
+	// Unpaired are the conditions present in both whose runs could not be
+	// paired, with Options.KeepUnpaired (else Compute refuses), sorted
+	// like Conditions.
+	Unpaired []Unpaired
 	// Reversed is set by the caller when A was recorded after B: lost and
 	// gained then read from the newer to the older (Note says so).
 	Reversed bool
@@ -79,6 +88,25 @@ type Vanished struct {
 // Reason is the gate's reason for a vanished condition.
 func (v Vanished) Reason(a string) string {
 	return fmt.Sprintf("not evaluated: condition %s was in %s (its %s and %s)", v.Name, a, count(len(v.Tasks), "task"), count(len(v.Cases), "case"))
+}
+
+// Unpaired is a condition in both evaluations whose runs could not be
+// paired: nothing can be said of what it lost or gained.
+type Unpaired struct {
+	Contract, Name string
+	// Reason is what Compute would refuse for this condition alone, its
+	// reasons one a line.
+	Reason string
+}
+
+// ConditionNames are the conditions of recs as a Diff names them
+// ("contract:condition[ @ attack]"), sorted, each once.
+func ConditionNames(recs []runs.Record) []string {
+	var out []string
+	for _, k := range conditionsOf(recs) {
+		out = append(out, k.name())
+	}
+	return slices.Compact(out)
 }
 
 // SideInfo names a side in the diff's output.
@@ -350,9 +378,15 @@ func Compute(a, b Side, opt Options) (Diff, error) {
 		}
 		c, err := metrics.Compare(pair, ref, def, metrics.Options{})
 		if err != nil {
+			var mine []string
 			for _, e := range strings.Split(err.Error(), "\n") {
-				lines = append(lines, k.name()+": "+e)
+				mine = append(mine, k.name()+": "+e)
 			}
+			if opt.KeepUnpaired {
+				d.Unpaired = append(d.Unpaired, Unpaired{Contract: k.contract, Name: k.name(),
+					Reason: strings.Join(append([]string{pairHead(a, b)}, boundUnknown(mine, a.Name, b.Name, maxUnknown)...), "\n")})
+			}
+			lines = append(lines, mine...)
 			continue
 		}
 		cond.Transitions = c.Transitions
@@ -361,11 +395,15 @@ func Compute(a, b Side, opt Options) (Diff, error) {
 		cond.Missing, cond.New = sortedSet(slices.Concat(missT, missC)), sortedSet(slices.Concat(newT, newC))
 		d.Conditions = append(d.Conditions, cond)
 	}
-	if len(lines) > 0 {
-		head := fmt.Sprintf("cannot pair the runs of %s (%s) and %s (%s) as tenet compare would:", a.Name, tagA, b.Name, tagB)
-		return Diff{}, errors.New(strings.Join(append([]string{head}, boundUnknown(lines, a.Name, b.Name, maxUnknown)...), "\n"))
+	if len(lines) > 0 && !opt.KeepUnpaired {
+		return Diff{}, errors.New(strings.Join(append([]string{pairHead(a, b)}, boundUnknown(lines, a.Name, b.Name, maxUnknown)...), "\n"))
 	}
 	return d, nil
+}
+
+// pairHead begins a refusal to pair the runs of a and b.
+func pairHead(a, b Side) string {
+	return fmt.Sprintf("cannot pair the runs of %s (%s) and %s (%s) as tenet compare would:", a.Name, tagA, b.Name, tagB)
 }
 
 // maxUnknown is how many unknown-label lines a refusal shows per side: a

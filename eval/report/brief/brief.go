@@ -51,6 +51,7 @@ func WriteStyled(w io.Writer, d *report.Document, st termstyle.Style) error {
 	} else {
 		writeHeader(bw, d)
 		writeConditions(bw, d, st)
+		writeNotes(bw, d)
 		writeAttention(bw, d, st)
 	}
 	return bw.Flush()
@@ -238,6 +239,18 @@ func writeConditions(w io.Writer, d *report.Document, st termstyle.Style) {
 		// The full line's tail says what the header already implies;
 		// without it a line fits for names of usual length.
 		fmt.Fprintln(w, clipEnd(trimCasesTail(line), Width))
+	}
+}
+
+// writeNotes writes the Document's notes (a passing no_case_lost gate's
+// baseline), each cut to Width, at most MaxAttention, then a count.
+func writeNotes(w io.Writer, d *report.Document) {
+	for i, line := range d.Notes {
+		if i == MaxAttention {
+			fmt.Fprintln(w, "… and "+count(len(d.Notes)-i, "more note", "more notes")+" (--detail: every gate)")
+			break
+		}
+		fmt.Fprintln(w, clipEnd(line, Width))
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -379,5 +380,40 @@ func TestUnknownLabelsItem(t *testing.T) {
 	want := "830 labels unknown in 2 conditions (rates low–high): utility 207, attack_success 208, side_effect 208, exposed 207"
 	if got != want {
 		t.Errorf("item %q, want %q", got, want)
+	}
+}
+
+// TestNotes: a passing no_case_lost gate's note (its baseline first) is
+// one line of the summary, cut at its end (the contract's name) to Width,
+// and at most MaxAttention of them, then a count.
+func TestNotes(t *testing.T) {
+	d := &report.Document{Command: report.CommandReport, Inputs: []string{"r.jsonl"}}
+	for i := range MaxAttention + 2 {
+		d.Notes = append(d.Notes, fmt.Sprintf("no_case_lost passed: no task or case lost against evaluation 4 (recorded 2026-12-01T13:00:00Z), contract c%d%s",
+			i, strings.Repeat("-long", i*4)))
+	}
+	var buf bytes.Buffer
+	if err := Write(&buf, d); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, l := range strings.Split(buf.String(), "\n") {
+		if strings.HasPrefix(l, "no_case_lost") || strings.HasPrefix(l, "… and") {
+			got = append(got, l)
+		}
+		if w := DisplayWidth(l); w > Width {
+			t.Errorf("line of %d columns: %s", w, l)
+		}
+	}
+	want := []string{
+		"no_case_lost passed: no task or case lost against evaluation 4 (recorded 2026-12-01T13:00:00Z), contract c0",
+		"no_case_lost passed: no task or case lost against evaluation 4 (recorded 2026-12-01T13:00:00Z), contract c1-long-long-l…",
+		"no_case_lost passed: no task or case lost against evaluation 4 (recorded 2026-12-01T13:00:00Z), contract c2-long-long-l…",
+		"no_case_lost passed: no task or case lost against evaluation 4 (recorded 2026-12-01T13:00:00Z), contract c3-long-long-l…",
+		"no_case_lost passed: no task or case lost against evaluation 4 (recorded 2026-12-01T13:00:00Z), contract c4-long-long-l…",
+		"… and 2 more notes (--detail: every gate)",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("notes\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -1,48 +1,31 @@
 package historycmd
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/tenetlang/tenet/eval/failpolicy"
 	"github.com/tenetlang/tenet/eval/history"
 	"github.com/tenetlang/tenet/eval/history/regress"
 	"github.com/tenetlang/tenet/eval/report"
 	"github.com/tenetlang/tenet/eval/runs"
-	"github.com/tenetlang/tenet/internal/cliflags"
 )
 
-// Gate applies --no-case-lost (f.NoCaseLost) to d, the report of recs,
-// against the database f names (NoCaseLost); a database that does not
-// exist yet holds nothing to compare with: a warning, and the gate passes.
-// Without the flag it does nothing.
-func Gate(f *cliflags.History, d *report.Document, recs []runs.Record) error {
-	if !f.NoCaseLost {
+// Gate applies --no-case-lost to d, the report of recs, against the
+// database of s (NoCaseLost); a database --record has just created holds
+// nothing to compare with: a warning, and the gate passes. Without the
+// flag it does nothing.
+func (s *Session) Gate(d *report.Document, recs []runs.Record) error {
+	if !s.f.NoCaseLost {
 		return nil
 	}
-	path, err := f.Path()
-	if err != nil {
-		return err
-	}
-	db, err := history.OpenExisting(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		// With --record this evaluation starts the history: nothing to
-		// lose yet. Without it, a missing database is most likely a
-		// mistyped --db, and a gate that passes on it would always pass
-		// (even under -q, where warnings are not printed).
-		if !f.Record {
-			return fmt.Errorf("--no-case-lost: no history database at %s, so nothing to compare with (a mistyped --db?); add --record to start the history with this evaluation", path)
-		}
-		d.Warnings = append(d.Warnings, fmt.Sprintf("%s: no history database at %s: nothing to compare with, the gate passes (this evaluation starts the history)", GateName, path))
+	if s.fresh {
+		d.Warnings = append(d.Warnings, fmt.Sprintf("%s: no history database at %s: nothing to compare with, the gate passes (this evaluation starts the history)", GateName, s.path))
 		return nil
-	} else if err != nil {
-		return err
 	}
-	defer db.Close()
-	return NoCaseLost(db, d, recs)
+	return NoCaseLost(s.db, d, recs)
 }
 
 // GateName is the gate --no-case-lost adds to a report.
@@ -78,8 +61,16 @@ func NoCaseLost(db *history.DB, d *report.Document, recs []runs.Record) error {
 				GateName, runs.Safe(c), db.Path()))
 			continue
 		}
+		mine := ofContract(recs, c)
+		// A failure that concerns every condition of c is one row per
+		// condition, each in the condition column, as other gates' are.
+		failEach := func(requirement, reason string) {
+			for _, name := range regress.ConditionNames(mine) {
+				addGate(d, report.GateResult{Contract: c, Gate: GateName, Condition: name, Requirement: requirement, Reason: reason})
+			}
+		}
 		if !ok {
-			addGate(d, report.GateResult{Contract: c, Gate: GateName, Condition: runs.Safe(c), Requirement: "no task or case lost against the baseline", Reason: why})
+			failEach("no task or case lost against the baseline", why)
 			continue
 		}
 		before, err := db.Runs(base.ID)
@@ -87,17 +78,17 @@ func NoCaseLost(db *history.DB, d *report.Document, recs []runs.Record) error {
 			return err
 		}
 		a := regress.Side{Name: fmt.Sprintf("evaluation %d", base.ID), ID: base.ID, Runs: ofContract(before, c)}
-		b := regress.Side{Name: "this evaluation", Runs: ofContract(recs, c)}
+		b := regress.Side{Name: "this evaluation", Runs: mine}
 		requirement := fmt.Sprintf("no task or case lost against evaluation %d", base.ID)
 		if why != "" {
 			requirement += " (" + why + ")"
 		}
-		diff, err := regress.Compute(a, b, regress.Options{})
+		diff, err := regress.Compute(a, b, regress.Options{KeepUnpaired: true})
 		if err != nil {
-			addGate(d, report.GateResult{Contract: c, Gate: GateName, Condition: runs.Safe(c), Requirement: requirement,
-				Reason: "cannot compare: " + oneLine(err.Error())})
+			failEach(requirement, "cannot compare: "+oneLine(err.Error()))
 			continue
 		}
+		first := len(d.Gates)
 		for _, cond := range diff.Conditions {
 			g := report.GateResult{Contract: c, Gate: GateName, Condition: cond.Name, Requirement: requirement,
 				Passed: len(cond.LostTasks)+len(cond.LostCases) == 0}
@@ -116,6 +107,9 @@ func NoCaseLost(db *history.DB, d *report.Document, recs []runs.Record) error {
 			}
 			addGate(d, g)
 		}
+		for _, u := range diff.Unpaired { // no case lost cannot be shown
+			addGate(d, report.GateResult{Contract: c, Gate: GateName, Condition: u.Name, Requirement: requirement, Reason: "cannot compare: " + oneLine(u.Reason)})
+		}
 		for _, v := range diff.Vanished {
 			addGate(d, report.GateResult{Contract: c, Gate: GateName, Condition: v.Name, Requirement: requirement, Reason: v.Reason(a.Name)})
 		}
@@ -130,6 +124,14 @@ func NoCaseLost(db *history.DB, d *report.Document, recs []runs.Record) error {
 		}
 		if len(added) > 0 {
 			d.Warnings = append(d.Warnings, fmt.Sprintf("%s: not compared, %d tasks and cases new in this evaluation: %s", GateName, len(added), firstOf(added, 10)))
+		}
+		// A passing gate names its baseline in the summary too, so that a
+		// CI log shows what it was compared with (a failing one's lines
+		// name it already).
+		if !slices.ContainsFunc(d.Gates[first:], func(g report.GateResult) bool { return !g.Passed }) {
+			// The baseline first: a summary cuts a long line at its end.
+			d.Notes = append(d.Notes, fmt.Sprintf("%s passed: no task or case lost against evaluation %d (recorded %s), contract %s",
+				GateName, base.ID, base.Recorded.Format(time.RFC3339), runs.Safe(c)))
 		}
 	}
 	return nil

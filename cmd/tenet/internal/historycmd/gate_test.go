@@ -77,7 +77,10 @@ func TestNoCaseLost(t *testing.T) {
 	if err := NoCaseLost(db, d, unknown); err != nil {
 		t.Fatal(err)
 	}
-	if d.ExitCode != 1 || len(d.Failures) != 1 || !strings.HasPrefix(d.Failures[0], "gate no_case_lost failed for k: no task or case lost against evaluation 1: cannot compare: ") {
+	// The condition that cannot be compared is in the condition column,
+	// not the contract's name.
+	wantU := "gate no_case_lost failed for k:m: no task or case lost against evaluation 1: cannot compare: cannot pair the runs of evaluation 1 (#A) and this evaluation (#B) as tenet compare would: k:m: defended k:m#B: run k:m#B/t1: label utility is unknown: no final message"
+	if d.ExitCode != 1 || len(d.Failures) != 1 || d.Failures[0] != wantU || len(d.Gates) != 1 || d.Gates[0].Condition != "k:m" || d.Gates[0].Contract != "k" {
 		t.Errorf("unknown label: exit %d, failures %q", d.ExitCode, d.Failures)
 	}
 	if len(d.Failures) == 1 && (strings.Contains(d.Failures[0], ":;") || !strings.Contains(d.Failures[0], "as tenet compare would: ")) {
@@ -188,5 +191,65 @@ func TestTrendConditionWithoutAttack(t *testing.T) {
 	}
 	if want := "m @ important_instructions"; got != want || !slices.Contains(evs[0].Conditions, want) {
 		t.Errorf("baseCondition(m) = %q, want %q (recorded conditions %q)", got, want, evs[0].Conditions)
+	}
+}
+
+// TestUnpairedConditionAlone: a condition whose runs cannot be paired (an
+// unknown label) fails in its own row, under its own name; the other
+// condition is compared as usual. Before, one row named the contract in
+// the condition column and the other condition went unchecked.
+func TestUnpairedConditionAlone(t *testing.T) {
+	db, err := history.Open(filepath.Join(t.TempDir(), "h.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	other := func(rs ...runs.Record) []runs.Record {
+		for i := range rs {
+			rs[i].Key.Condition = "n"
+		}
+		return rs
+	}
+	base := sorted(append(other(ben("t1", true), ben("t2", true)), ben("t1", true), ben("t2", true))...)
+	record(t, db, &report.Document{Command: report.CommandEval}, base)
+	unknown := ben("t1", true)
+	unknown.Utility = runs.Unknown("no final message")
+	now := sorted(append(other(ben("t1", true), ben("t2", false)), unknown, ben("t2", true))...)
+	d := &report.Document{Command: report.CommandEval}
+	if err := NoCaseLost(db, d, now); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, g := range d.Gates {
+		got = append(got, g.Contract+" | "+g.Condition+" | "+g.Requirement+" | "+g.Reason)
+	}
+	want := []string{
+		"k | k:n | no task or case lost against evaluation 1 | lost tasks: t2",
+		"k | k:m | no task or case lost against evaluation 1 | cannot compare: cannot pair the runs of evaluation 1 (#A) and this evaluation (#B) as tenet compare would: k:m: defended k:m#B: run k:m#B/t1: label utility is unknown: no final message",
+	}
+	if !slices.Equal(got, want) || d.ExitCode != 1 {
+		t.Errorf("exit %d, gates\n%q\nwant\n%q", d.ExitCode, got, want)
+	}
+
+	// No baseline (every recorded evaluation failed the gate): one row
+	// per condition too.
+	d = &report.Document{Command: report.CommandEval}
+	db2, err := history.Open(filepath.Join(t.TempDir(), "h2.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db2.Close()
+	failed := &report.Document{Command: report.CommandEval, Gates: []report.GateResult{{Contract: "k", Gate: GateName, Condition: "k:m"}}}
+	record(t, db2, failed, base)
+	if err := NoCaseLost(db2, d, base); err != nil {
+		t.Fatal(err)
+	}
+	got = nil
+	for _, g := range d.Gates {
+		got = append(got, g.Condition+" | "+g.Reason)
+	}
+	want = []string{"k:m | no baseline: every recorded evaluation of contract k (1) failed no_case_lost", "k:n | no baseline: every recorded evaluation of contract k (1) failed no_case_lost"}
+	if !slices.Equal(got, want) {
+		t.Errorf("no baseline: gates\n%q\nwant\n%q", got, want)
 	}
 }

@@ -150,7 +150,7 @@ type evaluationJSON struct {
 // keeps which condition is whose.
 type contractJSON struct {
 	Name       string   `json:"name"`
-	Version    string   `json:"version"`
+	Version    *string  `json:"version"` // null when the recording command did not know it
 	Bundle     string   `json:"bundle"`
 	Conditions []string `json:"conditions"`
 }
@@ -167,7 +167,11 @@ func jsonEvaluation(e history.Evaluation) evaluationJSON {
 	out := evaluationJSON{ID: e.ID, Recorded: e.Recorded.Format(time.RFC3339Nano), Command: e.Command, Version: e.Version, Commit: e.Commit, Dirty: e.Dirty,
 		Contracts: []contractJSON{}, Inputs: []inputJSON{}, ExitCode: e.ExitCode, Runs: e.Runs, Note: e.Note}
 	for _, c := range e.Contracts {
-		out.Contracts = append(out.Contracts, contractJSON{Name: c.Name, Version: c.Version, Bundle: c.BundleID, Conditions: append([]string{}, c.Conditions...)})
+		j := contractJSON{Name: c.Name, Bundle: c.BundleID, Conditions: append([]string{}, c.Conditions...)}
+		if !c.VersionUnknown {
+			j.Version = &c.Version
+		}
+		out.Contracts = append(out.Contracts, j)
 	}
 	for _, in := range e.Inputs {
 		j := inputJSON{Path: in.Path}

@@ -90,6 +90,23 @@ func load(db *history.DB, id int64, withRuns bool) (*shown, error) {
 }
 
 // number renders a rate's value with four decimals, "—" for none.
+// UnhashedInput is what show prints for an input whose hash and size are
+// unknown (JSON: null): a pipe or device was read once, not kept.
+const UnhashedInput = "not hashed: a pipe or device, read once and not kept (hash and size unknown)"
+
+// versionText is a contract's version as show prints it: a contract
+// without one, and one whose version the recording command did not know
+// (tenet report without --contract), each say so.
+func versionText(c history.Contract) string {
+	switch {
+	case c.VersionUnknown:
+		return "(version unknown)"
+	case c.Version == "":
+		return "(no version)"
+	}
+	return runs.Printable(c.Version)
+}
+
 func number(v float64) string {
 	if math.IsNaN(v) {
 		return "—"
@@ -110,7 +127,7 @@ func (s *shown) writeTable(w io.Writer) error {
 	}
 	fmt.Fprintf(tw, "commit\t%s\n", commit)
 	for _, c := range e.Contracts {
-		fmt.Fprintf(tw, "contract\t%s\n", strings.TrimSpace(fmt.Sprintf("%s %s %s", orDash(runs.Printable(c.Name)), c.Version, orDash(c.BundleID))))
+		fmt.Fprintf(tw, "contract\t%s %s %s\n", orDash(runs.Printable(c.Name)), versionText(c), orDash(c.BundleID))
 	}
 	fmt.Fprintf(tw, "runs\t%d\n", e.Runs)
 	if e.Note != "" {
@@ -120,11 +137,11 @@ func (s *shown) writeTable(w io.Writer) error {
 	fmt.Fprintf(&b, "\ninputs\n")
 	tw = tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	for _, in := range e.Inputs {
-		size := "— bytes" // a pipe: its bytes were read once, not kept
-		if in.Known() {
-			size = fmt.Sprintf("%d bytes", in.Size)
+		if !in.Known() { // history.HashInputs: no regular file, so nothing to read again
+			fmt.Fprintf(tw, "  %s\t%s\n", runs.Printable(in.Path), UnhashedInput)
+			continue
 		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\n", runs.Printable(in.Path), orDash(in.SHA256), size)
+		fmt.Fprintf(tw, "  %s\t%s\t%d bytes\n", runs.Printable(in.Path), in.SHA256, in.Size)
 	}
 	if len(e.Inputs) == 0 {
 		fmt.Fprintln(tw, "  —")

@@ -49,7 +49,7 @@ type Flags struct {
 	MaxItems int    // --report-max-items (eval, report, compare)
 	Detail   bool   // --detail: --format table-full
 	Quiet    bool   // -q, --quiet: no report on standard output
-	// Record, when set (--record: historycmd.Recorder), is called by Write
+	// Record, when set (--record: historycmd.Session.Recorder), is called by Write
 	// after the report is written, for a Document of exit code 0 or 1;
 	// its error is Write's (exit 2), the report already out.
 	Record func(*report.Document) error

@@ -25,6 +25,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -60,6 +61,7 @@ var (
 	maxItems  = own.Int("report-max-items", report.DefaultMaxListed, "bound on each list of the report (0: none), as tenet eval")
 	maxBad    = own.Int("max-bad-records", 100, "bad records named when the evaluation fails on them (tenet eval names 100)")
 	helpBeam  = own.Bool("help-beam", false, "print Beam's pipeline flags (--runner and each runner's) and exit")
+	verbose   = own.Bool("verbose", false, "print the in-process runner's (Prism's) log on stderr; without it a failed pipeline is said once, by its cause")
 )
 
 func init() {
@@ -113,8 +115,14 @@ func run(ctx context.Context, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "tenet-beam:", err)
 		return 2
 	}
+	quiet := inProcess()
+	runnerLog(stderr, quiet && !*verbose)
 	if err := beamx.Run(ctx, p); err != nil {
-		fmt.Fprintln(stderr, "tenet-beam: the pipeline failed:", cause(err.Error()))
+		hint := ""
+		if quiet && !*verbose {
+			hint = " (Prism's log: --verbose)"
+		}
+		fmt.Fprintf(stderr, "tenet-beam: the pipeline failed%s: %s\n", hint, cause(err.Error()))
 		abort(ctx, stderr, o)
 		return 2
 	}
@@ -147,6 +155,37 @@ func run(ctx context.Context, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "tenet-beam: report %s (exit code %d), runs: %s listed in %s\n", o.Report, *d.ExitCode, report.Count(len(c.Shards), "shard"), c.Manifest)
 	return *d.ExitCode
+}
+
+// inProcess reports whether --runner is Prism, which runs the pipeline
+// in this process: its log (every stage, worker and job state, a failed
+// bundle's error three times over, plan and all) is then this command's
+// stderr, where it buries the one line that says why a run failed. A
+// remote runner's log is the job's progress (its id, where to watch it):
+// it is left as Beam writes it.
+func inProcess() bool {
+	f := flag.Lookup("runner")
+	if f == nil {
+		return true
+	}
+	switch f.Value.String() {
+	case "", "prism", "PrismRunner":
+		return true
+	}
+	return false
+}
+
+// runnerLog sends Beam's log (log/slog's default logger, which Beam's
+// own log package and Prism write to) nowhere when quiet, else to stderr
+// at Beam's level (info). The cause of a failure is in the pipeline's
+// error, which run prints. It is not restored: Prism's workers may still
+// log after the pipeline has returned, until the process exits.
+func runnerLog(stderr io.Writer, quiet bool) {
+	h := slog.DiscardHandler
+	if !quiet {
+		h = slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo})
+	}
+	slog.SetDefault(slog.New(h))
 }
 
 // abort removes the failed run's temporary files: nothing was written.

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -19,6 +21,10 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	if os.Getenv(runMainEnv) == "1" { // the command itself, for its process's whole stderr
+		main()
+		return
+	}
 	flag.Parse()
 	beam.Init()
 	os.Exit(m.Run())
@@ -244,7 +250,54 @@ func TestUsageText(t *testing.T) {
 	if !strings.Contains(s, "-verify-key value") || strings.Contains(s, "-runner") && !strings.Contains(s, "tenet-beam --help-beam") || strings.Contains(s, "-job_name") {
 		t.Errorf("usage:\n%s", s)
 	}
-	if n := strings.Count(s, "\n"); n != 31 {
-		t.Errorf("usage is %d lines, want 31 (a synopsis, tenet-beam's 14 flags, 2 lines each, a blank line and Beam's)", n)
+	if n := strings.Count(s, "\n"); n != 33 {
+		t.Errorf("usage is %d lines, want 33 (a synopsis, tenet-beam's 15 flags, 2 lines each, a blank line and Beam's)", n)
+	}
+}
+
+// runMainEnv makes the test binary run the command (TestMain).
+const runMainEnv = "TENET_BEAM_TEST_MAIN"
+
+// TestFailedPipeline: a pipeline that fails (bad records) says why once,
+// at the end, and the process's stderr holds nothing else: Prism's log,
+// which repeated the error three times, plan and all, before it, is left
+// out. --verbose keeps Prism's log, the cause still said once by
+// tenet-beam.
+func TestFailedPipeline(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.jsonl")
+	if err := os.WriteFile(bad, []byte("{\"messages\": [}\nnot json\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := "tenet-beam: the pipeline failed (Prism's log: --verbose): 2 bad records:\n" +
+		bad + ":1: invalid JSON (offset 15): invalid character '}' looking for beginning of value\n" +
+		bad + ":2: invalid JSON (offset 2): invalid character 'o' in literal null (expecting 'u')\n" +
+		"tenet-beam: nothing written\n"
+	args := []string{"--bundle", "../../../../examples/quickstart", "--input", bad, "--out", filepath.Join(dir, "out", "runs"), "--report", filepath.Join(dir, "out", "r.json")}
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), runMainEnv+"=1")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	if ee := (*exec.ExitError)(nil); !errors.As(err, &ee) || ee.ExitCode() != 2 || stderr.String() != want || stdout.Len() != 0 {
+		t.Errorf("%v, stdout %q, stderr\n%s\nwant exit 2 and\n%s", err, stdout.String(), stderr.String(), want)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("the failed run left %d entries in %s, want the input alone", len(entries), dir)
+	}
+
+	setFlags(t, map[string]string{"bundle": "../../../../examples/quickstart", "input": bad, "out": filepath.Join(dir, "out", "runs"),
+		"report": filepath.Join(dir, "out", "r.json"), "verbose": "true"})
+	t.Cleanup(func() { flag.Set("verbose", "false") })
+	stderr.Reset()
+	if code := run(context.Background(), &stderr); code != 2 {
+		t.Errorf("--verbose: exit %d", code)
+	}
+	// Prism's workers may log after the pipeline returns: its lines are
+	// not all before the cause, but the cause is said by tenet-beam once.
+	s := stderr.String()
+	tail := strings.Replace(want, " (Prism's log: --verbose)", "", 1)
+	if !strings.Contains(s, `level=ERROR msg="Prism received bundle error from worker response"`) || !strings.Contains(s, tail) || strings.Count(s, "tenet-beam: the pipeline failed") != 1 {
+		t.Errorf("--verbose: stderr\n%s\nwant Prism's log and, once,\n%s", s, tail)
 	}
 }
