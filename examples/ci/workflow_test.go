@@ -11,7 +11,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/goccy/go-yaml"
@@ -76,6 +78,7 @@ func runWorkflow(t *testing.T, env map[string]string) outcome {
 	}
 	out := outcome{steps: map[string]bool{}}
 	evalOutcome := "skipped"
+	builds := false
 	for _, job := range wf.Jobs {
 		for _, s := range job.Steps {
 			name := s.Name
@@ -101,10 +104,17 @@ func runWorkflow(t *testing.T, env map[string]string) outcome {
 			out.steps[name] = true
 			ok := true
 			if s.Run != "" {
-				cmd := exec.Command("bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", s.Run)
-				cmd.Dir = "../.."
-				cmd.Env = vars
-				b, err := cmd.CombinedOutput()
+				var b []byte
+				var err error
+				if s.Run == installStep {
+					b, err = installed.into(lastValue(vars, "RUNNER_TEMP"), vars)
+					builds = true
+				} else {
+					cmd := exec.Command("bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", s.Run)
+					cmd.Dir = "../.."
+					cmd.Env = vars
+					b, err = cmd.CombinedOutput()
+				}
 				out.logs += "## " + name + "\n" + string(b)
 				var ee *exec.ExitError
 				if err != nil && !errors.As(err, &ee) {
@@ -122,8 +132,69 @@ func runWorkflow(t *testing.T, env map[string]string) outcome {
 			}
 		}
 	}
+	if !builds {
+		t.Errorf("no step of the workflow runs %s: update installStep", installStep)
+	}
 	out.evalFail = evalOutcome == "failure"
 	return out
+}
+
+// lastValue is the value of the variable name in vars, the last one given.
+func lastValue(vars []string, name string) string {
+	v := ""
+	for _, kv := range vars {
+		if k, val, ok := strings.Cut(kv, "="); ok && k == name {
+			v = val
+		}
+	}
+	return v
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if installed.dir != "" {
+		os.RemoveAll(installed.dir)
+	}
+	os.Exit(code)
+}
+
+// installStep is the workflow's step that builds tenet.
+const installStep = `go build -o "$RUNNER_TEMP/tenet" ./cmd/tenet`
+
+// installed runs installStep once for the package's tests and copies its
+// binary into each job's RUNNER_TEMP: every job would link the same binary
+// from the same checkout, and each link of tenet costs seconds of CPU.
+// Package state, but only this test package's.
+var installed install
+
+type install struct {
+	once sync.Once
+	dir  string // the RUNNER_TEMP of the one build
+	out  []byte // its output
+	err  error
+}
+
+// into runs the build the first time, with the first job's environment
+// (its RUNNER_TEMP pointing at a directory of the package's own), and
+// copies the binary to runnerTemp.
+func (i *install) into(runnerTemp string, vars []string) ([]byte, error) {
+	i.once.Do(func() {
+		if i.dir, i.err = os.MkdirTemp("", "tenet-ci-install-"); i.err != nil {
+			return
+		}
+		cmd := exec.Command("bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", installStep)
+		cmd.Dir = "../.."
+		cmd.Env = append(slices.Clone(vars), "RUNNER_TEMP="+i.dir)
+		i.out, i.err = cmd.CombinedOutput()
+	})
+	if i.err != nil {
+		return i.out, i.err
+	}
+	data, err := os.ReadFile(filepath.Join(i.dir, "tenet"))
+	if err != nil {
+		return i.out, err
+	}
+	return i.out, os.WriteFile(filepath.Join(runnerTemp, "tenet"), data, 0o755)
 }
 
 // checkUses checks what a "uses" step would publish exists.
