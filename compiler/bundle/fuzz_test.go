@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"reflect"
+	"sync"
 	"testing"
 
 	"github.com/fxamacker/cbor/v2"
@@ -18,6 +19,17 @@ import (
 // seedBundles compiles the repository's contracts (fuzzseed.Contracts)
 // and returns the bundle files of those that compile, of at most 16 KiB.
 func seedBundles(f *testing.F) [][]byte {
+	out := compiledSeeds()
+	if len(out) == 0 {
+		f.Fatal("no contract compiled")
+	}
+	return out
+}
+
+// compiledSeeds compiles the seed contracts once for both fuzz targets of
+// the package (a second compile of every seed was half of each target's
+// time); the targets only read the bundles.
+var compiledSeeds = sync.OnceValue(func() [][]byte {
 	var out [][]byte
 	for _, c := range fuzzseed.Contracts() {
 		built, diags := compiler.BuildFiles("seed", c.Files, compiler.Options{Formats: transcript.Formats()})
@@ -30,11 +42,8 @@ func seedBundles(f *testing.F) [][]byte {
 		}
 		out = append(out, data)
 	}
-	if len(out) == 0 {
-		f.Fatal("no contract compiled")
-	}
 	return out
-}
+})
 
 // envelope is a bundle file split into its envelope fields.
 type envelope struct {
