@@ -15,7 +15,9 @@ var updateScripts = flag.Bool("update", false, "rewrite the expected output in t
 
 func TestMain(m *testing.M) {
 	testscript.Main(privateCache{m}, map[string]func(){
-		"tenet": func() { os.Exit(runMain(os.Args[1:], os.Stdout, os.Stderr)) },
+		// The shipped binary's own entry, its GC setting included
+		// (internal/memlimit): tests that start tenet run what users run.
+		"tenet": main,
 	})
 }
 
@@ -38,13 +40,6 @@ func (p privateCache) Run() int {
 	return p.m.Run()
 }
 
-// shortGOGC is the GOGC of the tenet processes the script and hostile
-// tests start. They are short (tens of milliseconds) and collect garbage
-// from their first 4 MB under Go's default of 100: a third of their user
-// time went to the collector. Pacing does not change what tenet writes;
-// the other tests, the race pass and users run with Go's default.
-const shortGOGC = "400"
-
 // TestScripts runs the golden CLI tests in testdata/*.txtar at the
 // repository root. $ROOT is the repository root, so scripts can use the
 // shipped contracts and examples.
@@ -62,7 +57,6 @@ func TestScripts(t *testing.T) {
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("ROOT", root)
 			env.Setenv(cache.EnvDir, filepath.Join(env.WorkDir, ".tenet-cache"))
-			env.Setenv("GOGC", shortGOGC)
 			return nil
 		},
 	})
