@@ -9,6 +9,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/tenetlang/tenet/compiler/cache"
+	"github.com/tenetlang/tenet/internal/memlimit"
 )
 
 var updateScripts = flag.Bool("update", false, "rewrite the expected output in testdata/*.txtar from the actual output")
@@ -37,7 +38,9 @@ func (p privateCache) Run() int {
 	// commands to every command's stderr (docs/ci.md); scripts that test
 	// them set GITHUB_ACTIONS themselves.
 	os.Unsetenv("GITHUB_ACTIONS")
-	return p.m.Run()
+	// The tests that call Main in this process run under the shipped
+	// binary's GC setting too.
+	return memlimit.Run(os.Getenv, os.Stderr, p.m.Run)
 }
 
 // TestScripts runs the golden CLI tests in testdata/*.txtar at the
