@@ -166,3 +166,29 @@ func lines(t *testing.T, dir string, files []string) int {
 	}
 	return n
 }
+
+// TestCmdTenetTestBinaryStartsCheap: the script and hostile tests start
+// cmd/tenet's test binary as tenet about 1,200 times, and each start runs
+// the init of every package linked in. A JSON Schema validator's init
+// (compiling its meta-schemas) once doubled the CPU of each start (docs/
+// performance.md, "The default test tier's time"): schema checks belong in
+// the tests of the packages that own the schemas (eval/report,
+// internal/sarif), not in cmd/tenet's.
+func TestCmdTenetTestBinaryStartsCheap(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "-test", "-f", "{{.ImportPath}}", "./cmd/tenet").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	costly := []string{"github.com/santhosh-tekuri/jsonschema"}
+	deps := strings.Fields(string(out))
+	if len(deps) < 100 {
+		t.Fatalf("go list named %d packages: not the dependencies of cmd/tenet's tests", len(deps))
+	}
+	for _, p := range deps {
+		for _, c := range costly {
+			if strings.HasPrefix(p, c) {
+				t.Errorf("cmd/tenet's test binary links %s: move the check that needs it out of cmd/tenet", p)
+			}
+		}
+	}
+}
