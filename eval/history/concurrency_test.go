@@ -22,7 +22,34 @@ func TestMain(m *testing.M) {
 	if spec := os.Getenv(envWriter); spec != "" {
 		os.Exit(writer(spec))
 	}
+	if path := os.Getenv(envOpen); path != "" {
+		os.Exit(openChild(path))
+	}
 	os.Exit(m.Run())
+}
+
+// envOpen makes the test binary open PATH with Open (create:DIR: check
+// CanCreate of DIR/h.db) and print the error.
+const envOpen = "TENET_HISTORY_TEST_OPEN"
+
+// openChild is the child's work under envOpen.
+func openChild(path string) int {
+	if dir, ok := strings.CutPrefix(path, "create:"); ok {
+		if err := CanCreate(filepath.Join(dir, "h.db")); err != nil {
+			fmt.Println(err)
+			return 1
+		}
+		fmt.Println("can create")
+		return 0
+	}
+	db, err := Open(path)
+	if err != nil {
+		fmt.Println(err)
+		return 1
+	}
+	db.Close()
+	fmt.Println("opened")
+	return 0
 }
 
 func writer(spec string) int {

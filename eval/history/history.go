@@ -137,6 +137,12 @@ func open(path string, write bool, steps []string) (*DB, error) {
 		}
 	case err != nil:
 		return nil, fmt.Errorf("history database: %w", err)
+	case write:
+		// SQLite opens a file it may not write read-only, silently, and
+		// refuses only the first write: after the whole evaluation.
+		if err := writable(path); err != nil {
+			return nil, err
+		}
 	}
 	if !write {
 		return openRead(path, steps)
@@ -154,6 +160,43 @@ func open(path string, write bool, steps []string) (*DB, error) {
 		return nil, db.sqlErr(err)
 	}
 	return db, nil
+}
+
+// writable refuses an existing file the process may not write (its
+// permissions). Opening it for writing changes nothing in it. Other
+// errors (a read-only file system, say) are left to SQLite's open, which
+// reports them at once.
+func writable(path string) error {
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if errors.Is(err, fs.ErrPermission) {
+		return worded{fmt.Sprintf("cannot write %s: read-only (file or directory)", path), err}
+	}
+	if err == nil {
+		f.Close()
+	}
+	return nil
+}
+
+// CanCreate reports whether a database could be created at path, which
+// does not exist yet, without creating it: its directory is made (as Open
+// would) and must take a new file. tenet eval --record checks this before
+// judging and creates the database only when it records, so that a
+// command that fails leaves no empty database behind.
+func CanCreate(path string) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("history database %s: %w", path, err)
+	}
+	f, err := os.CreateTemp(dir, ".tenet-history-probe-*")
+	if errors.Is(err, fs.ErrPermission) {
+		return worded{fmt.Sprintf("cannot create %s: its directory is read-only", path), err}
+	}
+	if err != nil {
+		return fmt.Errorf("cannot create %s: %w", path, err)
+	}
+	f.Close()
+	os.Remove(f.Name())
+	return nil
 }
 
 // openRead opens path read-only (SQLite's mode=ro), else immutable when

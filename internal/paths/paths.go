@@ -51,12 +51,19 @@ func checkParent(out string) error {
 	return nil
 }
 
-// CheckInputs refuses directories where files are expected and a file
-// given twice (its runs would be counted twice).
+// CheckInputs refuses directories where files are expected, a file
+// given twice (its runs would be counted twice), and "-" where no such
+// file exists (the commands that call it read no standard input).
 func CheckInputs(files []string) error {
 	var seen []os.FileInfo
 	for _, f := range files {
 		st, err := os.Stat(f)
+		if f == "-" && errors.Is(err, fs.ErrNotExist) {
+			// eval and explain read standard input as "-" (inputs.Expand
+			// takes it out before this check); the commands that read
+			// runs files by name do not.
+			return errors.New("- (standard input) is not read here: give the file by name, or /dev/stdin to read standard input")
+		}
 		if err != nil {
 			return err
 		}

@@ -36,6 +36,7 @@ func TestChecks(t *testing.T) {
 		{"input twice", CheckInputs([]string{a, b, link}), link + " is given twice (also as " + a + ")"},
 		{"input directory", CheckInputs([]string{a, dir}), dir + " is a directory; give the files in it"},
 		{"distinct inputs", CheckInputs([]string{a, b}), ""},
+		{"standard input", CheckInputs([]string{a, "-"}), "- (standard input) is not read here: give the file by name, or /dev/stdin to read standard input"},
 	} {
 		got := ""
 		if c.err != nil {

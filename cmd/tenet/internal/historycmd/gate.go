@@ -129,9 +129,10 @@ func NoCaseLost(db *history.DB, d *report.Document, recs []runs.Record) error {
 		// CI log shows what it was compared with (a failing one's lines
 		// name it already).
 		if !slices.ContainsFunc(d.Gates[first:], func(g report.GateResult) bool { return !g.Passed }) {
-			// The baseline first: a summary cuts a long line at its end.
-			d.Notes = append(d.Notes, fmt.Sprintf("%s passed: no task or case lost against evaluation %d (recorded %s), contract %s",
-				GateName, base.ID, base.Recorded.Format(time.RFC3339), runs.Safe(c)))
+			// The contract and the baseline first: a summary cuts a long
+			// line at its end.
+			d.Notes = append(d.Notes, fmt.Sprintf("%s passed for %s against evaluation %d (recorded %s): no task or case lost",
+				GateName, runs.Safe(c), base.ID, base.Recorded.Format(time.RFC3339)))
 		}
 	}
 	return nil

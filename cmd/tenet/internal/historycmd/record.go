@@ -63,7 +63,12 @@ func Prepare(f *cliflags.History) (*Session, error) {
 		}
 	}
 	_, err = os.Stat(s.path)
-	s.fresh = errors.Is(err, fs.ErrNotExist)
+	if s.fresh = errors.Is(err, fs.ErrNotExist); s.fresh {
+		// Created when the evaluation is recorded: a command that fails
+		// before leaves no empty database, which a later --no-case-lost
+		// would take for a history.
+		return s, history.CanCreate(s.path)
+	}
 	if s.db, err = history.Open(s.path); err != nil {
 		return nil, err
 	}
@@ -94,6 +99,11 @@ func (s *Session) Recorder(cmd *cobra.Command, recs []runs.Record, given []repor
 		}
 		cwd, _ := os.Getwd()
 		commit, dirty := history.Git(cwd)
+		if s.db == nil {
+			if s.db, err = history.Open(s.path); err != nil {
+				return err
+			}
+		}
 		id, err := s.db.Record(history.NewEvaluation{Document: d, Runs: recs, Inputs: hashed, Commit: commit, Dirty: dirty, Recorded: s.when, Given: given})
 		if err != nil {
 			return err

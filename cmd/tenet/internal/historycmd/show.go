@@ -119,7 +119,7 @@ func (s *shown) writeTable(w io.Writer) error {
 	e := s.e
 	fmt.Fprintf(&b, "evaluation %d\n", e.ID)
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "recorded\t%s\n", e.Recorded.Format(time.RFC3339Nano))
+	fmt.Fprintf(tw, "recorded\t%s\n", e.Recorded.Format(time.RFC3339))
 	fmt.Fprintf(tw, "command\ttenet %s (exit %d, compiler %s)\n", e.Command, e.ExitCode, e.Version)
 	commit := orDash(e.Commit)
 	if e.Dirty {
