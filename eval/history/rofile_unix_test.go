@@ -45,23 +45,8 @@ func TestReadOnlyFileRefusedAtOpen(t *testing.T) {
 		if _, err := Open(path); err == nil || err.Error() != want {
 			t.Fatalf("Open = %v, want %q", err, want)
 		}
-	} else {
-		bin := filepath.Join(dir, "history.test")
-		data, err := os.ReadFile(os.Args[0])
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(bin, data, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		cmd := exec.Command(bin, "-test.run=^$")
-		cmd.Env = append(os.Environ(), envOpen+"="+path)
-		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
-		out, err := cmd.CombinedOutput()
-		if string(out) != want+"\n" {
-			t.Fatalf("Open as nobody: %v: %q, want %q", err, out, want+"\n")
-		}
-		os.Remove(bin)
+	} else if out := asNobody(t, dir, path); out != want+"\n" {
+		t.Fatalf("Open as nobody: %q, want %q", out, want+"\n")
 	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -88,16 +73,6 @@ func TestCanCreateReadOnlyDirectory(t *testing.T) {
 	if err := CanCreate(filepath.Join(dir, "h.db")); err != nil {
 		t.Fatalf("CanCreate in a writable directory: %v", err)
 	}
-	bin := filepath.Join(dir, "history.test")
-	if os.Geteuid() == 0 {
-		data, err := os.ReadFile(os.Args[0])
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(bin, data, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
 	ro := filepath.Join(dir, "ro")
 	if err := os.Mkdir(ro, 0o555); err != nil {
 		t.Fatal(err)
@@ -110,15 +85,31 @@ func TestCanCreateReadOnlyDirectory(t *testing.T) {
 		if err := CanCreate(filepath.Join(ro, "h.db")); err == nil || err.Error() != want {
 			t.Fatalf("CanCreate = %v, want %q", err, want)
 		}
-	} else {
-		cmd := exec.Command(bin, "-test.run=^$")
-		cmd.Env = append(os.Environ(), envOpen+"=create:"+ro)
-		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
-		if out, err := cmd.CombinedOutput(); string(out) != want+"\n" {
-			t.Fatalf("CanCreate as nobody: %v: %q, want %q", err, out, want+"\n")
-		}
+	} else if out := asNobody(t, dir, "create:"+ro); out != want+"\n" {
+		t.Fatalf("CanCreate as nobody: %q, want %q", out, want+"\n")
 	}
 	if entries, _ := os.ReadDir(ro); len(entries) != 0 {
 		t.Errorf("%d files left in the read-only directory", len(entries))
 	}
+}
+
+// asNobody runs this test binary as user nobody (the caller is root) with
+// envOpen=spec, from a copy in dir (the go test binary's own directory is
+// root's alone), and returns what it printed.
+func asNobody(t *testing.T, dir, spec string) string {
+	t.Helper()
+	data, err := os.ReadFile(os.Args[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "history.test")
+	if err := os.WriteFile(bin, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Remove(bin)
+	cmd := exec.Command(bin, "-test.run=^$")
+	cmd.Env = append(os.Environ(), envOpen+"="+spec)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	out, _ := cmd.CombinedOutput()
+	return string(out)
 }
