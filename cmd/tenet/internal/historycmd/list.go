@@ -137,7 +137,7 @@ type evaluationJSON struct {
 	Recorded  string         `json:"recorded"`
 	Command   string         `json:"command"`
 	Version   string         `json:"version"`
-	Commit    string         `json:"commit"`
+	Commit    *string        `json:"commit"` // null when no git commit was found
 	Dirty     bool           `json:"dirty"`
 	Contracts []contractJSON `json:"contracts"`
 	Inputs    []inputJSON    `json:"inputs"`
@@ -164,8 +164,11 @@ type inputJSON struct {
 }
 
 func jsonEvaluation(e history.Evaluation) evaluationJSON {
-	out := evaluationJSON{ID: e.ID, Recorded: e.Recorded.Format(time.RFC3339Nano), Command: e.Command, Version: e.Version, Commit: e.Commit, Dirty: e.Dirty,
+	out := evaluationJSON{ID: e.ID, Recorded: e.Recorded.Format(time.RFC3339Nano), Command: e.Command, Version: e.Version, Dirty: e.Dirty,
 		Contracts: []contractJSON{}, Inputs: []inputJSON{}, ExitCode: e.ExitCode, Runs: e.Runs, Note: e.Note}
+	if e.Commit != "" {
+		out.Commit = &e.Commit
+	}
 	for _, c := range e.Contracts {
 		j := contractJSON{Name: c.Name, Bundle: c.BundleID, Conditions: append([]string{}, c.Conditions...)}
 		if !c.VersionUnknown {
