@@ -62,19 +62,7 @@ func TestReadOnlyDirectory(t *testing.T) {
 	}
 	dir := filepath.Join(t.TempDir(), "ro")
 	path := filepath.Join(dir, "h.db")
-	db, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.Record(fixture("mail", bundleA, []string{"baseline"}, 2)); err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
-	os.Remove(path + "-shm")
-	os.Remove(path + "-wal")
-	if err := os.Chmod(path, 0o444); err != nil {
-		t.Fatal(err)
-	}
+	readOnlyDatabase(t, path)
 	if err := os.Chmod(dir, 0o555); err != nil {
 		t.Fatal(err)
 	}
@@ -342,6 +330,25 @@ func TestMigrateFromV3(t *testing.T) {
 		t.Fatalf("%d of the contracts indexes after migration, want 2", idx)
 	}
 	if err := db.Check(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// readOnlyDatabase records one evaluation in a new database at path,
+// closes it (its -wal and -shm removed) and makes the file read-only.
+func readOnlyDatabase(t *testing.T, path string) {
+	t.Helper()
+	db, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Record(fixture("mail", bundleA, []string{"baseline"}, 2)); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	os.Remove(path + "-shm")
+	os.Remove(path + "-wal")
+	if err := os.Chmod(path, 0o444); err != nil {
 		t.Fatal(err)
 	}
 }

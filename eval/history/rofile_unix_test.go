@@ -27,19 +27,7 @@ func TestReadOnlyFileRefusedAtOpen(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := filepath.Join(dir, "h.db")
-	db, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.Record(fixture("mail", bundleA, []string{"baseline"}, 2)); err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
-	os.Remove(path + "-shm")
-	os.Remove(path + "-wal")
-	if err := os.Chmod(path, 0o444); err != nil {
-		t.Fatal(err)
-	}
+	readOnlyDatabase(t, path)
 	want := "cannot write " + path + ": read-only (file or directory)"
 	if os.Geteuid() != 0 {
 		if _, err := Open(path); err == nil || err.Error() != want {

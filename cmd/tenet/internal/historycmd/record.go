@@ -29,14 +29,16 @@ type Session struct {
 	f    *cliflags.History
 	path string
 	when time.Time
-	db   *history.DB // nil without --record and --no-case-lost
-	// fresh: --record created the database, so the gate has nothing to
-	// compare with and says that this evaluation starts the history.
+	db   *history.DB // nil without --record and --no-case-lost, and until Recorder creates a fresh one
+	// fresh: there was no database when the command started (--record
+	// creates it), so the gate has nothing to compare with and says that
+	// this evaluation starts the history.
 	fresh bool
 }
 
 // Prepare opens the database f names for what f asks: written with
-// --record (created when missing, migrated), else read with
+// --record (migrated; when missing, only checked that it can be created:
+// Recorder creates it), else read with
 // --no-case-lost (a missing one is refused: a gate that passes on a
 // mistyped --db would always pass). It also reads $TENET_HISTORY_TIME.
 // Without either flag it opens nothing. Close releases the database.
