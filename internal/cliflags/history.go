@@ -56,6 +56,10 @@ func (f *History) AddDB(fs *pflag.FlagSet) {
 
 // Path is the database --db names, else history.DefaultPath.
 func (f *History) Path() (string, error) {
+	if f.DB == "-" {
+		// A database is a file SQLite seeks in: no standard stream.
+		return "", errors.New("--db -: want a file path (a history database cannot be standard input or output)")
+	}
 	if f.DB != "" {
 		return f.DB, nil
 	}

@@ -10,6 +10,7 @@ package exportcmd
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -80,6 +81,10 @@ func Command(env Env) *cobra.Command {
 			recs, _, err := runs.ReadFilesAt(runs.ReadOptions{MaxRecordBytes: maxRecord, Foreign: decisionlog.Foreign}, args...)
 			if err != nil {
 				return env.ReadFailed(cmd, err)
+			}
+			if len(recs) == 0 {
+				// An empty export would look like a result.
+				return fmt.Errorf("no runs in %s: nothing to export (an empty file, or not a runs file?)", strings.Join(args, ", "))
 			}
 			return Write(out, f, recs, env.Version, nil)
 		},

@@ -48,6 +48,9 @@ func diffCmd(c *Context) *cobra.Command {
 				}
 				sides[i] = regress.Side{Name: fmt.Sprintf("evaluation %d", e.ID), ID: e.ID, Runs: recs}
 			}
+			if sides[0].ID == sides[1].ID {
+				return fmt.Errorf("%s and %s are both evaluation %d: give two different evaluations (tenet history list)", args[0], args[1], sides[0].ID)
+			}
 			d, err := regress.Compute(sides[0], sides[1], regress.Options{Condition: condition, Contract: contract})
 			if err != nil {
 				return err
